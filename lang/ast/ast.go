@@ -1,0 +1,356 @@
+package ast
+
+// Node is any syntax tree node.
+type Node interface {
+	// Start is the position of the node's first token.
+	Start() Pos
+}
+
+// Stmt is a statement node.
+type Stmt interface {
+	Node
+	stmtNode()
+}
+
+// Expr is an expression node.
+type Expr interface {
+	Node
+	exprNode()
+}
+
+// File is one parsed script.
+type File struct {
+	Name  string
+	Stmts []Stmt
+}
+
+// Block is a braced statement list; it opens a lexical scope.
+type Block struct {
+	Pos   Pos // of '{'
+	Stmts []Stmt
+	End   Pos // of '}'
+}
+
+// Ident is a name use or definition. The resolver fills Scope, Depth and
+// Index for names in host code; names inside kernels and funcs are left to
+// the kernel checker.
+type Ident struct {
+	Pos   Pos
+	Name  string
+	Scope Scope
+	Depth int // ScopeLocal: how many enclosing fn frames up (0 = this fn)
+	Index int // slot in the frame (ScopeLocal) or global table (ScopeGlobal)
+}
+
+// Scope says where a resolved host name lives.
+type Scope uint8
+
+const (
+	ScopeUnresolved  Scope = iota // not (yet) resolved, or not a variable
+	ScopeLocal                    // a slot of a fn call frame
+	ScopeGlobal                   // a slot of the interpreter's global table
+	ScopePredeclared              // a predeclared value or builtin, looked up by name
+)
+
+// TypeExpr is a kernel type: a scalar type name (Elem nil) or
+// array[Elem] / array[Elem, NDim].
+type TypeExpr struct {
+	Pos  Pos
+	Name string    // "bool", "f32", ... or "array"
+	Elem *TypeExpr // element type when Name == "array"
+	NDim int       // array rank (1 when omitted); 0 for scalars
+}
+
+// Param is a parameter of a fn, kernel or func. Type is nil for host fn
+// parameters.
+type Param struct {
+	Name *Ident
+	Type *TypeExpr
+}
+
+// ---- statements ----
+
+// LetStmt is `let a = e`, `let a: T = e` or `let i, j = tid()`.
+type LetStmt struct {
+	Pos   Pos
+	Names []*Ident
+	Type  *TypeExpr // optional annotation
+	Value Expr
+}
+
+// AssignStmt is `target op value` where Op is "=", "+=", "-=", "*=", "/=" or "%=".
+// Target is an *Ident, *IndexExpr or *AttrExpr.
+type AssignStmt struct {
+	Pos    Pos
+	Target Expr
+	Op     string
+	OpPos  Pos
+	Value  Expr
+}
+
+// ExprStmt is an expression evaluated for its effect (a call).
+type ExprStmt struct {
+	X Expr
+}
+
+// IfStmt is `if Cond Then [else Else]`; Else is nil, a *Block or an *IfStmt.
+type IfStmt struct {
+	Pos  Pos
+	Cond Expr
+	Then *Block
+	Else Stmt
+}
+
+// ForStmt is `for Var in Iter Body`.
+type ForStmt struct {
+	Pos  Pos
+	Var  *Ident
+	Iter Expr
+	Body *Block
+}
+
+// WhileStmt is `while Cond Body`.
+type WhileStmt struct {
+	Pos  Pos
+	Cond Expr
+	Body *Block
+}
+
+// BranchStmt is `break` or `continue` (Tok holds which).
+type BranchStmt struct {
+	Pos Pos
+	Tok string
+}
+
+// ReturnStmt is `return [Value]`.
+type ReturnStmt struct {
+	Pos   Pos
+	Value Expr // nil for a bare return
+}
+
+// AssertStmt is `assert Cond[, Msg]`.
+type AssertStmt struct {
+	Pos  Pos
+	Cond Expr
+	Msg  Expr // optional
+}
+
+// FnDecl is a host function `fn name(a, b) { }`.
+type FnDecl struct {
+	Pos       Pos
+	Name      *Ident
+	Params    []*Param
+	Body      *Block
+	NumLocals int // frame size, set by the resolver (params first)
+}
+
+// KernelDecl is `kernel name(p: T, ...) { }`.
+type KernelDecl struct {
+	Pos    Pos
+	Name   *Ident
+	Params []*Param
+	Body   *Block
+}
+
+// FuncDecl is a device function `func name(p: T, ...) -> T { }`.
+// Result is nil when the func returns nothing.
+type FuncDecl struct {
+	Pos    Pos
+	Name   *Ident
+	Params []*Param
+	Result *TypeExpr
+	Body   *Block
+}
+
+// ArrayDecl is `array NAME: DTYPE[D0, ...] [= Init] [on Device] [using Allocator]`.
+type ArrayDecl struct {
+	Pos       Pos
+	Name      *Ident
+	DType     *Ident
+	Dims      []Expr
+	Init      Expr // optional
+	Device    Expr // optional
+	Allocator Expr // optional: *Ident (allocator name) or a string expression
+}
+
+// LaunchStmt is `launch Kernel[D0, ...](Args) [on Device]`.
+type LaunchStmt struct {
+	Pos    Pos
+	Kernel *Ident
+	Dims   []Expr
+	Args   []Expr
+	Device Expr // optional
+}
+
+// DeviceBlock is `device DEV { }`.
+type DeviceBlock struct {
+	Pos    Pos
+	Device Expr
+	Body   *Block
+}
+
+// AllocatorBlock is `allocator NAME [on DEV] { }`. Name is an *Ident (the
+// allocator's name, not a variable) or a string expression.
+type AllocatorBlock struct {
+	Pos    Pos
+	Name   Expr
+	Device Expr // optional
+	Body   *Block
+}
+
+// CaptureBlock is `capture NAME [on DEV] { }`.
+type CaptureBlock struct {
+	Pos    Pos
+	Name   *Ident
+	Device Expr // optional
+	Body   *Block
+}
+
+func (s *Block) Start() Pos          { return s.Pos }
+func (s *LetStmt) Start() Pos        { return s.Pos }
+func (s *AssignStmt) Start() Pos     { return s.Pos }
+func (s *ExprStmt) Start() Pos       { return s.X.Start() }
+func (s *IfStmt) Start() Pos         { return s.Pos }
+func (s *ForStmt) Start() Pos        { return s.Pos }
+func (s *WhileStmt) Start() Pos      { return s.Pos }
+func (s *BranchStmt) Start() Pos     { return s.Pos }
+func (s *ReturnStmt) Start() Pos     { return s.Pos }
+func (s *AssertStmt) Start() Pos     { return s.Pos }
+func (s *FnDecl) Start() Pos         { return s.Pos }
+func (s *KernelDecl) Start() Pos     { return s.Pos }
+func (s *FuncDecl) Start() Pos       { return s.Pos }
+func (s *ArrayDecl) Start() Pos      { return s.Pos }
+func (s *LaunchStmt) Start() Pos     { return s.Pos }
+func (s *DeviceBlock) Start() Pos    { return s.Pos }
+func (s *AllocatorBlock) Start() Pos { return s.Pos }
+func (s *CaptureBlock) Start() Pos   { return s.Pos }
+
+func (*Block) stmtNode()          {}
+func (*LetStmt) stmtNode()        {}
+func (*AssignStmt) stmtNode()     {}
+func (*ExprStmt) stmtNode()       {}
+func (*IfStmt) stmtNode()         {}
+func (*ForStmt) stmtNode()        {}
+func (*WhileStmt) stmtNode()      {}
+func (*BranchStmt) stmtNode()     {}
+func (*ReturnStmt) stmtNode()     {}
+func (*AssertStmt) stmtNode()     {}
+func (*FnDecl) stmtNode()         {}
+func (*KernelDecl) stmtNode()     {}
+func (*FuncDecl) stmtNode()       {}
+func (*ArrayDecl) stmtNode()      {}
+func (*LaunchStmt) stmtNode()     {}
+func (*DeviceBlock) stmtNode()    {}
+func (*AllocatorBlock) stmtNode() {}
+func (*CaptureBlock) stmtNode()   {}
+
+// ---- expressions ----
+
+// BasicLit is a literal. Kind is "int", "float" or "string"; Value holds the
+// decoded value: uint64 for ints (the literal has no sign), float64 for floats,
+// string for strings. Raw is the source text.
+type BasicLit struct {
+	Pos   Pos
+	Kind  string
+	Raw   string
+	Value any
+}
+
+// BoolLit is `true` or `false`.
+type BoolLit struct {
+	Pos   Pos
+	Value bool
+}
+
+// NilLit is `nil`.
+type NilLit struct {
+	Pos Pos
+}
+
+// ListLit is `[a, b, ...]`.
+type ListLit struct {
+	Pos   Pos
+	Elems []Expr
+}
+
+// UnaryExpr is `Op X` with Op one of "-", "+", "!", "~".
+type UnaryExpr struct {
+	Pos Pos
+	Op  string
+	X   Expr
+}
+
+// BinaryExpr is `X Op Y`; OpPos is the operator's position.
+type BinaryExpr struct {
+	X     Expr
+	Op    string
+	OpPos Pos
+	Y     Expr
+}
+
+// KwArg is `name=value` in a call.
+type KwArg struct {
+	Name  *Ident
+	Value Expr
+}
+
+// CallExpr is `Fun(Args..., Kwargs...)`; Lparen is the '(' position.
+type CallExpr struct {
+	Fun    Expr
+	Lparen Pos
+	Args   []Expr
+	Kwargs []*KwArg
+}
+
+// IndexExpr is `X[I0, I1, ...]`; Lbrack is the '[' position.
+type IndexExpr struct {
+	X       Expr
+	Lbrack  Pos
+	Indices []Expr
+}
+
+// SliceExpr is `X[Lo:Hi]`; Lo and Hi may be nil.
+type SliceExpr struct {
+	X      Expr
+	Lbrack Pos
+	Lo, Hi Expr
+}
+
+// AttrExpr is `X.Name`.
+type AttrExpr struct {
+	X    Expr
+	Name *Ident
+}
+
+// ParenExpr is `(X)`; kept so positions and printing stay faithful.
+type ParenExpr struct {
+	Pos Pos
+	X   Expr
+}
+
+func (e *Ident) Start() Pos      { return e.Pos }
+func (e *BasicLit) Start() Pos   { return e.Pos }
+func (e *BoolLit) Start() Pos    { return e.Pos }
+func (e *NilLit) Start() Pos     { return e.Pos }
+func (e *ListLit) Start() Pos    { return e.Pos }
+func (e *UnaryExpr) Start() Pos  { return e.Pos }
+func (e *BinaryExpr) Start() Pos { return e.X.Start() }
+func (e *CallExpr) Start() Pos   { return e.Fun.Start() }
+func (e *IndexExpr) Start() Pos  { return e.X.Start() }
+func (e *SliceExpr) Start() Pos  { return e.X.Start() }
+func (e *AttrExpr) Start() Pos   { return e.X.Start() }
+func (e *ParenExpr) Start() Pos  { return e.Pos }
+func (e *TypeExpr) Start() Pos   { return e.Pos }
+
+func (*Ident) exprNode()      {}
+func (*BasicLit) exprNode()   {}
+func (*BoolLit) exprNode()    {}
+func (*NilLit) exprNode()     {}
+func (*ListLit) exprNode()    {}
+func (*UnaryExpr) exprNode()  {}
+func (*BinaryExpr) exprNode() {}
+func (*CallExpr) exprNode()   {}
+func (*IndexExpr) exprNode()  {}
+func (*SliceExpr) exprNode()  {}
+func (*AttrExpr) exprNode()   {}
+func (*ParenExpr) exprNode()  {}

@@ -1,0 +1,280 @@
+// Package ir is gscript's kernel IR: the typed, lowered form of a kernel that
+// both backends consume. runtime/cpu executes it over blocks of threads and
+// runtime/cuda prints CUDA C from it. The IR is structured (if, loop, break,
+// continue, return) so that masked vector execution and C printing stay
+// simple; straight-line code is a list of instructions writing typed virtual
+// registers.
+package ir
+
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+)
+
+// Type is a scalar type of kernel values.
+type Type uint8
+
+const (
+	Invalid Type = iota
+	Bool
+	U8
+	I32
+	I64
+	U32
+	U64
+	F32
+	F64
+)
+
+var typeNames = [...]string{"invalid", "bool", "u8", "i32", "i64", "u32", "u64", "f32", "f64"}
+
+func (t Type) String() string {
+	if int(t) < len(typeNames) {
+		return typeNames[t]
+	}
+	return fmt.Sprintf("Type(%d)", t)
+}
+
+// Size is the type's size in bytes (bool is one byte).
+func (t Type) Size() int {
+	switch t {
+	case Bool, U8:
+		return 1
+	case I32, U32, F32:
+		return 4
+	case I64, U64, F64:
+		return 8
+	}
+	return 0
+}
+
+// IsInt reports whether t is an integer type.
+func (t Type) IsInt() bool { return t >= U8 && t <= U64 }
+
+// IsSigned reports whether t is a signed integer type.
+func (t Type) IsSigned() bool { return t == I32 || t == I64 }
+
+// IsFloat reports whether t is f32 or f64.
+func (t Type) IsFloat() bool { return t == F32 || t == F64 }
+
+// IsNumeric reports whether t is an integer or float type.
+func (t Type) IsNumeric() bool { return t.IsInt() || t.IsFloat() }
+
+// TypeByName maps "f32" etc. to a Type (Invalid when unknown).
+func TypeByName(name string) Type {
+	for i, n := range typeNames {
+		if i > 0 && n == name {
+			return Type(i)
+		}
+	}
+	return Invalid
+}
+
+// Reg names a virtual register of a Func. Registers are typed (Func.Regs)
+// and hold one value per thread. NoReg marks an absent operand.
+type Reg int32
+
+// NoReg is the absent register.
+const NoReg Reg = -1
+
+// Op is an instruction opcode.
+type Op uint8
+
+const (
+	OpConst   Op = iota // Dst = Imm (as Dst's type)
+	OpMov               // Dst = A (same type)
+	OpConvert           // Dst = T(A): numeric conversion with C/Go semantics (float->int truncates)
+	OpParam             // Dst = scalar parameter Param
+
+	// unary (A)
+	OpNeg    // -A
+	OpNot    // !A on bool
+	OpBitNot // ^A on ints
+
+	// binary (A, B), both of Dst's type unless noted
+	OpAdd
+	OpSub
+	OpMul
+	OpDiv // ints truncate toward zero; int division by zero is a run-time error on cpu
+	OpRem // ints only: sign of the dividend; by zero is an error on cpu
+	OpShl // B is any int type; shift counts >= width give 0 (or -1 for >> of negative), as in Go
+	OpShr
+	OpAnd
+	OpOr
+	OpXor
+	OpEq // comparisons: A, B of one type; Dst is Bool
+	OpNe
+	OpLt
+	OpLe
+	OpGt
+	OpGe
+
+	// math: Dst and operands of one type (float unless noted)
+	OpSqrt
+	OpRsqrt
+	OpSin
+	OpCos
+	OpTan
+	OpAsin
+	OpAcos
+	OpAtan
+	OpSinh
+	OpCosh
+	OpTanh
+	OpExp
+	OpExp2
+	OpLog
+	OpLog2
+	OpLog10
+	OpFloor
+	OpCeil
+	OpRound // half away from zero, as C round()
+	OpTrunc
+	OpAbs   // also ints
+	OpSign  // also ints: -1, 0 or 1 (float: NaN stays NaN)
+	OpIsNan // Dst Bool
+	OpIsInf // Dst Bool
+	OpIsFinite
+	OpAtan2
+	OpPow
+	OpMin // also ints; float: as fminf/fmin (a NaN operand yields the other)
+	OpMax
+	OpClamp  // clamp(A, B=lo, C=hi) = min(max(A, lo), hi); also ints
+	OpFma    // A*B + C, one rounding
+	OpSelect // Dst = A(bool) ? B : C  (both B and C are evaluated)
+
+	// threads and arrays
+	OpTid   // Dst(i32) = thread index along axis Imm (0-based)
+	OpShape // Dst(i32) = extent of axis Imm of array parameter Param
+	OpLoad  // Dst = Param[Args...] (bounds-checked on cpu; on cuda when debug)
+	OpStore // Param[Args[:n-1]...] = Args[n-1]
+	// atomics: Dst = old value; Param[Args[:k]] op= value. Dst may be NoReg.
+	OpAtomicAdd // Args = indices..., value
+	OpAtomicSub
+	OpAtomicMin
+	OpAtomicMax
+	OpAtomicCAS // Args = indices..., compare, value: stores value if old == compare
+
+	OpCall  // Dst = Funcs[Callee](Args...); Dst may be NoReg
+	OpPrint // device print: Format with %v-style verbs filled from Args
+
+	numOps
+)
+
+var opNames = [...]string{
+	"const", "mov", "convert", "param", "neg", "not", "bitnot",
+	"add", "sub", "mul", "div", "rem", "shl", "shr", "and", "or", "xor",
+	"eq", "ne", "lt", "le", "gt", "ge",
+	"sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+	"exp", "exp2", "log", "log2", "log10", "floor", "ceil", "round", "trunc", "abs", "sign",
+	"isnan", "isinf", "isfinite", "atan2", "pow", "min", "max", "clamp", "fma", "select",
+	"tid", "shape", "load", "store", "atomic_add", "atomic_sub", "atomic_min", "atomic_max", "atomic_cas",
+	"call", "print",
+}
+
+func (o Op) String() string {
+	if int(o) < len(opNames) {
+		return opNames[o]
+	}
+	return fmt.Sprintf("Op(%d)", o)
+}
+
+// Stmt is one IR statement: *Inst, *If, *Loop, *Break, *Continue or *Return.
+type Stmt interface{ irStmt() }
+
+// Inst is one instruction. Operands are registers; Imm holds constants
+// (int64, uint64, float64 or bool, converted to Dst's type), the axis of
+// OpTid/OpShape; Param is the parameter index for OpParam, OpShape, OpLoad,
+// OpStore and atomics; Callee indexes Program.Funcs for OpCall.
+type Inst struct {
+	Op     Op
+	Dst    Reg
+	Args   []Reg
+	Imm    any
+	Param  int
+	Callee int
+	// ArrayArgs, for OpCall, has one entry per callee parameter: the
+	// caller's parameter index passed for an array parameter, -1 for a
+	// scalar one (whose register is in Args at the same position; Args
+	// holds NoReg at array positions).
+	ArrayArgs []int
+	Format    string  // OpPrint: text with one "{}" per argument
+	Pos       ast.Pos // source position, for run-time errors (bounds, division)
+}
+
+// If runs Then where Cond (a Bool register) holds, else Else.
+type If struct {
+	Cond Reg
+	Then []Stmt
+	Else []Stmt
+}
+
+// Loop repeats: run Cond statements, leave when CondReg is false (CondReg
+// NoReg means loop forever, until break/return), run Body, then Post.
+// `continue` jumps to Post; `break` leaves the loop.
+type Loop struct {
+	Cond    []Stmt
+	CondReg Reg
+	Body    []Stmt
+	Post    []Stmt
+}
+
+// Break leaves the innermost Loop.
+type Break struct{}
+
+// Continue goes to the innermost Loop's Post.
+type Continue struct{}
+
+// Return ends the thread (in a kernel) or the call (in a func), with Value
+// (NoReg when there is none).
+type Return struct{ Value Reg }
+
+func (*Inst) irStmt()     {}
+func (*If) irStmt()       {}
+func (*Loop) irStmt()     {}
+func (*Break) irStmt()    {}
+func (*Continue) irStmt() {}
+func (*Return) irStmt()   {}
+
+// Param describes a kernel or func parameter: a scalar (NDim 0) or an
+// array of Elem with NDim dimensions (1-4).
+type Param struct {
+	Name string
+	Elem Type
+	NDim int
+}
+
+// IsArray reports whether the parameter is an array.
+func (p Param) IsArray() bool { return p.NDim > 0 }
+
+// Func is a kernel or a device func. Registers 0..len(Params)-1 are not
+// special: scalar parameters are read with OpParam, arrays are named by
+// parameter index.
+type Func struct {
+	Name   string
+	Pos    ast.Pos
+	Params []Param
+	Result Type // Invalid for kernels and funcs without a result
+	Regs   []Type
+	Body   []Stmt
+}
+
+// NewReg adds a register of type t.
+func (f *Func) NewReg(t Type) Reg {
+	f.Regs = append(f.Regs, t)
+	return Reg(len(f.Regs) - 1)
+}
+
+// Kernel is a launchable kernel: its entry Func plus the device funcs it
+// calls (transitively), referenced by OpCall's Callee index into Funcs.
+type Kernel struct {
+	Entry *Func
+	Funcs []*Func
+	// TidDims is the number of names tid() is unpacked into (1-4), or 0 when
+	// the kernel never calls tid(); a launch must have that many dimensions.
+	TidDims int
+	// Uses* summarise the body so backends can skip work.
+	UsesAtomics bool
+	UsesPrint   bool
+}

@@ -1,0 +1,371 @@
+package mem
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+	"weak"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// MaxDims is the largest array rank.
+const MaxDims = 4
+
+// ErrFreed is returned (wrapped) for any use of a freed array.
+var ErrFreed = errors.New("array has been freed")
+
+// allocation is the part of a buffer that its release needs. It is kept
+// apart from Buffer so that a Go cleanup attached to the Buffer can free the
+// memory without keeping the Buffer reachable.
+type allocation struct {
+	ptr    uintptr
+	nbytes int
+	alloc  Allocator
+	dev    Device
+	freed  atomic.Bool
+	warn   func(error)
+}
+
+// release frees the memory once; later calls do nothing.
+func (a *allocation) release() error {
+	if a.freed.Swap(true) || a.nbytes == 0 {
+		return nil
+	}
+	if err := a.alloc.Free(a.ptr, a.nbytes); err != nil {
+		return fmt.Errorf("%s allocator: freeing %d bytes on %s failed: %w", a.alloc.Name(), a.nbytes, a.dev, err)
+	}
+	return nil
+}
+
+// Buffer is one allocation shared by an array and its views.
+type Buffer struct {
+	id   uint64
+	a    *allocation
+	kind Kind
+}
+
+// Array is an N-D (1-4) view of a Buffer: dtype, shape, strides in elements
+// and a byte offset. Arrays are values that share buffers; the Buffer's
+// memory is released by Free, Tracker.FreeAll or when no array refers to it.
+type Array struct {
+	buf     *Buffer
+	off     int // byte offset of element [0, ...] in buf
+	dtype   ir.Type
+	shape   []int
+	strides []int // in elements
+	view    bool
+}
+
+// Tracker makes arrays and keeps a weak list of live buffers, so that the
+// interpreter can list them (mem_info, :mem) and free them all on close.
+type Tracker struct {
+	mu     sync.Mutex
+	nextID uint64
+	live   map[uint64]weak.Pointer[Buffer]
+	// Warn receives failures of frees that nobody waits for (Go cleanups).
+	Warn func(error)
+}
+
+// NewTracker returns an empty tracker that reports failed background frees
+// to warn (which may be nil to drop them).
+func NewTracker(warn func(error)) *Tracker {
+	return &Tracker{live: map[uint64]weak.Pointer[Buffer]{}, Warn: warn}
+}
+
+// New allocates a zero-filled C-contiguous array of dtype and shape on dev
+// through alloc. A zero-size array never reaches the allocator.
+func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (*Array, error) {
+	n, err := checkShape(shape)
+	if err != nil {
+		return nil, err
+	}
+	if !alloc.AppliesTo(dev) {
+		return nil, fmt.Errorf("allocator %q does not apply to device %s", alloc.Name(), dev)
+	}
+	nbytes := n * dtype.Size()
+	a := &allocation{nbytes: nbytes, alloc: alloc, dev: dev, warn: t.Warn}
+	if nbytes > 0 {
+		a.ptr, err = alloc.Alloc(dev, nbytes)
+		if err != nil {
+			return nil, err
+		}
+	}
+	buf := &Buffer{a: a, kind: alloc.Kind()}
+	t.track(buf)
+	return &Array{buf: buf, dtype: dtype, shape: append([]int(nil), shape...), strides: contiguousStrides(shape)}, nil
+}
+
+func (t *Tracker) track(buf *Buffer) {
+	t.mu.Lock()
+	t.nextID++
+	buf.id = t.nextID
+	t.live[buf.id] = weak.Make(buf)
+	t.mu.Unlock()
+	runtime.AddCleanup(buf, func(c cleanupArg) {
+		if err := c.a.release(); err != nil && c.a.warn != nil {
+			c.a.warn(err)
+		}
+		c.t.mu.Lock()
+		delete(c.t.live, c.id)
+		c.t.mu.Unlock()
+	}, cleanupArg{a: buf.a, t: t, id: buf.id})
+}
+
+type cleanupArg struct {
+	a  *allocation
+	t  *Tracker
+	id uint64
+}
+
+// LiveBuffer describes one live allocation.
+type LiveBuffer struct {
+	ID        uint64
+	Device    Device
+	Kind      Kind
+	Bytes     int
+	Allocator string
+}
+
+// Live lists the buffers that are neither freed nor unreachable, oldest first.
+func (t *Tracker) Live() []LiveBuffer {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []LiveBuffer
+	for id, w := range t.live {
+		b := w.Value()
+		if b == nil || b.a.freed.Load() {
+			continue
+		}
+		out = append(out, LiveBuffer{ID: id, Device: b.a.dev, Kind: b.kind, Bytes: b.a.nbytes, Allocator: b.a.alloc.Name()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// FreeAll releases every live buffer (interpreter close) and returns the
+// failures joined.
+func (t *Tracker) FreeAll() error {
+	t.mu.Lock()
+	var bufs []*Buffer
+	for _, w := range t.live {
+		if b := w.Value(); b != nil {
+			bufs = append(bufs, b)
+		}
+	}
+	t.live = map[uint64]weak.Pointer[Buffer]{}
+	t.mu.Unlock()
+	var errs []error
+	for _, b := range bufs {
+		if err := b.a.release(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func checkShape(shape []int) (int, error) {
+	if len(shape) < 1 || len(shape) > MaxDims {
+		return 0, fmt.Errorf("arrays have 1 to %d dimensions, not %d", MaxDims, len(shape))
+	}
+	n := 1
+	for _, d := range shape {
+		if d < 0 {
+			return 0, fmt.Errorf("negative dimension %d in shape %v", d, shape)
+		}
+		if d != 0 && n > (1<<47)/d {
+			return 0, fmt.Errorf("shape %v is too large", shape)
+		}
+		n *= d
+	}
+	return n, nil
+}
+
+func contiguousStrides(shape []int) []int {
+	s := make([]int, len(shape))
+	st := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		s[i] = st
+		st *= shape[i]
+	}
+	return s
+}
+
+// DType is the element type.
+func (a *Array) DType() ir.Type { return a.dtype }
+
+// Shape is the extent of each axis; callers must not modify it.
+func (a *Array) Shape() []int { return a.shape }
+
+// Strides are the per-axis steps in elements; callers must not modify them.
+func (a *Array) Strides() []int { return a.strides }
+
+// NDim is the rank.
+func (a *Array) NDim() int { return len(a.shape) }
+
+// Size is the number of elements.
+func (a *Array) Size() int {
+	n := 1
+	for _, d := range a.shape {
+		n *= d
+	}
+	return n
+}
+
+// NBytes is Size times the element size.
+func (a *Array) NBytes() int { return a.Size() * a.dtype.Size() }
+
+// Device is the device whose memory holds the array.
+func (a *Array) Device() Device { return a.buf.a.dev }
+
+// Kind is the memory kind (a view reports its owner's).
+func (a *Array) Kind() Kind { return a.buf.kind }
+
+// Allocator is the allocator that made the buffer.
+func (a *Array) Allocator() Allocator { return a.buf.a.alloc }
+
+// IsView reports whether the array is a view of another array's buffer.
+func (a *Array) IsView() bool { return a.view }
+
+// SameBuffer reports whether a and b share memory.
+func (a *Array) SameBuffer(b *Array) bool { return a.buf == b.buf }
+
+// Freed reports whether the buffer was released.
+func (a *Array) Freed() bool { return a.buf.a.freed.Load() }
+
+// Free releases the buffer now; the array and all its views become unusable.
+// Freeing twice is an error.
+func (a *Array) Free() error {
+	if a.Freed() {
+		return ErrFreed
+	}
+	return a.buf.a.release()
+}
+
+// Ptr is the address of element [0, ...] (0 for a zero-size array).
+func (a *Array) Ptr() (uintptr, error) {
+	if a.Freed() {
+		return 0, ErrFreed
+	}
+	if a.buf.a.ptr == 0 {
+		return 0, nil
+	}
+	return a.buf.a.ptr + uintptr(a.off), nil
+}
+
+// IsContiguous reports whether the elements are C-contiguous.
+func (a *Array) IsContiguous() bool {
+	st := 1
+	for i := len(a.shape) - 1; i >= 0; i-- {
+		if a.shape[i] != 1 && a.strides[i] != st {
+			return false
+		}
+		st *= a.shape[i]
+	}
+	return true
+}
+
+// Offset maps an index tuple to an element offset from element [0, ...],
+// checking the count and every bound.
+func (a *Array) Offset(idx []int) (int, error) {
+	if len(idx) != len(a.shape) {
+		return 0, fmt.Errorf("%d indices for a %d-D array", len(idx), len(a.shape))
+	}
+	off := 0
+	for k, i := range idx {
+		if i < 0 || i >= a.shape[k] {
+			return 0, fmt.Errorf("index %d out of bounds for axis %d with size %d", i, k, a.shape[k])
+		}
+		off += i * a.strides[k]
+	}
+	return off, nil
+}
+
+// HostBytes returns the bytes from element [0, ...] up to the last element,
+// for arrays whose memory the CPU can address directly (cpu arrays now; CUDA
+// kinds follow the access rules when they arrive).
+func (a *Array) HostBytes() ([]byte, error) {
+	p, err := a.Ptr()
+	if err != nil {
+		return nil, err
+	}
+	if a.Device().Type != CPU {
+		return nil, fmt.Errorf("array on %s (memory_kind=%s) is not host-accessible", a.Device(), a.Kind())
+	}
+	if p == 0 || a.Size() == 0 {
+		return nil, nil
+	}
+	last := 0
+	for k, d := range a.shape {
+		last += (d - 1) * a.strides[k]
+	}
+	return unsafe.Slice((*byte)(HostPointer(p)), (last+1)*a.dtype.Size()), nil
+}
+
+// LoadBits reads element off (from Offset) of a host-accessible array as
+// raw bits in the low bytes of a uint64. b must come from HostBytes.
+func LoadBits(b []byte, t ir.Type, off int) uint64 {
+	switch t.Size() {
+	case 1:
+		return uint64(b[off])
+	case 4:
+		return uint64(*(*uint32)(unsafe.Pointer(&b[off*4])))
+	default:
+		return *(*uint64)(unsafe.Pointer(&b[off*8]))
+	}
+}
+
+// StoreBits writes raw bits to element off of b (see LoadBits).
+func StoreBits(b []byte, t ir.Type, off int, bits uint64) {
+	switch t.Size() {
+	case 1:
+		b[off] = byte(bits)
+	case 4:
+		*(*uint32)(unsafe.Pointer(&b[off*4])) = uint32(bits)
+	default:
+		*(*uint64)(unsafe.Pointer(&b[off*8])) = bits
+	}
+}
+
+// Slice returns the view a[lo:hi] along axis 0.
+func (a *Array) Slice(lo, hi int) (*Array, error) {
+	if a.Freed() {
+		return nil, ErrFreed
+	}
+	if lo < 0 || hi > a.shape[0] || lo > hi {
+		return nil, fmt.Errorf("slice [%d:%d] out of bounds for axis 0 with size %d", lo, hi, a.shape[0])
+	}
+	v := *a
+	v.shape = append([]int(nil), a.shape...)
+	v.shape[0] = hi - lo
+	v.off = a.off + lo*a.strides[0]*a.dtype.Size()
+	v.view = true
+	return &v, nil
+}
+
+// Reshape returns a view with a new shape of the same size. It needs a
+// contiguous array; the caller copies otherwise.
+func (a *Array) Reshape(shape []int) (*Array, error) {
+	if a.Freed() {
+		return nil, ErrFreed
+	}
+	n, err := checkShape(shape)
+	if err != nil {
+		return nil, err
+	}
+	if n != a.Size() {
+		return nil, fmt.Errorf("cannot reshape array of size %d into shape %v", a.Size(), shape)
+	}
+	if !a.IsContiguous() {
+		return nil, fmt.Errorf("cannot reshape a non-contiguous view without copying")
+	}
+	v := *a
+	v.shape = append([]int(nil), shape...)
+	v.strides = contiguousStrides(shape)
+	v.view = true
+	return &v, nil
+}
