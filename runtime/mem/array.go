@@ -369,3 +369,23 @@ func (a *Array) Reshape(shape []int) (*Array, error) {
 	v.view = true
 	return &v, nil
 }
+
+// Sub returns the view a[i] of an array of two or more dimensions: axis 0
+// is fixed at i and removed.
+func (a *Array) Sub(i int) (*Array, error) {
+	if a.Freed() {
+		return nil, ErrFreed
+	}
+	if len(a.shape) < 2 {
+		return nil, fmt.Errorf("Sub needs at least 2 dimensions")
+	}
+	if i < 0 || i >= a.shape[0] {
+		return nil, fmt.Errorf("index %d out of bounds for axis 0 with size %d", i, a.shape[0])
+	}
+	v := *a
+	v.shape = append([]int(nil), a.shape[1:]...)
+	v.strides = append([]int(nil), a.strides[1:]...)
+	v.off = a.off + i*a.strides[0]*a.dtype.Size()
+	v.view = true
+	return &v, nil
+}

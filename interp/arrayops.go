@@ -1,0 +1,282 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// InitArray fills a fresh array from an initialiser: a scalar (fill), a
+// nested list of matching shape, or an array of the same shape (copied).
+func InitArray(a *mem.Array, init Value) error {
+	switch v := init.(type) {
+	case *List:
+		return fillFromList(a, v)
+	case *Array:
+		return CopyArray(a, v.A)
+	}
+	return Fill(a, init)
+}
+
+// Fill sets every element of a to v.
+func Fill(a *mem.Array, v Value) error {
+	bits, err := ElemBits(v, a.DType())
+	if err != nil {
+		return err
+	}
+	b, err := HostBytes(a)
+	if err != nil {
+		return err
+	}
+	forEachOffset(a, func(off int) { mem.StoreBits(b, a.DType(), off, bits) })
+	return nil
+}
+
+// ListShape returns the shape of a nested list, checking it is rectangular.
+func ListShape(l *List) ([]int, error) {
+	shape := []int{len(l.Elems)}
+	if len(l.Elems) == 0 {
+		return shape, nil
+	}
+	first, ok := l.Elems[0].(*List)
+	if !ok {
+		for _, e := range l.Elems {
+			if _, isList := e.(*List); isList {
+				return nil, fmt.Errorf("list is not rectangular")
+			}
+		}
+		return shape, nil
+	}
+	inner, err := ListShape(first)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range l.Elems[1:] {
+		sub, ok := e.(*List)
+		if !ok {
+			return nil, fmt.Errorf("list is not rectangular")
+		}
+		s, err := ListShape(sub)
+		if err != nil {
+			return nil, err
+		}
+		if !sameShape(s, inner) {
+			return nil, fmt.Errorf("list is not rectangular: rows of shapes %v and %v", inner, s)
+		}
+	}
+	return append(shape, inner...), nil
+}
+
+func sameShape(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// ShapeString formats a shape as [2, 3].
+func ShapeString(s []int) string {
+	return intList(s).String()
+}
+
+func fillFromList(a *mem.Array, l *List) error {
+	shape, err := ListShape(l)
+	if err != nil {
+		return err
+	}
+	if !sameShape(shape, a.Shape()) {
+		return fmt.Errorf("initialiser of shape %s does not match array shape %s", ShapeString(shape), ShapeString(a.Shape()))
+	}
+	var flat []Value
+	var walk func(v Value)
+	walk = func(v Value) {
+		if sub, ok := v.(*List); ok {
+			for _, e := range sub.Elems {
+				walk(e)
+			}
+			return
+		}
+		flat = append(flat, v)
+	}
+	walk(l)
+	b, err := HostBytes(a)
+	if err != nil {
+		return err
+	}
+	i := 0
+	var ferr error
+	forEachOffset(a, func(off int) {
+		if ferr != nil {
+			return
+		}
+		bits, err := ElemBits(flat[i], a.DType())
+		if err != nil {
+			ferr = fmt.Errorf("element %d: %v", i, err)
+			return
+		}
+		mem.StoreBits(b, a.DType(), off, bits)
+		i++
+	})
+	return ferr
+}
+
+// CopyArray copies src into dst element by element (same shape), converting
+// between dtypes as a kernel conversion would.
+func CopyArray(dst, src *mem.Array) error {
+	if !sameShape(dst.Shape(), src.Shape()) {
+		return fmt.Errorf("shapes %s and %s differ", ShapeString(dst.Shape()), ShapeString(src.Shape()))
+	}
+	db, err := HostBytes(dst)
+	if err != nil {
+		return err
+	}
+	sb, err := HostBytes(src)
+	if err != nil {
+		return err
+	}
+	if dst.DType() == src.DType() && dst.IsContiguous() && src.IsContiguous() {
+		copy(db[:dst.NBytes()], sb[:src.NBytes()])
+		return nil
+	}
+	var srcOffs []int
+	forEachOffset(src, func(off int) { srcOffs = append(srcOffs, off) })
+	i := 0
+	forEachOffset(dst, func(off int) {
+		bits := mem.LoadBits(sb, src.DType(), srcOffs[i])
+		mem.StoreBits(db, dst.DType(), off, convertBits(bits, src.DType(), dst.DType()))
+		i++
+	})
+	return nil
+}
+
+// convertBits converts an element between dtypes like a kernel conversion:
+// floats truncate toward zero into ints, ints wrap.
+func convertBits(bits uint64, from, to ir.Type) uint64 {
+	if from == to {
+		return bits
+	}
+	var i int64
+	var u uint64
+	var f float64
+	isFloat := false
+	switch from {
+	case ir.Bool, ir.U8, ir.U32, ir.U64:
+		u = bits
+		i = int64(bits)
+		f = float64(bits)
+	case ir.I32:
+		i = int64(int32(bits))
+		u, f = uint64(i), float64(i)
+	case ir.I64:
+		i = int64(bits)
+		u, f = uint64(i), float64(i)
+	case ir.F32:
+		f, isFloat = float64(math.Float32frombits(uint32(bits))), true
+	case ir.F64:
+		f, isFloat = math.Float64frombits(bits), true
+	}
+	switch to {
+	case ir.F32:
+		return uint64(math.Float32bits(float32(f)))
+	case ir.F64:
+		return math.Float64bits(f)
+	case ir.Bool:
+		if isFloat {
+			return b2u(f != 0)
+		}
+		return b2u(u != 0)
+	}
+	if isFloat {
+		if to == ir.U64 && f >= 1<<63 {
+			u = uint64(f)
+		} else {
+			i = int64(f)
+			u = uint64(i)
+		}
+	}
+	return u & sizeMask(to)
+}
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// ArrayTo copies an array to a device: `a.to(dev)`.
+func ArrayTo(th *Thread, x *Array, devArg Value) (Value, error) {
+	dev, err := th.DeviceArg(devArg)
+	if err != nil {
+		return nil, err
+	}
+	if x.A.Freed() {
+		return nil, mem.ErrFreed
+	}
+	out, err := th.NewArray(x.A.DType(), x.A.Shape(), String(dev.String()), nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := CopyArray(out, x.A); err != nil {
+		out.Free()
+		return nil, err
+	}
+	return &Array{A: out}, nil
+}
+
+// ShapeArg reads a shape: an int, a list of ints, or several ints.
+func ShapeArg(vs []Value) ([]int, error) {
+	if len(vs) == 1 {
+		if l, ok := vs[0].(*List); ok {
+			vs = l.Elems
+		}
+	}
+	if len(vs) < 1 || len(vs) > mem.MaxDims {
+		return nil, fmt.Errorf("a shape has 1 to %d dimensions, got %d", mem.MaxDims, len(vs))
+	}
+	shape := make([]int, len(vs))
+	for i, v := range vs {
+		n, err := toInt(v)
+		if err != nil {
+			return nil, fmt.Errorf("shape: %v", err)
+		}
+		if n < 0 {
+			return nil, fmt.Errorf("shape: negative dimension %d", n)
+		}
+		shape[i] = n
+	}
+	return shape, nil
+}
+
+// Reshape is `a.reshape(shape)`: a view when a is contiguous, else a copy.
+func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
+	shape, err := ShapeArg(shapeArgs)
+	if err != nil {
+		return nil, err
+	}
+	if x.A.Freed() {
+		return nil, mem.ErrFreed
+	}
+	if !x.A.IsContiguous() {
+		c, err := th.NewArray(x.A.DType(), x.A.Shape(), String(x.A.Device().String()), nil)
+		if err != nil {
+			return nil, err
+		}
+		if err := CopyArray(c, x.A); err != nil {
+			return nil, err
+		}
+		x = &Array{A: c}
+	}
+	v, err := x.A.Reshape(shape)
+	if err != nil {
+		return nil, err
+	}
+	return &Array{A: v}, nil
+}

@@ -1,0 +1,272 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// HostBytes returns a's memory for reading or writing on the host. Arrays
+// the CPU cannot address are refused for now; staging copies arrive with
+// the CUDA memory kinds.
+func HostBytes(a *mem.Array) ([]byte, error) {
+	return a.HostBytes()
+}
+
+// elemValue turns raw element bits into a host value.
+func elemValue(t ir.Type, bits uint64) Value {
+	if t == ir.Bool {
+		return Bool(bits != 0)
+	}
+	return Scalar{T: t, Bits: bits}
+}
+
+// ArrayElems calls fn with every element of a in C order.
+func ArrayElems(a *mem.Array, fn func(bits uint64)) error {
+	b, err := HostBytes(a)
+	if err != nil {
+		return err
+	}
+	forEachOffset(a, func(off int) { fn(mem.LoadBits(b, a.DType(), off)) })
+	return nil
+}
+
+// forEachOffset visits the element offsets of a in C order.
+func forEachOffset(a *mem.Array, fn func(off int)) {
+	shape, strides := a.Shape(), a.Strides()
+	if a.Size() == 0 {
+		return
+	}
+	if a.IsContiguous() {
+		n := a.Size()
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
+	}
+	idx := make([]int, len(shape))
+	for {
+		off := 0
+		for k, i := range idx {
+			off += i * strides[k]
+		}
+		fn(off)
+		k := len(idx) - 1
+		for ; k >= 0; k-- {
+			idx[k]++
+			if idx[k] < shape[k] {
+				break
+			}
+			idx[k] = 0
+		}
+		if k < 0 {
+			return
+		}
+	}
+}
+
+func index(th *Thread, x Value, idx []Value) (Value, error) {
+	switch x := x.(type) {
+	case *List:
+		i, err := listIndex(x, idx)
+		if err != nil {
+			return nil, err
+		}
+		return x.Elems[i], nil
+	case *Array:
+		return indexArray(x.A, idx)
+	}
+	return nil, fmt.Errorf("cannot index %s", x.Type())
+}
+
+func listIndex(l *List, idx []Value) (int, error) {
+	if len(idx) != 1 {
+		return 0, fmt.Errorf("a list takes one index, got %d", len(idx))
+	}
+	i, err := toInt(idx[0])
+	if err != nil {
+		return 0, fmt.Errorf("list index: %v", err)
+	}
+	if i < 0 || i >= len(l.Elems) {
+		return 0, fmt.Errorf("index %d out of range for list of length %d", i, len(l.Elems))
+	}
+	return i, nil
+}
+
+func arrayIndexInts(a *mem.Array, idx []Value) ([]int, error) {
+	if a.Freed() {
+		return nil, mem.ErrFreed
+	}
+	if len(idx) > a.NDim() {
+		return nil, fmt.Errorf("too many indices for a %d-D array: %d", a.NDim(), len(idx))
+	}
+	ints := make([]int, len(idx))
+	for k, v := range idx {
+		i, err := toInt(v)
+		if err != nil {
+			return nil, fmt.Errorf("array index: %v", err)
+		}
+		if i < 0 || i >= a.Shape()[k] {
+			return nil, fmt.Errorf("index %d out of bounds for axis %d with size %d", i, k, a.Shape()[k])
+		}
+		ints[k] = i
+	}
+	return ints, nil
+}
+
+func indexArray(a *mem.Array, idx []Value) (Value, error) {
+	ints, err := arrayIndexInts(a, idx)
+	if err != nil {
+		return nil, err
+	}
+	if len(ints) < a.NDim() {
+		v := a
+		for _, i := range ints {
+			if v, err = v.Sub(i); err != nil {
+				return nil, err
+			}
+		}
+		return &Array{A: v}, nil
+	}
+	b, err := HostBytes(a)
+	if err != nil {
+		return nil, err
+	}
+	off, err := a.Offset(ints)
+	if err != nil {
+		return nil, err
+	}
+	return elemValue(a.DType(), mem.LoadBits(b, a.DType(), off)), nil
+}
+
+func setIndex(th *Thread, x Value, idx []Value, v Value) error {
+	switch x := x.(type) {
+	case *List:
+		i, err := listIndex(x, idx)
+		if err != nil {
+			return err
+		}
+		x.Elems[i] = v
+		return nil
+	case *Array:
+		a := x.A
+		ints, err := arrayIndexInts(a, idx)
+		if err != nil {
+			return err
+		}
+		if len(ints) != a.NDim() {
+			return fmt.Errorf("%d indices for a %d-D array: element stores need one index per dimension", len(ints), a.NDim())
+		}
+		bits, err := ElemBits(v, a.DType())
+		if err != nil {
+			return err
+		}
+		b, err := HostBytes(a)
+		if err != nil {
+			return err
+		}
+		off, err := a.Offset(ints)
+		if err != nil {
+			return err
+		}
+		mem.StoreBits(b, a.DType(), off, bits)
+		return nil
+	}
+	return fmt.Errorf("cannot assign to an element of %s", x.Type())
+}
+
+func length(x Value) (int, error) {
+	switch x := x.(type) {
+	case *List:
+		return len(x.Elems), nil
+	case String:
+		return len(x), nil
+	case *Array:
+		if x.A.Freed() {
+			return 0, mem.ErrFreed
+		}
+		return x.A.Shape()[0], nil
+	}
+	return 0, fmt.Errorf("%s has no length", x.Type())
+}
+
+func slice(x Value, lo, hi int) (Value, error) {
+	n, err := length(x)
+	if err != nil {
+		return nil, err
+	}
+	if lo < 0 || hi > n || lo > hi {
+		return nil, fmt.Errorf("slice [%d:%d] out of range for length %d", lo, hi, n)
+	}
+	switch x := x.(type) {
+	case *List:
+		return &List{Elems: append([]Value(nil), x.Elems[lo:hi]...)}, nil
+	case String:
+		return x[lo:hi], nil
+	case *Array:
+		v, err := x.A.Slice(lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		return &Array{A: v}, nil
+	}
+	return nil, fmt.Errorf("cannot slice %s", x.Type())
+}
+
+func iterate(th *Thread, x Value) ([]Value, error) {
+	switch x := x.(type) {
+	case *List:
+		return append([]Value(nil), x.Elems...), nil
+	case *Array:
+		n, err := length(x)
+		if err != nil {
+			return nil, err
+		}
+		out := make([]Value, n)
+		for i := range out {
+			if out[i], err = indexArray(x.A, []Value{Int(i)}); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	return nil, fmt.Errorf("cannot iterate over %s", x.Type())
+}
+
+// printThreshold: arrays with more elements print summarised (NumPy's).
+const printThreshold = 1000
+
+// formatArray prints an array as nested lists, summarising large arrays to
+// the first and last three entries of each axis.
+func formatArray(a *mem.Array) (string, error) {
+	b, err := HostBytes(a)
+	if err != nil {
+		return "", err
+	}
+	var sb strings.Builder
+	summarise := a.Size() > printThreshold
+	var rec func(axis, off int)
+	rec = func(axis, off int) {
+		n, st := a.Shape()[axis], a.Strides()[axis]
+		sb.WriteByte('[')
+		for i := 0; i < n; i++ {
+			if summarise && n > 6 && i == 3 {
+				sb.WriteString(", ...")
+				i = n - 3
+			}
+			if i > 0 {
+				sb.WriteString(", ")
+			}
+			if axis == a.NDim()-1 {
+				sb.WriteString(formatBits(a.DType(), mem.LoadBits(b, a.DType(), off+i*st)))
+			} else {
+				rec(axis+1, off+i*st)
+			}
+		}
+		sb.WriteByte(']')
+	}
+	rec(0, 0)
+	return sb.String(), nil
+}

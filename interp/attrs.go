@@ -1,0 +1,160 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// arrayAttrs are the attributes of arrays, for lookups and completion.
+var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape"}
+
+// ArrayAttrNames lists array attributes (for REPL completion).
+func ArrayAttrNames() []string { return append([]string(nil), arrayAttrs...) }
+
+func getAttr(th *Thread, x Value, name string) (Value, error) {
+	switch x := x.(type) {
+	case *Array:
+		return arrayAttr(th, x, name)
+	case *Record:
+		if v, ok := x.Get(name); ok {
+			return v, nil
+		}
+		return nil, fmt.Errorf("record has no field %s (fields: %s)", name, strings.Join(x.Names, ", "))
+	case *Config:
+		return x.get(name)
+	}
+	return nil, fmt.Errorf("%s has no attribute %s", x.Type(), name)
+}
+
+func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
+	a := x.A
+	switch name {
+	case "shape":
+		return intList(a.Shape()), nil
+	case "dtype":
+		return DType(a.DType()), nil
+	case "ndim":
+		return Int(a.NDim()), nil
+	case "size":
+		return Int(a.Size()), nil
+	case "nbytes":
+		return Int(a.NBytes()), nil
+	case "device":
+		return String(a.Device().String()), nil
+	case "memory_kind":
+		return Kind(a.Kind()), nil
+	case "is_view":
+		return Bool(a.IsView()), nil
+	case "to":
+		return &Builtin{Name: "to", Fn: func(th *Thread, args *Args) (Value, error) {
+			if err := args.Check(1, 1); err != nil {
+				return nil, err
+			}
+			return ArrayTo(th, x, args.Positional[0])
+		}}, nil
+	case "reshape":
+		return &Builtin{Name: "reshape", Fn: func(th *Thread, args *Args) (Value, error) {
+			if err := args.Check(1, 4); err != nil {
+				return nil, err
+			}
+			return Reshape(th, x, args.Positional)
+		}}, nil
+	}
+	return nil, fmt.Errorf("array has no attribute %s (attributes: %s)", name, strings.Join(arrayAttrs, ", "))
+}
+
+func intList(xs []int) *List {
+	l := &List{Elems: make([]Value, len(xs))}
+	for i, x := range xs {
+		l.Elems[i] = Int(x)
+	}
+	return l
+}
+
+func setAttr(x Value, name string, v Value) error {
+	if c, ok := x.(*Config); ok {
+		return c.set(name, v)
+	}
+	return fmt.Errorf("cannot assign to attribute %s of %s", name, x.Type())
+}
+
+// Config is the predeclared `config` value.
+type Config struct {
+	LaunchAccess          string
+	Debug                 bool
+	AllowOversubscription bool
+}
+
+var launchAccessModes = []string{"relaxed", "checked", "strict"}
+
+func newConfig() *Config { return &Config{LaunchAccess: "checked"} }
+
+func (*Config) Type() string { return "record" }
+
+func (c *Config) String() string {
+	return (&Record{
+		Names:  []string{"launch_access", "debug", "allow_oversubscription"},
+		Values: []Value{String(c.LaunchAccess), Bool(c.Debug), Bool(c.AllowOversubscription)},
+	}).String()
+}
+
+func (c *Config) get(name string) (Value, error) {
+	switch name {
+	case "launch_access":
+		return String(c.LaunchAccess), nil
+	case "debug":
+		return Bool(c.Debug), nil
+	case "allow_oversubscription":
+		return Bool(c.AllowOversubscription), nil
+	}
+	return nil, fmt.Errorf("config has no setting %s (settings: launch_access, debug, allow_oversubscription)", name)
+}
+
+func (c *Config) set(name string, v Value) error {
+	switch name {
+	case "launch_access":
+		s, ok := v.(String)
+		if !ok || !contains(launchAccessModes, string(s)) {
+			return fmt.Errorf("config.launch_access must be \"relaxed\", \"checked\" or \"strict\", not %s", describe(v))
+		}
+		c.LaunchAccess = string(s)
+		return nil
+	case "debug", "allow_oversubscription":
+		b, ok := v.(Bool)
+		if !ok {
+			return fmt.Errorf("config.%s must be a bool, not %s", name, describe(v))
+		}
+		if name == "debug" {
+			c.Debug = bool(b)
+		} else {
+			c.AllowOversubscription = bool(b)
+		}
+		return nil
+	}
+	_, err := c.get(name)
+	return err
+}
+
+func contains(xs []string, s string) bool {
+	for _, x := range xs {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// universe is the language's own predeclared values: dtypes, memory kinds
+// and config. The standard library adds the functions.
+func universe() map[string]Value {
+	u := map[string]Value{}
+	for _, k := range mem.Kinds {
+		u[k.String()] = Kind(k)
+	}
+	for _, t := range dtypes {
+		u[t.String()] = DType(t)
+	}
+	return u
+}

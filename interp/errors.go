@@ -1,0 +1,79 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+)
+
+// CallFrame is one fn call in a backtrace: the fn's name and the position of
+// the call.
+type CallFrame struct {
+	Name string
+	Pos  ast.Pos
+}
+
+// EvalError is a run-time error: a position, a message, the chain of fn
+// calls that led there (innermost first) and the Go cause, if any.
+type EvalError struct {
+	Pos       ast.Pos
+	Msg       string
+	Backtrace []CallFrame
+	Cause     error
+}
+
+// Error formats the error as `file:line:col: message` followed by one
+// `  at NAME (file:line:col)` line per fn call, innermost first.
+func (e *EvalError) Error() string {
+	var b strings.Builder
+	b.WriteString(e.Pos.String())
+	b.WriteString(": ")
+	b.WriteString(e.Msg)
+	for i := 0; i < len(e.Backtrace); i++ {
+		f := e.Backtrace[i]
+		b.WriteString("\n  at ")
+		b.WriteString(f.Name)
+		b.WriteString(" (")
+		b.WriteString(f.Pos.String())
+		b.WriteString(")")
+		// Deep recursion repeats one frame: say how often, once.
+		n := 0
+		for i+1 < len(e.Backtrace) && e.Backtrace[i+1] == f {
+			i++
+			n++
+		}
+		if n > 0 {
+			fmt.Fprintf(&b, "\n  ... repeated %d more times", n)
+		}
+	}
+	return b.String()
+}
+
+// Unwrap returns the Go cause.
+func (e *EvalError) Unwrap() error { return e.Cause }
+
+// errorAt turns err into an *EvalError at pos with the current backtrace.
+// An *EvalError passes through unchanged: the innermost position wins.
+func (th *Thread) errorAt(pos ast.Pos, err error) error {
+	if err == nil {
+		return nil
+	}
+	var ee *EvalError
+	if errors.As(err, &ee) {
+		return err
+	}
+	return &EvalError{Pos: pos, Msg: err.Error(), Backtrace: th.backtrace(), Cause: err}
+}
+
+func (th *Thread) backtrace() []CallFrame {
+	if len(th.calls) == 0 {
+		return nil
+	}
+	bt := make([]CallFrame, len(th.calls))
+	for i, c := range th.calls {
+		bt[len(th.calls)-1-i] = c
+	}
+	return bt
+}

@@ -1,0 +1,194 @@
+// Package interp is gscript's host evaluator and embedding API: it parses
+// and checks a script with lang, runs its host code, and sends kernels to a
+// device runtime. One Interp runs one script (or one REPL session) at a time.
+package interp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"sync/atomic"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/check"
+	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// Options configure an Interp. The zero value is usable: output goes to
+// os.Stdout and os.Stderr and the default device is chosen automatically.
+type Options struct {
+	Stdout io.Writer
+	Stderr io.Writer
+	// Device overrides the default device ("cpu", "cuda:0", ...).
+	Device string
+	// LaunchAccess sets config.launch_access initially ("" = "checked").
+	LaunchAccess string
+	// Predeclared adds host values (the standard library, host functions).
+	Predeclared map[string]Value
+}
+
+// Interp is one interpreter: globals, configuration, devices in use and the
+// arrays it made. It is not safe for concurrent use.
+type Interp struct {
+	checker     *check.Checker
+	predeclared map[string]Value
+	th          *Thread
+}
+
+// Thread is the execution state that builtins see: output, the current
+// device and allocator scopes, configuration and the live arrays.
+type Thread struct {
+	in       *Interp
+	Stdout   io.Writer
+	Stderr   io.Writer
+	globals  []Value
+	calls    []CallFrame
+	devices  []mem.Device // device scope stack; the last is current
+	allocs   []allocScope
+	Config   *Config
+	Tracker  *mem.Tracker
+	canceled atomic.Bool
+	ctx      context.Context
+	info     *check.Info // the chunk being run: its kernels' IR
+	lastPos  ast.Pos     // the statement being run, for internal errors
+}
+
+type allocScope struct {
+	alloc mem.Allocator
+	dev   *mem.Device // nil: applies on every device the allocator serves
+}
+
+// maxCallDepth bounds fn recursion so a runaway script gets an error, not a
+// Go stack overflow.
+const maxCallDepth = 2000
+
+// New makes an interpreter.
+func New(opts Options) (*Interp, error) {
+	if opts.Stdout == nil {
+		opts.Stdout = os.Stdout
+	}
+	if opts.Stderr == nil {
+		opts.Stderr = os.Stderr
+	}
+	in := &Interp{predeclared: map[string]Value{}}
+	for name, v := range universe() {
+		in.predeclared[name] = v
+	}
+	for name, v := range opts.Predeclared {
+		in.predeclared[name] = v
+	}
+	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background()}
+	th.Tracker = mem.NewTracker(func(err error) { fmt.Fprintln(th.Stderr, "gscript: warning:", err) })
+	in.th = th
+	in.predeclared["config"] = th.Config
+	dev := mem.CPUDevice
+	if opts.Device != "" {
+		d, err := th.parseDevice(opts.Device)
+		if err != nil {
+			return nil, err
+		}
+		dev = d
+	}
+	th.devices = []mem.Device{dev}
+	if opts.LaunchAccess != "" {
+		if err := th.Config.set("launch_access", String(opts.LaunchAccess)); err != nil {
+			return nil, err
+		}
+	}
+	in.checker = check.NewChecker(func(name string) bool { _, ok := in.predeclared[name]; return ok })
+	return in, nil
+}
+
+// Thread returns the interpreter's execution state (for builtins and tests).
+func (in *Interp) Thread() *Thread { return in.th }
+
+// compile parses and checks src, reporting every syntax, resolve and type
+// error together.
+func (in *Interp) compile(filename string, src []byte) (*ast.File, *check.Info, error) {
+	f, err := syntax.Parse(filename, src)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := in.checker.Check(f)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, info, nil
+}
+
+// Check parses and checks src without running it.
+func (in *Interp) Check(filename string, src []byte) error {
+	_, _, err := in.compile(filename, src)
+	return err
+}
+
+// Exec parses, checks and runs src. Compile errors come back as an
+// ast.ErrorList, run-time errors as an *EvalError. Cancelling ctx stops the
+// script at the next loop iteration, call or launch.
+func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
+	f, info, err := in.compile(filename, src)
+	if err != nil {
+		return err
+	}
+	return in.run(ctx, f, info)
+}
+
+func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info) (err error) {
+	th := in.th
+	th.ctx = ctx
+	th.canceled.Store(false)
+	stop := context.AfterFunc(ctx, func() { th.canceled.Store(true) })
+	defer stop()
+	for len(th.globals) < info.NumGlobals {
+		th.globals = append(th.globals, nil)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			err = &EvalError{Pos: th.lastPos, Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace()}
+		}
+		th.calls = th.calls[:0]
+	}()
+	th.info = info
+	_, err = th.execBlock(f.Stmts, nil)
+	return err
+}
+
+// Close frees every array the interpreter still holds.
+func (in *Interp) Close() error {
+	return in.th.Tracker.FreeAll()
+}
+
+// Globals lists the global names with their current values (unset names are
+// left out), sorted by name.
+func (in *Interp) Globals() []NamedValue {
+	var out []NamedValue
+	for name, i := range in.checker.GlobalNames() {
+		if i < len(in.th.globals) && in.th.globals[i] != nil {
+			out = append(out, NamedValue{name, in.th.globals[i]})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// NamedValue is a name and its value.
+type NamedValue struct {
+	Name  string
+	Value Value
+}
+
+// errCanceled is returned when the context is cancelled.
+var errCanceled = errors.New("interrupted")
+
+// CurrentDevice is the device arrays and launches use when none is named.
+func (th *Thread) CurrentDevice() mem.Device { return th.devices[len(th.devices)-1] }
+
+// Context is the context of the running Exec.
+func (th *Thread) Context() context.Context { return th.ctx }
+
+// Canceled reports whether the running Exec was cancelled.
+func (th *Thread) Canceled() bool { return th.canceled.Load() }

@@ -1,0 +1,187 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/cpu"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// maxThreads is the largest launch (LANGUAGE.md section 4).
+const maxThreads = math.MaxInt32
+
+func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
+	kv, err := th.load(s.Kernel, fr)
+	if err != nil {
+		return err
+	}
+	k, ok := kv.(*Kernel)
+	if !ok {
+		return th.errorAt(s.Kernel.Pos, fmt.Errorf("%s is %s, not a kernel", s.Kernel.Name, describe(kv)))
+	}
+	dims, err := th.launchDims(s, k, fr)
+	if err != nil {
+		return err
+	}
+	var dev Value
+	if s.Device != nil {
+		if dev, err = th.eval(s.Device, fr); err != nil {
+			return err
+		}
+	}
+	d, err := th.DeviceArg(dev)
+	if err != nil {
+		return th.errorAt(s.Device.Start(), err)
+	}
+	vals, err := th.evalList(s.Args, fr)
+	if err != nil {
+		return err
+	}
+	if err := th.packArgs(s, k, vals, d); err != nil {
+		return err
+	}
+	return th.runKernel(s, k, dims)
+}
+
+func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, error) {
+	if len(s.Dims) < 1 || len(s.Dims) > 4 {
+		return nil, th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
+	}
+	if k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims) {
+		return nil, th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
+	}
+	dims := make([]int, len(s.Dims))
+	total := 1
+	for i, e := range s.Dims {
+		v, err := th.eval(e, fr)
+		if err != nil {
+			return nil, err
+		}
+		n, err := toInt(v)
+		if err == nil && n < 0 {
+			err = fmt.Errorf("negative launch dimension %d", n)
+		}
+		if err != nil {
+			return nil, th.errorAt(e.Start(), err)
+		}
+		dims[i] = n
+		if n != 0 && total > maxThreads/n {
+			return nil, th.errorAt(e.Start(), fmt.Errorf("launch of more than 2^31-1 threads"))
+		}
+		total *= n
+	}
+	return dims, nil
+}
+
+// packArgs checks the arguments against the kernel signature and fills the
+// kernel's reusable argument slice.
+func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.Device) error {
+	params := k.IR.Entry.Params
+	if len(vals) != len(params) {
+		return th.errorAt(s.Pos, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(params), len(vals)))
+	}
+	if len(k.args) != len(params) {
+		k.args = make([]cpu.Arg, len(params))
+	}
+	for i, p := range params {
+		if err := th.packArg(k, i, p, vals[i], s.Args[i], dev); err != nil {
+			return th.errorAt(s.Args[i].Start(), fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Name, err))
+		}
+	}
+	return nil
+}
+
+func (th *Thread) packArg(k *Kernel, i int, p ir.Param, v Value, e ast.Expr, dev mem.Device) error {
+	if !p.IsArray() {
+		if _, isArr := v.(*Array); isArr {
+			return fmt.Errorf("want %s, got array", p.Elem)
+		}
+		bits, err := ElemBits(v, p.Elem)
+		if err != nil {
+			return err
+		}
+		if p.Elem == ir.I32 || p.Elem == ir.I64 {
+			bits = uint64(signExtend(p.Elem, bits))
+		}
+		k.args[i] = cpu.Arg{Bits: bits}
+		return nil
+	}
+	av, ok := v.(*Array)
+	if !ok {
+		return fmt.Errorf("want %s, got %s", paramTypeString(p), describe(v))
+	}
+	a := av.A
+	if a.DType() != p.Elem || a.NDim() != p.NDim {
+		return fmt.Errorf("want %s, got %s", paramTypeString(p), arrayTypeString(a))
+	}
+	ptr, err := a.Ptr()
+	if err != nil {
+		return err
+	}
+	if err := th.checkAccess(k, p, a, dev); err != nil {
+		return err
+	}
+	arg := cpu.ArrayArg{Data: mem.HostPointer(ptr), Name: p.Name}
+	if id, ok := e.(*ast.Ident); ok {
+		arg.Name = id.Name
+	}
+	copy(arg.Shape[:], a.Shape())
+	copy(arg.Strides[:], a.Strides())
+	k.args[i] = cpu.Arg{Array: arg}
+	return nil
+}
+
+func signExtend(t ir.Type, bits uint64) int64 {
+	if t == ir.I32 {
+		return int64(int32(bits))
+	}
+	return int64(bits)
+}
+
+// checkAccess applies the launch access mode. Only the cpu device exists in
+// this build, so every array lives on it; the CUDA rules of MEMORY.md
+// section 4 arrive with the CUDA memory kinds.
+func (th *Thread) checkAccess(k *Kernel, p ir.Param, a *mem.Array, dev mem.Device) error {
+	if th.Config.LaunchAccess == "relaxed" || a.Device() == dev {
+		return nil
+	}
+	return fmt.Errorf("array on %s (memory_kind=%s) is not accessible from launch device %s: move it with .to(%q)", a.Device(), a.Kind(), dev, dev.String())
+}
+
+func paramTypeString(p ir.Param) string {
+	if p.NDim == 1 {
+		return "array[" + p.Elem.String() + "]"
+	}
+	return fmt.Sprintf("array[%s, %d]", p.Elem, p.NDim)
+}
+
+func arrayTypeString(a *mem.Array) string {
+	return paramTypeString(ir.Param{Elem: a.DType(), NDim: a.NDim()})
+}
+
+func (th *Thread) runKernel(s *ast.LaunchStmt, k *Kernel, dims []int) error {
+	if k.cpu == nil {
+		p, err := cpu.Compile(k.IR)
+		if err != nil {
+			return th.errorAt(s.Pos, err)
+		}
+		k.cpu = p
+	}
+	err := k.cpu.Launch(dims, k.args, cpu.Options{Out: th.Stdout, Cancel: &th.canceled})
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, cpu.ErrCanceled) {
+		return th.errorAt(s.Pos, errCanceled)
+	}
+	var ke *cpu.KernelError
+	if errors.As(err, &ke) {
+		bt := append([]CallFrame{{Name: k.Name, Pos: s.Pos}}, th.backtrace()...)
+		return &EvalError{Pos: ke.Pos, Msg: "kernel " + k.Name + ": " + ke.Msg, Backtrace: bt, Cause: err}
+	}
+	return th.errorAt(s.Pos, err)
+}

@@ -1,0 +1,316 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// binary applies a binary operator (not && or ||) to host values.
+func binary(op string, x, y Value) (Value, error) {
+	switch op {
+	case "==", "!=":
+		eq, err := equal(x, y)
+		if err != nil {
+			return nil, err
+		}
+		return Bool(eq == (op == "==")), nil
+	case "<", "<=", ">", ">=":
+		return compare(op, x, y)
+	case "+":
+		switch a := x.(type) {
+		case String:
+			if b, ok := y.(String); ok {
+				return a + b, nil
+			}
+		case *List:
+			if b, ok := y.(*List); ok {
+				elems := make([]Value, 0, len(a.Elems)+len(b.Elems))
+				return &List{Elems: append(append(elems, a.Elems...), b.Elems...)}, nil
+			}
+		}
+	}
+	if _, ok := toNum(x); !ok {
+		return nil, errOperands(op, x, y)
+	}
+	return binaryNum(op, x, y)
+}
+
+// equal compares two values; values of different types compare only when
+// both are numbers.
+func equal(x, y Value) (bool, error) {
+	if a, ok := toNum(x); ok {
+		b, ok := toNum(y)
+		if !ok {
+			return false, fmt.Errorf("cannot compare %s and %s", x.Type(), y.Type())
+		}
+		c, ordered := compareNum(a, b)
+		return ordered && c == 0, nil
+	}
+	if x.Type() != y.Type() {
+		return false, fmt.Errorf("cannot compare %s and %s", x.Type(), y.Type())
+	}
+	switch a := x.(type) {
+	case *List:
+		b := y.(*List)
+		if len(a.Elems) != len(b.Elems) {
+			return false, nil
+		}
+		for i := range a.Elems {
+			eq, err := equal(a.Elems[i], b.Elems[i])
+			if err != nil || !eq {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	return x == y, nil
+}
+
+func compare(op string, x, y Value) (Value, error) {
+	var c int
+	if a, ok := toNum(x); ok {
+		b, ok := toNum(y)
+		if !ok {
+			return nil, fmt.Errorf("cannot compare %s and %s", x.Type(), y.Type())
+		}
+		var ordered bool
+		if c, ordered = compareNum(a, b); !ordered {
+			return Bool(false), nil
+		}
+	} else if a, ok := x.(String); ok {
+		b, ok := y.(String)
+		if !ok {
+			return nil, fmt.Errorf("cannot compare %s and %s", x.Type(), y.Type())
+		}
+		c = cmp3(a < b, a > b)
+	} else {
+		return nil, fmt.Errorf("operator %s not defined on %s", op, x.Type())
+	}
+	switch op {
+	case "<":
+		return Bool(c < 0), nil
+	case "<=":
+		return Bool(c <= 0), nil
+	case ">":
+		return Bool(c > 0), nil
+	}
+	return Bool(c >= 0), nil
+}
+
+func unary(op string, x Value) (Value, error) {
+	switch op {
+	case "-":
+		return negate(x)
+	case "+":
+		if _, ok := toNum(x); ok {
+			return x, nil
+		}
+	case "!":
+		if b, ok := x.(Bool); ok {
+			return !b, nil
+		}
+	case "~":
+		return bitNot(x)
+	}
+	return nil, fmt.Errorf("operator %s not defined on %s", op, x.Type())
+}
+
+// toInt accepts an Int or an integer Scalar.
+func toInt(v Value) (int, error) {
+	switch v := v.(type) {
+	case Int:
+		return int(v), nil
+	case Scalar:
+		if n, ok := toNum(v); ok && !n.c.float() {
+			if i, ok := n.asInt64(); ok {
+				return int(i), nil
+			}
+		}
+	}
+	return 0, fmt.Errorf("want an int, got %s", describe(v))
+}
+
+// ToInt is toInt for builtins.
+func ToInt(v Value) (int, error) { return toInt(v) }
+
+// ToFloat accepts any number.
+func ToFloat(v Value) (float64, error) {
+	if n, ok := toNum(v); ok {
+		return n.float64(), nil
+	}
+	return 0, fmt.Errorf("want a number, got %s", describe(v))
+}
+
+// describe names a value for error messages: its type, and the value itself
+// when it is short.
+func describe(v Value) string {
+	switch v.(type) {
+	case Int, Float, Bool, Scalar:
+		return v.Type() + " " + v.String()
+	case String:
+		s := string(v.(String))
+		if len(s) <= 20 {
+			return "string " + strconv.Quote(s)
+		}
+	}
+	return v.Type()
+}
+
+// convertAnnotated applies a `let x: T = v` annotation on the host.
+func convertAnnotated(v Value, t *ast.TypeExpr) (Value, error) {
+	if t.Name == "array" {
+		a, ok := v.(*Array)
+		if !ok {
+			return nil, fmt.Errorf("cannot use %s as %s", describe(v), typeString(t))
+		}
+		if a.A.DType() != ir.TypeByName(t.Elem.Name) || a.A.NDim() != t.NDim {
+			return nil, fmt.Errorf("cannot use array[%s, %d] as %s", a.A.DType(), a.A.NDim(), typeString(t))
+		}
+		return v, nil
+	}
+	dt := ir.TypeByName(t.Name)
+	if dt == ir.Invalid {
+		return nil, fmt.Errorf("unknown type %s", t.Name)
+	}
+	return ConvertScalar(v, dt)
+}
+
+func typeString(t *ast.TypeExpr) string {
+	if t.Name != "array" {
+		return t.Name
+	}
+	if t.NDim <= 1 {
+		return "array[" + t.Elem.Name + "]"
+	}
+	return fmt.Sprintf("array[%s, %d]", t.Elem.Name, t.NDim)
+}
+
+// ConvertScalar converts a host number or bool to dtype t: ints must fit;
+// floats convert to int types only when integral; bools only to bool.
+func ConvertScalar(v Value, t ir.Type) (Value, error) {
+	bits, err := ElemBits(v, t)
+	if err != nil {
+		return nil, err
+	}
+	if t == ir.Bool {
+		return Bool(bits != 0), nil
+	}
+	return Scalar{T: t, Bits: bits}, nil
+}
+
+// ElemBits converts v to the raw bits of an element of type t, with the
+// rules of ConvertScalar.
+func ElemBits(v Value, t ir.Type) (uint64, error) {
+	if b, ok := v.(Bool); ok {
+		if t != ir.Bool {
+			return 0, fmt.Errorf("cannot use bool as %s", t)
+		}
+		if b {
+			return 1, nil
+		}
+		return 0, nil
+	}
+	n, ok := toNum(v)
+	if !ok {
+		return 0, fmt.Errorf("cannot use %s as %s", describe(v), t)
+	}
+	switch {
+	case t == ir.Bool:
+		return 0, fmt.Errorf("cannot use %s as bool", describe(v))
+	case t == ir.F32:
+		return uint64(math.Float32bits(float32(n.float64()))), nil
+	case t == ir.F64:
+		return math.Float64bits(n.float64()), nil
+	}
+	if n.c.float() {
+		f := n.f
+		if f != math.Trunc(f) || math.IsInf(f, 0) {
+			return 0, fmt.Errorf("cannot use %s as %s (not an integer)", describe(v), t)
+		}
+		if f < -(1<<63) || f >= 1<<64 {
+			return 0, fmt.Errorf("%s overflows %s", describe(v), t)
+		}
+		if f < 0 {
+			n = num{c: classInt, i: int64(f)}
+		} else {
+			n = num{c: numClass{t: ir.U64}, u: uint64(f)}
+		}
+	}
+	if t == ir.U64 {
+		u, ok := n.asUint64()
+		if !ok {
+			return 0, fmt.Errorf("%s overflows u64", describe(v))
+		}
+		return u, nil
+	}
+	i, ok := n.asInt64()
+	if !ok {
+		return 0, fmt.Errorf("%s overflows %s", describe(v), t)
+	}
+	s, err := intScalar(t, i)
+	if err != nil {
+		return 0, fmt.Errorf("%s overflows %s", describe(v), t)
+	}
+	return s.(Scalar).Bits, nil
+}
+
+// convertCall is `f32(x)` etc. on the host: like a kernel conversion, floats
+// truncate toward zero into int types (the explicit conversion says so).
+func convertCall(t DType, args *Args) (Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	v := args.Positional[0]
+	dt := ir.Type(t)
+	if n, ok := toNum(v); ok && n.c.float() && dt.IsInt() {
+		f := math.Trunc(n.f)
+		if f != f || f < -(1<<63) || f >= 1<<64 {
+			return nil, fmt.Errorf("%s overflows %s", describe(v), dt)
+		}
+		v = Float(f)
+	}
+	if s, ok := v.(String); ok {
+		return parseNumber(string(s), dt)
+	}
+	return ConvertScalar(v, dt)
+}
+
+func parseNumber(s string, t ir.Type) (Value, error) {
+	if t.IsFloat() {
+		f, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			return nil, fmt.Errorf("cannot convert %q to %s", s, t)
+		}
+		return ConvertScalar(Float(f), t)
+	}
+	i, err := strconv.ParseInt(s, 0, 64)
+	if err != nil {
+		return nil, fmt.Errorf("cannot convert %q to %s", s, t)
+	}
+	return ConvertScalar(Int(i), t)
+}
+
+// Binary applies a binary operator, for builtins.
+func Binary(op string, x, y Value) (Value, error) { return binary(op, x, y) }
+
+// Equal reports x == y with the language's rules.
+func Equal(x, y Value) (bool, error) { return equal(x, y) }
+
+// Less reports x < y with the language's rules.
+func Less(x, y Value) (bool, error) {
+	v, err := compare("<", x, y)
+	if err != nil {
+		return false, err
+	}
+	return bool(v.(Bool)), nil
+}
+
+// ConvertScalarBits makes the host value of an element of type t.
+func ConvertScalarBits(t ir.Type, bits uint64) Value { return elemValue(t, bits) }
+
+// Negate is unary minus, for builtins.
+func Negate(v Value) (Value, error) { return negate(v) }

@@ -1,0 +1,227 @@
+package interp
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// dtypes are the array element types, in the order scripts list them.
+var dtypes = []ir.Type{ir.Bool, ir.U8, ir.I32, ir.I64, ir.U32, ir.U64, ir.F32, ir.F64}
+
+// parseDevice resolves a device name: "cpu", "cuda:N", or "cuda" (the
+// current CUDA device, else cuda:0), and checks that the device exists.
+func (th *Thread) parseDevice(s string) (mem.Device, error) {
+	if s == "cuda" {
+		s = "cuda:0"
+		if len(th.devices) > 0 && th.CurrentDevice().IsCUDA() {
+			return th.CurrentDevice(), nil
+		}
+	}
+	d, err := mem.ParseDevice(s)
+	if err != nil {
+		return d, err
+	}
+	if d.IsCUDA() {
+		return d, fmt.Errorf("device %s is not available: this build of gscript runs kernels on the cpu device only (CUDA support is not yet supported)", d)
+	}
+	return d, nil
+}
+
+// DeviceArg turns a device argument (a string; nil for the current device)
+// into a device.
+func (th *Thread) DeviceArg(v Value) (mem.Device, error) {
+	if v == nil {
+		return th.CurrentDevice(), nil
+	}
+	s, ok := v.(String)
+	if !ok {
+		return mem.Device{}, fmt.Errorf("a device is a string such as \"cpu\" or \"cuda:0\", not %s", describe(v))
+	}
+	return th.parseDevice(string(s))
+}
+
+// allocator looks an allocator up by name.
+func (th *Thread) allocator(name string) (mem.Allocator, error) {
+	a, ok := mem.BuiltinAllocators()[name]
+	if !ok {
+		names := make([]string, 0)
+		for n := range mem.BuiltinAllocators() {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		return nil, fmt.Errorf("unknown allocator %q (allocators: %s)", name, strings.Join(names, ", "))
+	}
+	return a, nil
+}
+
+// AllocatorArg turns an allocator argument (a name string; nil for none)
+// into an allocator.
+func (th *Thread) AllocatorArg(v Value) (mem.Allocator, error) {
+	if v == nil {
+		return nil, nil
+	}
+	s, ok := v.(String)
+	if !ok {
+		return nil, fmt.Errorf("an allocator is named by a string such as \"managed\", not %s", describe(v))
+	}
+	return th.allocator(string(s))
+}
+
+// chooseAllocator applies MEMORY.md section 2's order: the explicit
+// allocator, then the innermost allocator scope that applies to dev, then
+// the built-in default for dev.
+func (th *Thread) chooseAllocator(explicit mem.Allocator, dev mem.Device) (mem.Allocator, error) {
+	if explicit != nil {
+		if !explicit.AppliesTo(dev) {
+			return nil, fmt.Errorf("allocator %s does not apply to device %s", explicit.Name(), dev)
+		}
+		return explicit, nil
+	}
+	for i := len(th.allocs) - 1; i >= 0; i-- {
+		s := th.allocs[i]
+		if (s.dev == nil || *s.dev == dev) && s.alloc.AppliesTo(dev) {
+			return s.alloc, nil
+		}
+	}
+	return mem.DefaultAllocator(dev), nil
+}
+
+// NewArray makes a zero-filled array. dev and alloc are the device and
+// allocator arguments as given (nil: current device, scoped allocator).
+func (th *Thread) NewArray(dt ir.Type, shape []int, dev, alloc Value) (*mem.Array, error) {
+	d, err := th.DeviceArg(dev)
+	if err != nil {
+		return nil, err
+	}
+	explicit, err := th.AllocatorArg(alloc)
+	if err != nil {
+		return nil, err
+	}
+	a, err := th.chooseAllocator(explicit, d)
+	if err != nil {
+		return nil, err
+	}
+	return th.Tracker.New(a, d, dt, shape)
+}
+
+func (th *Thread) execDeviceBlock(s *ast.DeviceBlock, fr *frame) (ctrl, error) {
+	v, err := th.eval(s.Device, fr)
+	if err != nil {
+		return ctrlNone, err
+	}
+	d, err := th.DeviceArg(v)
+	if err != nil {
+		return ctrlNone, th.errorAt(s.Device.Start(), err)
+	}
+	th.devices = append(th.devices, d)
+	defer func() { th.devices = th.devices[:len(th.devices)-1] }()
+	return th.execBlock(s.Body.Stmts, fr)
+}
+
+// allocatorName evaluates an allocator operand: a bare identifier names the
+// allocator itself; any other expression must give a string.
+func (th *Thread) allocatorName(e ast.Expr, fr *frame) (mem.Allocator, error) {
+	if id, ok := e.(*ast.Ident); ok {
+		a, err := th.allocator(id.Name)
+		return a, th.errorAt(id.Pos, err)
+	}
+	v, err := th.eval(e, fr)
+	if err != nil {
+		return nil, err
+	}
+	a, err := th.AllocatorArg(v)
+	return a, th.errorAt(e.Start(), err)
+}
+
+func (th *Thread) execAllocatorBlock(s *ast.AllocatorBlock, fr *frame) (ctrl, error) {
+	a, err := th.allocatorName(s.Name, fr)
+	if err != nil {
+		return ctrlNone, err
+	}
+	scope := allocScope{alloc: a}
+	if s.Device != nil {
+		v, err := th.eval(s.Device, fr)
+		if err != nil {
+			return ctrlNone, err
+		}
+		d, err := th.DeviceArg(v)
+		if err != nil {
+			return ctrlNone, th.errorAt(s.Device.Start(), err)
+		}
+		if !a.AppliesTo(d) {
+			return ctrlNone, th.errorAt(s.Device.Start(), fmt.Errorf("allocator %s does not apply to device %s", a.Name(), d))
+		}
+		scope.dev = &d
+	}
+	th.allocs = append(th.allocs, scope)
+	defer func() { th.allocs = th.allocs[:len(th.allocs)-1] }()
+	return th.execBlock(s.Body.Stmts, fr)
+}
+
+func (th *Thread) execArrayDecl(s *ast.ArrayDecl, fr *frame) error {
+	dt := ir.TypeByName(s.DType.Name)
+	if dt == ir.Invalid {
+		return th.errorAt(s.DType.Pos, fmt.Errorf("unknown dtype %s", s.DType.Name))
+	}
+	shape := make([]int, len(s.Dims))
+	for i, d := range s.Dims {
+		v, err := th.eval(d, fr)
+		if err != nil {
+			return err
+		}
+		n, err := toInt(v)
+		if err == nil && n < 0 {
+			err = fmt.Errorf("negative dimension %d", n)
+		}
+		if err != nil {
+			return th.errorAt(d.Start(), err)
+		}
+		shape[i] = n
+	}
+	var dev Value
+	if s.Device != nil {
+		var err error
+		if dev, err = th.eval(s.Device, fr); err != nil {
+			return err
+		}
+	}
+	var explicit mem.Allocator
+	if s.Allocator != nil {
+		var err error
+		if explicit, err = th.allocatorName(s.Allocator, fr); err != nil {
+			return err
+		}
+	}
+	var init Value
+	if s.Init != nil {
+		var err error
+		if init, err = th.eval(s.Init, fr); err != nil {
+			return err
+		}
+	}
+	d, err := th.DeviceArg(dev)
+	if err != nil {
+		return th.errorAt(s.Device.Start(), err)
+	}
+	alloc, err := th.chooseAllocator(explicit, d)
+	if err != nil {
+		return th.errorAt(s.Pos, err)
+	}
+	a, err := th.Tracker.New(alloc, d, dt, shape)
+	if err != nil {
+		return th.errorAt(s.Pos, err)
+	}
+	if init != nil {
+		if err := InitArray(a, init); err != nil {
+			a.Free()
+			return th.errorAt(s.Init.Start(), err)
+		}
+	}
+	th.store(s.Name, &Array{A: a}, fr)
+	return nil
+}

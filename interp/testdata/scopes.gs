@@ -1,0 +1,58 @@
+// device and allocator scopes are dynamic and restored on exit
+fn where() { return zeros(1).device }
+device "cpu" {
+    print(where())                     //> cpu
+}
+allocator host {
+    print(zeros(1).memory_kind)        //> HOST
+}
+allocator "host" on "cpu" {
+    array h: f32[2]
+    print(h.memory_kind)               //> HOST
+}
+array u: f32[2] on "cpu" using host
+print(u.device, u.memory_kind)         //> cpu HOST
+---
+allocator bogus { }                    ### "unknown allocator \"bogus\""
+---
+device "cuda:0" { }                    ### "cuda:0 is not available"
+---
+array m: f32[2] using managed          ### "allocator managed does not apply to device cpu"
+---
+// CUDA allocators in scope do not apply to cpu arrays
+allocator managed {
+    print(zeros(1).memory_kind)        //> HOST
+}
+---
+// scopes are restored after an error inside them
+fn fail() {
+    device "cpu" {
+        allocator host {
+            assert false, "boom"       ### "boom"
+        }
+    }
+}
+fail()
+---
+capture g { }                          ### "not yet supported"
+---
+// config
+print(config.launch_access, config.debug)  //> checked false
+config.launch_access = "strict"
+config.debug = true
+print(config)                          //> {launch_access: "strict", debug: true, allow_oversubscription: false}
+---
+config.launch_access = "loose"         ### "must be \"relaxed\", \"checked\" or \"strict\""
+---
+config.debug = 1                       ### "must be a bool"
+---
+config.colour = 1                      ### "config has no setting colour"
+---
+// introspection on the cpu
+print(devices(), type(device_info("cpu")), device_info("cpu").managed_memory) //> ["cpu"] record false
+array a: f32[4]
+print(can_access("cpu", a), mem_info("cpu").used_by_arrays >= 16)  //> true true
+synchronize()
+print(type(time()))                    //> float
+---
+ipc_handle(zeros(1))                   ### "needs a CUDA device"

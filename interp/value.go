@@ -1,0 +1,189 @@
+package interp
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/gscript-lang/gscript/internal/repr"
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/cpu"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// Value is a host value. Type returns the name `type(v)` gives; String the
+// form `print` writes.
+type Value interface {
+	Type() string
+	String() string
+}
+
+// Host value types.
+type (
+	// NilType is the type of nil.
+	NilType struct{}
+	// Bool is a host bool.
+	Bool bool
+	// Int is a 64-bit host int; arithmetic on it reports overflow.
+	Int int64
+	// Float is a 64-bit host float.
+	Float float64
+	// String is a host string.
+	String string
+	// Scalar is a typed number read from an array (or made by f32(x) ...):
+	// its dtype survives arithmetic by NumPy's NEP 50 rules.
+	Scalar struct {
+		T    ir.Type
+		Bits uint64 // raw bits as stored in an array element
+	}
+	// List is a mutable list.
+	List struct{ Elems []Value }
+	// Array is a gscript array.
+	Array struct{ A *mem.Array }
+	// Kind is a memory kind value (CUDA_MANAGED ...).
+	Kind mem.Kind
+	// DType is a dtype value (f32 ...); calling it converts.
+	DType ir.Type
+	// Record is an ordered set of named fields (device_info, mem_info).
+	Record struct {
+		Names  []string
+		Values []Value
+	}
+)
+
+// Nil is the nil value.
+var Nil Value = NilType{}
+
+func (NilType) Type() string   { return "nil" }
+func (NilType) String() string { return "nil" }
+func (Bool) Type() string      { return "bool" }
+func (b Bool) String() string {
+	if b {
+		return "true"
+	}
+	return "false"
+}
+func (Int) Type() string       { return "int" }
+func (i Int) String() string   { return strconv.FormatInt(int64(i), 10) }
+func (Float) Type() string     { return "float" }
+func (f Float) String() string { return repr.FormatFloat(float64(f), 64) }
+func (String) Type() string    { return "string" }
+func (s String) String() string {
+	return string(s)
+}
+func (s Scalar) Type() string   { return s.T.String() }
+func (s Scalar) String() string { return formatBits(s.T, s.Bits) }
+func (*List) Type() string      { return "list" }
+func (l *List) String() string {
+	var b strings.Builder
+	b.WriteByte('[')
+	for i, e := range l.Elems {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(quoted(e))
+	}
+	b.WriteByte(']')
+	return b.String()
+}
+func (*Array) Type() string { return "array" }
+func (a *Array) String() string {
+	s, err := formatArray(a.A)
+	if err != nil {
+		return "<array: " + err.Error() + ">"
+	}
+	return s
+}
+func (Kind) Type() string      { return "memory_kind" }
+func (k Kind) String() string  { return mem.Kind(k).String() }
+func (DType) Type() string     { return "dtype" }
+func (d DType) String() string { return ir.Type(d).String() }
+func (*Record) Type() string   { return "record" }
+func (r *Record) String() string {
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, n := range r.Names {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(n)
+		b.WriteString(": ")
+		b.WriteString(quoted(r.Values[i]))
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// Get returns the field named name.
+func (r *Record) Get(name string) (Value, bool) {
+	for i, n := range r.Names {
+		if n == name {
+			return r.Values[i], true
+		}
+	}
+	return nil, false
+}
+
+// quoted prints v as an element of a list or record: strings are quoted.
+func quoted(v Value) string {
+	if s, ok := v.(String); ok {
+		return strconv.Quote(string(s))
+	}
+	return v.String()
+}
+
+// Kernel is a checked kernel; it compiles for a backend on first launch.
+type Kernel struct {
+	Name string
+	IR   *ir.Kernel
+	cpu  *cpu.Program
+	args []cpu.Arg // reused across launches: no allocation per launch
+}
+
+func (*Kernel) Type() string     { return "kernel" }
+func (k *Kernel) String() string { return "<kernel " + k.Name + ">" }
+
+// DeviceFunc is a device func: callable from kernels only.
+type DeviceFunc struct{ Name string }
+
+func (*DeviceFunc) Type() string     { return "func" }
+func (f *DeviceFunc) String() string { return "<func " + f.Name + ">" }
+
+// Closure is a host fn with the frame it was declared in.
+type Closure struct {
+	Decl   *ast.FnDecl
+	parent *frame
+}
+
+func (*Closure) Type() string     { return "fn" }
+func (c *Closure) String() string { return "<fn " + c.Decl.Name.Name + ">" }
+
+// Builtin is a Go function callable from scripts.
+type Builtin struct {
+	Name string
+	Fn   func(th *Thread, args *Args) (Value, error)
+}
+
+func (*Builtin) Type() string     { return "fn" }
+func (b *Builtin) String() string { return "<builtin " + b.Name + ">" }
+
+// formatBits prints a raw element value of type t.
+func formatBits(t ir.Type, bits uint64) string {
+	switch t {
+	case ir.Bool:
+		return Bool(bits != 0).String()
+	case ir.U8, ir.U32, ir.U64:
+		return strconv.FormatUint(bits, 10)
+	case ir.I32:
+		return strconv.FormatInt(int64(int32(bits)), 10)
+	case ir.I64:
+		return strconv.FormatInt(int64(bits), 10)
+	case ir.F32:
+		return repr.FormatFloat(float64(math.Float32frombits(uint32(bits))), 32)
+	case ir.F64:
+		return repr.FormatFloat(math.Float64frombits(bits), 64)
+	}
+	return fmt.Sprintf("<%s %#x>", t, bits)
+}

@@ -1,0 +1,395 @@
+package check
+
+import (
+	"go/constant"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// kvar is a name inside a kernel or func body: a scalar variable living in
+// a register, or an array parameter.
+type kvar struct {
+	name    string
+	t       ir.Type // scalar type
+	reg     ir.Reg
+	isArray bool
+	param   int // array parameter index
+	elem    ir.Type
+	ndim    int
+}
+
+// body checks and lowers one kernel or func body in a single pass.
+type body struct {
+	kc     *kernelChecker
+	errs   *ast.ErrorList
+	kind   string // "kernel" or "func"
+	name   string
+	env    map[string]*funcInfo
+	ks     *kernelState // nil when checking a func on its own
+	fn     *ir.Func
+	scopes []map[string]*kvar
+	cur    *[]ir.Stmt
+	loops  int
+	result ir.Type
+	edges  []callEdge
+
+	tidDims int
+	tidPos  ast.Pos
+}
+
+func newBody(kc *kernelChecker, kind, name string, env map[string]*funcInfo, ks *kernelState) *body {
+	return &body{kc: kc, errs: kc.errs, kind: kind, name: name, env: env, ks: ks}
+}
+
+// lowerFunc checks and lowers a device func.
+func (b *body) lowerFunc(fi *funcInfo) *ir.Func {
+	d := fi.decl
+	b.fn = &ir.Func{Name: fi.name, Pos: d.Pos, Params: fi.params, Result: fi.result}
+	b.result = fi.result
+	b.lower(d.Body)
+	if fi.result != ir.Invalid && !terminates(d.Body.Stmts) {
+		b.errs.Add(d.Body.End, "missing return")
+	}
+	return b.fn
+}
+
+// lower binds the parameters (scalars are copied into registers at entry)
+// and lowers the body.
+func (b *body) lower(blk *ast.Block) {
+	b.cur = &b.fn.Body
+	b.push()
+	for i, p := range b.fn.Params {
+		if p.IsArray() {
+			b.define(&kvar{name: p.Name, isArray: true, param: i, elem: p.Elem, ndim: p.NDim})
+			continue
+		}
+		v := &kvar{name: p.Name, t: p.Elem, reg: b.fn.NewReg(p.Elem)}
+		b.emit(&ir.Inst{Op: ir.OpParam, Dst: v.reg, Param: i})
+		b.define(v)
+	}
+	b.block(blk)
+	b.pop()
+}
+
+func (b *body) push()                { b.scopes = append(b.scopes, map[string]*kvar{}) }
+func (b *body) pop()                 { b.scopes = b.scopes[:len(b.scopes)-1] }
+func (b *body) define(v *kvar)       { b.scopes[len(b.scopes)-1][v.name] = v }
+func (b *body) emit(s ir.Stmt)       { *b.cur = append(*b.cur, s) }
+func (b *body) reg(t ir.Type) ir.Reg { return b.fn.NewReg(t) }
+
+func (b *body) lookup(name string) *kvar {
+	for i := len(b.scopes) - 1; i >= 0; i-- {
+		if v, ok := b.scopes[i][name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
+// newVar makes a scalar variable holding register r's value.
+func (b *body) newVar(name string, t ir.Type, r ir.Reg) {
+	v := &kvar{name: name, t: t, reg: b.reg(t)}
+	b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.reg, Args: []ir.Reg{r}})
+	b.define(v)
+}
+
+// into lowers stmts into list (a branch or loop part) and restores the
+// current list afterwards.
+func (b *body) into(list *[]ir.Stmt, f func()) {
+	saved := b.cur
+	b.cur = list
+	f()
+	b.cur = saved
+}
+
+func (b *body) block(blk *ast.Block) {
+	if blk == nil {
+		return
+	}
+	b.push()
+	for _, s := range blk.Stmts {
+		b.stmt(s)
+	}
+	b.pop()
+}
+
+func (b *body) stmt(s ast.Stmt) {
+	switch s := s.(type) {
+	case *ast.LetStmt:
+		b.let(s)
+	case *ast.AssignStmt:
+		b.assign(s)
+	case *ast.ExprStmt:
+		b.exprStmt(s)
+	case *ast.IfStmt:
+		b.ifStmt(s)
+	case *ast.ForStmt:
+		b.forStmt(s)
+	case *ast.WhileStmt:
+		b.whileStmt(s)
+	case *ast.BranchStmt:
+		b.branch(s)
+	case *ast.ReturnStmt:
+		b.returnStmt(s)
+	case *ast.Block:
+		b.block(s)
+	default:
+		b.errs.Add(s.Start(), "%s not allowed in a %s", stmtName(s), b.kind)
+	}
+}
+
+func stmtName(s ast.Stmt) string {
+	switch s.(type) {
+	case *ast.AssertStmt:
+		return "assert"
+	case *ast.FnDecl:
+		return "fn declaration"
+	case *ast.KernelDecl:
+		return "kernel declaration"
+	case *ast.FuncDecl:
+		return "func declaration"
+	case *ast.ArrayDecl:
+		return "array declaration"
+	case *ast.LaunchStmt:
+		return "launch"
+	case *ast.DeviceBlock:
+		return "device block"
+	case *ast.AllocatorBlock:
+		return "allocator block"
+	case *ast.CaptureBlock:
+		return "capture block"
+	}
+	return "statement"
+}
+
+func isTidCall(e ast.Expr) (*ast.CallExpr, bool) {
+	call, ok := e.(*ast.CallExpr)
+	if !ok {
+		return nil, false
+	}
+	id, ok := call.Fun.(*ast.Ident)
+	return call, ok && id.Name == "tid"
+}
+
+func (b *body) let(s *ast.LetStmt) {
+	if len(s.Names) > 1 {
+		b.letTid(s)
+		return
+	}
+	x := b.expr(s.Value)
+	if s.Type != nil {
+		t := b.kc.scalarType(s.Type, "local variable")
+		if t == ir.Invalid {
+			x = invalid()
+		} else {
+			x = b.convertTo(x, t, "variable declaration")
+		}
+	}
+	if !b.singleValue(&x) {
+		b.newVar(s.Names[0].Name, ir.I32, b.reg(ir.I32)) // keep later uses quiet
+		return
+	}
+	r := b.materialize(x)
+	b.newVar(s.Names[0].Name, b.fn.Regs[r], r)
+}
+
+// letTid lowers `let i, j, ... = tid()`.
+func (b *body) letTid(s *ast.LetStmt) {
+	call, ok := isTidCall(s.Value)
+	n := len(s.Names)
+	if !ok || b.lookup("tid") != nil {
+		b.errs.Add(s.Pos, "let with %d names needs tid() on the right", n)
+	} else if n > 4 {
+		b.errs.Add(s.Pos, "tid() returns at most 4 values, not %d", n)
+	} else if s.Type != nil && s.Type.Name != "i32" {
+		b.errs.Add(s.Type.Pos, "tid() values are i32, not %s", s.Type.Name)
+	}
+	var regs []ir.Reg
+	if ok && n <= 4 {
+		regs = b.tid(call, n)
+	}
+	for i, id := range s.Names {
+		if i < len(regs) {
+			b.newVar(id.Name, ir.I32, regs[i])
+		} else {
+			b.newVar(id.Name, ir.I32, b.reg(ir.I32)) // after an error: keep uses quiet
+		}
+	}
+}
+
+// singleValue reports whether x can be stored in a variable, reporting
+// why not otherwise.
+func (b *body) singleValue(x *operand) bool {
+	switch x.mode {
+	case modeInvalid:
+		return false
+	case modeNoValue:
+		b.errs.Add(x.expr.Start(), "%s used as value", x)
+		return false
+	case modeArray:
+		b.errs.Add(x.expr.Start(), "cannot store array %s in a local variable", exprString(x.expr))
+		return false
+	}
+	return true
+}
+
+func (b *body) exprStmt(s *ast.ExprStmt) {
+	call, ok := s.X.(*ast.CallExpr)
+	if !ok {
+		x := b.expr(s.X)
+		if x.mode != modeInvalid {
+			b.errs.Add(s.X.Start(), "%s is not used", x)
+		}
+		return
+	}
+	b.call(call, true)
+}
+
+func (b *body) ifStmt(s *ast.IfStmt) {
+	cond, ok := b.cond(s.Cond, "if")
+	node := &ir.If{Cond: cond}
+	b.into(&node.Then, func() { b.block(s.Then) })
+	if s.Else != nil {
+		b.into(&node.Else, func() { b.stmt(s.Else) })
+	}
+	if ok {
+		b.emit(node)
+	}
+}
+
+// cond checks a bool condition and returns its register.
+func (b *body) cond(e ast.Expr, what string) (ir.Reg, bool) {
+	x := b.expr(e)
+	if x.mode == modeInvalid {
+		return ir.NoReg, false
+	}
+	if !(x.mode == modeValue || x.mode == modeConst) || (x.t != ir.Bool && !(x.untyped() && x.val.Kind() == constant.Bool)) {
+		b.errs.Add(e.Start(), "non-bool %s used as %s condition", x, what)
+		return ir.NoReg, false
+	}
+	return b.materialize(x), true
+}
+
+func (b *body) whileStmt(s *ast.WhileStmt) {
+	loop := &ir.Loop{CondReg: ir.NoReg}
+	ok := true
+	if x, isConst := b.constBool(s.Cond); !isConst || !x {
+		b.into(&loop.Cond, func() { loop.CondReg, ok = b.cond(s.Cond, "while") })
+	}
+	b.loopBody(&loop.Body, s.Body, nil)
+	if ok {
+		b.emit(loop)
+	}
+}
+
+// constBool reports the value of a literal true/false condition, so that
+// `while true` lowers to a loop without a condition.
+func (b *body) constBool(e ast.Expr) (val, ok bool) {
+	for {
+		p, isParen := e.(*ast.ParenExpr)
+		if !isParen {
+			break
+		}
+		e = p.X
+	}
+	lit, ok := e.(*ast.BoolLit)
+	if !ok {
+		return false, false
+	}
+	return lit.Value, true
+}
+
+// loopBody lowers a loop body; pre runs first inside the body's scope (it
+// binds the loop variable).
+func (b *body) loopBody(list *[]ir.Stmt, blk *ast.Block, pre func()) {
+	b.into(list, func() {
+		b.push()
+		if pre != nil {
+			pre()
+		}
+		b.loops++
+		b.block(blk)
+		b.loops--
+		b.pop()
+	})
+}
+
+func (b *body) branch(s *ast.BranchStmt) {
+	if b.loops == 0 {
+		b.errs.Add(s.Pos, "%s is not in a loop", s.Tok)
+		return
+	}
+	if s.Tok == "break" {
+		b.emit(&ir.Break{})
+	} else {
+		b.emit(&ir.Continue{})
+	}
+}
+
+func (b *body) returnStmt(s *ast.ReturnStmt) {
+	switch {
+	case b.kind == "kernel" && s.Value != nil:
+		b.errs.Add(s.Value.Start(), "kernel %s cannot return a value", b.name)
+	case b.result == ir.Invalid && s.Value != nil:
+		b.errs.Add(s.Value.Start(), "too many return values: func %s has no result", b.name)
+	case b.result != ir.Invalid && s.Value == nil:
+		b.errs.Add(s.Pos, "not enough return values: func %s returns %s", b.name, b.result)
+	case s.Value != nil:
+		x := b.convertTo(b.expr(s.Value), b.result, "return statement")
+		if x.mode == modeInvalid {
+			return
+		}
+		b.emit(&ir.Return{Value: b.materialize(x)})
+		return
+	default:
+		b.emit(&ir.Return{Value: ir.NoReg})
+		return
+	}
+}
+
+// terminates is Go's terminating-statement rule, simplified: the last
+// statement is a return, an if/else whose branches both terminate, a
+// block that terminates, or a `while true` loop without a break.
+func terminates(stmts []ast.Stmt) bool {
+	if len(stmts) == 0 {
+		return false
+	}
+	switch s := stmts[len(stmts)-1].(type) {
+	case *ast.ReturnStmt:
+		return true
+	case *ast.Block:
+		return terminates(s.Stmts)
+	case *ast.IfStmt:
+		if s.Else == nil || !terminates(s.Then.Stmts) {
+			return false
+		}
+		return terminates([]ast.Stmt{s.Else})
+	case *ast.WhileStmt:
+		lit, ok := s.Cond.(*ast.BoolLit)
+		return ok && lit.Value && !hasBreak(s.Body.Stmts)
+	}
+	return false
+}
+
+// hasBreak reports a break that leaves the enclosing loop (not one of a
+// nested loop).
+func hasBreak(stmts []ast.Stmt) bool {
+	for _, s := range stmts {
+		switch s := s.(type) {
+		case *ast.BranchStmt:
+			if s.Tok == "break" {
+				return true
+			}
+		case *ast.Block:
+			if hasBreak(s.Stmts) {
+				return true
+			}
+		case *ast.IfStmt:
+			if hasBreak(s.Then.Stmts) || (s.Else != nil && hasBreak([]ast.Stmt{s.Else})) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,449 @@
+package check
+
+import (
+	"go/constant"
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// mathSpec describes a math builtin: its opcode, arity, whether it also
+// takes ints, and whether it returns bool.
+type mathSpec struct {
+	op         ir.Op
+	n          int
+	ints       bool
+	boolResult bool
+}
+
+var mathBuiltins = map[string]mathSpec{
+	"sqrt": {ir.OpSqrt, 1, false, false}, "rsqrt": {ir.OpRsqrt, 1, false, false},
+	"sin": {ir.OpSin, 1, false, false}, "cos": {ir.OpCos, 1, false, false}, "tan": {ir.OpTan, 1, false, false},
+	"asin": {ir.OpAsin, 1, false, false}, "acos": {ir.OpAcos, 1, false, false}, "atan": {ir.OpAtan, 1, false, false},
+	"atan2": {ir.OpAtan2, 2, false, false},
+	"sinh":  {ir.OpSinh, 1, false, false}, "cosh": {ir.OpCosh, 1, false, false}, "tanh": {ir.OpTanh, 1, false, false},
+	"exp": {ir.OpExp, 1, false, false}, "exp2": {ir.OpExp2, 1, false, false},
+	"log": {ir.OpLog, 1, false, false}, "log2": {ir.OpLog2, 1, false, false}, "log10": {ir.OpLog10, 1, false, false},
+	"pow":   {ir.OpPow, 2, false, false},
+	"floor": {ir.OpFloor, 1, false, false}, "ceil": {ir.OpCeil, 1, false, false},
+	"round": {ir.OpRound, 1, false, false}, "trunc": {ir.OpTrunc, 1, false, false},
+	"fma":   {ir.OpFma, 3, false, false},
+	"isnan": {ir.OpIsNan, 1, false, true}, "isinf": {ir.OpIsInf, 1, false, true},
+	"isfinite": {ir.OpIsFinite, 1, false, true},
+	"abs":      {ir.OpAbs, 1, true, false}, "sign": {ir.OpSign, 1, true, false},
+	"min": {ir.OpMin, 2, true, false}, "max": {ir.OpMax, 2, true, false}, "clamp": {ir.OpClamp, 3, true, false},
+}
+
+var atomicOps = map[string]ir.Op{
+	"atomic_add": ir.OpAtomicAdd, "atomic_sub": ir.OpAtomicSub,
+	"atomic_min": ir.OpAtomicMin, "atomic_max": ir.OpAtomicMax, "atomic_cas": ir.OpAtomicCAS,
+}
+
+func isBuiltin(name string) bool {
+	switch name {
+	case "tid", "len", "select", "print", "range":
+		return true
+	}
+	_, isMath := mathBuiltins[name]
+	_, isAtomic := atomicOps[name]
+	return isMath || isAtomic || isScalarName(name)
+}
+
+// call checks and lowers a call; stmt is true for an expression
+// statement (the result, if any, is dropped).
+func (b *body) call(e *ast.CallExpr, stmt bool) operand {
+	id, ok := e.Fun.(*ast.Ident)
+	if !ok {
+		b.errs.Add(e.Fun.Start(), "cannot call %s", exprString(e.Fun))
+		return invalid()
+	}
+	if len(e.Kwargs) > 0 {
+		b.errs.Add(e.Kwargs[0].Name.Pos, "keyword arguments are not allowed in a %s", b.kind)
+		return invalid()
+	}
+	if v := b.lookup(id.Name); v != nil {
+		b.errs.Add(id.Pos, "cannot call non-function %s", b.ident(id))
+		return invalid()
+	}
+	if fi := b.env[id.Name]; fi != nil {
+		return b.callFunc(e, fi, stmt)
+	}
+	if t := ir.TypeByName(id.Name); t != ir.Invalid {
+		return b.conversion(e, t)
+	}
+	if spec, ok := mathBuiltins[id.Name]; ok {
+		return b.mathCall(e, id.Name, spec)
+	}
+	if op, ok := atomicOps[id.Name]; ok {
+		return b.atomic(e, id.Name, op, stmt)
+	}
+	switch id.Name {
+	case "tid":
+		regs := b.tid(e, 1)
+		if regs == nil {
+			return invalid()
+		}
+		return operand{mode: modeValue, t: ir.I32, reg: regs[0], expr: e}
+	case "len":
+		return b.lenCall(e)
+	case "select":
+		return b.selectCall(e)
+	case "print":
+		return b.printCall(e)
+	case "range":
+		b.errs.Add(id.Pos, "range(...) is allowed only in a for loop")
+		return invalid()
+	}
+	b.undefined(id)
+	return invalid()
+}
+
+// args checks call arguments; ok is false when one had an error already
+// reported.
+func (b *body) args(list []ast.Expr) ([]operand, bool) {
+	out := make([]operand, len(list))
+	ok := true
+	for i, a := range list {
+		out[i] = b.expr(a)
+		ok = ok && out[i].mode != modeInvalid
+	}
+	return out, ok
+}
+
+func (b *body) argCount(e *ast.CallExpr, name string, want int) bool {
+	if len(e.Args) != want {
+		plural := "s"
+		if want == 1 {
+			plural = ""
+		}
+		b.errs.Add(e.Lparen, "%s expects %d argument%s, got %d", name, want, plural, len(e.Args))
+		return false
+	}
+	return true
+}
+
+// unifyMany finds the common type of scalar operands: typed ones must
+// agree; when all are untyped, float wins over int.
+func (b *body) unifyMany(name string, pos ast.Pos, ops []operand) (ir.Type, bool) {
+	t := ir.Invalid
+	for _, o := range ops {
+		if o.mode != modeConst && o.mode != modeValue {
+			b.errs.Add(o.expr.Start(), "cannot use %s as argument to %s", o, name)
+			return t, false
+		}
+		if o.untyped() {
+			continue
+		}
+		if t != ir.Invalid && o.t != t {
+			b.errs.Add(pos, "mismatched types %s and %s in %s", t, o.t, name)
+			return t, false
+		}
+		t = o.t
+	}
+	if t != ir.Invalid {
+		return t, true
+	}
+	t = defaultType(ops[0].val)
+	for _, o := range ops {
+		if o.val.Kind() == constant.Float && t != ir.Bool {
+			t = ir.F32
+		}
+	}
+	return t, true
+}
+
+// convertAll converts operands to t and materializes them.
+func (b *body) convertAll(ops []operand, t ir.Type, context string) ([]ir.Reg, bool) {
+	regs := make([]ir.Reg, len(ops))
+	for i, o := range ops {
+		o = b.convertTo(o, t, context)
+		if o.mode == modeInvalid {
+			return nil, false
+		}
+		regs[i] = b.materialize(o)
+	}
+	return regs, true
+}
+
+func (b *body) mathCall(e *ast.CallExpr, name string, spec mathSpec) operand {
+	ops, ok := b.args(e.Args)
+	if !ok || !b.argCount(e, name, spec.n) {
+		return invalid()
+	}
+	t, ok := b.unifyMany(name, e.Lparen, ops)
+	if !ok {
+		return invalid()
+	}
+	if allUntyped(ops) && !spec.ints && t.IsInt() {
+		t = ir.F32 // sqrt(2) is an f32 sqrt
+	}
+	if !spec.ints && !t.IsFloat() {
+		b.errs.Add(e.Args[0].Start(), "%s needs a float argument, got %s", name, t)
+		return invalid()
+	}
+	if !t.IsNumeric() {
+		b.errs.Add(e.Args[0].Start(), "%s needs a numeric argument, got %s", name, t)
+		return invalid()
+	}
+	regs, ok := b.convertAll(ops, t, "argument to "+name)
+	if !ok {
+		return invalid()
+	}
+	rt := t
+	if spec.boolResult {
+		rt = ir.Bool
+	}
+	dst := b.reg(rt)
+	b.emit(&ir.Inst{Op: spec.op, Dst: dst, Args: regs})
+	return operand{mode: modeValue, t: rt, reg: dst, expr: e}
+}
+
+func (b *body) conversion(e *ast.CallExpr, t ir.Type) operand {
+	ops, ok := b.args(e.Args)
+	if !ok || !b.argCount(e, t.String(), 1) {
+		return invalid()
+	}
+	x := ops[0]
+	if x.mode != modeConst && x.mode != modeValue {
+		b.errs.Add(e.Args[0].Start(), "cannot convert %s to %s", x, t)
+		return invalid()
+	}
+	if (typeOf(x) == ir.Bool) != (t == ir.Bool) {
+		b.errs.Add(e.Args[0].Start(), "cannot convert %s to %s", x, t)
+		return invalid()
+	}
+	if x.mode == modeConst {
+		if t.IsInt() && constant.ToInt(x.val).Kind() != constant.Int {
+			b.errs.Add(e.Args[0].Start(), "cannot convert %s to %s (truncated)", x, t)
+			return invalid()
+		}
+		return b.typedConst(e, t, x.val)
+	}
+	if x.t == t {
+		return operand{mode: modeValue, t: t, reg: x.reg, expr: e}
+	}
+	dst := b.reg(t)
+	b.emit(&ir.Inst{Op: ir.OpConvert, Dst: dst, Args: []ir.Reg{x.reg}})
+	return operand{mode: modeValue, t: t, reg: dst, expr: e}
+}
+
+// tid lowers a tid() call unpacked into n names and checks that every
+// tid() of the kernel agrees on n.
+func (b *body) tid(e *ast.CallExpr, n int) []ir.Reg {
+	if b.kind != "kernel" {
+		b.errs.Add(e.Fun.Start(), "tid() is only available in kernels, not in func %s", b.name)
+		return nil
+	}
+	if len(e.Args) > 0 {
+		b.errs.Add(e.Lparen, "tid() takes no arguments")
+		return nil
+	}
+	if b.tidDims == 0 {
+		b.tidDims, b.tidPos = n, e.Fun.Start()
+	} else if b.tidDims != n {
+		b.errs.Add(e.Fun.Start(), "tid() returns %d values here but %d in line %d", n, b.tidDims, b.tidPos.Line)
+		return nil
+	}
+	regs := make([]ir.Reg, n)
+	for axis := range regs {
+		regs[axis] = b.reg(ir.I32)
+		b.emit(&ir.Inst{Op: ir.OpTid, Dst: regs[axis], Imm: axis})
+	}
+	return regs
+}
+
+func (b *body) lenCall(e *ast.CallExpr) operand {
+	ops, ok := b.args(e.Args)
+	if !ok || !b.argCount(e, "len", 1) {
+		return invalid()
+	}
+	if ops[0].mode != modeArray {
+		b.errs.Add(e.Args[0].Start(), "invalid argument: %s for len (want an array)", ops[0])
+		return invalid()
+	}
+	dst := b.reg(ir.I32)
+	b.emit(&ir.Inst{Op: ir.OpShape, Dst: dst, Imm: 0, Param: ops[0].arr.param})
+	return operand{mode: modeValue, t: ir.I32, reg: dst, expr: e}
+}
+
+func (b *body) selectCall(e *ast.CallExpr) operand {
+	ops, ok := b.args(e.Args)
+	if !ok || !b.argCount(e, "select", 3) {
+		return invalid()
+	}
+	c := b.convertTo(ops[0], ir.Bool, "select condition")
+	if c.mode == modeInvalid {
+		return invalid()
+	}
+	t, ok := b.unifyMany("select", e.Lparen, ops[1:])
+	if !ok {
+		return invalid()
+	}
+	regs, ok := b.convertAll(ops[1:], t, "argument to select")
+	if !ok {
+		return invalid()
+	}
+	dst := b.reg(t)
+	b.emit(&ir.Inst{Op: ir.OpSelect, Dst: dst, Args: []ir.Reg{b.materialize(c), regs[0], regs[1]}})
+	return operand{mode: modeValue, t: t, reg: dst, expr: e}
+}
+
+// printCall lowers print(...): scalars become "{}" placeholders, string
+// literals are copied into the format, separated by spaces, with a final
+// newline.
+func (b *body) printCall(e *ast.CallExpr) operand {
+	var parts []string
+	var regs []ir.Reg
+	ok := true
+	for _, a := range e.Args {
+		if lit, isLit := a.(*ast.BasicLit); isLit && lit.Kind == "string" {
+			s, _ := lit.Value.(string)
+			if strings.Contains(s, "{}") {
+				b.errs.Add(lit.Pos, "print string cannot contain {} in a %s (it is the value placeholder)", b.kind)
+				ok = false
+			}
+			parts = append(parts, s)
+			continue
+		}
+		x := b.expr(a)
+		if x.mode == modeArray {
+			b.errs.Add(a.Start(), "cannot print array %s in a %s (print its elements)", exprString(a), b.kind)
+		}
+		if x.mode == modeInvalid || x.mode == modeArray || !b.singleValue(&x) {
+			ok = false
+			continue
+		}
+		regs = append(regs, b.materialize(x))
+		parts = append(parts, "{}")
+	}
+	if ok {
+		b.emit(&ir.Inst{Op: ir.OpPrint, Dst: ir.NoReg, Args: regs, Format: strings.Join(parts, " ") + "\n", Pos: e.Fun.Start()})
+		b.usesPrint()
+	}
+	return operand{mode: modeNoValue, expr: e}
+}
+
+func (b *body) usesPrint() {
+	if b.ks != nil {
+		b.ks.k.UsesPrint = true
+	}
+}
+
+func (b *body) usesAtomics() {
+	if b.ks != nil {
+		b.ks.k.UsesAtomics = true
+	}
+}
+
+// atomic lowers atomic_op(a, idx..., v) and atomic_cas(a, idx..., cmp, v).
+func (b *body) atomic(e *ast.CallExpr, name string, op ir.Op, stmt bool) operand {
+	if len(e.Args) == 0 {
+		b.errs.Add(e.Lparen, "%s needs an array argument", name)
+		return invalid()
+	}
+	a := b.expr(e.Args[0])
+	if a.mode == modeInvalid {
+		return a
+	}
+	if a.mode != modeArray {
+		b.errs.Add(e.Args[0].Start(), "first argument to %s must be an array, got %s", name, a)
+		return invalid()
+	}
+	arr := a.arr
+	if arr.elem == ir.U8 || arr.elem == ir.Bool {
+		b.errs.Add(e.Args[0].Start(), "%s is not supported on %s", name, arrayTypeString(arr.elem, arr.ndim))
+		return invalid()
+	}
+	nvals := 1
+	if op == ir.OpAtomicCAS {
+		nvals = 2
+	}
+	if len(e.Args) != 1+arr.ndim+nvals {
+		b.errs.Add(e.Lparen, "%s on %s (%d dimensions) needs %d indices and %d value(s), got %d arguments",
+			name, arr.name, arr.ndim, arr.ndim, nvals, len(e.Args)-1)
+		return invalid()
+	}
+	regs, ok := b.indexRegs(arr, e.Args[1:1+arr.ndim], e.Lparen)
+	vals, _ := b.args(e.Args[1+arr.ndim:])
+	vregs, vok := b.convertAll(vals, arr.elem, "argument to "+name)
+	if !ok || !vok {
+		return invalid()
+	}
+	dst := ir.NoReg
+	if !stmt {
+		dst = b.reg(arr.elem)
+	}
+	b.emit(&ir.Inst{Op: op, Dst: dst, Param: arr.param, Args: append(regs, vregs...), Pos: e.Fun.Start()})
+	b.usesAtomics()
+	if stmt {
+		return operand{mode: modeNoValue, expr: e}
+	}
+	return operand{mode: modeValue, t: arr.elem, reg: dst, expr: e}
+}
+
+// callFunc lowers a device func call: array arguments are passed by
+// parameter index, scalars by register.
+func (b *body) callFunc(e *ast.CallExpr, fi *funcInfo, stmt bool) operand {
+	b.edges = append(b.edges, callEdge{callee: fi, pos: e.Fun.Start()})
+	ops, ok := b.args(e.Args)
+	if !ok {
+		return invalid()
+	}
+	if len(ops) != len(fi.params) {
+		what := "not enough"
+		if len(ops) > len(fi.params) {
+			what = "too many"
+		}
+		b.errs.Add(e.Lparen, "%s arguments in call to %s: have %d, want %d", what, fi.name, len(ops), len(fi.params))
+		return invalid()
+	}
+	args := make([]ir.Reg, len(ops))
+	arrays := make([]int, len(ops))
+	for i, p := range fi.params {
+		args[i], arrays[i] = ir.NoReg, -1
+		if p.IsArray() {
+			arrays[i], ok = b.arrayArg(ops[i], p, fi.name)
+		} else {
+			x := b.convertTo(ops[i], p.Elem, "argument to "+fi.name)
+			ok = x.mode != modeInvalid
+			if ok {
+				args[i] = b.materialize(x)
+			}
+		}
+		if !ok {
+			return invalid()
+		}
+	}
+	callee := 0
+	if b.ks != nil && b.kc.funcsOK {
+		callee = b.ks.callee(b.kc, fi)
+	}
+	dst := ir.NoReg
+	if fi.result != ir.Invalid && !stmt {
+		dst = b.reg(fi.result)
+	}
+	b.emit(&ir.Inst{Op: ir.OpCall, Dst: dst, Args: args, ArrayArgs: arrays, Callee: callee, Pos: e.Fun.Start()})
+	if dst == ir.NoReg {
+		return operand{mode: modeNoValue, expr: e}
+	}
+	return operand{mode: modeValue, t: fi.result, reg: dst, expr: e}
+}
+
+func (b *body) arrayArg(x operand, p ir.Param, fname string) (int, bool) {
+	want := arrayTypeString(p.Elem, p.NDim)
+	if x.mode != modeArray || x.arr.elem != p.Elem || x.arr.ndim != p.NDim {
+		b.errs.Add(x.expr.Start(), "cannot use %s as %s value in argument to %s", x, want, fname)
+		return -1, false
+	}
+	return x.arr.param, true
+}
+
+func allUntyped(ops []operand) bool {
+	for _, o := range ops {
+		if !o.untyped() {
+			return false
+		}
+	}
+	return true
+}

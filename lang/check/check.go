@@ -1,0 +1,85 @@
+package check
+
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// Checker holds state that persists across chunks of one interpreter (REPL
+// entries): the global table and the device funcs declared so far.
+type Checker struct {
+	predeclared func(name string) bool
+	globals     map[string]int       // top-level host names -> global slot
+	numGlobals  int                  // size of the global table
+	hostNames   map[string]bool      // every host name declared outside fns so far
+	funcs       map[string]*funcInfo // device funcs visible to later chunks
+}
+
+// Info is what Check learns about one chunk.
+type Info struct {
+	Kernels    map[*ast.KernelDecl]*ir.Kernel
+	NumGlobals int // size of the global table after this chunk (it only grows)
+}
+
+// NewChecker makes a checker. predeclared reports whether a name is a
+// predeclared host value/builtin (print, zeros, config, CUDA_MANAGED, f32,
+// ...). Dtype names f32 etc. are predeclared host values too.
+func NewChecker(predeclared func(name string) bool) *Checker {
+	return &Checker{
+		predeclared: predeclared,
+		globals:     map[string]int{},
+		hostNames:   map[string]bool{},
+		funcs:       map[string]*funcInfo{},
+	}
+}
+
+// Check resolves host names in f (filling ast.Ident Scope/Depth/Index and
+// ast.FnDecl.NumLocals), type-checks every kernel and func, and lowers each
+// kernel to IR. All errors are collected (sorted ast.ErrorList). The
+// checker's persistent state (globals, funcs) changes only when Check
+// succeeds, so a failed REPL entry defines nothing.
+func (c *Checker) Check(f *ast.File) (info *Info, err error) {
+	defer func() {
+		// A bug here must not crash an interpreter: report it as an error.
+		if p := recover(); p != nil {
+			info, err = nil, ast.ErrorList{{Pos: ast.Pos{File: f.Name}, Msg: fmt.Sprintf("internal checker error: %v", p)}}
+		}
+	}()
+	var errs ast.ErrorList
+	r := newResolver(c, &errs)
+	r.file(f)
+	kc := newKernelChecker(c, r, &errs)
+	kernels := kc.run(r.kernels, r.funcs)
+	if len(errs) > 0 {
+		errs.Sort()
+		return nil, errs
+	}
+	c.commit(r, kc)
+	return &Info{Kernels: kernels, NumGlobals: c.numGlobals}, nil
+}
+
+// commit makes a successful chunk's definitions visible to later chunks.
+func (c *Checker) commit(r *resolver, kc *kernelChecker) {
+	globals := make(map[string]int, len(r.top.names))
+	for name, b := range r.top.names {
+		globals[name] = b.index
+	}
+	c.globals = globals
+	c.numGlobals = r.numGlobals
+	for name := range r.declared {
+		c.hostNames[name] = true
+	}
+	c.funcs = kc.env
+}
+
+// GlobalNames returns the global names defined so far with their indices
+// (for REPL completion and :vars).
+func (c *Checker) GlobalNames() map[string]int {
+	out := make(map[string]int, len(c.globals))
+	for k, v := range c.globals {
+		out[k] = v
+	}
+	return out
+}

@@ -1,0 +1,185 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// Dump prints a kernel's IR in a stable text form, one instruction per
+// line, for tests and debugging:
+//
+//	kernel saxpy(x: array[f32], y: array[f32], a: f32) tid=1
+//	  r0:f32 = param a
+//	  r1:i32 = tid 0
+//	  r3:f32 = load x[r2]
+//	  store y[r2] = r6
+//	  if r4 { ... } else { ... }
+//	  loop { cond ... while rN; body ...; post ... }
+//	func f0 g(a: f32) -> f32
+//	  ...
+func Dump(k *ir.Kernel) string {
+	var d dumper
+	if k.Entry != nil {
+		d.header("kernel", -1, k.Entry)
+		if k.TidDims > 0 {
+			fmt.Fprintf(&d.b, " tid=%d", k.TidDims)
+		}
+		if k.UsesAtomics {
+			d.b.WriteString(" atomics")
+		}
+		if k.UsesPrint {
+			d.b.WriteString(" print")
+		}
+		d.b.WriteByte('\n')
+		d.stmts(k.Entry, k.Entry.Body, 1)
+	}
+	for i, f := range k.Funcs {
+		if f == nil {
+			continue
+		}
+		d.header("func", i, f)
+		d.b.WriteByte('\n')
+		d.stmts(f, f.Body, 1)
+	}
+	return d.b.String()
+}
+
+type dumper struct {
+	b strings.Builder
+}
+
+func (d *dumper) header(kind string, idx int, f *ir.Func) {
+	d.b.WriteString(kind)
+	if idx >= 0 {
+		fmt.Fprintf(&d.b, " f%d", idx)
+	}
+	fmt.Fprintf(&d.b, " %s(", f.Name)
+	for i, p := range f.Params {
+		if i > 0 {
+			d.b.WriteString(", ")
+		}
+		if p.IsArray() {
+			fmt.Fprintf(&d.b, "%s: %s", p.Name, arrayTypeString(p.Elem, p.NDim))
+		} else {
+			fmt.Fprintf(&d.b, "%s: %s", p.Name, p.Elem)
+		}
+	}
+	d.b.WriteByte(')')
+	if f.Result != ir.Invalid {
+		fmt.Fprintf(&d.b, " -> %s", f.Result)
+	}
+}
+
+func (d *dumper) line(depth int, format string, args ...any) {
+	d.b.WriteString(strings.Repeat("  ", depth))
+	fmt.Fprintf(&d.b, format, args...)
+	d.b.WriteByte('\n')
+}
+
+func (d *dumper) stmts(f *ir.Func, list []ir.Stmt, depth int) {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *ir.Inst:
+			d.line(depth, "%s", instString(f, s))
+		case *ir.If:
+			d.line(depth, "if r%d {", s.Cond)
+			d.stmts(f, s.Then, depth+1)
+			if len(s.Else) > 0 {
+				d.line(depth, "} else {")
+				d.stmts(f, s.Else, depth+1)
+			}
+			d.line(depth, "}")
+		case *ir.Loop:
+			d.loop(f, s, depth)
+		case *ir.Break:
+			d.line(depth, "break")
+		case *ir.Continue:
+			d.line(depth, "continue")
+		case *ir.Return:
+			if s.Value == ir.NoReg {
+				d.line(depth, "return")
+			} else {
+				d.line(depth, "return r%d", s.Value)
+			}
+		}
+	}
+}
+
+func (d *dumper) loop(f *ir.Func, l *ir.Loop, depth int) {
+	d.line(depth, "loop {")
+	if len(l.Cond) > 0 || l.CondReg != ir.NoReg {
+		d.line(depth+1, "cond:")
+		d.stmts(f, l.Cond, depth+2)
+		d.line(depth+2, "while r%d", l.CondReg)
+	}
+	d.line(depth+1, "body:")
+	d.stmts(f, l.Body, depth+2)
+	if len(l.Post) > 0 {
+		d.line(depth+1, "post:")
+		d.stmts(f, l.Post, depth+2)
+	}
+	d.line(depth, "}")
+}
+
+func regList(rs []ir.Reg) string {
+	parts := make([]string, len(rs))
+	for i, r := range rs {
+		parts[i] = fmt.Sprintf("r%d", r)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func paramName(f *ir.Func, i int) string {
+	if i >= 0 && i < len(f.Params) {
+		return f.Params[i].Name
+	}
+	return fmt.Sprintf("param%d", i)
+}
+
+// instString prints one instruction: "rD:T = op operands" or, without a
+// destination, "op operands".
+func instString(f *ir.Func, in *ir.Inst) string {
+	var rhs string
+	switch in.Op {
+	case ir.OpConst:
+		rhs = fmt.Sprintf("const %v", in.Imm)
+	case ir.OpParam:
+		rhs = "param " + paramName(f, in.Param)
+	case ir.OpTid:
+		rhs = fmt.Sprintf("tid %v", in.Imm)
+	case ir.OpShape:
+		rhs = fmt.Sprintf("shape %s %v", paramName(f, in.Param), in.Imm)
+	case ir.OpLoad:
+		rhs = fmt.Sprintf("load %s[%s]", paramName(f, in.Param), regList(in.Args))
+	case ir.OpStore:
+		n := len(in.Args) - 1
+		rhs = fmt.Sprintf("store %s[%s] = r%d", paramName(f, in.Param), regList(in.Args[:n]), in.Args[n])
+	case ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax, ir.OpAtomicCAS:
+		rhs = fmt.Sprintf("%s %s %s", in.Op, paramName(f, in.Param), regList(in.Args))
+	case ir.OpCall:
+		rhs = callString(f, in)
+	case ir.OpPrint:
+		rhs = fmt.Sprintf("print %q %s", in.Format, regList(in.Args))
+	default:
+		rhs = fmt.Sprintf("%s %s", in.Op, regList(in.Args))
+	}
+	rhs = strings.TrimRight(rhs, " ")
+	if in.Dst == ir.NoReg {
+		return rhs
+	}
+	return fmt.Sprintf("r%d:%s = %s", in.Dst, f.Regs[in.Dst], rhs)
+}
+
+func callString(f *ir.Func, in *ir.Inst) string {
+	parts := make([]string, len(in.Args))
+	for i, r := range in.Args {
+		if i < len(in.ArrayArgs) && in.ArrayArgs[i] >= 0 {
+			parts[i] = paramName(f, in.ArrayArgs[i])
+		} else {
+			parts[i] = fmt.Sprintf("r%d", r)
+		}
+	}
+	return fmt.Sprintf("call f%d(%s)", in.Callee, strings.Join(parts, ", "))
+}

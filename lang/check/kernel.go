@@ -1,0 +1,222 @@
+package check
+
+import (
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// funcInfo is a checked device func signature and the func environment its
+// body sees (the funcs visible where it was declared).
+type funcInfo struct {
+	decl   *ast.FuncDecl
+	name   string
+	params []ir.Param
+	result ir.Type
+	env    map[string]*funcInfo
+}
+
+// kernelChecker checks and lowers the kernels and funcs of one chunk.
+type kernelChecker struct {
+	c    *Checker
+	r    *resolver
+	errs *ast.ErrorList
+	env  map[string]*funcInfo // earlier chunks' funcs plus this chunk's
+	// funcsOK is false when a func of this chunk failed to check; kernels
+	// are then still checked but their callees are not lowered.
+	funcsOK bool
+}
+
+func newKernelChecker(c *Checker, r *resolver, errs *ast.ErrorList) *kernelChecker {
+	env := make(map[string]*funcInfo, len(c.funcs)+len(r.funcs))
+	for k, v := range c.funcs {
+		env[k] = v
+	}
+	return &kernelChecker{c: c, r: r, errs: errs, env: env}
+}
+
+// isHostName reports whether name is a host variable some kernel might
+// wrongly try to use.
+func (kc *kernelChecker) isHostName(name string) bool {
+	return kc.c.hostNames[name] || kc.r.declared[name]
+}
+
+// run checks funcs first (signatures, bodies, recursion), then checks and
+// lowers every kernel.
+func (kc *kernelChecker) run(kernels []*ast.KernelDecl, funcs []*ast.FuncDecl) map[*ast.KernelDecl]*ir.Kernel {
+	infos := make([]*funcInfo, len(funcs))
+	for i, d := range funcs {
+		infos[i] = kc.signature(d)
+		kc.env[d.Name.Name] = infos[i]
+	}
+	before := len(*kc.errs)
+	edges := map[*funcInfo][]callEdge{}
+	for _, fi := range infos {
+		b := newBody(kc, "func", fi.name, fi.env, nil)
+		b.lowerFunc(fi)
+		edges[fi] = b.edges
+	}
+	kc.checkRecursion(infos, edges)
+	kc.funcsOK = len(*kc.errs) == before
+	out := make(map[*ast.KernelDecl]*ir.Kernel, len(kernels))
+	for _, d := range kernels {
+		out[d] = kc.kernel(d)
+	}
+	return out
+}
+
+// signature checks a func's parameter and result types.
+func (kc *kernelChecker) signature(d *ast.FuncDecl) *funcInfo {
+	fi := &funcInfo{decl: d, name: d.Name.Name, env: kc.env}
+	fi.params = kc.params("func", d.Name.Name, d.Params)
+	if d.Result != nil {
+		fi.result = kc.scalarType(d.Result, "func result")
+	}
+	return fi
+}
+
+// params checks parameter types.
+func (kc *kernelChecker) params(kind, name string, ps []*ast.Param) []ir.Param {
+	out := make([]ir.Param, 0, len(ps))
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if seen[p.Name.Name] {
+			kc.errs.Add(p.Name.Pos, "duplicate parameter %s", p.Name.Name)
+		}
+		seen[p.Name.Name] = true
+		irp := ir.Param{Name: p.Name.Name, Elem: ir.I32}
+		if p.Type == nil {
+			kc.errs.Add(p.Name.Pos, "%s %s: parameter %s needs a type", kind, name, p.Name.Name)
+		} else {
+			irp.Elem, irp.NDim = kc.paramType(p.Type)
+		}
+		out = append(out, irp)
+	}
+	return out
+}
+
+// paramType checks a scalar or array type.
+func (kc *kernelChecker) paramType(t *ast.TypeExpr) (ir.Type, int) {
+	if t.Name != "array" {
+		return kc.scalarType(t, "parameter"), 0
+	}
+	if t.Elem == nil || t.Elem.Name == "array" {
+		kc.errs.Add(t.Pos, "array element type must be one of %s", scalarNameList)
+		return ir.F32, 1
+	}
+	elem := kc.scalarType(t.Elem, "array element")
+	ndim := t.NDim
+	if ndim == 0 {
+		ndim = 1
+	}
+	if ndim < 1 || ndim > 4 {
+		kc.errs.Add(t.Pos, "array rank %d out of range 1..4", t.NDim)
+		ndim = 1
+	}
+	return elem, ndim
+}
+
+// scalarType checks a scalar type name; arrays are an error here.
+func (kc *kernelChecker) scalarType(t *ast.TypeExpr, what string) ir.Type {
+	if t.Name == "array" {
+		kc.errs.Add(t.Pos, "%s cannot be an array", what)
+		return ir.Invalid
+	}
+	typ := ir.TypeByName(t.Name)
+	if typ == ir.Invalid {
+		kc.errs.Add(t.Pos, "unknown type %s (want one of %s)", t.Name, scalarNameList)
+	}
+	return typ
+}
+
+// callEdge is a func call found while checking a func body.
+type callEdge struct {
+	callee *funcInfo
+	pos    ast.Pos
+}
+
+// checkRecursion reports each call cycle among this chunk's funcs once.
+// Funcs of earlier chunks cannot call into this chunk, so cycles are local.
+func (kc *kernelChecker) checkRecursion(infos []*funcInfo, edges map[*funcInfo][]callEdge) {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := map[*funcInfo]int{}
+	var stack []*funcInfo
+	var visit func(fi *funcInfo)
+	visit = func(fi *funcInfo) {
+		color[fi] = grey
+		stack = append(stack, fi)
+		for _, e := range edges[fi] {
+			switch color[e.callee] {
+			case grey:
+				kc.reportCycle(stack, e)
+			case white:
+				if _, local := edges[e.callee]; local {
+					visit(e.callee)
+				}
+			}
+		}
+		stack = stack[:len(stack)-1]
+		color[fi] = black
+	}
+	for _, fi := range infos {
+		if color[fi] == white {
+			visit(fi)
+		}
+	}
+}
+
+func (kc *kernelChecker) reportCycle(stack []*funcInfo, e callEdge) {
+	start := 0
+	for i, fi := range stack {
+		if fi == e.callee {
+			start = i
+		}
+	}
+	var names []string
+	for _, fi := range stack[start:] {
+		names = append(names, fi.name)
+	}
+	names = append(names, e.callee.name)
+	kc.errs.Add(e.pos, "recursive func call: %s (funcs cannot recurse)", strings.Join(names, " -> "))
+}
+
+// kernelState is the lowering state of one kernel: the funcs it reaches,
+// indexed as OpCall.Callee.
+type kernelState struct {
+	k     *ir.Kernel
+	index map[*funcInfo]int
+}
+
+// kernel checks and lowers one kernel.
+func (kc *kernelChecker) kernel(d *ast.KernelDecl) *ir.Kernel {
+	params := kc.params("kernel", d.Name.Name, d.Params)
+	ks := &kernelState{k: &ir.Kernel{}, index: map[*funcInfo]int{}}
+	b := newBody(kc, "kernel", d.Name.Name, kc.env, ks)
+	b.fn = &ir.Func{Name: d.Name.Name, Pos: d.Pos, Params: params}
+	ks.k.Entry = b.fn
+	b.lower(d.Body)
+	ks.k.TidDims = b.tidDims
+	return ks.k
+}
+
+// callee returns fi's index in the kernel's Funcs, lowering it on first
+// use. Errors were reported when fi itself was checked, so they are
+// dropped here.
+func (ks *kernelState) callee(kc *kernelChecker, fi *funcInfo) int {
+	if idx, ok := ks.index[fi]; ok {
+		return idx
+	}
+	idx := len(ks.k.Funcs)
+	ks.index[fi] = idx
+	ks.k.Funcs = append(ks.k.Funcs, nil)
+	var discard ast.ErrorList
+	sub := &kernelChecker{c: kc.c, r: kc.r, errs: &discard, env: kc.env, funcsOK: true}
+	b := newBody(sub, "func", fi.name, fi.env, ks)
+	ks.k.Funcs[idx] = b.lowerFunc(fi)
+	return idx
+}

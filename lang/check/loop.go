@@ -1,0 +1,122 @@
+package check
+
+import (
+	"go/constant"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// rangeArgs returns the arguments of `range(...)` in a for loop header.
+func (b *body) rangeArgs(s *ast.ForStmt) ([]ast.Expr, bool) {
+	call, ok := s.Iter.(*ast.CallExpr)
+	if ok {
+		id, isIdent := call.Fun.(*ast.Ident)
+		ok = isIdent && id.Name == "range" && b.lookup("range") == nil && b.env["range"] == nil
+	}
+	if !ok {
+		b.errs.Add(s.Iter.Start(), "for loops in a %s must iterate over range(...)", b.kind)
+		return nil, false
+	}
+	if len(call.Kwargs) > 0 || len(call.Args) < 1 || len(call.Args) > 3 {
+		b.errs.Add(call.Lparen, "range expects 1 to 3 positional arguments, got %d", len(call.Args))
+		return nil, false
+	}
+	return call.Args, true
+}
+
+// forStmt lowers `for i in range(start, stop, step)`. A hidden counter
+// drives the loop and is copied into the loop variable at the top of each
+// iteration, so assigning to the variable does not change the iteration
+// (as in Python and Go's range loops). stop and step are evaluated once.
+func (b *body) forStmt(s *ast.ForStmt) {
+	args, ok := b.rangeArgs(s)
+	if !ok {
+		return
+	}
+	ops, ok := b.args(args)
+	if !ok {
+		return
+	}
+	if len(ops) == 1 {
+		zero := operand{mode: modeConst, val: constant.MakeInt64(0), expr: &ast.BasicLit{Pos: args[0].Start(), Kind: "int", Raw: "0"}}
+		ops = append([]operand{zero}, ops...)
+	}
+	if len(ops) == 2 {
+		ops = append(ops, operand{mode: modeConst, val: constant.MakeInt64(1), expr: &ast.BasicLit{Pos: args[0].Start(), Kind: "int", Raw: "1"}})
+	}
+	t, ok := b.unifyMany("range", s.Iter.Start(), ops)
+	if !ok {
+		return
+	}
+	if !t.IsInt() {
+		b.errs.Add(s.Iter.Start(), "range bounds must be integers, got %s", t)
+		return
+	}
+	step := ops[2]
+	if step.mode == modeConst && isZero(step.val) {
+		b.errs.Add(step.expr.Start(), "range step must not be zero")
+		return
+	}
+	regs, ok := b.convertAll(ops, t, "range")
+	if !ok {
+		return
+	}
+	counter := b.copyReg(t, regs[0])
+	stop, stepReg := regs[1], regs[2]
+	if ops[1].mode == modeValue {
+		stop = b.copyReg(t, stop)
+	}
+	if step.mode == modeValue {
+		stepReg = b.copyReg(t, stepReg)
+	}
+	var zero, no ir.Reg
+	if step.mode != modeConst {
+		zero = b.reg(t)
+		b.emit(&ir.Inst{Op: ir.OpConst, Dst: zero, Imm: imm(constant.MakeInt64(0), t)})
+		no = b.reg(ir.Bool)
+		b.emit(&ir.Inst{Op: ir.OpConst, Dst: no, Imm: false})
+	}
+	loop := &ir.Loop{}
+	b.into(&loop.Cond, func() {
+		loop.CondReg = b.rangeCond(counter, stop, stepReg, step, zero, no)
+	})
+	b.loopBody(&loop.Body, s.Body, func() { b.newVar(s.Var.Name, t, counter) })
+	loop.Post = []ir.Stmt{&ir.Inst{Op: ir.OpAdd, Dst: counter, Args: []ir.Reg{counter, stepReg}}}
+	b.emit(loop)
+}
+
+func (b *body) copyReg(t ir.Type, r ir.Reg) ir.Reg {
+	dst := b.reg(t)
+	b.emit(&ir.Inst{Op: ir.OpMov, Dst: dst, Args: []ir.Reg{r}})
+	return dst
+}
+
+func (b *body) cmp(op ir.Op, x, y ir.Reg) ir.Reg {
+	dst := b.reg(ir.Bool)
+	b.emit(&ir.Inst{Op: op, Dst: dst, Args: []ir.Reg{x, y}})
+	return dst
+}
+
+// rangeCond computes whether the loop goes on: i < stop for a positive
+// constant step, i > stop for a negative one, and for a step known only
+// at run time (step > 0 && i < stop) || (step < 0 && i > stop).
+// zero and no hold the constants 0 and false (loop-invariant, set before
+// the loop) when the step is not constant.
+func (b *body) rangeCond(i, stop, step ir.Reg, stepOp operand, zero, no ir.Reg) ir.Reg {
+	if stepOp.mode == modeConst {
+		if constant.Sign(stepOp.val) > 0 {
+			return b.cmp(ir.OpLt, i, stop)
+		}
+		return b.cmp(ir.OpGt, i, stop)
+	}
+	up := b.cmp(ir.OpGt, step, zero)
+	down := b.cmp(ir.OpLt, step, zero)
+	below := b.cmp(ir.OpLt, i, stop)
+	above := b.cmp(ir.OpGt, i, stop)
+	downOK := b.reg(ir.Bool)
+	b.emit(&ir.Inst{Op: ir.OpSelect, Dst: downOK, Args: []ir.Reg{down, above, no}})
+	c := b.reg(ir.Bool)
+	b.emit(&ir.Inst{Op: ir.OpSelect, Dst: c, Args: []ir.Reg{up, below, downOK}})
+	return c
+}

@@ -1,0 +1,40 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gscript-lang/gscript/lang/syntax"
+)
+
+// TestMutationsNoPanic replaces single tokens of the type-check sources
+// with odd ones: the checker must never panic (Check turns a panic into an
+// "internal checker error"), and whatever passes must lower to well-typed
+// IR.
+func TestMutationsNoPanic(t *testing.T) {
+	reps := []string{"", "1.5", "x", "true", "tid()", "f32", "x[0]", "sq(1)", "array[f32]"}
+	for _, tc := range typeTests {
+		toks := strings.Fields(tc.src)
+		for i := range toks {
+			for _, rep := range reps {
+				m := append([]string{}, toks...)
+				m[i] = rep
+				src := "func sq(a: f32) -> f32 { return a }\n" + strings.Join(m, " ")
+				f, err := syntax.Parse("t.gs", []byte(src))
+				if err != nil {
+					continue
+				}
+				info, err := newTestChecker().Check(f)
+				if err != nil {
+					if strings.Contains(err.Error(), "internal checker error") {
+						t.Errorf("%s\n%v", src, err)
+					}
+					continue
+				}
+				for _, k := range info.Kernels {
+					validate(t, k)
+				}
+			}
+		}
+	}
+}

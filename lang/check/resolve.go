@@ -1,0 +1,320 @@
+package check
+
+import (
+	"github.com/gscript-lang/gscript/lang/ast"
+)
+
+// binding is where a host name lives once resolved.
+type binding struct {
+	scope ast.Scope
+	level int // fn nesting level of the declaring frame (0: top level)
+	index int
+}
+
+// rscope is one lexical block of host code.
+type rscope struct {
+	names  map[string]binding
+	parent *rscope
+}
+
+// frame counts the slots of one fn call frame.
+type frame struct {
+	numLocals int
+}
+
+// resolver fills ast.Ident Scope/Depth/Index for host code and collects
+// the top-level kernels and funcs for the kernel checker.
+type resolver struct {
+	c          *Checker
+	errs       *ast.ErrorList
+	top        *rscope
+	scope      *rscope
+	frames     []*frame
+	numGlobals int
+	loops      int             // loop nesting inside the current fn (or top level)
+	declared   map[string]bool // host names declared in this chunk outside fns
+	kernels    []*ast.KernelDecl
+	funcs      []*ast.FuncDecl
+}
+
+func newResolver(c *Checker, errs *ast.ErrorList) *resolver {
+	top := &rscope{names: make(map[string]binding, len(c.globals))}
+	for name, idx := range c.globals {
+		top.names[name] = binding{scope: ast.ScopeGlobal, index: idx}
+	}
+	return &resolver{c: c, errs: errs, top: top, scope: top, numGlobals: c.numGlobals,
+		declared: map[string]bool{}}
+}
+
+// file resolves a whole chunk. Its top-level statements share the
+// persistent global scope.
+func (r *resolver) file(f *ast.File) {
+	r.hoist(f.Stmts)
+	for _, s := range f.Stmts {
+		r.stmt(s, true)
+	}
+}
+
+// block resolves stmts in a new lexical scope.
+func (r *resolver) block(b *ast.Block) {
+	if b == nil {
+		return
+	}
+	r.push()
+	r.hoist(b.Stmts)
+	for _, s := range b.Stmts {
+		r.stmt(s, false)
+	}
+	r.pop()
+}
+
+func (r *resolver) push() { r.scope = &rscope{names: map[string]binding{}, parent: r.scope} }
+func (r *resolver) pop()  { r.scope = r.scope.parent }
+
+// hoist declares the fn, kernel and func names of a block before its
+// statements run, so that they can be used (and call each other) before
+// their declaration.
+func (r *resolver) hoist(stmts []ast.Stmt) {
+	seen := map[string]bool{}
+	for _, s := range stmts {
+		var id *ast.Ident
+		switch d := s.(type) {
+		case *ast.FnDecl:
+			id = d.Name
+		case *ast.KernelDecl:
+			id = d.Name
+		case *ast.FuncDecl:
+			id = d.Name
+		}
+		if id == nil {
+			continue
+		}
+		if seen[id.Name] {
+			r.errs.Add(id.Pos, "%s redeclared in this block", id.Name)
+			continue
+		}
+		seen[id.Name] = true
+		r.declare(id)
+	}
+}
+
+// declare gives id a new slot (a global outside fns, a frame slot inside)
+// and makes it visible in the current scope from now on.
+func (r *resolver) declare(id *ast.Ident) {
+	if id == nil {
+		return
+	}
+	var b binding
+	if n := len(r.frames); n == 0 {
+		b = binding{scope: ast.ScopeGlobal, index: r.numGlobals}
+		r.numGlobals++
+		r.declared[id.Name] = true
+	} else {
+		f := r.frames[n-1]
+		b = binding{scope: ast.ScopeLocal, level: n, index: f.numLocals}
+		f.numLocals++
+	}
+	id.Scope, id.Depth, id.Index = b.scope, 0, b.index
+	r.scope.names[id.Name] = b
+}
+
+// use resolves a name use; it reports whether the name was found.
+func (r *resolver) use(id *ast.Ident) bool {
+	for s := r.scope; s != nil; s = s.parent {
+		b, ok := s.names[id.Name]
+		if !ok {
+			continue
+		}
+		id.Scope, id.Index, id.Depth = b.scope, b.index, 0
+		if b.scope == ast.ScopeLocal {
+			id.Depth = len(r.frames) - b.level
+		}
+		return true
+	}
+	if r.c.predeclared != nil && r.c.predeclared(id.Name) {
+		id.Scope, id.Index, id.Depth = ast.ScopePredeclared, 0, 0
+		return true
+	}
+	r.errs.Add(id.Pos, "undefined: %s", id.Name)
+	return false
+}
+
+func (r *resolver) stmt(s ast.Stmt, top bool) {
+	switch s := s.(type) {
+	case *ast.LetStmt:
+		r.expr(s.Value)
+		for _, id := range s.Names {
+			r.declare(id)
+		}
+	case *ast.AssignStmt:
+		r.expr(s.Value)
+		r.assignTarget(s.Target)
+	case *ast.ExprStmt:
+		r.expr(s.X)
+	case *ast.IfStmt:
+		r.ifStmt(s)
+	case *ast.ForStmt:
+		r.expr(s.Iter)
+		r.push()
+		r.declare(s.Var)
+		r.loop(s.Body)
+		r.pop()
+	case *ast.WhileStmt:
+		r.expr(s.Cond)
+		r.loop(s.Body)
+	case *ast.BranchStmt:
+		if r.loops == 0 {
+			r.errs.Add(s.Pos, "%s is not in a loop", s.Tok)
+		}
+	case *ast.ReturnStmt:
+		if len(r.frames) == 0 {
+			r.errs.Add(s.Pos, "return outside a fn")
+		}
+		r.expr(s.Value)
+	case *ast.AssertStmt:
+		r.expr(s.Cond)
+		r.expr(s.Msg)
+	case *ast.Block:
+		r.block(s)
+	default:
+		r.declStmt(s, top)
+	}
+}
+
+// declStmt handles declarations and scope blocks.
+func (r *resolver) declStmt(s ast.Stmt, top bool) {
+	switch s := s.(type) {
+	case *ast.FnDecl:
+		r.fnDecl(s)
+	case *ast.KernelDecl:
+		if !top || len(r.frames) > 0 {
+			r.errs.Add(s.Pos, "kernel %s must be declared at top level", s.Name.Name)
+			return
+		}
+		r.kernels = append(r.kernels, s)
+	case *ast.FuncDecl:
+		if !top || len(r.frames) > 0 {
+			r.errs.Add(s.Pos, "func %s must be declared at top level", s.Name.Name)
+			return
+		}
+		r.funcs = append(r.funcs, s)
+	case *ast.ArrayDecl:
+		r.arrayDecl(s)
+	case *ast.LaunchStmt:
+		r.use(s.Kernel)
+		r.exprs(s.Dims)
+		r.exprs(s.Args)
+		r.expr(s.Device)
+	case *ast.DeviceBlock:
+		r.expr(s.Device)
+		r.block(s.Body)
+	case *ast.AllocatorBlock:
+		if _, isName := s.Name.(*ast.Ident); !isName {
+			r.expr(s.Name)
+		}
+		r.expr(s.Device)
+		r.block(s.Body)
+	case *ast.CaptureBlock:
+		// The graph exists only once the body has been captured, so the
+		// name is bound after the body.
+		r.expr(s.Device)
+		r.block(s.Body)
+		r.declare(s.Name)
+	}
+}
+
+func (r *resolver) ifStmt(s *ast.IfStmt) {
+	r.expr(s.Cond)
+	r.block(s.Then)
+	if s.Else != nil {
+		r.stmt(s.Else, false)
+	}
+}
+
+func (r *resolver) loop(body *ast.Block) {
+	r.loops++
+	r.block(body)
+	r.loops--
+}
+
+func (r *resolver) fnDecl(s *ast.FnDecl) {
+	// The name was hoisted by the enclosing block.
+	f := &frame{}
+	r.frames = append(r.frames, f)
+	savedLoops := r.loops
+	r.loops = 0
+	r.push()
+	for _, p := range s.Params {
+		r.declare(p.Name)
+	}
+	r.block(s.Body)
+	r.pop()
+	r.loops = savedLoops
+	r.frames = r.frames[:len(r.frames)-1]
+	s.NumLocals = f.numLocals
+}
+
+func (r *resolver) arrayDecl(s *ast.ArrayDecl) {
+	if s.DType != nil && !isScalarName(s.DType.Name) {
+		r.errs.Add(s.DType.Pos, "unknown dtype %s (want one of %s)", s.DType.Name, scalarNameList)
+	}
+	r.exprs(s.Dims)
+	r.expr(s.Init)
+	r.expr(s.Device)
+	if _, isName := s.Allocator.(*ast.Ident); !isName {
+		r.expr(s.Allocator)
+	}
+	r.declare(s.Name)
+}
+
+func (r *resolver) assignTarget(t ast.Expr) {
+	switch t := t.(type) {
+	case *ast.Ident:
+		if r.use(t) && t.Scope == ast.ScopePredeclared {
+			r.errs.Add(t.Pos, "cannot assign to predeclared %s", t.Name)
+		}
+	case *ast.IndexExpr, *ast.AttrExpr:
+		r.expr(t)
+	default:
+		r.expr(t)
+		r.errs.Add(t.Start(), "cannot assign to %s", exprString(t))
+	}
+}
+
+func (r *resolver) exprs(list []ast.Expr) {
+	for _, e := range list {
+		r.expr(e)
+	}
+}
+
+func (r *resolver) expr(e ast.Expr) {
+	switch e := e.(type) {
+	case nil:
+	case *ast.Ident:
+		r.use(e)
+	case *ast.ListLit:
+		r.exprs(e.Elems)
+	case *ast.UnaryExpr:
+		r.expr(e.X)
+	case *ast.BinaryExpr:
+		r.expr(e.X)
+		r.expr(e.Y)
+	case *ast.CallExpr:
+		r.expr(e.Fun)
+		r.exprs(e.Args)
+		for _, kw := range e.Kwargs {
+			r.expr(kw.Value)
+		}
+	case *ast.IndexExpr:
+		r.expr(e.X)
+		r.exprs(e.Indices)
+	case *ast.SliceExpr:
+		r.expr(e.X)
+		r.expr(e.Lo)
+		r.expr(e.Hi)
+	case *ast.AttrExpr:
+		r.expr(e.X)
+	case *ast.ParenExpr:
+		r.expr(e.X)
+	}
+}

@@ -1,0 +1,370 @@
+package syntax
+
+import (
+	"strconv"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/gscript-lang/gscript/lang/ast"
+)
+
+// converter turns grammar structs into ast nodes and reports the errors the
+// grammar is too loose to catch (assignment targets, keyword arguments,
+// parameter types, ...).
+type converter struct {
+	errs *ast.ErrorList
+}
+
+func astPos(p lexer.Position) ast.Pos {
+	return ast.Pos{File: p.Filename, Offset: p.Offset, Line: p.Line, Col: p.Column}
+}
+
+func (c *converter) errorf(p ast.Pos, format string, args ...any) {
+	c.errs.Add(p, format, args...)
+}
+
+func (c *converter) ident(p *pIdent) *ast.Ident {
+	if p == nil {
+		return nil
+	}
+	return &ast.Ident{Pos: astPos(p.Tok.Pos), Name: p.Tok.Value}
+}
+
+func (c *converter) stmt(s *pStmt) ast.Stmt {
+	switch {
+	case s.Let != nil:
+		return c.let(s.Let)
+	case s.If != nil:
+		return c.ifStmt(s.If)
+	case s.For != nil:
+		return &ast.ForStmt{Pos: astPos(s.For.Kw.Pos), Var: c.ident(s.For.Var), Iter: c.expr(s.For.Iter), Body: c.block(s.For.Body)}
+	case s.While != nil:
+		return &ast.WhileStmt{Pos: astPos(s.While.Kw.Pos), Cond: c.expr(s.While.Cond), Body: c.block(s.While.Body)}
+	case s.Branch != nil:
+		return &ast.BranchStmt{Pos: astPos(s.Branch.Pos), Tok: s.Branch.Value}
+	case s.Return != nil:
+		return &ast.ReturnStmt{Pos: astPos(s.Return.Kw.Pos), Value: c.optExpr(s.Return.Value)}
+	case s.Assert != nil:
+		return &ast.AssertStmt{Pos: astPos(s.Assert.Kw.Pos), Cond: c.expr(s.Assert.Cond), Msg: c.optExpr(s.Assert.Msg)}
+	case s.Decl != nil:
+		return c.decl(s.Decl)
+	case s.Array != nil:
+		return c.array(s.Array)
+	case s.Launch != nil:
+		return c.launch(s.Launch)
+	case s.Scope != nil:
+		return c.scope(s.Scope)
+	case s.Block != nil:
+		return c.block(s.Block)
+	case s.Simple != nil:
+		return c.simple(s.Simple)
+	}
+	return nil
+}
+
+func (c *converter) block(b *pBlock) *ast.Block {
+	if b == nil {
+		return nil
+	}
+	out := &ast.Block{Pos: astPos(b.Lbrace.Pos), End: astPos(b.Rbrace.Pos)}
+	for _, s := range b.Stmts {
+		if st := c.stmt(s); st != nil {
+			out.Stmts = append(out.Stmts, st)
+		}
+	}
+	return out
+}
+
+func (c *converter) let(l *pLet) ast.Stmt {
+	s := &ast.LetStmt{Pos: astPos(l.Kw.Pos), Type: c.typ(l.Type), Value: c.expr(l.Value)}
+	for _, n := range l.Names {
+		s.Names = append(s.Names, c.ident(n))
+	}
+	return s
+}
+
+func (c *converter) ifStmt(p *pIf) *ast.IfStmt {
+	s := &ast.IfStmt{Pos: astPos(p.Kw.Pos), Cond: c.expr(p.Cond), Then: c.block(p.Then)}
+	switch {
+	case p.ElseIf != nil:
+		s.Else = c.ifStmt(p.ElseIf)
+	case p.Else != nil:
+		s.Else = c.block(p.Else)
+	}
+	return s
+}
+
+func (c *converter) typ(t *pType) *ast.TypeExpr {
+	if t == nil {
+		return nil
+	}
+	out := &ast.TypeExpr{Pos: astPos(t.Name.Tok.Pos), Name: t.Name.Tok.Value}
+	switch {
+	case out.Name == "array" && t.Elem == nil:
+		c.errorf(out.Pos, "array type needs an element type, as in array[f32] or array[f32, 2]")
+	case out.Name != "array" && t.Elem != nil:
+		c.errorf(out.Pos, "type %s takes no element type (only array[...] does)", out.Name)
+	case t.Elem != nil:
+		out.Elem = c.typ(t.Elem)
+		out.NDim = c.ndim(t.NDim)
+	}
+	return out
+}
+
+// ndim decodes the rank of array[T, N]; range checks (N <= 4) belong to
+// the type checker, which knows the backends' limits.
+func (c *converter) ndim(t *lexer.Token) int {
+	if t == nil {
+		return 1
+	}
+	n, err := parseInt(t.Value)
+	if err != nil || n == 0 || n > 1<<20 {
+		c.errorf(astPos(t.Pos), "invalid array rank %s", t.Value)
+		return 1
+	}
+	return int(n)
+}
+
+func (c *converter) decl(d *pDecl) ast.Stmt {
+	pos, name, body := astPos(d.Kw.Pos), c.ident(d.Name), c.block(d.Body)
+	params := c.params(d.Kw.Value, d.Params)
+	if d.Kw.Value != "func" && d.Arrow != nil {
+		c.errorf(astPos(d.Arrow.Pos), "a %s has no result type (only func declares one)", d.Kw.Value)
+	}
+	switch d.Kw.Value {
+	case "fn":
+		return &ast.FnDecl{Pos: pos, Name: name, Params: params, Body: body}
+	case "kernel":
+		return &ast.KernelDecl{Pos: pos, Name: name, Params: params, Body: body}
+	}
+	return &ast.FuncDecl{Pos: pos, Name: name, Params: params, Result: c.typ(d.Result), Body: body}
+}
+
+// params enforces the typing rule of each declaration kind: host fn
+// parameters are untyped, kernel and func parameters must be typed.
+func (c *converter) params(kind string, ps []*pParam) []*ast.Param {
+	out := make([]*ast.Param, 0, len(ps))
+	for _, p := range ps {
+		par := &ast.Param{Name: c.ident(p.Name), Type: c.typ(p.Type)}
+		switch {
+		case kind == "fn" && par.Type != nil:
+			c.errorf(par.Type.Pos, "fn parameters have no types (use func for a typed device function)")
+			par.Type = nil
+		case kind != "fn" && par.Type == nil:
+			c.errorf(par.Name.Pos, "missing type for %s parameter %s", kind, par.Name.Name)
+		}
+		out = append(out, par)
+	}
+	return out
+}
+
+func (c *converter) array(a *pArray) ast.Stmt {
+	return &ast.ArrayDecl{
+		Pos:       astPos(a.Kw.Pos),
+		Name:      c.ident(a.Name),
+		DType:     c.ident(a.DType),
+		Dims:      c.exprs(a.Dims),
+		Init:      c.optExpr(a.Init),
+		Device:    c.optExpr(a.Device),
+		Allocator: c.optExpr(a.Allocator),
+	}
+}
+
+func (c *converter) launch(l *pLaunch) ast.Stmt {
+	s := &ast.LaunchStmt{Pos: astPos(l.Kw.Pos), Kernel: c.ident(l.Kernel), Dims: c.exprs(l.Dims), Device: c.optExpr(l.Device)}
+	for _, a := range l.Args {
+		if a.Eq != nil {
+			c.errorf(astPos(a.Eq.Pos), "launch arguments are positional (no name=value)")
+			continue
+		}
+		s.Args = append(s.Args, c.expr(a.X))
+	}
+	return s
+}
+
+func (c *converter) scope(p *pScope) ast.Stmt {
+	pos, target, dev, body := astPos(p.Kw.Pos), c.expr(p.Target), c.optExpr(p.Device), c.block(p.Body)
+	switch p.Kw.Value {
+	case "device":
+		if dev != nil {
+			c.errorf(dev.Start(), "a device block takes no on clause (write device EXPR { ... })")
+		}
+		return &ast.DeviceBlock{Pos: pos, Device: target, Body: body}
+	case "allocator":
+		return &ast.AllocatorBlock{Pos: pos, Name: target, Device: dev, Body: body}
+	}
+	name, ok := target.(*ast.Ident)
+	if !ok {
+		c.errorf(target.Start(), "capture needs a graph name, as in capture g { ... }")
+		name = &ast.Ident{Pos: target.Start(), Name: "_"}
+	}
+	return &ast.CaptureBlock{Pos: pos, Name: name, Device: dev, Body: body}
+}
+
+func (c *converter) simple(s *pSimple) ast.Stmt {
+	x := c.expr(s.X)
+	if s.Op == nil {
+		return &ast.ExprStmt{X: x}
+	}
+	switch x.(type) {
+	case *ast.Ident, *ast.IndexExpr, *ast.AttrExpr:
+	default:
+		c.errorf(x.Start(), "cannot assign to %s", describeExpr(x))
+	}
+	return &ast.AssignStmt{Pos: x.Start(), Target: x, Op: s.Op.Value, OpPos: astPos(s.Op.Pos), Value: c.expr(s.Value)}
+}
+
+func describeExpr(x ast.Expr) string {
+	switch x.(type) {
+	case *ast.CallExpr:
+		return "a call"
+	case *ast.SliceExpr:
+		return "a slice (assign to its elements with an index, or use copy)"
+	case *ast.BasicLit, *ast.BoolLit, *ast.NilLit:
+		return "a literal"
+	case *ast.ListLit:
+		return "a list literal"
+	case *ast.ParenExpr:
+		return "a parenthesized expression"
+	}
+	return "an expression"
+}
+
+// ---- expressions ----
+
+func (c *converter) optExpr(e *pExpr) ast.Expr {
+	if e == nil {
+		return nil
+	}
+	return c.expr(e)
+}
+
+func (c *converter) exprs(es []*pExpr) []ast.Expr {
+	out := make([]ast.Expr, 0, len(es))
+	for _, e := range es {
+		out = append(out, c.expr(e))
+	}
+	return out
+}
+
+func binary(x ast.Expr, op lexer.Token, y ast.Expr) ast.Expr {
+	return &ast.BinaryExpr{X: x, Op: op.Value, OpPos: astPos(op.Pos), Y: y}
+}
+
+// Binary precedence, as in Go.
+var precedence = map[string]int{
+	"||": 1, "&&": 2,
+	"==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,
+	"+": 4, "-": 4, "|": 4, "^": 4,
+	"*": 5, "/": 5, "%": 5, "<<": 5, ">>": 5, "&": 5,
+}
+
+// expr builds the tree of a flat operand/operator chain by precedence
+// climbing; operators of equal precedence associate to the left.
+func (c *converter) expr(e *pExpr) ast.Expr {
+	i := 0
+	return c.climb(c.unary(e.X), e.Rest, &i, 1)
+}
+
+func (c *converter) climb(x ast.Expr, rest []*pBin, i *int, minPrec int) ast.Expr {
+	for *i < len(rest) {
+		op := rest[*i]
+		prec := precedence[op.Op.Value]
+		if prec < minPrec {
+			break
+		}
+		*i++
+		y := c.unary(op.Y)
+		for *i < len(rest) && precedence[rest[*i].Op.Value] > prec {
+			y = c.climb(y, rest, i, prec+1)
+		}
+		x = binary(x, op.Op, y)
+	}
+	return x
+}
+
+// unary builds prefix operators around their operand; suffixes bind
+// tighter, so -a[i] is -(a[i]).
+func (c *converter) unary(u *pUnary) ast.Expr {
+	if u.Op != nil {
+		return &ast.UnaryExpr{Pos: astPos(u.Op.Pos), Op: u.Op.Value, X: c.unary(u.X)}
+	}
+	x := c.primary(u.P)
+	for _, s := range u.Sufs {
+		x = c.suffix(x, s)
+	}
+	return x
+}
+
+func (c *converter) primary(p *pPrimary) ast.Expr {
+	switch {
+	case p.Paren != nil:
+		return &ast.ParenExpr{Pos: astPos(p.Paren.Lparen.Pos), X: c.expr(p.Paren.X)}
+	case p.List != nil:
+		return &ast.ListLit{Pos: astPos(p.List.Lbrack.Pos), Elems: c.exprs(p.List.Elems)}
+	}
+	t := *p.Tok
+	pos := astPos(t.Pos)
+	switch {
+	case t.Type == tIdent:
+		return &ast.Ident{Pos: pos, Name: t.Value}
+	case t.Value == "true" || t.Value == "false":
+		return &ast.BoolLit{Pos: pos, Value: t.Value == "true"}
+	case t.Value == "nil":
+		return &ast.NilLit{Pos: pos}
+	}
+	kind, v := literalValue(t)
+	return &ast.BasicLit{Pos: pos, Kind: kind, Raw: t.Value, Value: v}
+}
+
+func (c *converter) suffix(x ast.Expr, s *pSuffix) ast.Expr {
+	switch {
+	case s.Call != nil:
+		return c.call(x, s.Call)
+	case s.Attr != nil:
+		return &ast.AttrExpr{X: x, Name: c.ident(s.Attr)}
+	}
+	ix := s.Index
+	lb := astPos(ix.Lbrack.Pos)
+	switch {
+	case ix.Colon0:
+		return &ast.SliceExpr{X: x, Lbrack: lb, Hi: c.optExpr(ix.Hi0)}
+	case ix.Colon:
+		return &ast.SliceExpr{X: x, Lbrack: lb, Lo: c.expr(ix.First), Hi: c.optExpr(ix.Hi)}
+	case ix.First == nil:
+		c.errorf(lb, "missing index")
+		return &ast.IndexExpr{X: x, Lbrack: lb}
+	}
+	return &ast.IndexExpr{X: x, Lbrack: lb, Indices: append([]ast.Expr{c.expr(ix.First)}, c.exprs(ix.More)...)}
+}
+
+// call splits arguments into positional and keyword ones; a positional
+// argument after a keyword one is an error, as in Python.
+func (c *converter) call(fun ast.Expr, p *pCall) ast.Expr {
+	call := &ast.CallExpr{Fun: fun, Lparen: astPos(p.Lparen.Pos)}
+	for _, a := range p.Args {
+		x := c.expr(a.X)
+		if a.Eq == nil {
+			if len(call.Kwargs) > 0 {
+				c.errorf(x.Start(), "positional argument after keyword argument")
+			}
+			call.Args = append(call.Args, x)
+			continue
+		}
+		name, ok := x.(*ast.Ident)
+		if !ok {
+			c.errorf(astPos(a.Eq.Pos), "keyword argument name must be a plain name, as in f(x, dtype=f32)")
+			continue
+		}
+		c.checkDupKw(call.Kwargs, name)
+		call.Kwargs = append(call.Kwargs, &ast.KwArg{Name: name, Value: c.expr(a.Value)})
+	}
+	return call
+}
+
+func (c *converter) checkDupKw(kws []*ast.KwArg, name *ast.Ident) {
+	for _, k := range kws {
+		if k.Name.Name == name.Name {
+			c.errorf(name.Pos, "keyword argument %s repeated (first at %s)", name.Name, strconv.Itoa(k.Name.Pos.Line)+":"+strconv.Itoa(k.Name.Pos.Col))
+		}
+	}
+}

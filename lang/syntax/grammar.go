@@ -1,0 +1,241 @@
+package syntax
+
+import (
+	"io"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// The grammar structs below mirror the syntax one to one; convert.go turns
+// them into lang/ast nodes, so the AST carries no participle tags. The
+// grammar is LL(1) (lookahead 0 below: a branch that consumed a token and
+// then failed is an error, never a silent backtrack), which keeps error
+// positions exact. Lists that allow a trailing comma peek at ", )" with a
+// negative lookahead before consuming the comma.
+
+// pTop is one top-level statement; Parse calls the parser once per
+// statement so it can resynchronise after an error.
+type pTop struct {
+	Stmt *pStmt `parser:"@@ Term"`
+}
+
+type pStmt struct {
+	Simple *pSimple     `parser:"  @@"`
+	Let    *pLet        `parser:"| @@"`
+	If     *pIf         `parser:"| @@"`
+	For    *pFor        `parser:"| @@"`
+	While  *pWhile      `parser:"| @@"`
+	Branch *lexer.Token `parser:"| @(\"break\" | \"continue\")"`
+	Return *pReturn     `parser:"| @@"`
+	Assert *pAssert     `parser:"| @@"`
+	Decl   *pDecl       `parser:"| @@"`
+	Array  *pArray      `parser:"| @@"`
+	Launch *pLaunch     `parser:"| @@"`
+	Scope  *pScope      `parser:"| @@"`
+	Block  *pBlock      `parser:"| @@"`
+}
+
+type pBlock struct {
+	Lbrace lexer.Token `parser:"@\"{\""`
+	Stmts  []*pStmt    `parser:"( @@ Term )*"`
+	Rbrace lexer.Token `parser:"@\"}\""`
+}
+
+type pIdent struct {
+	Tok lexer.Token `parser:"@Ident"`
+}
+
+type pType struct {
+	Name *pIdent      `parser:"@@"`
+	Elem *pType       `parser:"( \"[\" @@"`
+	NDim *lexer.Token `parser:"  ( \",\" @Int )? \"]\" )?"`
+}
+
+type pLet struct {
+	Kw    lexer.Token `parser:"@\"let\""`
+	Names []*pIdent   `parser:"@@ ( \",\" @@ )*"`
+	Type  *pType      `parser:"( \":\" @@ )?"`
+	Value *pExpr      `parser:"\"=\" @@"`
+}
+
+type pIf struct {
+	Kw     lexer.Token `parser:"@\"if\""`
+	Cond   *pExpr      `parser:"@@"`
+	Then   *pBlock     `parser:"@@"`
+	ElseIf *pIf        `parser:"( \"else\" ( @@"`
+	Else   *pBlock     `parser:"        | @@ ) )?"`
+}
+
+type pFor struct {
+	Kw   lexer.Token `parser:"@\"for\""`
+	Var  *pIdent     `parser:"@@ \"in\""`
+	Iter *pExpr      `parser:"@@"`
+	Body *pBlock     `parser:"@@"`
+}
+
+type pWhile struct {
+	Kw   lexer.Token `parser:"@\"while\""`
+	Cond *pExpr      `parser:"@@"`
+	Body *pBlock     `parser:"@@"`
+}
+
+type pReturn struct {
+	Kw    lexer.Token `parser:"@\"return\""`
+	Value *pExpr      `parser:"@@?"`
+}
+
+type pAssert struct {
+	Kw   lexer.Token `parser:"@\"assert\""`
+	Cond *pExpr      `parser:"@@"`
+	Msg  *pExpr      `parser:"( \",\" @@ )?"`
+}
+
+// pDecl is fn, kernel or func; convert checks what each kind allows.
+type pDecl struct {
+	Kw     lexer.Token  `parser:"@(\"fn\" | \"kernel\" | \"func\")"`
+	Name   *pIdent      `parser:"@@ \"(\""`
+	Params []*pParam    `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
+	Arrow  *lexer.Token `parser:"( @\"->\""`
+	Result *pType       `parser:"  @@ )?"`
+	Body   *pBlock      `parser:"@@"`
+}
+
+type pParam struct {
+	Name *pIdent `parser:"@@"`
+	Type *pType  `parser:"( \":\" @@ )?"`
+}
+
+type pArray struct {
+	Kw        lexer.Token `parser:"@\"array\":Keyword"`
+	Name      *pIdent     `parser:"@@ \":\""`
+	DType     *pIdent     `parser:"@@ \"[\""`
+	Dims      []*pExpr    `parser:"@@ ( \",\" @@ )* \"]\""`
+	Init      *pExpr      `parser:"( \"=\" @@ )?"`
+	Device    *pExpr      `parser:"( \"on\" @@ )?"`
+	Allocator *pExpr      `parser:"( \"using\" @@ )?"`
+}
+
+type pLaunch struct {
+	Kw     lexer.Token `parser:"@\"launch\""`
+	Kernel *pIdent     `parser:"@@ \"[\""`
+	Dims   []*pExpr    `parser:"@@ ( \",\" @@ )* \"]\" \"(\""`
+	Args   []*pArg     `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
+	Device *pExpr      `parser:"( \"on\" @@ )?"`
+}
+
+// pScope is device, allocator or capture; convert checks the name and
+// that device has no on clause.
+type pScope struct {
+	Kw     lexer.Token `parser:"@(\"device\":Keyword | \"allocator\":Keyword | \"capture\")"`
+	Target *pExpr      `parser:"@@"`
+	Device *pExpr      `parser:"( \"on\" @@ )?"`
+	Body   *pBlock     `parser:"@@"`
+}
+
+// pSimple is an expression statement or an assignment.
+type pSimple struct {
+	X     *pExpr       `parser:"@@"`
+	Op    *lexer.Token `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"%=\")"`
+	Value *pExpr       `parser:"  @@ )?"`
+}
+
+// ---- expressions ----
+
+// pExpr is a flat chain of operands and binary operators; convert builds
+// the tree by precedence climbing. One grammar level instead of five keeps
+// participle's per-level reflection cost (the bulk of parse time) low.
+type pExpr struct {
+	X    *pUnary `parser:"@@"`
+	Rest []*pBin `parser:"( @@ )*"`
+}
+
+type pBin struct {
+	Op lexer.Token `parser:"@(\"||\" | \"&&\" | \"==\" | \"!=\" | \"<\" | \"<=\" | \">\" | \">=\" | \"+\" | \"-\" | \"|\" | \"^\" | \"*\" | \"/\" | \"%\" | \"<<\" | \">>\" | \"&\")"`
+	Y  *pUnary     `parser:"@@"`
+}
+
+// pUnary is a prefix operator and its operand, or an operand with its
+// suffixes (calls, indexing, attributes), which bind tighter than any
+// prefix operator.
+type pUnary struct {
+	P    *pPrimary    `parser:"  @@"`
+	Sufs []*pSuffix   `parser:"  ( @@ )*"`
+	Op   *lexer.Token `parser:"| @(\"-\" | \"+\" | \"!\" | \"~\")"`
+	X    *pUnary      `parser:"  @@"`
+}
+
+type pSuffix struct {
+	Call  *pCall  `parser:"  @@"`
+	Index *pIndex `parser:"| @@"`
+	Attr  *pIdent `parser:"| \".\" @@"`
+}
+
+type pCall struct {
+	Lparen lexer.Token `parser:"@\"(\""`
+	Args   []*pArg     `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
+}
+
+// pArg is a positional argument or, with "=", a keyword argument whose
+// name convert checks is a plain identifier. Parsing the name as an
+// expression first avoids backtracking.
+type pArg struct {
+	X     *pExpr       `parser:"@@"`
+	Eq    *lexer.Token `parser:"( @\"=\""`
+	Value *pExpr       `parser:"  @@ )?"`
+}
+
+// pIndex is a[i, j], a[lo:hi], a[:hi], a[lo:] or a[:].
+type pIndex struct {
+	Lbrack lexer.Token `parser:"@\"[\""`
+	Colon0 bool        `parser:"( @\":\""`
+	Hi0    *pExpr      `parser:"  @@?"`
+	First  *pExpr      `parser:"| @@"`
+	Colon  bool        `parser:"  ( @\":\""`
+	Hi     *pExpr      `parser:"    @@?"`
+	More   []*pExpr    `parser:"  | ( \",\" @@ )+ )? ) \"]\""`
+}
+
+type pPrimary struct {
+	Tok   *lexer.Token `parser:"  @(Int | Float | String | \"true\" | \"false\" | \"nil\" | Ident)"`
+	Paren *pParen      `parser:"| @@"`
+	List  *pList       `parser:"| @@"`
+}
+
+type pParen struct {
+	Lparen lexer.Token `parser:"@\"(\""`
+	X      *pExpr      `parser:"@@ \")\""`
+}
+
+type pList struct {
+	Lbrack lexer.Token `parser:"@\"[\""`
+	Elems  []*pExpr    `parser:"( @@ ( (?! \",\" \"]\") \",\" @@ )* \",\"? )? \"]\""`
+}
+
+// lexDef adapts the token slice built by scan to participle.
+type lexDef struct{}
+
+func (lexDef) Symbols() map[string]lexer.TokenType { return symbols() }
+
+func (lexDef) Lex(string, io.Reader) (lexer.Lexer, error) {
+	panic("syntax: lexDef.Lex is unused; tokens come from scan")
+}
+
+type sliceLexer struct {
+	toks []lexer.Token
+	i    int
+}
+
+func (l *sliceLexer) Next() (lexer.Token, error) {
+	t := l.toks[l.i]
+	if l.i < len(l.toks)-1 {
+		l.i++
+	}
+	return t, nil
+}
+
+// parser is built once: building it reflects over every grammar struct.
+var parser = participle.MustBuild[pTop](
+	participle.Lexer(lexDef{}),
+	participle.UseLookahead(0),
+)

@@ -1,0 +1,465 @@
+package syntax
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/gscript-lang/gscript/lang/ast"
+)
+
+// Token types handed to participle. Keywords have their own type so that a
+// contextual word (array, device, allocator) can be a keyword at the start of
+// a statement and an ordinary Ident everywhere else.
+const (
+	tIdent lexer.TokenType = iota + 1
+	tKeyword
+	tInt
+	tFloat
+	tString
+	tPunct
+	tTerm // statement terminator: ";", an inserted newline, or one implied before "}" or at EOF
+)
+
+// symbols is a function, not a package var: the parser var is built during
+// package initialisation, possibly before such a var would be.
+func symbols() map[string]lexer.TokenType {
+	return map[string]lexer.TokenType{
+		"EOF":     lexer.EOF,
+		"Ident":   tIdent,
+		"Keyword": tKeyword,
+		"Int":     tInt,
+		"Float":   tFloat,
+		"String":  tString,
+		"Punct":   tPunct,
+		"Term":    tTerm,
+	}
+}
+
+var keywords = map[string]bool{
+	"let": true, "fn": true, "func": true, "kernel": true, "return": true, "if": true, "else": true,
+	"for": true, "in": true, "while": true, "break": true, "continue": true, "launch": true,
+	"capture": true, "on": true, "using": true, "true": true, "false": true, "nil": true, "assert": true,
+}
+
+// Terminator values: what the user wrote, or why one was implied.
+const (
+	termSemi    = ";"
+	termNewline = "\n"
+	termImplied = "" // before "}" or at end of input
+)
+
+// Nesting limits keep participle's recursion (and ours) far from Go's stack
+// limit on hostile input; real scripts never come close.
+const (
+	maxNesting  = 200
+	maxUnaryRun = 200
+	maxElseRun  = 2000
+)
+
+// incompleteMsg starts every message that only says the input ended too
+// early; IsIncomplete relies on it.
+const incompleteMsg = "unexpected end of input"
+
+type bracket struct {
+	ch  byte
+	pos lexer.Position
+}
+
+// scanner turns source into tokens with statement terminators inserted.
+type scanner struct {
+	src       []byte
+	file      string
+	off       int
+	line      int
+	lineStart int
+
+	toks     []lexer.Token
+	topTerms []int // indices of terminators outside any bracket
+	errs     ast.ErrorList
+	stack    []bracket
+	unaryRun int
+	elseRun  [maxNesting + 1]int // else links since the last terminator, per bracket depth
+	stopped  bool                // a nesting limit was hit; the rest of the input is not scanned
+}
+
+// scan tokenizes src. The token slice always ends with an EOF token.
+func scan(filename string, src []byte) *scanner {
+	s := &scanner{src: src, file: filename, line: 1}
+	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
+		s.skipLine()
+	}
+	for !s.stopped && s.off < len(s.src) {
+		s.next()
+	}
+	s.finish()
+	promoteContextual(s.toks)
+	return s
+}
+
+func (s *scanner) pos() lexer.Position {
+	return lexer.Position{Filename: s.file, Offset: s.off, Line: s.line, Column: s.off - s.lineStart + 1}
+}
+
+func (s *scanner) errorf(p lexer.Position, format string, args ...any) {
+	s.errs.Add(astPos(p), format, args...)
+}
+
+func (s *scanner) skipLine() {
+	for s.off < len(s.src) && s.src[s.off] != '\n' {
+		s.off++
+	}
+}
+
+// finish closes the stream: a terminator if the last statement is
+// complete, and EOF.
+func (s *scanner) finish() {
+	p := s.pos()
+	if s.lastEnds() && !s.inParens() {
+		s.emit(tTerm, termImplied, p)
+	}
+	s.toks = append(s.toks, lexer.EOFToken(p))
+}
+
+// lastEnds reports whether the previous token can end a statement, so that a
+// newline (or the end of input) after it terminates the statement.
+func (s *scanner) lastEnds() bool {
+	if len(s.toks) == 0 {
+		return false
+	}
+	t := s.toks[len(s.toks)-1]
+	switch t.Type {
+	case tIdent, tInt, tFloat, tString:
+		return true
+	case tKeyword:
+		switch t.Value {
+		case "break", "continue", "return", "true", "false", "nil":
+			return true
+		}
+	case tPunct:
+		return t.Value == ")" || t.Value == "]" || t.Value == "}"
+	}
+	return false
+}
+
+func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
+	if typ == tTerm {
+		if len(s.stack) == 0 {
+			s.topTerms = append(s.topTerms, len(s.toks))
+		}
+		s.elseRun[len(s.stack)] = 0
+	}
+	s.toks = append(s.toks, lexer.Token{Type: typ, Value: val, Pos: p})
+}
+
+// next scans one token (or skips whitespace or a comment).
+func (s *scanner) next() {
+	n := len(s.toks)
+	s.token()
+	if len(s.toks) > n {
+		s.trackNesting()
+	}
+}
+
+func (s *scanner) token() {
+	c := s.src[s.off]
+	switch {
+	case c == '\n':
+		s.newline()
+	case c == ' ' || c == '\t' || c == '\r':
+		s.off++
+	case c == '/' && s.peekAt(1) == '/':
+		s.skipLine()
+	case isDigit(c) || (c == '.' && isDigit(s.peekAt(1))):
+		s.number()
+	case c == '"':
+		s.str()
+	case c == '_' || c < utf8.RuneSelf && isLetter(rune(c)):
+		s.ident()
+	case c >= utf8.RuneSelf:
+		r, size := utf8.DecodeRune(s.src[s.off:])
+		if isLetter(r) {
+			s.ident()
+			return
+		}
+		s.illegal(r, size)
+	default:
+		s.punct()
+	}
+}
+
+func (s *scanner) peekAt(n int) byte {
+	if s.off+n < len(s.src) {
+		return s.src[s.off+n]
+	}
+	return 0
+}
+
+func (s *scanner) newline() {
+	if s.lastEnds() && !s.inParens() {
+		s.emit(tTerm, termNewline, s.pos())
+	}
+	s.off++
+	s.line++
+	s.lineStart = s.off
+}
+
+// inParens reports whether the innermost open bracket is ( or [, where
+// newlines never end a statement.
+func (s *scanner) inParens() bool {
+	return len(s.stack) > 0 && s.stack[len(s.stack)-1].ch != '{'
+}
+
+func (s *scanner) illegal(r rune, size int) {
+	p := s.pos()
+	switch r {
+	case '\'', '`':
+		s.errorf(p, "unexpected character %q: strings use double quotes", r)
+	default:
+		s.errorf(p, "unexpected character %q", r)
+	}
+	s.off += size
+}
+
+func (s *scanner) ident() {
+	p := s.pos()
+	start := s.off
+	for s.off < len(s.src) {
+		r, size := utf8.DecodeRune(s.src[s.off:])
+		if r != '_' && !isLetter(r) && !unicode.IsDigit(r) {
+			break
+		}
+		s.off += size
+	}
+	word := string(s.src[start:s.off])
+	if keywords[word] {
+		s.emit(tKeyword, word, p)
+		return
+	}
+	s.emit(tIdent, word, p)
+}
+
+// trackNesting bounds runs of prefix operators, which the grammar parses
+// recursively, and chains of else-if, which nest likewise.
+func (s *scanner) trackNesting() {
+	if s.stopped || len(s.toks) == 0 {
+		return
+	}
+	t := s.toks[len(s.toks)-1]
+	if t.Type == tPunct && (t.Value == "-" || t.Value == "+" || t.Value == "!" || t.Value == "~") {
+		s.unaryRun++
+	} else {
+		s.unaryRun = 0
+	}
+	run := 0
+	if t.Type == tKeyword && t.Value == "else" {
+		s.elseRun[len(s.stack)]++
+		run = s.elseRun[len(s.stack)]
+	}
+	if s.unaryRun > maxUnaryRun || run > maxElseRun {
+		s.errorf(t.Pos, "expression or statement too deeply nested")
+		s.stopped = true
+	}
+}
+
+// Operators, longest first within each leading byte.
+var puncts = []string{
+	"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "->",
+	"+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "=",
+	"(", ")", "[", "]", "{", "}", ",", ":", ";", ".",
+}
+
+func (s *scanner) punct() {
+	p := s.pos()
+	rest := s.src[s.off:]
+	for _, op := range puncts {
+		if len(rest) >= len(op) && string(rest[:len(op)]) == op {
+			s.off += len(op)
+			s.operator(op, p)
+			return
+		}
+	}
+	r, size := utf8.DecodeRune(rest)
+	s.illegal(r, size)
+}
+
+func (s *scanner) operator(op string, p lexer.Position) {
+	switch op {
+	case ";":
+		// Empty statements are dropped so the grammar never sees one.
+		if n := len(s.toks); n > 0 && s.toks[n-1].Type != tTerm && !s.lastIs("{") {
+			s.emit(tTerm, termSemi, p)
+		}
+		return
+	case "(", "[", "{":
+		if len(s.stack) >= maxNesting {
+			s.errorf(p, "brackets nested too deeply")
+			s.stopped = true
+			return
+		}
+		s.stack = append(s.stack, bracket{op[0], p})
+	case ")", "]", "}":
+		if op == "}" && s.lastEnds() {
+			s.emit(tTerm, termImplied, p)
+		}
+		s.close(op[0])
+	}
+	s.emit(tPunct, op, p)
+}
+
+func (s *scanner) lastIs(v string) bool {
+	n := len(s.toks)
+	return n > 0 && s.toks[n-1].Type == tPunct && s.toks[n-1].Value == v
+}
+
+// close pops the bracket that c closes. A closer with no matching opener
+// leaves the stack alone; the parser reports it.
+func (s *scanner) close(c byte) {
+	open := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
+	for i := len(s.stack) - 1; i >= 0; i-- {
+		if s.stack[i].ch == open {
+			s.stack = s.stack[:i]
+			return
+		}
+	}
+}
+
+// unclosed describes the innermost bracket still open at end of input.
+func (s *scanner) unclosed() string {
+	if len(s.stack) == 0 {
+		return ""
+	}
+	b := s.stack[len(s.stack)-1]
+	return fmt.Sprintf("%q opened at %d:%d is not closed", string(b.ch), b.pos.Line, b.pos.Column)
+}
+
+func (s *scanner) str() {
+	p := s.pos()
+	start := s.off
+	s.off++ // opening quote
+	for s.off < len(s.src) {
+		switch s.src[s.off] {
+		case '"':
+			s.off++
+			s.strValue(p, string(s.src[start:s.off]))
+			return
+		case '\\':
+			if c := s.peekAt(1); c == '\n' || s.off+1 >= len(s.src) {
+				s.off++
+				s.unterminated(p, string(s.src[start:s.off]))
+				return
+			}
+			s.off += 2
+			continue
+		case '\n':
+			s.unterminated(p, string(s.src[start:s.off]))
+			return
+		}
+		s.off++
+	}
+	s.unterminated(p, string(s.src[start:s.off]))
+}
+
+// unterminated reports a string cut off by a newline or the end of input.
+// Only when nothing but white space follows is more input a possible fix.
+func (s *scanner) unterminated(p lexer.Position, raw string) {
+	if strings.TrimSpace(string(s.src[s.off:])) == "" {
+		s.errorf(p, "%s in string literal", incompleteMsg)
+	} else {
+		s.errorf(p, "string literal not terminated")
+	}
+	s.emit(tString, raw+`"`, p)
+}
+
+// strValue checks escapes one by one so a bad one is reported at its column.
+func (s *scanner) strValue(p lexer.Position, raw string) {
+	body := raw[1 : len(raw)-1]
+	col := p.Column + 1
+	for len(body) > 0 {
+		_, _, tail, err := strconv.UnquoteChar(body, '"')
+		if err != nil {
+			ep := p
+			ep.Column, ep.Offset = col, p.Offset+(col-p.Column)
+			s.errorf(ep, "invalid escape sequence in string literal")
+			break
+		}
+		col += len(body) - len(tail)
+		body = tail
+	}
+	s.emit(tString, raw, p)
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func isLetter(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= utf8.RuneSelf && unicode.IsLetter(r)
+}
+
+// promoteContextual turns array, device and allocator into keywords where
+// they start a declaration or scope: at the start of a statement and
+// followed by what can only continue a declaration. Anywhere else they stay
+// names, so array([1]), device = "cpu" and zeros(3, device="cpu") work.
+func promoteContextual(toks []lexer.Token) {
+	for i := range toks {
+		t := &toks[i]
+		if t.Type != tIdent || !atStmtStart(toks, i) {
+			continue
+		}
+		switch t.Value {
+		case "array":
+			if toks[i+1].Type == tIdent {
+				t.Type = tKeyword
+			}
+		case "device", "allocator":
+			if opensScope(toks, i+1) {
+				t.Type = tKeyword
+			}
+		}
+	}
+}
+
+func atStmtStart(toks []lexer.Token, i int) bool {
+	if i == 0 {
+		return true
+	}
+	prev := toks[i-1]
+	return prev.Type == tTerm || prev.Type == tPunct && prev.Value == "{"
+}
+
+// opensScope reports whether the tokens from i continue `device`/`allocator`
+// as a scope header rather than as an expression or assignment: either an
+// operand follows directly (two operands in a row are no expression), or the
+// statement reaches a "{" outside brackets, which no expression contains.
+func opensScope(toks []lexer.Token, i int) bool {
+	switch t := toks[i]; t.Type {
+	case tIdent, tInt, tFloat, tString:
+		return true
+	case tKeyword:
+		return t.Value == "true" || t.Value == "false" || t.Value == "nil"
+	case tPunct:
+		if t.Value == "!" || t.Value == "~" {
+			return true
+		}
+	default:
+		return false
+	}
+	depth := 0
+	for ; i < len(toks); i++ {
+		t := toks[i]
+		switch {
+		case t.Type == lexer.EOF, t.Type == tTerm && depth == 0:
+			return false
+		case t.Type != tPunct:
+		case t.Value == "(" || t.Value == "[":
+			depth++
+		case t.Value == ")" || t.Value == "]":
+			depth--
+		case t.Value == "{":
+			return depth == 0
+		}
+	}
+	return false
+}

@@ -1,0 +1,112 @@
+package syntax
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// tokString renders the token stream compactly: terminators as ";" (typed),
+// "NL" (newline) or "$" (implied), keywords as KW:word.
+func tokString(toks []lexer.Token) string {
+	var parts []string
+	for _, t := range toks {
+		switch t.Type {
+		case lexer.EOF:
+			parts = append(parts, "EOF")
+		case tTerm:
+			parts = append(parts, map[string]string{termSemi: ";", termNewline: "NL", termImplied: "$"}[t.Value])
+		case tKeyword:
+			parts = append(parts, "KW:"+t.Value)
+		default:
+			parts = append(parts, t.Value)
+		}
+	}
+	return strings.Join(parts, " ")
+}
+
+func TestTerminatorInsertion(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"a = 1\nb = 2\n", "a = 1 NL b = 2 NL EOF"},
+		{"a = 1", "a = 1 $ EOF"},
+		{"a = 1 +\n 2\n", "a = 1 + 2 NL EOF"},                  // after a binary operator
+		{"f(1,\n 2)\n", "f ( 1 , 2 ) NL EOF"},                  // inside ( and after ,
+		{"x = [1,\n2\n]\n", "x = [ 1 , 2 ] NL EOF"},            // inside [
+		{"if x {\n a = 1\n}\n", "KW:if x { a = 1 NL } NL EOF"}, // inside { newlines count
+		{"{ a = 1 }", "{ a = 1 $ } $ EOF"},                     // implied before }
+		{"{}", "{ } $ EOF"},                                    // no empty statement
+		{"a; b;; c", "a ; b ; c $ EOF"},                        // ;; dropped
+		{";\n;a", "a $ EOF"},                                   // leading ; dropped
+		{"return\n", "KW:return NL EOF"},                       // keywords that end statements
+		{"break\ncontinue\nx = true\ny = nil\n", "KW:break NL KW:continue NL x = KW:true NL y = KW:nil NL EOF"},
+		{"let a =\n 3\n", "KW:let a = 3 NL EOF"}, // = does not end a statement
+		{"f(x) // call\n// only a comment\n", "f ( x ) NL EOF"},
+		{"#!/usr/bin/env gscript\nx\n", "x NL EOF"},
+		{"x\n#!no\n", "x NL ! no NL EOF"},  // #! only on line 1 (the # is an error)
+		{"f(\n{\n}\n)", "f ( { } ) $ EOF"}, // innermost bracket decides
+		{"a[i]\n(b)\n", "a [ i ] NL ( b ) NL EOF"},
+		{"\n\n\n", "EOF"},
+		{"x\r\ny\r\n", "x NL y NL EOF"},
+		{"fn f() -> f32 {}", "KW:fn f ( ) -> f32 { } $ EOF"},
+		{"a<<=b", "a << = b $ EOF"},
+		{"a<=b>=c!=d==e&&f||g", "a <= b >= c != d == e && f || g $ EOF"},
+	}
+	for _, tt := range tests {
+		s := scan("t.gs", []byte(tt.src))
+		if got := tokString(s.toks); got != tt.want {
+			t.Errorf("scan(%q)\n got %s\nwant %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+func TestTokenPositions(t *testing.T) {
+	s := scan("t.gs", []byte("let a = 1\n  foo(\"é\", x)"))
+	want := []struct {
+		val       string
+		line, col int
+	}{
+		{"let", 1, 1}, {"a", 1, 5}, {"=", 1, 7}, {"1", 1, 9}, {"\n", 1, 10},
+		{"foo", 2, 3}, {"(", 2, 6}, {`"é"`, 2, 7}, {",", 2, 11}, {"x", 2, 13}, {")", 2, 14},
+	}
+	for i, w := range want {
+		tok := s.toks[i]
+		if tok.Value != w.val || tok.Pos.Line != w.line || tok.Pos.Column != w.col || tok.Pos.Filename != "t.gs" {
+			t.Errorf("token %d = %q at %d:%d, want %q at %d:%d", i, tok.Value, tok.Pos.Line, tok.Pos.Column, w.val, w.line, w.col)
+		}
+	}
+	if off := s.toks[5].Pos.Offset; off != 12 {
+		t.Errorf("offset of foo = %d, want 12", off)
+	}
+}
+
+func TestContextualKeywords(t *testing.T) {
+	tests := []struct{ src, want string }{
+		{"array x: f32[3]", "KW:array x : f32 [ 3 ] $ EOF"},
+		{"array([1, 2])", "array ( [ 1 , 2 ] ) $ EOF"},
+		{"let a = array([1])", "KW:let a = array ( [ 1 ] ) $ EOF"},
+		{"array = 3", "array = 3 $ EOF"},
+		{"device \"cpu\" {}", "KW:device \"cpu\" { } $ EOF"},
+		{"device d {}", "KW:device d { } $ EOF"},
+		{"device devs[0] {}", "KW:device devs [ 0 ] { } $ EOF"},
+		{"device (\"cu\" + \"da\") {}", "KW:device ( \"cu\" + \"da\" ) { } $ EOF"},
+		{"device = \"cuda:0\"", "device = \"cuda:0\" $ EOF"},
+		{"device(\"x\")", "device ( \"x\" ) $ EOF"},
+		{"device.x = 1", "device . x = 1 $ EOF"},
+		{"let device = \"cpu\"", "KW:let device = \"cpu\" $ EOF"},
+		{"zeros(3, device=\"cpu\", allocator=\"managed\")", "zeros ( 3 , device = \"cpu\" , allocator = \"managed\" ) $ EOF"},
+		{"allocator managed {}", "KW:allocator managed { } $ EOF"},
+		{"allocator \"pinned\" on \"cpu\" {}", "KW:allocator \"pinned\" KW:on \"cpu\" { } $ EOF"},
+		{"allocator = 1", "allocator = 1 $ EOF"},
+		{"{ device \"cpu\" {} }", "{ KW:device \"cpu\" { } $ } $ EOF"},
+		{"x; array y: i32[1]", "x ; KW:array y : i32 [ 1 ] $ EOF"},
+		{"f(array, device)", "f ( array , device ) $ EOF"},
+		{"config.debug = true", "config . debug = KW:true $ EOF"},
+	}
+	for _, tt := range tests {
+		s := scan("t.gs", []byte(tt.src))
+		if got := tokString(s.toks); got != tt.want {
+			t.Errorf("scan(%q)\n got %s\nwant %s", tt.src, got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,498 @@
+package cpu
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// access is a compiled array access (load, store or atomic).
+type access struct {
+	op     ir.Op
+	kp     int // kernel parameter index of the array
+	elem   ir.Type
+	size   int // element size in bytes
+	idx    []int
+	itypes []ir.Type
+	accum  []func(fr *frame, m mask, r, ext, stride int, first bool) int
+	pos    ast.Pos
+}
+
+func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
+	p := in.Param
+	if p < 0 || p >= len(ctx.f.Params) || !ctx.f.Params[p].IsArray() {
+		return nil, c.errf(ctx, in.Pos, "%s of param %d, which is not an array", in.Op, p)
+	}
+	prm := ctx.f.Params[p]
+	nidx := len(o.args)
+	switch in.Op {
+	case ir.OpStore, ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax:
+		nidx--
+	case ir.OpAtomicCAS:
+		nidx -= 2
+	}
+	if nidx != prm.NDim {
+		return nil, c.errf(ctx, in.Pos, "%s of %s with %d indices, array has %d dimensions", in.Op, prm.Name, nidx, prm.NDim)
+	}
+	ac := &access{op: in.Op, kp: ctx.arrays[p], elem: prm.Elem, size: prm.Elem.Size(), pos: in.Pos,
+		idx: o.args[:nidx], itypes: o.types[:nidx]}
+	for k, t := range ac.itypes {
+		f := accumFor(t)
+		if f == nil {
+			return nil, c.errf(ctx, in.Pos, "index %d of %s has type %s", k, prm.Name, t)
+		}
+		ac.accum = append(ac.accum, f)
+	}
+	for _, t := range o.types[nidx:] {
+		if t != prm.Elem {
+			return nil, c.errf(ctx, in.Pos, "%s of %s value into array of %s", in.Op, t, prm.Elem)
+		}
+	}
+	if o.dst >= 0 && o.dt != prm.Elem {
+		return nil, c.errf(ctx, in.Pos, "%s of %s array into %s register", in.Op, prm.Elem, o.dt)
+	}
+	fast := nidx == 1 && c.k.TidDims == 1 && ctx.isTid(in.Args[0], 0) && prm.Elem != ir.Bool
+	switch in.Op {
+	case ir.OpLoad:
+		if o.dst < 0 {
+			return nil, c.errf(ctx, in.Pos, "load needs a destination")
+		}
+		return ac.load(o.dst, fast), nil
+	case ir.OpStore:
+		if o.dst >= 0 {
+			return nil, c.errf(ctx, in.Pos, "store has a destination")
+		}
+		return ac.store(o.args[nidx], fast), nil
+	}
+	if prm.Elem == ir.Bool || prm.Elem == ir.U8 {
+		return nil, c.errf(ctx, in.Pos, "%s on an array of %s", in.Op, prm.Elem)
+	}
+	return ac.atomic(o.dst, o.args[nidx:]), nil
+}
+
+func accumFor(t ir.Type) func(*frame, mask, int, int, int, bool) int {
+	switch t {
+	case ir.U8:
+		return kAccum[uint8]
+	case ir.I32:
+		return kAccum[int32]
+	case ir.I64:
+		return kAccum[int64]
+	case ir.U32:
+		return kAccum[uint32]
+	case ir.U64:
+		return kAccum[uint64]
+	}
+	return nil
+}
+
+// kAccum checks index register r against extent ext and adds index*stride
+// (bytes) to the lanes' offsets (or sets them, for the first axis). It
+// returns the first out-of-bounds lane, or -1. A negative index, seen as
+// unsigned, is out of bounds too.
+func kAccum[I integer](fr *frame, m mask, r, ext, stride int, first bool) int {
+	X, off := vec[I](fr, r), fr.off
+	if m.all {
+		X = X[:fr.n]
+		off = off[:len(X)]
+		for i, v := range X {
+			x := int(v)
+			if uint(x) >= uint(ext) {
+				return i
+			}
+			if first {
+				off[i] = x * stride
+			} else {
+				off[i] += x * stride
+			}
+		}
+		return -1
+	}
+	for _, i := range m.idx {
+		x := int(X[i])
+		if uint(x) >= uint(ext) {
+			return int(i)
+		}
+		if first {
+			off[i] = x * stride
+		} else {
+			off[i] += x * stride
+		}
+	}
+	return -1
+}
+
+// offsets fills fr.off with the byte offsets of the active lanes' elements,
+// or returns the bounds error of the lowest faulting lane.
+func (ac *access) offsets(fr *frame, m mask, arr *arrayInfo) error {
+	bad, badAxis := -1, 0
+	for k, r := range ac.idx {
+		lane := ac.accum[k](fr, m, r, arr.shape[k], arr.strides[k]*ac.size, k == 0)
+		if lane >= 0 && (bad < 0 || lane < bad) {
+			bad, badAxis = lane, k
+		}
+	}
+	if bad < 0 {
+		return nil
+	}
+	return ac.boundsErr(fr, arr, badAxis, indexString(fr, ac.idx[badAxis], ac.itypes[badAxis], bad))
+}
+
+func indexString(fr *frame, r int, t ir.Type, lane int) string {
+	switch t {
+	case ir.U8:
+		return strconv.FormatUint(uint64(vec[uint8](fr, r)[lane]), 10)
+	case ir.I32:
+		return strconv.FormatInt(int64(vec[int32](fr, r)[lane]), 10)
+	case ir.I64:
+		return strconv.FormatInt(vec[int64](fr, r)[lane], 10)
+	case ir.U32:
+		return strconv.FormatUint(uint64(vec[uint32](fr, r)[lane]), 10)
+	}
+	return strconv.FormatUint(vec[uint64](fr, r)[lane], 10)
+}
+
+func (ac *access) boundsErr(fr *frame, arr *arrayInfo, axis int, index string) error {
+	dims := make([]string, arr.ndim)
+	for i := range dims {
+		dims[i] = strconv.Itoa(arr.shape[i])
+	}
+	return &KernelError{Pos: ac.pos, Kernel: fr.ln.p.k.Entry.Name,
+		Msg: fmt.Sprintf("index %s out of bounds for axis %d of array %s with shape [%s]",
+			index, axis, arr.name, strings.Join(dims, ", "))}
+}
+
+// tidErr reports the first active lane past the end of a 1-D array
+// indexed by tid() (the fast path does not read the index register).
+func (ac *access) tidErr(fr *frame, m mask, arr *arrayInfo) error {
+	lane := m.first()
+	if !m.all {
+		for _, i := range m.idx {
+			if fr.base+int(i) >= arr.shape[0] {
+				lane = int(i)
+				break
+			}
+		}
+	} else {
+		lane = max(0, arr.shape[0]-fr.base)
+	}
+	return ac.boundsErr(fr, arr, 0, strconv.Itoa(fr.base+lane))
+}
+
+func (ac *access) load(d int, fast bool) instFn {
+	gather, tid := gatherFor(ac.elem), loadTidFor(ac.elem)
+	return func(fr *frame, m mask) error {
+		arr := &fr.ln.arrays[ac.kp]
+		if fast {
+			if fr.base+m.last(fr.n) >= arr.shape[0] {
+				return ac.tidErr(fr, m, arr)
+			}
+			tid(fr, m, d, arr)
+			return nil
+		}
+		if err := ac.offsets(fr, m, arr); err != nil {
+			return err
+		}
+		gather(fr, m, d, arr.data)
+		return nil
+	}
+}
+
+func (ac *access) store(v int, fast bool) instFn {
+	scatter, tid := scatterFor(ac.elem), storeTidFor(ac.elem)
+	return func(fr *frame, m mask) error {
+		arr := &fr.ln.arrays[ac.kp]
+		if fast {
+			if fr.base+m.last(fr.n) >= arr.shape[0] {
+				return ac.tidErr(fr, m, arr)
+			}
+			tid(fr, m, v, arr)
+			return nil
+		}
+		if err := ac.offsets(fr, m, arr); err != nil {
+			return err
+		}
+		scatter(fr, m, v, arr.data)
+		return nil
+	}
+}
+
+func kGather[T any](fr *frame, m mask, d int, data unsafe.Pointer) {
+	D, off := vec[T](fr, d), fr.off
+	if m.all {
+		for i := range D[:fr.n] {
+			D[i] = *(*T)(unsafe.Add(data, off[i]))
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = *(*T)(unsafe.Add(data, off[i]))
+	}
+}
+
+// kGatherBool reads bytes so that a stored value other than 0/1 still
+// becomes a proper Go bool.
+func kGatherBool(fr *frame, m mask, d int, data unsafe.Pointer) {
+	D, off := vec[bool](fr, d), fr.off
+	if m.all {
+		for i := range D[:fr.n] {
+			D[i] = *(*uint8)(unsafe.Add(data, off[i])) != 0
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = *(*uint8)(unsafe.Add(data, off[i])) != 0
+	}
+}
+
+func kScatter[T any](fr *frame, m mask, v int, data unsafe.Pointer) {
+	V, off := vec[T](fr, v), fr.off
+	if m.all {
+		for i := range V[:fr.n] {
+			*(*T)(unsafe.Add(data, off[i])) = V[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		*(*T)(unsafe.Add(data, off[i])) = V[i]
+	}
+}
+
+// kLoadTid loads x[tid()] for a 1-D launch: a copy when contiguous.
+func kLoadTid[T any](fr *frame, m mask, d int, arr *arrayInfo) {
+	D, st := vec[T](fr, d), arr.strides[0]
+	src := unsafe.Add(arr.data, fr.base*st*int(unsafe.Sizeof(D[0])))
+	if st == 1 {
+		S := unsafe.Slice((*T)(src), fr.n)
+		if m.all {
+			copy(D[:fr.n], S)
+			return
+		}
+		for _, i := range m.idx {
+			D[i] = S[i]
+		}
+		return
+	}
+	step := st * int(unsafe.Sizeof(D[0]))
+	if m.all {
+		for i := range D[:fr.n] {
+			D[i] = *(*T)(unsafe.Add(src, i*step))
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = *(*T)(unsafe.Add(src, int(i)*step))
+	}
+}
+
+func kStoreTid[T any](fr *frame, m mask, v int, arr *arrayInfo) {
+	V, st := vec[T](fr, v), arr.strides[0]
+	dst := unsafe.Add(arr.data, fr.base*st*int(unsafe.Sizeof(V[0])))
+	if st == 1 {
+		S := unsafe.Slice((*T)(dst), fr.n)
+		if m.all {
+			copy(S, V[:fr.n])
+			return
+		}
+		for _, i := range m.idx {
+			S[i] = V[i]
+		}
+		return
+	}
+	step := st * int(unsafe.Sizeof(V[0]))
+	if m.all {
+		for i := range V[:fr.n] {
+			*(*T)(unsafe.Add(dst, i*step)) = V[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		*(*T)(unsafe.Add(dst, int(i)*step)) = V[i]
+	}
+}
+
+// Loads and stores only depend on the element size (bool loads excepted).
+func gatherFor(t ir.Type) func(*frame, mask, int, unsafe.Pointer) {
+	switch t.Size() {
+	case 1:
+		if t == ir.Bool {
+			return kGatherBool
+		}
+		return kGather[uint8]
+	case 4:
+		return kGather[uint32]
+	}
+	return kGather[uint64]
+}
+
+func scatterFor(t ir.Type) func(*frame, mask, int, unsafe.Pointer) {
+	switch t.Size() {
+	case 1:
+		return kScatter[uint8]
+	case 4:
+		return kScatter[uint32]
+	}
+	return kScatter[uint64]
+}
+
+func loadTidFor(t ir.Type) func(*frame, mask, int, *arrayInfo) {
+	switch t.Size() {
+	case 1:
+		return kLoadTid[uint8]
+	case 4:
+		return kLoadTid[uint32]
+	}
+	return kLoadTid[uint64]
+}
+
+func storeTidFor(t ir.Type) func(*frame, mask, int, *arrayInfo) {
+	switch t.Size() {
+	case 1:
+		return kStoreTid[uint8]
+	case 4:
+		return kStoreTid[uint32]
+	}
+	return kStoreTid[uint64]
+}
+
+// atomic compiles atomic_add/sub/min/max/cas; vals is (value) or (compare,
+// value). Lanes apply their updates one after the other with sync/atomic,
+// so concurrent workers see a consistent memory order.
+func (ac *access) atomic(d int, vals []int) instFn {
+	v, c := vals[len(vals)-1], -1
+	if len(vals) == 2 {
+		c = vals[0]
+	}
+	var k func(*frame, mask, ir.Op, int, int, int, unsafe.Pointer)
+	switch ac.elem {
+	case ir.I32:
+		k = kAtomic32[int32]
+	case ir.U32:
+		k = kAtomic32[uint32]
+	case ir.F32:
+		k = kAtomic32[float32]
+	case ir.I64:
+		k = kAtomic64[int64]
+	case ir.U64:
+		k = kAtomic64[uint64]
+	default:
+		k = kAtomic64[float64]
+	}
+	return func(fr *frame, m mask) error {
+		arr := &fr.ln.arrays[ac.kp]
+		if err := ac.offsets(fr, m, arr); err != nil {
+			return err
+		}
+		k(fr, m, ac.op, d, v, c, arr.data)
+		return nil
+	}
+}
+
+// lanesDo calls f for each active lane in order.
+func lanesDo(fr *frame, m mask, f func(i int)) {
+	if m.all {
+		for i := range fr.n {
+			f(i)
+		}
+		return
+	}
+	for _, i := range m.idx {
+		f(int(i))
+	}
+}
+
+func kAtomic32[T int32 | uint32 | float32](fr *frame, m mask, op ir.Op, d, v, c int, data unsafe.Pointer) {
+	V, C, D := vec[T](fr, v), vec[T](fr, max(c, 0)), vec[T](fr, max(d, 0))
+	lanesDo(fr, m, func(i int) {
+		old := rmw32((*uint32)(unsafe.Add(data, fr.off[i])), op, V[i], C[i])
+		if d >= 0 {
+			D[i] = old
+		}
+	})
+}
+
+func kAtomic64[T int64 | uint64 | float64](fr *frame, m mask, op ir.Op, d, v, c int, data unsafe.Pointer) {
+	V, C, D := vec[T](fr, v), vec[T](fr, max(c, 0)), vec[T](fr, max(d, 0))
+	lanesDo(fr, m, func(i int) {
+		old := rmw64((*uint64)(unsafe.Add(data, fr.off[i])), op, V[i], C[i])
+		if d >= 0 {
+			D[i] = old
+		}
+	})
+}
+
+// update is the new value of an atomic read-modify-write; ok is false
+// when a CAS does not store (old != compare, compared bitwise like CUDA's
+// atomicCAS). Min and max follow fminf/fmaxf for floats.
+func update[T number](op ir.Op, old, v, cmp T, oldBits, cmpBits uint64) (T, bool) {
+	switch op {
+	case ir.OpAtomicAdd:
+		return old + v, true
+	case ir.OpAtomicSub:
+		return old - v, true
+	case ir.OpAtomicMin:
+		if v != v || old < v { // old is kept when v is NaN (fminf yields the other)
+			return old, true
+		}
+		if old != old {
+			return v, true
+		}
+		return min(old, v), true
+	case ir.OpAtomicMax:
+		if v != v || old > v {
+			return old, true
+		}
+		if old != old {
+			return v, true
+		}
+		return max(old, v), true
+	}
+	return v, oldBits == cmpBits
+}
+
+func rmw32[T int32 | uint32 | float32](p *uint32, op ir.Op, v, cmp T) T {
+	vb := *(*uint32)(unsafe.Pointer(&v))
+	var z T
+	if _, isFloat := any(z).(float32); !isFloat && (op == ir.OpAtomicAdd || op == ir.OpAtomicSub) {
+		if op == ir.OpAtomicSub {
+			vb = -vb
+		}
+		nb := atomic.AddUint32(p, vb) - vb
+		return *(*T)(unsafe.Pointer(&nb))
+	}
+	cb := *(*uint32)(unsafe.Pointer(&cmp))
+	for {
+		ob := atomic.LoadUint32(p)
+		old := *(*T)(unsafe.Pointer(&ob))
+		nw, ok := update(op, old, v, cmp, uint64(ob), uint64(cb))
+		if !ok || atomic.CompareAndSwapUint32(p, ob, *(*uint32)(unsafe.Pointer(&nw))) {
+			return old
+		}
+	}
+}
+
+func rmw64[T int64 | uint64 | float64](p *uint64, op ir.Op, v, cmp T) T {
+	vb := *(*uint64)(unsafe.Pointer(&v))
+	var z T
+	if _, isFloat := any(z).(float64); !isFloat && (op == ir.OpAtomicAdd || op == ir.OpAtomicSub) {
+		if op == ir.OpAtomicSub {
+			vb = -vb
+		}
+		nb := atomic.AddUint64(p, vb) - vb
+		return *(*T)(unsafe.Pointer(&nb))
+	}
+	cb := *(*uint64)(unsafe.Pointer(&cmp))
+	for {
+		ob := atomic.LoadUint64(p)
+		old := *(*T)(unsafe.Pointer(&ob))
+		nw, ok := update(op, old, v, cmp, ob, cb)
+		if !ok || atomic.CompareAndSwapUint64(p, ob, *(*uint64)(unsafe.Pointer(&nw))) {
+			return old
+		}
+	}
+}

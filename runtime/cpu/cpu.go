@@ -1,0 +1,268 @@
+package cpu
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+)
+
+// ArrayArg is an array argument: element [0,...] address, shape and strides
+// in elements (only the first NDim used).
+type ArrayArg struct {
+	Data    unsafe.Pointer
+	Shape   [4]int
+	Strides [4]int
+	Name    string // the argument's name in the launch, for error messages (may be empty: use the param name)
+}
+
+// Arg is one launch argument: Array for array parameters; Bits for scalar
+// parameters (the value's raw bits in the low bytes: math.Float32bits for
+// f32, uint64(int64(v)) for i32/i64, 0/1 for bool).
+type Arg struct {
+	Array ArrayArg
+	Bits  uint64
+}
+
+// Options for one launch. Out receives device print output (nil: discard).
+// Cancel, when non-nil, is polled between blocks of threads (and on every
+// loop iteration); when it becomes true Launch stops and returns
+// ErrCanceled. Workers is the number of goroutines (0 = GOMAXPROCS).
+type Options struct {
+	Out     io.Writer
+	Cancel  *atomic.Bool
+	Workers int
+}
+
+// ErrCanceled is returned by a launch stopped through Options.Cancel.
+var ErrCanceled = errors.New("launch canceled")
+
+// KernelError is a run-time failure inside a kernel: out-of-bounds index,
+// integer division by zero.
+type KernelError struct {
+	Pos    ast.Pos
+	Kernel string
+	Msg    string
+}
+
+func (e *KernelError) Error() string {
+	return fmt.Sprintf("%s: kernel %s: %s", e.Pos, e.Kernel, e.Msg)
+}
+
+// maxThreads is the largest number of threads of one launch (tid is i32).
+const maxThreads = 1<<31 - 1
+
+// arrayInfo is one array argument as the instructions read it.
+type arrayInfo struct {
+	data    unsafe.Pointer
+	shape   [4]int
+	strides [4]int
+	name    string
+	ndim    int
+}
+
+// launch is the state shared by the workers of one Launch.
+type launch struct {
+	p      *Program
+	nd     int
+	dims   [4]int
+	inner  [4]int // product of the extents after each axis
+	total  int
+	arrays []arrayInfo // by kernel parameter index; zero for scalars
+	bits   []uint64    // by kernel parameter index; scalars only
+	cancel *atomic.Bool
+	stop   atomic.Bool // set on error or cancellation: workers finish up
+	next   atomic.Int64
+
+	out   io.Writer
+	outMu sync.Mutex
+
+	errMu     sync.Mutex
+	err       error
+	errThread int
+	canceled  bool
+}
+
+// Launch runs the kernel over dims (1-4 extents, product <= 2^31-1)
+// threads. The caller has already checked the argument count and types;
+// Launch still validates len(args) and dims and returns errors, never
+// panics.
+func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
+	ln, err := p.newLaunch(dims, args, opts)
+	if err != nil || ln.total == 0 {
+		return err
+	}
+	nblocks := (ln.total + lanes - 1) / lanes
+	workers := opts.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	workers = min(workers, nblocks)
+	if workers == 1 {
+		ln.work(nblocks)
+	} else {
+		var wg sync.WaitGroup
+		for range workers {
+			wg.Go(func() { ln.work(nblocks) })
+		}
+		wg.Wait()
+	}
+	switch {
+	case ln.err != nil:
+		return ln.err
+	case ln.canceled:
+		return ErrCanceled
+	}
+	return nil
+}
+
+// newLaunch validates dims and args and binds them to the kernel's
+// parameters.
+func (p *Program) newLaunch(dims []int, args []Arg, opts Options) (*launch, error) {
+	k := p.k.Entry
+	if len(args) != len(k.Params) {
+		return nil, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(args))
+	}
+	if len(dims) < 1 || len(dims) > 4 {
+		return nil, fmt.Errorf("kernel %s: launch needs 1 to 4 dimensions, got %d", k.Name, len(dims))
+	}
+	if p.k.TidDims > 0 && len(dims) != p.k.TidDims {
+		return nil, fmt.Errorf("kernel %s: tid() has %d dimensions but the launch has %d", k.Name, p.k.TidDims, len(dims))
+	}
+	if len(dims) < p.tidAxes {
+		return nil, fmt.Errorf("kernel %s: tid() uses %d dimensions but the launch has %d", k.Name, p.tidAxes, len(dims))
+	}
+	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, out: opts.Out, total: 1}
+	for i, d := range dims {
+		if d < 0 {
+			return nil, fmt.Errorf("kernel %s: negative launch extent %d", k.Name, d)
+		}
+		ln.dims[i] = d
+		if d != 0 && ln.total > maxThreads/d {
+			return nil, fmt.Errorf("kernel %s: launch of more than 2^31-1 threads", k.Name)
+		}
+		ln.total *= d
+	}
+	inner := 1
+	for i := len(dims) - 1; i >= 0; i-- {
+		ln.inner[i] = inner
+		inner *= dims[i]
+	}
+	if err := ln.bind(args); err != nil {
+		return nil, err
+	}
+	return ln, nil
+}
+
+// bind copies the arguments into the launch, checking array shapes.
+func (ln *launch) bind(args []Arg) error {
+	k := ln.p.k.Entry
+	ln.arrays = make([]arrayInfo, len(args))
+	ln.bits = make([]uint64, len(args))
+	for i, prm := range k.Params {
+		if !prm.IsArray() {
+			ln.bits[i] = args[i].Bits
+			continue
+		}
+		a := args[i].Array
+		info := arrayInfo{data: a.Data, shape: a.Shape, strides: a.Strides, name: a.Name, ndim: prm.NDim}
+		if info.name == "" {
+			info.name = prm.Name
+		}
+		for ax := range prm.NDim {
+			if a.Shape[ax] < 0 {
+				return fmt.Errorf("kernel %s: argument %s has negative extent %d", k.Name, info.name, a.Shape[ax])
+			}
+			if a.Shape[ax] > 0 && a.Data == nil {
+				return fmt.Errorf("kernel %s: argument %s has no data", k.Name, info.name)
+			}
+		}
+		ln.arrays[i] = info
+	}
+	return nil
+}
+
+// work runs blocks taken from the shared counter until none are left or the
+// launch stops. Each worker has its own frame from the program's pool.
+func (ln *launch) work(nblocks int) {
+	fr := ln.p.frames.Get().(*frame)
+	defer ln.p.frames.Put(fr)
+	defer func() {
+		if r := recover(); r != nil {
+			fr.clearFlags()
+			ln.fail(fr.base, &KernelError{Pos: ln.p.k.Entry.Pos, Kernel: ln.p.k.Entry.Name,
+				Msg: fmt.Sprintf("internal error in the cpu executor: %v", r)})
+		}
+	}()
+	fr.ln = ln
+	ln.p.runSetup(fr)
+	for !ln.stop.Load() {
+		if ln.cancel != nil && ln.cancel.Load() {
+			ln.cancelNow()
+			return
+		}
+		b := int(ln.next.Add(1) - 1)
+		if b >= nblocks {
+			return
+		}
+		fr.base = b * lanes
+		fr.n = min(lanes, ln.total-fr.base)
+		_, err := ln.p.body(fr, mask{all: true})
+		ln.flush(fr)
+		if err != nil {
+			fr.clearFlags()
+			if err != errStopped {
+				ln.fail(fr.base, err)
+			}
+			return
+		}
+	}
+}
+
+// flush writes a block's print output in one piece so blocks do not
+// interleave.
+func (ln *launch) flush(fr *frame) {
+	if len(fr.out) == 0 {
+		return
+	}
+	ln.outMu.Lock()
+	_, _ = ln.out.Write(fr.out) // print is best effort, like device printf
+	ln.outMu.Unlock()
+	fr.out = fr.out[:0]
+}
+
+// fail records err (keeping the one of the lowest block) and stops the
+// launch; err came from the block starting at thread base.
+func (ln *launch) fail(base int, err error) {
+	ln.errMu.Lock()
+	if ln.err == nil || base < ln.errThread {
+		ln.err, ln.errThread = err, base
+	}
+	ln.errMu.Unlock()
+	ln.stop.Store(true)
+}
+
+func (ln *launch) cancelNow() {
+	ln.errMu.Lock()
+	ln.canceled = true
+	ln.errMu.Unlock()
+	ln.stop.Store(true)
+}
+
+// stopped reports whether a long-running loop should give up: another
+// worker failed or the caller canceled.
+func (ln *launch) stopped() bool {
+	if ln.stop.Load() {
+		return true
+	}
+	if ln.cancel != nil && ln.cancel.Load() {
+		ln.cancelNow()
+		return true
+	}
+	return false
+}

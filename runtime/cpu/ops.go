@@ -1,0 +1,451 @@
+package cpu
+
+import (
+	"math"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// instFn executes one instruction over the active lanes of a block.
+type instFn func(fr *frame, m mask) error
+
+type integer interface {
+	~uint8 | ~int32 | ~int64 | ~uint32 | ~uint64
+}
+
+type float interface{ ~float32 | ~float64 }
+
+type number interface{ integer | float }
+
+// fmin is C's fmin/fminf: a NaN operand yields the other one.
+func fmin[T float](a, b T) T {
+	switch {
+	case a != a:
+		return b
+	case b != b:
+		return a
+	case a < b:
+		return a
+	case b < a:
+		return b
+	case a == 0 && math.Signbit(float64(a)):
+		return a // min(-0, +0) is -0, as math.Min
+	}
+	return b
+}
+
+// fmax is C's fmax/fmaxf: a NaN operand yields the other one.
+func fmax[T float](a, b T) T {
+	switch {
+	case a != a:
+		return b
+	case b != b:
+		return a
+	case a > b:
+		return a
+	case b > a:
+		return b
+	case a == 0 && !math.Signbit(float64(a)):
+		return a // max(+0, -0) is +0, as math.Max
+	}
+	return b
+}
+
+// iabs wraps for the most negative value (abs(MinInt32) = MinInt32), as C.
+func iabs[T integer](a T) T {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+func isign[T integer](a T) T {
+	switch {
+	case a > 0:
+		return 1
+	case a < 0:
+		return ^T(0) // -1 without a constant overflow for unsigned T
+	}
+	return 0
+}
+
+// fsign returns -1, +0 or 1; NaN stays NaN. Both zeros give +0, as the
+// CUDA backend's (x > 0) - (x < 0).
+func fsign[T float](a T) T {
+	switch {
+	case a > 0:
+		return 1
+	case a < 0:
+		return -1
+	case a == 0:
+		return 0
+	}
+	return a
+}
+
+// fma32 is fmaf: a*b+c rounded once to float32. a*b is exact in float64;
+// the float64 sum may round, so when it lands exactly on a float32 halfway
+// point its rounding error decides the direction (avoiding double rounding).
+func fma32(a, b, c float32) float32 {
+	p := float64(a) * float64(b)
+	hi := p + float64(c)
+	r := float32(hi)
+	if math.IsInf(hi, 0) || math.IsNaN(hi) || float64(r) == hi {
+		return r
+	}
+	// lo is the exact error of hi (Knuth's TwoSum).
+	bv := hi - p
+	lo := (p - (hi - bv)) + (float64(c) - bv)
+	if lo == 0 {
+		return r
+	}
+	up := hi > float64(r)
+	n := math.Nextafter32(r, float32(math.Copysign(math.Inf(1), hi-float64(r))))
+	if (float64(r)+float64(n))/2 == hi && (lo > 0) == up {
+		return n
+	}
+	return r
+}
+
+// Float to integer conversions, defined as Go on amd64 (CVTTSD2SI): NaN and
+// out-of-range values give the "integer indefinite" 0x80...0; u8 goes
+// through i32 and u32 through i64 (keeping the low bits); u64 above 2^63
+// converts x-2^63 and sets the top bit. Written out so that every host
+// gives the amd64 result.
+func toI32(f float64) int32 {
+	if f > -2147483649 && f < 2147483648 {
+		return int32(f)
+	}
+	return math.MinInt32
+}
+
+func toI64(f float64) int64 {
+	if f >= -9223372036854775808 && f < 9223372036854775808 {
+		return int64(f)
+	}
+	return math.MinInt64
+}
+
+func toU64(f float64) uint64 {
+	if f < 9223372036854775808 {
+		return uint64(toI64(f))
+	}
+	return uint64(toI64(f-9223372036854775808)) | 1<<63
+}
+
+// instOf2 wraps a two-register loop as an instruction.
+func instOf2(k func(*frame, mask, int, int), d, a int) instFn {
+	return func(fr *frame, m mask) error { k(fr, m, d, a); return nil }
+}
+
+// kFill sets the active lanes of d to v (an element of size 1, 4 or 8).
+func kFill[T uint8 | uint32 | uint64](fr *frame, m mask, d int, v T) {
+	D := vec[T](fr, d)
+	if m.all {
+		for i := range D[:fr.n] {
+			D[i] = v
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = v
+	}
+}
+
+// fillBits fills d (of type t) with the raw bits v (value in the low bytes).
+func fillBits(fr *frame, m mask, t ir.Type, d int, v uint64) {
+	switch t.Size() {
+	case 1:
+		kFill(fr, m, d, uint8(v))
+	case 4:
+		kFill(fr, m, d, uint32(v))
+	default:
+		kFill(fr, m, d, v)
+	}
+}
+
+// kMov copies register a to d; moves only need the element size.
+func kMov[T uint8 | uint32 | uint64](fr *frame, m mask, d, a int) {
+	D, A := vec[T](fr, d), vec[T](fr, a)
+	if m.all {
+		copy(D[:fr.n], A[:fr.n])
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i]
+	}
+}
+
+func mkMov(t ir.Type, d, a int) instFn {
+	switch t.Size() {
+	case 1:
+		return instOf2(kMov[uint8], d, a)
+	case 4:
+		return instOf2(kMov[uint32], d, a)
+	}
+	return instOf2(kMov[uint64], d, a)
+}
+
+// immBits converts an instruction's Imm (int64, uint64, float64 or bool;
+// int accepted too) to the raw bits of a value of type t.
+func immBits(imm any, t ir.Type) (uint64, bool) {
+	switch v := imm.(type) {
+	case bool:
+		return uint64(b2i(v)), true
+	case int:
+		return intBits(int64(v), t), true
+	case int64:
+		return intBits(v, t), true
+	case uint64:
+		return uintBits(v, t), true
+	case float64:
+		return floatBits(v, t), true
+	}
+	return 0, false
+}
+
+func intBits(v int64, t ir.Type) uint64 {
+	switch t {
+	case ir.F32:
+		return uint64(math.Float32bits(float32(v)))
+	case ir.F64:
+		return math.Float64bits(float64(v))
+	case ir.Bool:
+		return uint64(b2i(v != 0))
+	}
+	return truncBits(uint64(v), t)
+}
+
+func uintBits(v uint64, t ir.Type) uint64 {
+	switch t {
+	case ir.F32:
+		return uint64(math.Float32bits(float32(v)))
+	case ir.F64:
+		return math.Float64bits(float64(v))
+	case ir.Bool:
+		return uint64(b2i(v != 0))
+	}
+	return truncBits(v, t)
+}
+
+func floatBits(v float64, t ir.Type) uint64 {
+	switch t {
+	case ir.F32:
+		return uint64(math.Float32bits(float32(v)))
+	case ir.F64:
+		return math.Float64bits(v)
+	case ir.Bool:
+		return uint64(b2i(v != 0))
+	case ir.U8:
+		return uint64(uint8(toI32(v)))
+	case ir.I32:
+		return uint64(uint32(toI32(v)))
+	case ir.U64:
+		return toU64(v)
+	}
+	return truncBits(uint64(toI64(v)), t) // i64, u32
+}
+
+// truncBits keeps the low t.Size() bytes of an integer's bits.
+func truncBits(v uint64, t ir.Type) uint64 {
+	switch t.Size() {
+	case 1:
+		return uint64(uint8(v))
+	case 4:
+		return uint64(uint32(v))
+	}
+	return v
+}
+
+// kConv converts between numeric types where Go's conversion is C's:
+// int->int (wrapping), int->float and float->float (round to nearest).
+func kConv[S, D number](fr *frame, m mask, d, a int) {
+	Dv, A := vec[D](fr, d), vec[S](fr, a)
+	if m.all {
+		for i := range Dv[:fr.n] {
+			Dv[i] = D(A[i])
+		}
+		return
+	}
+	for _, i := range m.idx {
+		Dv[i] = D(A[i])
+	}
+}
+
+// kF2Iv32 converts floats to i32 or u8 through toI32.
+func kF2Iv32[S float, D integer](fr *frame, m mask, d, a int) {
+	Dv, A := vec[D](fr, d), vec[S](fr, a)
+	if m.all {
+		for i := range Dv[:fr.n] {
+			Dv[i] = D(toI32(float64(A[i])))
+		}
+		return
+	}
+	for _, i := range m.idx {
+		Dv[i] = D(toI32(float64(A[i])))
+	}
+}
+
+// kF2Iv64 converts floats to i64 or u32 through toI64.
+func kF2Iv64[S float, D integer](fr *frame, m mask, d, a int) {
+	Dv, A := vec[D](fr, d), vec[S](fr, a)
+	if m.all {
+		for i := range Dv[:fr.n] {
+			Dv[i] = D(toI64(float64(A[i])))
+		}
+		return
+	}
+	for _, i := range m.idx {
+		Dv[i] = D(toI64(float64(A[i])))
+	}
+}
+
+func kF2U64[S float](fr *frame, m mask, d, a int) {
+	Dv, A := vec[uint64](fr, d), vec[S](fr, a)
+	if m.all {
+		for i := range Dv[:fr.n] {
+			Dv[i] = toU64(float64(A[i]))
+		}
+		return
+	}
+	for _, i := range m.idx {
+		Dv[i] = toU64(float64(A[i]))
+	}
+}
+
+func kB2N[D number](fr *frame, m mask, d, a int) {
+	Dv, A := vec[D](fr, d), vec[bool](fr, a)
+	if m.all {
+		for i := range Dv[:fr.n] {
+			Dv[i] = D(b2i(A[i]))
+		}
+		return
+	}
+	for _, i := range m.idx {
+		Dv[i] = D(b2i(A[i]))
+	}
+}
+
+func kN2B[S number](fr *frame, m mask, d, a int) {
+	Dv, A := vec[bool](fr, d), vec[S](fr, a)
+	if m.all {
+		for i := range Dv[:fr.n] {
+			Dv[i] = A[i] != 0
+		}
+		return
+	}
+	for _, i := range m.idx {
+		Dv[i] = A[i] != 0
+	}
+}
+
+// mkConvert returns the conversion src -> dst, or nil if there is none.
+func mkConvert(src, dst ir.Type, d, a int) instFn {
+	switch {
+	case src == dst:
+		return mkMov(src, d, a)
+	case dst == ir.Bool:
+		return toBool(src, d, a)
+	case src == ir.Bool:
+		return fromBool(dst, d, a)
+	case src == ir.F32 && dst.IsInt():
+		return floatToInt[float32](dst, d, a)
+	case src == ir.F64 && dst.IsInt():
+		return floatToInt[float64](dst, d, a)
+	}
+	switch src {
+	case ir.U8:
+		return convTo[uint8](dst, d, a)
+	case ir.I32:
+		return convTo[int32](dst, d, a)
+	case ir.I64:
+		return convTo[int64](dst, d, a)
+	case ir.U32:
+		return convTo[uint32](dst, d, a)
+	case ir.U64:
+		return convTo[uint64](dst, d, a)
+	case ir.F32:
+		return convTo[float32](dst, d, a)
+	case ir.F64:
+		return convTo[float64](dst, d, a)
+	}
+	return nil
+}
+
+// convTo handles the conversions that Go's conversion gets right (all but
+// float->int, routed to floatToInt by mkConvert).
+func convTo[S number](dst ir.Type, d, a int) instFn {
+	switch dst {
+	case ir.U8:
+		return instOf2(kConv[S, uint8], d, a)
+	case ir.I32:
+		return instOf2(kConv[S, int32], d, a)
+	case ir.I64:
+		return instOf2(kConv[S, int64], d, a)
+	case ir.U32:
+		return instOf2(kConv[S, uint32], d, a)
+	case ir.U64:
+		return instOf2(kConv[S, uint64], d, a)
+	case ir.F32:
+		return instOf2(kConv[S, float32], d, a)
+	case ir.F64:
+		return instOf2(kConv[S, float64], d, a)
+	}
+	return nil
+}
+
+func floatToInt[S float](dst ir.Type, d, a int) instFn {
+	switch dst {
+	case ir.U8:
+		return instOf2(kF2Iv32[S, uint8], d, a)
+	case ir.I32:
+		return instOf2(kF2Iv32[S, int32], d, a)
+	case ir.I64:
+		return instOf2(kF2Iv64[S, int64], d, a)
+	case ir.U32:
+		return instOf2(kF2Iv64[S, uint32], d, a)
+	case ir.U64:
+		return instOf2(kF2U64[S], d, a)
+	}
+	return nil
+}
+
+func toBool(src ir.Type, d, a int) instFn {
+	switch src {
+	case ir.U8:
+		return instOf2(kN2B[uint8], d, a)
+	case ir.I32:
+		return instOf2(kN2B[int32], d, a)
+	case ir.I64:
+		return instOf2(kN2B[int64], d, a)
+	case ir.U32:
+		return instOf2(kN2B[uint32], d, a)
+	case ir.U64:
+		return instOf2(kN2B[uint64], d, a)
+	case ir.F32:
+		return instOf2(kN2B[float32], d, a)
+	case ir.F64:
+		return instOf2(kN2B[float64], d, a)
+	}
+	return nil
+}
+
+func fromBool(dst ir.Type, d, a int) instFn {
+	switch dst {
+	case ir.U8:
+		return instOf2(kB2N[uint8], d, a)
+	case ir.I32:
+		return instOf2(kB2N[int32], d, a)
+	case ir.I64:
+		return instOf2(kB2N[int64], d, a)
+	case ir.U32:
+		return instOf2(kB2N[uint32], d, a)
+	case ir.U64:
+		return instOf2(kB2N[uint64], d, a)
+	case ir.F32:
+		return instOf2(kB2N[float32], d, a)
+	case ir.F64:
+		return instOf2(kB2N[float64], d, a)
+	}
+	return nil
+}

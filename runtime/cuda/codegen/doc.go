@@ -1,0 +1,115 @@
+// Package codegen prints CUDA C++ from gscript's kernel IR (lang/ir), for
+// NVRTC with -arch=sm_90 -default-device -std=c++17. The output includes no
+// headers (NVRTC has no libc): it uses only NVRTC's built-in CUDA
+// declarations (math functions, __fadd_rn and friends, atomics, printf).
+//
+// One Source call gives one translation unit: the gs_array struct, the
+// helpers the kernel needs, a static __device__ function per k.Funcs entry
+// (prototypes first, so call order does not matter) and the
+// extern "C" __global__ entry EntryName(k). The text depends only on the IR
+// and Options, so it can key the kernel cache.
+//
+// # Launch contract
+//
+// The entry's parameters are listed by ParamLayout: the kernel's parameters
+// in order (arrays as ArrayParam by value, 72 bytes: data address, shape[4],
+// strides[4] in elements; scalars as their C type), then long long n0, n1,
+// n2, n3 (launch extents, 1 past the launch's rank) and long long total.
+// Thread t = blockIdx.x*blockDim.x + threadIdx.x (64-bit) returns when
+// t >= total; tid along axis k is decoded from t in C order (last axis
+// fastest), as the CPU executor numbers threads. Any 1-D grid covering total
+// threads works.
+//
+// # Debug builds
+//
+// Options.Debug checks every index of every load, store and atomic against
+// the array's shape (one unsigned compare per axis, which also catches
+// negative indices) and every integer divisor against zero. The first
+// failure of a launch is recorded in the __device__ variable ErrorSymbol
+// (48 bytes, DecodeErrorRecord) with atomicCAS, and the failing thread ends
+// with PTX exit: the bad access never happens and the context is not
+// poisoned. The host zeroes the record (cuModuleGetGlobal, cuMemsetD8)
+// before a debug launch and reads it after the launch completes;
+// DebugInfo(k).Describe turns it into the CPU executor's message at the
+// instruction's source position. Instruction ids number the entry's
+// instructions, then each func's, in statement order (DebugInfo documents
+// the walk). Inside device funcs each array parameter carries a hidden
+// "int gs_root<i>", the entry parameter it came from, so the message names
+// the launch's array. Other threads run on; what they wrote stays written.
+//
+// # Semantics (identical to the CPU executor unless noted)
+//
+//   - Integer + - * and negation wrap: signed values are computed in the
+//     unsigned type of the same width (C leaves signed overflow undefined).
+//     abs(MinInt) is MinInt, as Go's wrapping negation.
+//   - Integer / and % truncate; MinInt / -1 is MinInt and MinInt % -1 is 0,
+//     as in Go. Division by zero: Debug builds report "integer division by
+//     zero"; other builds give a defined value instead of C's undefined
+//     behaviour (decision: quotient all ones, i.e. -1 or the maximum
+//     unsigned value, remainder the dividend, as RISC-V defines it; the CPU
+//     executor always reports an error).
+//   - Shifts follow Go: the count is taken as unsigned (a negative signed
+//     count counts as huge), counts >= the width give 0, or the sign fill for
+//     >> of a negative value. The guards make C's undefined cases defined.
+//   - float -> int conversions follow Go on amd64 (measured with Go 1.26):
+//     i32 and i64 truncate, with NaN and out-of-range values giving the
+//     "integer indefinite" minimum integer (0x80000000, 0x8000000000000000);
+//     u8 converts through i32 and u32 through i64, then truncate; u64
+//     converts values >= 2^63 as int64(x - 2^63) | 1<<63 (so NaN, +-Inf and
+//     anything out of range give 1<<63, and negative values wrap). The gs_f2*
+//     helpers do this with explicit range checks; bool <-> number is C's
+//     (non-zero is true; true is 1).
+//   - Float + - * / and sqrt use the __f*_rn/__d*_rn intrinsics: correctly
+//     rounded and never contracted into an FMA whatever -fmad, -prec-div or
+//     -prec-sqrt say, so a*b+c rounds twice like the CPU. fma is fmaf/fma.
+//     rsqrt is 1/sqrt, two correct roundings (rsqrtf is approximate).
+//   - Other f32 math uses the f32 CUDA functions (sinf, expf, powf, ...),
+//     f64 math the f64 ones. Their documented ulp error bounds (1-4 ulp for
+//     most) mean transcendental results can differ from the CPU executor in
+//     the last bits; floor, ceil, trunc, round (half away from zero, roundf),
+//     fabs, fminf/fmaxf and conversions are exact and match.
+//   - min/max on floats are fminf/fmaxf (a NaN operand yields the other);
+//     clamp(x, lo, hi) = min(max(x, lo), hi). On ints they are comparisons.
+//   - sign: ints -1/0/1 (unsigned 0/1); floats -1 or 1, and the argument
+//     itself for zeros (keeping -0's sign) and NaN. isnan/isinf/isfinite
+//     test the bits, so fast-math flags cannot change them.
+//   - select(c, a, b) evaluates both (they are registers) and picks one.
+//   - Atomics: atomicAdd for i32/u32/u64/f32/f64, i64 through the unsigned
+//     long long overload (two's complement makes it the same operation);
+//     atomic_sub adds the negation (wrapping for ints); atomicMin/atomicMax
+//     for i32/u32/i64/u64 (native on sm_90); f32/f64 min/max are atomicCAS
+//     loops with fminf/fmaxf semantics; atomic_cas uses atomicCAS, floats
+//     through their bits: the compare is bitwise (-0 != +0, a NaN matches
+//     the same NaN bits), unlike float ==. u8 and bool atomics are rejected.
+//   - Loads and stores address data + sum(idx_k * stride_k) in 64-bit
+//     element units, so views with any strides work.
+//   - print is device printf, one call per print (so a line is not torn
+//     between threads). Formats: %d, %lld, %u, %llu, bools as true/false,
+//     f32 with %.9g and f64 with %.17g (round-trip, but not the shortest
+//     repr that the host and the CPU executor print: 0.1f prints as
+//     0.100000001 and 1.0 as 1). Device print output therefore differs from
+//     the CPU device for non-integral floats; its order between threads is
+//     unspecified.
+//   - Control flow is structured: if/else as is; a Loop is
+//     for(;;){ cond; if(!c) break; { body } gs_contN:; post }, continue is
+//     goto gs_contN (so it runs Post) and break is C's break (no switch is
+//     ever emitted). Registers are locals declared and zeroed at the top of
+//     each function, so no goto crosses an initialisation.
+//
+// # Names
+//
+// User identifiers never appear bare: parameters are p<i>_<name>, device
+// funcs gs_f<i>_<name>, registers r<n>, generated names gs_*; non-ASCII
+// characters become '_' after the unique prefix. EntryName is gs_<name> for
+// ASCII names and an injective gsu_ escape otherwise.
+//
+// # Not supported (errors from Source)
+//
+// tid() inside device funcs (the checker only allows it in kernels);
+// continue in a Loop's Cond or Post; u8/bool atomics; any malformed IR
+// (out-of-range registers, params, callees; mismatched types or index
+// counts) is an *ast.Error at the instruction's position, never a panic.
+//
+// testdata/gpucheck.py compiles every test kernel with NVRTC and runs the
+// run cases of TestDumpForGPU on a GPU (see device_test.go).
+package codegen

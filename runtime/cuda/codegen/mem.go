@@ -1,0 +1,305 @@
+package codegen
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+func (g *gen) arrayParam(in *ir.Inst) (ir.Param, error) {
+	if in.Param < 0 || in.Param >= len(g.f.Params) || !g.f.Params[in.Param].IsArray() {
+		return ir.Param{}, g.instErr(in, "parameter %d is not an array parameter", in.Param)
+	}
+	return g.f.Params[in.Param], nil
+}
+
+// root is the C expression for the entry parameter index of array
+// parameter p of the current function (Debug builds).
+func (g *gen) root(p int) string {
+	if g.entry {
+		return strconv.Itoa(p)
+	}
+	return fmt.Sprintf("gs_root%d", p)
+}
+
+// element checks the array parameter and index registers of an access and
+// returns the C pointer to the element: the offset is sum idx_k*stride_k in
+// 64-bit. In Debug builds every index is first checked against its extent;
+// the unsigned compare also catches negative indices.
+func (g *gen) element(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) {
+	p, err := g.arrayParam(in)
+	if err != nil {
+		return "", ir.Invalid, err
+	}
+	if len(idx) != p.NDim {
+		return "", ir.Invalid, g.instErr(in, "indexes %s (%d dimensions) with %d indices", p.Name, p.NDim, len(idx))
+	}
+	name := pname(g.f, in.Param)
+	terms := make([]string, len(idx))
+	for k, r := range idx {
+		x, t, err := g.reg(r, in.Pos)
+		if err != nil {
+			return "", ir.Invalid, err
+		}
+		if !t.IsInt() {
+			return "", ir.Invalid, g.instErr(in, "index %d of %s is %s, not an integer", k, p.Name, t)
+		}
+		i := "(long long)" + x
+		if g.opts.Debug {
+			g.line("if ((unsigned long long)%s >= (unsigned long long)%s.shape[%d]) gs_fail(%d, %d, %s, %d, %s, %s.shape[%d]);",
+				i, name, k, ErrBounds, g.ids[in], g.root(in.Param), k, i, name, k)
+		}
+		terms[k] = fmt.Sprintf("%s * %s.strides[%d]", i, name, k)
+	}
+	ct, _ := ctype(p.Elem)
+	return fmt.Sprintf("((%s*)%s.data + (%s))", ct, name, strings.Join(terms, " + ")), p.Elem, nil
+}
+
+func (g *gen) load(in *ir.Inst) error {
+	d, dt, err := g.reg(in.Dst, in.Pos)
+	if err != nil {
+		return err
+	}
+	ptr, et, err := g.element(in, in.Args)
+	if err != nil {
+		return err
+	}
+	if dt != et {
+		return g.instErr(in, "loads %s into a %s register", et, dt)
+	}
+	g.line("%s = *%s;", d, ptr)
+	return nil
+}
+
+func (g *gen) store(in *ir.Inst) error {
+	if len(in.Args) == 0 {
+		return g.instErr(in, "has no value")
+	}
+	v, vt, err := g.reg(in.Args[len(in.Args)-1], in.Pos)
+	if err != nil {
+		return err
+	}
+	ptr, et, err := g.element(in, in.Args[:len(in.Args)-1])
+	if err != nil {
+		return err
+	}
+	if vt != et {
+		return g.instErr(in, "stores %s into an array of %s", vt, et)
+	}
+	g.line("*%s = %s;", ptr, v)
+	return nil
+}
+
+// atomic emits an atomic read-modify-write; the old value goes to Dst when
+// there is one. Signed 64-bit add/sub/CAS use the unsigned long long
+// overloads (two's complement makes them the same operation); sub adds the
+// negation; float min/max are CAS loops; float CAS compares bits.
+func (g *gen) atomic(in *ir.Inst) error {
+	nv := 1
+	if in.Op == ir.OpAtomicCAS {
+		nv = 2
+	}
+	if len(in.Args) < nv {
+		return g.instErr(in, "has %d operands", len(in.Args))
+	}
+	vals := make([]string, nv)
+	split := len(in.Args) - nv
+	var vt ir.Type
+	for i, r := range in.Args[split:] {
+		var err error
+		var t ir.Type
+		if vals[i], t, err = g.reg(r, in.Pos); err != nil {
+			return err
+		}
+		if i > 0 && t != vt {
+			return g.instErr(in, "compare is %s, value is %s", vt, t)
+		}
+		vt = t
+	}
+	ptr, et, err := g.element(in, in.Args[:split])
+	if err != nil {
+		return err
+	}
+	if vt != et {
+		return g.instErr(in, "value is %s, array holds %s", vt, et)
+	}
+	expr := g.atomicExpr(in.Op, et, ptr, vals)
+	if expr == "" {
+		return g.instErr(in, "does not apply to %s", et)
+	}
+	if in.Dst == ir.NoReg {
+		g.line("%s;", expr)
+		return nil
+	}
+	d, dt, err := g.reg(in.Dst, in.Pos)
+	if err != nil {
+		return err
+	}
+	if dt != et {
+		return g.instErr(in, "old value %s into a %s register", et, dt)
+	}
+	g.line("%s = %s;", d, expr)
+	return nil
+}
+
+func (g *gen) atomicExpr(op ir.Op, t ir.Type, ptr string, v []string) string {
+	if t == ir.Bool || t == ir.U8 || t == ir.Invalid {
+		return ""
+	}
+	ct, _ := ctype(t)
+	if op == ir.OpAtomicSub {
+		op = ir.OpAtomicAdd
+		if t.IsFloat() {
+			v = []string{"-" + v[0]}
+		} else {
+			v = []string{fmt.Sprintf("(%s)(0u - (%s)%s)", ct, utype(t), v[0])}
+		}
+	}
+	switch {
+	case op == ir.OpAtomicCAS && t == ir.F32:
+		return fmt.Sprintf("__uint_as_float(atomicCAS((unsigned int*)%s, __float_as_uint(%s), __float_as_uint(%s)))", ptr, v[0], v[1])
+	case op == ir.OpAtomicCAS && t == ir.F64:
+		return fmt.Sprintf("__longlong_as_double((long long)atomicCAS((unsigned long long*)%s, "+
+			"(unsigned long long)__double_as_longlong(%s), (unsigned long long)__double_as_longlong(%s)))", ptr, v[0], v[1])
+	case (op == ir.OpAtomicMin || op == ir.OpAtomicMax) && t.IsFloat():
+		fn := map[ir.Op]string{ir.OpAtomicMin: "min", ir.OpAtomicMax: "max"}[op]
+		name := fmt.Sprintf("gs_atomic_%s_%s", fn, t)
+		g.use(name)
+		return fmt.Sprintf("%s(%s, %s)", name, ptr, v[0])
+	case op == ir.OpAtomicCAS && t == ir.I64:
+		return fmt.Sprintf("(long long)atomicCAS((unsigned long long*)%s, (unsigned long long)%s, (unsigned long long)%s)", ptr, v[0], v[1])
+	case op == ir.OpAtomicCAS:
+		return fmt.Sprintf("atomicCAS(%s, %s, %s)", ptr, v[0], v[1])
+	case op == ir.OpAtomicAdd && t == ir.I64:
+		return fmt.Sprintf("(long long)atomicAdd((unsigned long long*)%s, (unsigned long long)%s)", ptr, v[0])
+	}
+	fn := map[ir.Op]string{ir.OpAtomicAdd: "atomicAdd", ir.OpAtomicMin: "atomicMin", ir.OpAtomicMax: "atomicMax"}[op]
+	return fmt.Sprintf("%s(%s, %s)", fn, ptr, v[0])
+}
+
+// call passes scalars by value and arrays as their gs_array (plus, in Debug
+// builds, the entry parameter each array came from).
+func (g *gen) call(in *ir.Inst) error {
+	if in.Callee < 0 || in.Callee >= len(g.k.Funcs) {
+		return g.instErr(in, "callee %d out of range", in.Callee)
+	}
+	cf := g.k.Funcs[in.Callee]
+	if len(in.Args) != len(cf.Params) || len(in.ArrayArgs) != len(cf.Params) {
+		return g.instErr(in, "passes %d args and %d array args to %s with %d parameters",
+			len(in.Args), len(in.ArrayArgs), cf.Name, len(cf.Params))
+	}
+	var args, roots []string
+	for i, p := range cf.Params {
+		a, root, err := g.callArg(in, p, in.Args[i], in.ArrayArgs[i])
+		if err != nil {
+			return err
+		}
+		args = append(args, a)
+		if p.IsArray() && g.opts.Debug {
+			roots = append(roots, root)
+		}
+	}
+	call := fmt.Sprintf("%s(%s)", funcName(in.Callee, cf), strings.Join(append(args, roots...), ", "))
+	if in.Dst == ir.NoReg {
+		g.line("%s;", call)
+		return nil
+	}
+	d, dt, err := g.reg(in.Dst, in.Pos)
+	if err != nil {
+		return err
+	}
+	if dt != cf.Result {
+		return g.instErr(in, "result of %s is %s, destination is %s", cf.Name, cf.Result, dt)
+	}
+	g.line("%s = %s;", d, call)
+	return nil
+}
+
+func (g *gen) callArg(in *ir.Inst, p ir.Param, r ir.Reg, arr int) (arg, root string, err error) {
+	if !p.IsArray() {
+		x, t, err := g.reg(r, in.Pos)
+		if err == nil && t != p.Elem {
+			err = g.instErr(in, "passes %s for parameter %s of type %s", t, p.Name, p.Elem)
+		}
+		return x, "", err
+	}
+	if arr < 0 || arr >= len(g.f.Params) {
+		return "", "", g.instErr(in, "array argument %d out of range for %s", arr, p.Name)
+	}
+	q := g.f.Params[arr]
+	if q.Elem != p.Elem || q.NDim != p.NDim {
+		return "", "", g.instErr(in, "passes array %s (%s, %d-D) for %s (%s, %d-D)", q.Name, q.Elem, q.NDim, p.Name, p.Elem, p.NDim)
+	}
+	return pname(g.f, arr), g.root(arr), nil
+}
+
+// print emits one device printf. Each "{}" becomes a conversion chosen by
+// the argument's type. Floats print with %.9g (f32) and %.17g (f64): they
+// round-trip but are not the shortest repr the host and CPU executor print.
+func (g *gen) print(in *ir.Inst) error {
+	parts := strings.Split(in.Format, "{}")
+	if len(parts)-1 != len(in.Args) {
+		return g.instErr(in, "format %q has %d placeholders for %d arguments", in.Format, len(parts)-1, len(in.Args))
+	}
+	var fmtb strings.Builder
+	args := []string{""}
+	for i, part := range parts {
+		fmtb.WriteString(cString(strings.ReplaceAll(part, "%", "%%")))
+		if i == len(in.Args) {
+			break
+		}
+		x, t, err := g.reg(in.Args[i], in.Pos)
+		if err != nil {
+			return err
+		}
+		spec, arg := printfArg(t, x)
+		fmtb.WriteString(spec)
+		args = append(args, arg)
+	}
+	g.line("printf(\"%s\"%s);", fmtb.String(), strings.Join(args, ", "))
+	return nil
+}
+
+func printfArg(t ir.Type, x string) (spec, arg string) {
+	switch t {
+	case ir.Bool:
+		return "%s", fmt.Sprintf("(%s ? \"true\" : \"false\")", x)
+	case ir.U8, ir.U32:
+		return "%u", "(unsigned int)" + x
+	case ir.I32:
+		return "%d", x
+	case ir.I64:
+		return "%lld", x
+	case ir.U64:
+		return "%llu", x
+	case ir.F32:
+		return "%.9g", "(double)" + x
+	}
+	return "%.17g", x
+}
+
+// cString escapes text for a C string literal: quotes, backslashes, '?'
+// (no trigraphs) and every byte outside printable ASCII as a 3-digit octal
+// escape, so UTF-8 passes through byte for byte.
+func cString(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\' || c == '?':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		case c == '\n':
+			b.WriteString(`\n`)
+		case c == '\t':
+			b.WriteString(`\t`)
+		case c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, "\\%03o", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

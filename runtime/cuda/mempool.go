@@ -1,0 +1,119 @@
+package cuda
+
+import (
+	"unsafe"
+)
+
+// MemPool is a CUmemoryPool.
+type MemPool uintptr
+
+// MemAllocationType is a CUmemAllocationType.
+type MemAllocationType int32
+
+const (
+	MemAllocationPinned  MemAllocationType = 1 // device (or host) memory that does not migrate
+	MemAllocationManaged MemAllocationType = 2 // managed memory (CUDA 13 managed pools)
+)
+
+// MemAccessFlags is a CUmemAccess_flags value.
+type MemAccessFlags int32
+
+const (
+	MemAccessNone      MemAccessFlags = 0
+	MemAccessRead      MemAccessFlags = 1
+	MemAccessReadWrite MemAccessFlags = 3
+)
+
+// MemPoolProps describes a pool for MemPoolCreate (CUmemPoolProps without
+// the Windows-only field). HandleTypes 0 makes a pool without IPC.
+type MemPoolProps struct {
+	AllocType   MemAllocationType
+	HandleTypes uint32
+	Location    MemLocation
+	MaxSize     uint64 // 0: system default
+	Usage       uint16
+}
+
+// cMemPoolProps is CUmemPoolProps_v1 byte for byte (88 bytes on 64-bit).
+type cMemPoolProps struct {
+	allocType   int32
+	handleTypes uint32
+	locType     int32
+	locID       int32
+	win32       uintptr
+	maxSize     uint64
+	usage       uint16
+	reserved    [54]byte
+}
+
+func (p MemPoolProps) c() cMemPoolProps {
+	return cMemPoolProps{
+		allocType: int32(p.AllocType), handleTypes: p.HandleTypes,
+		locType: int32(p.Location.Type), locID: p.Location.ID,
+		maxSize: p.MaxSize, usage: p.Usage,
+	}
+}
+
+// MemAccessDesc is a CUmemAccessDesc: the access loc gets to a pool.
+type MemAccessDesc struct {
+	Location MemLocation
+	Flags    MemAccessFlags
+}
+
+// cMemAccessDesc is CUmemAccessDesc_v1 (12 bytes).
+type cMemAccessDesc struct {
+	locType int32
+	locID   int32
+	flags   int32
+}
+
+// DeviceGetDefaultMemPool is the pool MemAllocAsync uses on a device.
+func (d *Driver) DeviceGetDefaultMemPool(ordinal int) (MemPool, error) {
+	h, err := d.handle(ordinal)
+	if err != nil {
+		return 0, err
+	}
+	var p MemPool
+	err = d.call2(&d.cuDeviceGetDefaultMemPool, uintptr(unsafe.Pointer(&p)), h)
+	return p, err
+}
+
+// MemPoolCreate makes a pool. A managed pool (CUDA 13) is AllocType
+// MemAllocationManaged with a device location.
+func (d *Driver) MemPoolCreate(props MemPoolProps) (MemPool, error) {
+	c := props.c()
+	var p MemPool
+	err := d.call2(&d.cuMemPoolCreate, uintptr(unsafe.Pointer(&p)), uintptr(unsafe.Pointer(&c)))
+	return p, err
+}
+
+// MemPoolDestroy destroys a pool made by MemPoolCreate.
+func (d *Driver) MemPoolDestroy(p MemPool) error { return d.call1(&d.cuMemPoolDestroy, uintptr(p)) }
+
+// MemAllocFromPoolAsync allocates n bytes from pool in stream order; it is
+// recorded as a graph allocation node during capture.
+func (d *Driver) MemAllocFromPoolAsync(n int, pool MemPool, s Stream) (DevicePtr, error) {
+	var p DevicePtr
+	err := d.call4(&d.cuMemAllocFromPoolAsync, uintptr(unsafe.Pointer(&p)), uintptr(n), uintptr(pool), uintptr(s))
+	return p, err
+}
+
+// MemPoolSetAccess grants or revokes access to pool memory.
+func (d *Driver) MemPoolSetAccess(pool MemPool, descs []MemAccessDesc) error {
+	if len(descs) == 0 {
+		return nil
+	}
+	c := make([]cMemAccessDesc, len(descs))
+	for i, a := range descs {
+		c[i] = cMemAccessDesc{int32(a.Location.Type), a.Location.ID, int32(a.Flags)}
+	}
+	return d.call3(&d.cuMemPoolSetAccess, uintptr(pool), uintptr(unsafe.Pointer(&c[0])), uintptr(len(c)))
+}
+
+// MemPoolGetAccess reports the access loc has to pool memory.
+func (d *Driver) MemPoolGetAccess(pool MemPool, loc MemLocation) (MemAccessFlags, error) {
+	var f MemAccessFlags
+	l := loc
+	err := d.call3(&d.cuMemPoolGetAccess, uintptr(unsafe.Pointer(&f)), uintptr(pool), uintptr(unsafe.Pointer(&l)))
+	return f, err
+}

@@ -1,0 +1,315 @@
+package stdlib
+
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+var placement = []string{"dtype", "device", "allocator"}
+
+// newArray makes an array for a constructor from its dtype=, device= and
+// allocator= arguments.
+func newArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*mem.Array, error) {
+	return th.NewArray(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
+}
+
+func filled(th *interp.Thread, args *interp.Args, shapeArg interp.Value, value interp.Value) (interp.Value, error) {
+	shape, err := interp.ShapeArg([]interp.Value{shapeArg})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", args.Fn, err)
+	}
+	dt, err := dtypeArg(args, ir.F32)
+	if err != nil {
+		return nil, err
+	}
+	a, err := newArray(th, args, dt, shape)
+	if err != nil {
+		return nil, err
+	}
+	if value != nil {
+		if err := interp.Fill(a, value); err != nil {
+			a.Free()
+			return nil, fmt.Errorf("%s: %v", args.Fn, err)
+		}
+	}
+	return &interp.Array{A: a}, nil
+}
+
+func zeros(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1, placement...); err != nil {
+		return nil, err
+	}
+	return filled(th, args, args.Positional[0], nil)
+}
+
+func ones(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1, placement...); err != nil {
+		return nil, err
+	}
+	dt, err := dtypeArg(args, ir.F32)
+	if err != nil {
+		return nil, err
+	}
+	one := interp.Value(interp.Int(1))
+	if dt == ir.Bool {
+		one = interp.Bool(true)
+	}
+	return filled(th, args, args.Positional[0], one)
+}
+
+func full(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2, placement...); err != nil {
+		return nil, err
+	}
+	return filled(th, args, args.Positional[0], args.Positional[1])
+}
+
+func arange(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 3, placement...); err != nil {
+		return nil, err
+	}
+	p := args.Positional
+	var start, stop, step interp.Value = interp.Int(0), p[0], interp.Int(1)
+	if len(p) > 1 {
+		start, stop = p[0], p[1]
+	}
+	if len(p) > 2 {
+		step = p[2]
+	}
+	def := ir.I32
+	vals := []float64{0, 0, 0}
+	for i, v := range []interp.Value{start, stop, step} {
+		f, err := interp.ToFloat(v)
+		if err != nil {
+			return nil, fmt.Errorf("arange: %v", err)
+		}
+		if _, isInt := v.(interp.Int); !isInt {
+			def = ir.F32
+		}
+		vals[i] = f
+	}
+	dt, err := dtypeArg(args, def)
+	if err != nil {
+		return nil, err
+	}
+	if vals[2] == 0 {
+		return nil, fmt.Errorf("arange: step must not be zero")
+	}
+	n := int(ceilDiv(vals[1]-vals[0], vals[2]))
+	if n < 0 {
+		n = 0
+	}
+	a, err := newArray(th, args, dt, []int{n})
+	if err != nil {
+		return nil, err
+	}
+	return fillSeq(a, n, func(i int) float64 { return vals[0] + float64(i)*vals[2] })
+}
+
+func ceilDiv(a, b float64) float64 {
+	q := a / b
+	if q != float64(int64(q)) && q > 0 {
+		return float64(int64(q)) + 1
+	}
+	return float64(int64(q))
+}
+
+// fillSeq stores f(i) into a[i], converting like a kernel conversion.
+func fillSeq(a *mem.Array, n int, f func(i int) float64) (interp.Value, error) {
+	b, err := interp.HostBytes(a)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		v := f(i)
+		var bits uint64
+		if a.DType().IsFloat() {
+			bits, err = interp.ElemBits(interp.Float(v), a.DType())
+		} else {
+			bits, err = interp.ElemBits(interp.Float(float64(int64(v))), a.DType())
+		}
+		if err != nil {
+			a.Free()
+			return nil, err
+		}
+		mem.StoreBits(b, a.DType(), i, bits)
+	}
+	return &interp.Array{A: a}, nil
+}
+
+func linspace(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(3, 3, placement...); err != nil {
+		return nil, err
+	}
+	lo, err := interp.ToFloat(args.Positional[0])
+	if err != nil {
+		return nil, fmt.Errorf("linspace: %v", err)
+	}
+	hi, err := interp.ToFloat(args.Positional[1])
+	if err != nil {
+		return nil, fmt.Errorf("linspace: %v", err)
+	}
+	n, err := interp.ToInt(args.Positional[2])
+	if err != nil || n < 0 {
+		return nil, fmt.Errorf("linspace: the count must be a non-negative int")
+	}
+	dt, err := dtypeArg(args, ir.F32)
+	if err != nil {
+		return nil, err
+	}
+	a, err := newArray(th, args, dt, []int{n})
+	if err != nil {
+		return nil, err
+	}
+	return fillSeq(a, n, func(i int) float64 {
+		if i == n-1 {
+			return hi
+		}
+		return lo + (hi-lo)*float64(i)/float64(n-1)
+	})
+}
+
+func array(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1, placement...); err != nil {
+		return nil, err
+	}
+	switch src := args.Positional[0].(type) {
+	case *interp.Array:
+		if src.A.Freed() {
+			return nil, mem.ErrFreed
+		}
+		dt, err := dtypeArg(args, src.A.DType())
+		if err != nil {
+			return nil, err
+		}
+		a, err := newArray(th, args, dt, src.A.Shape())
+		if err != nil {
+			return nil, err
+		}
+		return &interp.Array{A: a}, interp.CopyArray(a, src.A)
+	case *interp.List:
+		shape, err := interp.ListShape(src)
+		if err != nil {
+			return nil, fmt.Errorf("array: %v", err)
+		}
+		if len(shape) > mem.MaxDims {
+			return nil, fmt.Errorf("array: a list nested %d deep: arrays have at most %d dimensions", len(shape), mem.MaxDims)
+		}
+		dt, err := dtypeArg(args, inferDType(src))
+		if err != nil {
+			return nil, err
+		}
+		a, err := newArray(th, args, dt, shape)
+		if err != nil {
+			return nil, err
+		}
+		if err := interp.InitArray(a, src); err != nil {
+			a.Free()
+			return nil, fmt.Errorf("array: %v", err)
+		}
+		return &interp.Array{A: a}, nil
+	}
+	return nil, fmt.Errorf("array: want a list or an array, not %s", args.Positional[0].Type())
+}
+
+// inferDType picks an array dtype for list elements: bools give bool, host
+// ints i32 (i64 when a value needs it), host floats f32; typed scalars
+// promote with the rest.
+func inferDType(l *interp.List) ir.Type {
+	dt := ir.Invalid
+	allBool, anyFloat, big := true, false, false
+	var walk func(v interp.Value)
+	walk = func(v interp.Value) {
+		switch v := v.(type) {
+		case *interp.List:
+			for _, e := range v.Elems {
+				walk(e)
+			}
+		case interp.Bool:
+		case interp.Int:
+			allBool = false
+			if v < -1<<31 || v > 1<<31-1 {
+				big = true
+			}
+		case interp.Float:
+			allBool, anyFloat = false, true
+		case interp.Scalar:
+			allBool = false
+			if dt == ir.Invalid || v.T.Size() > dt.Size() || (v.T.IsFloat() && !dt.IsFloat()) {
+				dt = v.T
+			}
+		default:
+			allBool = false
+		}
+	}
+	walk(l)
+	switch {
+	case len(l.Elems) > 0 && allBool:
+		return ir.Bool
+	case dt != ir.Invalid:
+		if anyFloat && !dt.IsFloat() {
+			return ir.F64
+		}
+		return dt
+	case anyFloat:
+		return ir.F32
+	case big:
+		return ir.I64
+	}
+	return ir.I32
+}
+
+func copyArray(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2); err != nil {
+		return nil, err
+	}
+	dst, err := arrayArg(args, 0)
+	if err != nil {
+		return nil, err
+	}
+	src, err := arrayArg(args, 1)
+	if err != nil {
+		return nil, err
+	}
+	if err := interp.CopyArray(dst, src); err != nil {
+		return nil, fmt.Errorf("copy: %v", err)
+	}
+	return interp.Nil, nil
+}
+
+func fill(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2); err != nil {
+		return nil, err
+	}
+	a, err := arrayArg(args, 0)
+	if err != nil {
+		return nil, err
+	}
+	if err := interp.Fill(a, args.Positional[1]); err != nil {
+		return nil, fmt.Errorf("fill: %v", err)
+	}
+	return interp.Nil, nil
+}
+
+func to(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2); err != nil {
+		return nil, err
+	}
+	if _, err := arrayArg(args, 0); err != nil {
+		return nil, err
+	}
+	return interp.ArrayTo(th, args.Positional[0].(*interp.Array), args.Positional[1])
+}
+
+func reshape(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 5); err != nil {
+		return nil, err
+	}
+	if _, err := arrayArg(args, 0); err != nil {
+		return nil, err
+	}
+	return interp.Reshape(th, args.Positional[0].(*interp.Array), args.Positional[1:])
+}

@@ -1,0 +1,239 @@
+// Package stdlib holds gscript's host builtins: constructors, reductions,
+// .npy input and output, printing and conversions, and device queries.
+// Universe returns them for interp.Options.Predeclared.
+package stdlib
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+type fn = func(th *interp.Thread, args *interp.Args) (interp.Value, error)
+
+// Universe returns every builtin by name. Each call returns a new map.
+func Universe() map[string]interp.Value {
+	fns := map[string]fn{
+		"print": print, "len": length, "range": rangeList, "type": typeOf,
+		"str": str, "int": toInt, "float": toFloat, "time": now, "free": free,
+		"zeros": zeros, "ones": ones, "full": full, "empty": zeros, "arange": arange,
+		"linspace": linspace, "array": array, "load": load, "save": save,
+		"copy": copyArray, "fill": fill, "to": to, "reshape": reshape,
+		"sum": sum, "mean": mean, "min": minFn, "max": maxFn, "dot": dot,
+		"allclose": allclose, "equal": equal,
+		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
+		"mem_info": memInfo, "synchronize": synchronize,
+		"ipc_handle": needsCUDA, "from_ipc": needsCUDA, "enable_peer_access": needsCUDA,
+		"enable_mempool_access": needsCUDA, "replay": needsCUDA,
+	}
+	for name, f := range mathFuncs() {
+		fns[name] = f
+	}
+	u := make(map[string]interp.Value, len(fns))
+	for name, f := range fns {
+		u[name] = &interp.Builtin{Name: name, Fn: f}
+	}
+	return u
+}
+
+func print(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(0, math.MaxInt); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for i, v := range args.Positional {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if a, ok := v.(*interp.Array); ok && a.A.Freed() {
+			return nil, mem.ErrFreed
+		}
+		b.WriteString(v.String())
+	}
+	b.WriteByte('\n')
+	_, err := fmt.Fprint(th.Stdout, b.String())
+	return interp.Nil, err
+}
+
+func length(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	switch v := args.Positional[0].(type) {
+	case *interp.List:
+		return interp.Int(len(v.Elems)), nil
+	case interp.String:
+		return interp.Int(len(v)), nil
+	case *interp.Array:
+		if v.A.Freed() {
+			return nil, mem.ErrFreed
+		}
+		return interp.Int(v.A.Shape()[0]), nil
+	}
+	return nil, fmt.Errorf("len of %s", args.Positional[0].Type())
+}
+
+// maxRangeList bounds range() used as a value (for loops over range never
+// build a list).
+const maxRangeList = 1 << 26
+
+func rangeList(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 3); err != nil {
+		return nil, err
+	}
+	var v [3]int
+	for i, a := range args.Positional {
+		n, ok := a.(interp.Int)
+		if !ok {
+			return nil, fmt.Errorf("range argument must be an int, not %s", a.Type())
+		}
+		v[i] = int(n)
+	}
+	lo, hi, step := 0, v[0], 1
+	if len(args.Positional) > 1 {
+		lo, hi = v[0], v[1]
+	}
+	if len(args.Positional) == 3 {
+		step = v[2]
+	}
+	if step == 0 {
+		return nil, fmt.Errorf("range step must not be zero")
+	}
+	l := &interp.List{}
+	for i := lo; (step > 0 && i < hi) || (step < 0 && i > hi); i += step {
+		if len(l.Elems) >= maxRangeList {
+			return nil, fmt.Errorf("range of more than %d elements as a list: iterate with for instead", maxRangeList)
+		}
+		l.Elems = append(l.Elems, interp.Int(i))
+	}
+	return l, nil
+}
+
+func typeOf(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	return interp.String(args.Positional[0].Type()), nil
+}
+
+func str(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	return interp.String(args.Positional[0].String()), nil
+}
+
+func toInt(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	switch v := args.Positional[0].(type) {
+	case interp.Int:
+		return v, nil
+	case interp.Bool:
+		if v {
+			return interp.Int(1), nil
+		}
+		return interp.Int(0), nil
+	case interp.Kind:
+		return interp.Int(v), nil
+	case interp.String:
+		n, err := strconv.ParseInt(strings.ReplaceAll(strings.TrimSpace(string(v)), "_", ""), 0, 64)
+		if err != nil {
+			return nil, fmt.Errorf("int: cannot parse %q as an int", string(v))
+		}
+		return interp.Int(n), nil
+	}
+	if n, err := interp.ToInt(args.Positional[0]); err == nil {
+		return interp.Int(n), nil
+	}
+	f, err := interp.ToFloat(args.Positional[0])
+	if err != nil {
+		return nil, fmt.Errorf("int: %v", err)
+	}
+	f = math.Trunc(f)
+	if f != f || f < -(1<<63) || f >= 1<<63 {
+		return nil, fmt.Errorf("int: %v does not fit an int", f)
+	}
+	return interp.Int(int64(f)), nil
+}
+
+func toFloat(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	switch v := args.Positional[0].(type) {
+	case interp.Bool:
+		if v {
+			return interp.Float(1), nil
+		}
+		return interp.Float(0), nil
+	case interp.String:
+		f, err := strconv.ParseFloat(strings.TrimSpace(string(v)), 64)
+		if err != nil {
+			return nil, fmt.Errorf("float: cannot parse %q as a float", string(v))
+		}
+		return interp.Float(f), nil
+	}
+	f, err := interp.ToFloat(args.Positional[0])
+	if err != nil {
+		return nil, fmt.Errorf("float: %v", err)
+	}
+	return interp.Float(f), nil
+}
+
+func now(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(0, 0); err != nil {
+		return nil, err
+	}
+	return interp.Float(float64(time.Now().UnixNano()) / 1e9), nil
+}
+
+func free(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	a, err := arrayArg(args, 0)
+	if err != nil {
+		return nil, err
+	}
+	if a.IsView() {
+		return nil, fmt.Errorf("free of a view: free the array it views")
+	}
+	return interp.Nil, a.Free()
+}
+
+func needsCUDA(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	return nil, fmt.Errorf("%s needs a CUDA device: CUDA support is not yet supported in this build", args.Fn)
+}
+
+// arrayArg returns positional argument i as a live array.
+func arrayArg(args *interp.Args, i int) (*mem.Array, error) {
+	v, ok := args.Positional[i].(*interp.Array)
+	if !ok {
+		return nil, fmt.Errorf("%s: argument %d must be an array, not %s", args.Fn, i+1, args.Positional[i].Type())
+	}
+	if v.A.Freed() {
+		return nil, mem.ErrFreed
+	}
+	return v.A, nil
+}
+
+// dtypeArg reads a dtype= argument, defaulting to def.
+func dtypeArg(args *interp.Args, def ir.Type) (ir.Type, error) {
+	v := args.Kwarg("dtype")
+	if v == nil {
+		return def, nil
+	}
+	d, ok := v.(interp.DType)
+	if !ok {
+		return 0, fmt.Errorf("%s: dtype must be a dtype such as f32, not %s", args.Fn, v.Type())
+	}
+	return ir.Type(d), nil
+}
