@@ -40,7 +40,7 @@ func moreCases(d *dumper) {
 	ew("sign_f32", ir.OpSign, ir.F32, []float32{-1, 1, negz, 0, nan32}, []float32{-2, 3, negz, 0, nan32})
 	ew("round_f32", ir.OpRound, ir.F32, []float32{1, 2, 3, -1, -3, 0, 8388609},
 		[]float32{0.5, 1.5, 2.5, -0.5, -2.5, 0.49999997, 8388609})
-	ew("min_f32_nan", ir.OpMin, ir.F32, []float32{1, 2, 1, nan32}, []float32{nan32, 2, 1, nan32}, []float32{1, nan32, 3, nan32})
+	ew("min_f32_nan", ir.OpMin, ir.F32, []float32{1, 2, 1}, []float32{nan32, 2, 1}, []float32{1, nan32, 3}) // NaN,NaN: payload may differ
 	ew("max_f64_nan", ir.OpMax, ir.F64, []float64{1, 2, 3}, []float64{math.NaN(), 2, 1}, []float64{1, math.NaN(), 3})
 	ew("clamp_f32", ir.OpClamp, ir.F32, []float32{0, 0.5, 1, 0}, []float32{-1, 0.5, 2, nan32}, []float32{0, 0, 0, 0}, []float32{1, 1, 1, 1})
 	ew("fma_f32", ir.OpFma, ir.F32, []float32{float32(math.FMA(1+0x1p-12, 1+0x1p-12, -1))},
