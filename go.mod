@@ -3,8 +3,6 @@ module github.com/gscript-lang/gscript
 go 1.26.8
 
 require (
-	github.com/alecthomas/participle/v2 v2.1.4 // indirect
-	github.com/chzyer/readline v1.5.1 // indirect
-	github.com/ebitengine/purego v0.11.3 // indirect
-	golang.org/x/sys v0.0.0-20220310020820-b874c991c1a5 // indirect
+	github.com/alecthomas/participle/v2 v2.1.4
+	github.com/ebitengine/purego v0.11.3
 )

@@ -29,6 +29,8 @@ type Options struct {
 	LaunchAccess string
 	// Predeclared adds host values (the standard library, host functions).
 	Predeclared map[string]Value
+	// MemoryLimit, when positive, caps the bytes of live arrays.
+	MemoryLimit int64
 }
 
 // Interp is one interpreter: globals, configuration, devices in use and the
@@ -83,6 +85,7 @@ func New(opts Options) (*Interp, error) {
 	}
 	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background()}
 	th.Tracker = mem.NewTracker(func(err error) { fmt.Fprintln(th.Stderr, "gscript: warning:", err) })
+	th.Tracker.Limit = opts.MemoryLimit
 	in.th = th
 	in.predeclared["config"] = th.Config
 	dev := mem.CPUDevice

@@ -81,7 +81,7 @@ func length(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 
 // maxRangeList bounds range() used as a value (for loops over range never
 // build a list).
-const maxRangeList = 1 << 26
+const maxRangeList = 1 << 24
 
 func rangeList(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 3); err != nil {

@@ -318,30 +318,26 @@ func (c *converter) primary(p *pPrimary) ast.Expr {
 
 func (c *converter) suffix(x ast.Expr, s *pSuffix) ast.Expr {
 	switch {
-	case s.Call != nil:
-		return c.call(x, s.Call)
+	case s.Lparen != nil:
+		return c.call(x, astPos(s.Lparen.Pos), s.Args)
 	case s.Attr != nil:
 		return &ast.AttrExpr{X: x, Name: c.ident(s.Attr)}
 	}
-	ix := s.Index
-	lb := astPos(ix.Lbrack.Pos)
+	lb := astPos(s.Lbrack.Pos)
 	switch {
-	case ix.Colon0:
-		return &ast.SliceExpr{X: x, Lbrack: lb, Hi: c.optExpr(ix.Hi0)}
-	case ix.Colon:
-		return &ast.SliceExpr{X: x, Lbrack: lb, Lo: c.expr(ix.First), Hi: c.optExpr(ix.Hi)}
-	case ix.First == nil:
-		c.errorf(lb, "missing index")
-		return &ast.IndexExpr{X: x, Lbrack: lb}
+	case s.Colon0:
+		return &ast.SliceExpr{X: x, Lbrack: lb, Hi: c.optExpr(s.Hi0)}
+	case s.Colon:
+		return &ast.SliceExpr{X: x, Lbrack: lb, Lo: c.expr(s.First), Hi: c.optExpr(s.Hi)}
 	}
-	return &ast.IndexExpr{X: x, Lbrack: lb, Indices: append([]ast.Expr{c.expr(ix.First)}, c.exprs(ix.More)...)}
+	return &ast.IndexExpr{X: x, Lbrack: lb, Indices: append([]ast.Expr{c.expr(s.First)}, c.exprs(s.More)...)}
 }
 
 // call splits arguments into positional and keyword ones; a positional
 // argument after a keyword one is an error, as in Python.
-func (c *converter) call(fun ast.Expr, p *pCall) ast.Expr {
-	call := &ast.CallExpr{Fun: fun, Lparen: astPos(p.Lparen.Pos)}
-	for _, a := range p.Args {
+func (c *converter) call(fun ast.Expr, lparen ast.Pos, args []*pArg) ast.Expr {
+	call := &ast.CallExpr{Fun: fun, Lparen: lparen}
+	for _, a := range args {
 		x := c.expr(a.X)
 		if a.Eq == nil {
 			if len(call.Kwargs) > 0 {

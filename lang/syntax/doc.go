@@ -4,10 +4,11 @@
 // The pipeline is: a hand-written scanner (lexer.go, number.go) that
 // produces participle tokens with Go-style statement terminators already
 // inserted and the contextual keywords already classified; a participle
-// grammar (grammar.go) of tagged structs, strictly LL(1); and a converter
-// (convert.go) from those structs to lang/ast, which also reports the errors
-// a context-free grammar cannot (assignment targets, keyword-argument order,
-// parameter typing). Parse (parse.go) runs the parser once per top-level
+// grammar (grammar.go) of tagged structs, strictly LL(1), that reads binary
+// expressions as flat operand/operator chains; and a converter (convert.go)
+// from those structs to lang/ast, which builds binary trees by precedence
+// climbing (Go's five levels) and reports the errors a context-free grammar
+// cannot (assignment targets, keyword-argument order, parameter typing). Parse (parse.go) runs the parser once per top-level
 // statement so that it can report several errors per file.
 //
 // # Decisions where LANGUAGE.md is silent

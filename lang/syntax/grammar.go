@@ -7,7 +7,8 @@ import (
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
-// The grammar structs below mirror the syntax one to one; convert.go turns
+// The grammar structs below mirror the syntax (binary operators as flat
+// chains, see pExpr); convert.go turns
 // them into lang/ast nodes, so the AST carries no participle tags. The
 // grammar is LL(1) (lookahead 0 below: a branch that consumed a token and
 // then failed is an error, never a silent backtrack), which keeps error
@@ -165,15 +166,20 @@ type pUnary struct {
 	X    *pUnary      `parser:"  @@"`
 }
 
+// pSuffix is a call f(args), an index a[i, j] or slice a[lo:hi] (either
+// bound optional), or an attribute x.name. The three share one struct so
+// that trying them after every operand costs one allocation, not three.
 type pSuffix struct {
-	Call  *pCall  `parser:"  @@"`
-	Index *pIndex `parser:"| @@"`
-	Attr  *pIdent `parser:"| \".\" @@"`
-}
-
-type pCall struct {
-	Lparen lexer.Token `parser:"@\"(\""`
-	Args   []*pArg     `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
+	Lparen *lexer.Token `parser:"  @\"(\""`
+	Args   []*pArg      `parser:"  ( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
+	Lbrack *lexer.Token `parser:"| @\"[\""`
+	Colon0 bool         `parser:"  ( @\":\""`
+	Hi0    *pExpr       `parser:"    @@?"`
+	First  *pExpr       `parser:"  | @@"`
+	Colon  bool         `parser:"    ( @\":\""`
+	Hi     *pExpr       `parser:"      @@?"`
+	More   []*pExpr     `parser:"    | ( \",\" @@ )+ )? ) \"]\""`
+	Attr   *pIdent      `parser:"| \".\" @@"`
 }
 
 // pArg is a positional argument or, with "=", a keyword argument whose
@@ -183,17 +189,6 @@ type pArg struct {
 	X     *pExpr       `parser:"@@"`
 	Eq    *lexer.Token `parser:"( @\"=\""`
 	Value *pExpr       `parser:"  @@ )?"`
-}
-
-// pIndex is a[i, j], a[lo:hi], a[:hi], a[lo:] or a[:].
-type pIndex struct {
-	Lbrack lexer.Token `parser:"@\"[\""`
-	Colon0 bool        `parser:"( @\":\""`
-	Hi0    *pExpr      `parser:"  @@?"`
-	First  *pExpr      `parser:"| @@"`
-	Colon  bool        `parser:"  ( @\":\""`
-	Hi     *pExpr      `parser:"    @@?"`
-	More   []*pExpr    `parser:"  | ( \",\" @@ )+ )? ) \"]\""`
 }
 
 type pPrimary struct {

@@ -148,12 +148,9 @@ func (p *fileParser) tokenIndex(pos lexer.Position, start int) int {
 // (a dropped character, a cut-off string) and only adds noise.
 func (p *fileParser) causedByLexError(start, idx int) bool {
 	from, to := p.sc.toks[start].Pos.Offset, p.sc.toks[idx].Pos.Offset
-	for _, e := range p.lexErrs {
-		if e.Pos.Offset >= from && e.Pos.Offset <= to {
-			return true
-		}
-	}
-	return false
+	errs := p.lexErrs
+	i := sort.Search(len(errs), func(i int) bool { return errs[i].Pos.Offset >= from })
+	return i < len(errs) && errs[i].Pos.Offset <= to
 }
 
 // unexpected words the error for token idx, given what the grammar wanted.
@@ -170,6 +167,9 @@ func (p *fileParser) unexpected(idx int, expect string) string {
 		return incompleteMsg
 	}
 	what := p.describe(idx)
+	if tok.Type == tKeyword && tok.Value == "else" && idx > 1 && p.sc.toks[idx-1].Value == termNewline {
+		return "unexpected keyword else: put else on the line of the closing }"
+	}
 	if (want == `")"` || want == `"]"`) && idx > 0 && endsOperand(p.sc.toks[idx-1]) {
 		want = `"," or ` + want // a list whose comma is missing
 	}

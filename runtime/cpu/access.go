@@ -267,17 +267,12 @@ func kScatter[T any](fr *frame, m mask, v int, data unsafe.Pointer) {
 func kLoadTid[T any](fr *frame, m mask, d int, arr *arrayInfo) {
 	D, st := vec[T](fr, d), arr.strides[0]
 	src := unsafe.Add(arr.data, fr.base*st*int(unsafe.Sizeof(D[0])))
-	if st == 1 {
-		S := unsafe.Slice((*T)(src), fr.n)
-		if m.all {
-			copy(D[:fr.n], S)
-			return
-		}
-		for _, i := range m.idx {
-			D[i] = S[i]
-		}
+	if st == 1 && m.all {
+		copy(D[:fr.n], unsafe.Slice((*T)(src), fr.n))
 		return
 	}
+	// Lanes one by one: with a partial mask the block may run past the
+	// array, so no slice over the whole block is made.
 	step := st * int(unsafe.Sizeof(D[0]))
 	if m.all {
 		for i := range D[:fr.n] {
@@ -293,15 +288,8 @@ func kLoadTid[T any](fr *frame, m mask, d int, arr *arrayInfo) {
 func kStoreTid[T any](fr *frame, m mask, v int, arr *arrayInfo) {
 	V, st := vec[T](fr, v), arr.strides[0]
 	dst := unsafe.Add(arr.data, fr.base*st*int(unsafe.Sizeof(V[0])))
-	if st == 1 {
-		S := unsafe.Slice((*T)(dst), fr.n)
-		if m.all {
-			copy(S, V[:fr.n])
-			return
-		}
-		for _, i := range m.idx {
-			S[i] = V[i]
-		}
+	if st == 1 && m.all {
+		copy(unsafe.Slice((*T)(dst), fr.n), V[:fr.n])
 		return
 	}
 	step := st * int(unsafe.Sizeof(V[0]))

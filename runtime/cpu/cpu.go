@@ -195,6 +195,7 @@ func (ln *launch) work(nblocks int) {
 	defer func() {
 		if r := recover(); r != nil {
 			fr.clearFlags()
+			fr.out = fr.out[:0]
 			ln.fail(fr.base, &KernelError{Pos: ln.p.k.Entry.Pos, Kernel: ln.p.k.Entry.Name,
 				Msg: fmt.Sprintf("internal error in the cpu executor: %v", r)})
 		}

@@ -149,36 +149,33 @@ func unary(op ir.Op, t ir.Type, d, a int) instFn {
 			return mkIsign(t, d, a)
 		}
 	}
-	mk := map[ir.Op]func(ir.Type, int, int) instFn{
-		ir.OpNeg: mkNeg, ir.OpNot: mkNot, ir.OpBitNot: mkBitnot, ir.OpAbs: mkFabs, ir.OpSign: mkFsign,
-		ir.OpSqrt: mkSqrt, ir.OpRsqrt: mkRsqrt, ir.OpSin: mkSin, ir.OpCos: mkCos, ir.OpTan: mkTan,
-		ir.OpAsin: mkAsin, ir.OpAcos: mkAcos, ir.OpAtan: mkAtan, ir.OpSinh: mkSinh, ir.OpCosh: mkCosh,
-		ir.OpTanh: mkTanh, ir.OpExp: mkExp, ir.OpExp2: mkExp2, ir.OpLog: mkLog, ir.OpLog2: mkLog2,
-		ir.OpLog10: mkLog10, ir.OpFloor: mkFloor, ir.OpCeil: mkCeil, ir.OpRound: mkRound, ir.OpTrunc: mkTrunc,
-		ir.OpIsNan: mkIsnan, ir.OpIsInf: mkIsinf, ir.OpIsFinite: mkIsfinite,
-	}[op]
+	mk := unaryOps[op]
 	if mk == nil {
 		return nil
 	}
 	return mk(t, d, a)
 }
 
+var unaryOps = map[ir.Op]func(ir.Type, int, int) instFn{
+	ir.OpNeg: mkNeg, ir.OpNot: mkNot, ir.OpBitNot: mkBitnot, ir.OpAbs: mkFabs, ir.OpSign: mkFsign,
+	ir.OpSqrt: mkSqrt, ir.OpRsqrt: mkRsqrt, ir.OpSin: mkSin, ir.OpCos: mkCos, ir.OpTan: mkTan,
+	ir.OpAsin: mkAsin, ir.OpAcos: mkAcos, ir.OpAtan: mkAtan, ir.OpSinh: mkSinh, ir.OpCosh: mkCosh,
+	ir.OpTanh: mkTanh, ir.OpExp: mkExp, ir.OpExp2: mkExp2, ir.OpLog: mkLog, ir.OpLog2: mkLog2,
+	ir.OpLog10: mkLog10, ir.OpFloor: mkFloor, ir.OpCeil: mkCeil, ir.OpRound: mkRound, ir.OpTrunc: mkTrunc,
+	ir.OpIsNan: mkIsnan, ir.OpIsInf: mkIsinf, ir.OpIsFinite: mkIsfinite,
+}
+
 func binary(op ir.Op, t ir.Type, d, a, b int) instFn {
 	var mk func(ir.Type, int, int, int) instFn
 	switch {
 	case t == ir.Bool:
-		mk = map[ir.Op]func(ir.Type, int, int, int) instFn{
-			ir.OpAnd: mkBand, ir.OpOr: mkBor, ir.OpXor: mkBxor, ir.OpEq: mkEq, ir.OpNe: mkNe,
-		}[op]
-	case t.IsInt() && (op == ir.OpMin || op == ir.OpMax):
-		mk = map[ir.Op]func(ir.Type, int, int, int) instFn{ir.OpMin: mkImin, ir.OpMax: mkImax}[op]
+		mk = boolOps[op]
+	case t.IsInt() && op == ir.OpMin:
+		mk = mkImin
+	case t.IsInt() && op == ir.OpMax:
+		mk = mkImax
 	default:
-		mk = map[ir.Op]func(ir.Type, int, int, int) instFn{
-			ir.OpAdd: mkAdd, ir.OpSub: mkSub, ir.OpMul: mkMul, ir.OpDiv: mkFdiv,
-			ir.OpAnd: mkAnd, ir.OpOr: mkOr, ir.OpXor: mkXor,
-			ir.OpEq: mkEq, ir.OpNe: mkNe, ir.OpLt: mkLt, ir.OpLe: mkLe, ir.OpGt: mkGt, ir.OpGe: mkGe,
-			ir.OpMin: mkFmin, ir.OpMax: mkFmax, ir.OpAtan2: mkAtan2, ir.OpPow: mkPow,
-		}[op]
+		mk = binaryOps[op]
 	}
 	if mk == nil {
 		return nil
@@ -196,4 +193,15 @@ func ternary(op ir.Op, t ir.Type, d, a, b, c int) instFn {
 		return mkFma(t, d, a, b, c)
 	}
 	return nil
+}
+
+var boolOps = map[ir.Op]func(ir.Type, int, int, int) instFn{
+	ir.OpAnd: mkBand, ir.OpOr: mkBor, ir.OpXor: mkBxor, ir.OpEq: mkEq, ir.OpNe: mkNe,
+}
+
+var binaryOps = map[ir.Op]func(ir.Type, int, int, int) instFn{
+	ir.OpAdd: mkAdd, ir.OpSub: mkSub, ir.OpMul: mkMul, ir.OpDiv: mkFdiv,
+	ir.OpAnd: mkAnd, ir.OpOr: mkOr, ir.OpXor: mkXor,
+	ir.OpEq: mkEq, ir.OpNe: mkNe, ir.OpLt: mkLt, ir.OpLe: mkLe, ir.OpGt: mkGt, ir.OpGe: mkGe,
+	ir.OpMin: mkFmin, ir.OpMax: mkFmax, ir.OpAtan2: mkAtan2, ir.OpPow: mkPow,
 }

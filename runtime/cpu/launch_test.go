@@ -62,10 +62,8 @@ func TestStridedViews(t *testing.T) {
 	}
 	ybuf := make([]float64, 2*n+4)
 	x := Arg{Array: ArrayArg{Data: unsafe.Pointer(&buf[10]), Shape: [4]int{n}, Strides: [4]int{3}}}
-	y := Arg{Array: ArrayArg{Data: unsafe.Pointer(&ybuf[3]), Shape: [4]int{n}, Strides: [4]int{-2}}}
-	_ = y
 	// y walks backwards from ybuf[3+2*(n-1)]: element k at 3+2*(n-1)-2k.
-	y.Array.Data = unsafe.Pointer(&ybuf[3+2*(n-1)])
+	y := Arg{Array: ArrayArg{Data: unsafe.Pointer(&ybuf[3+2*(n-1)]), Shape: [4]int{n}, Strides: [4]int{-2}}}
 	if err := b.compile(t).Launch([]int{n}, []Arg{x, y}, Options{}); err != nil {
 		t.Fatal(err)
 	}

@@ -826,3 +826,16 @@ func BenchmarkGraphReplay(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkDo: the CPU cost of Context.Do with the context already
+// current (lock the thread, cuCtxGetCurrent, compare, unlock).
+func BenchmarkDo(b *testing.B) {
+	_, c := gpu(b)
+	nop := func() error { return nil }
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := c.Do(nop); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

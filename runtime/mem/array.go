@@ -29,6 +29,7 @@ type allocation struct {
 	dev    Device
 	freed  atomic.Bool
 	warn   func(error)
+	owner  *Tracker
 }
 
 // release frees the memory once; later calls do nothing.
@@ -36,6 +37,7 @@ func (a *allocation) release() error {
 	if a.freed.Swap(true) || a.nbytes == 0 {
 		return nil
 	}
+	a.owner.used.Add(-int64(a.nbytes))
 	if err := a.alloc.Free(a.ptr, a.nbytes); err != nil {
 		return fmt.Errorf("%s allocator: freeing %d bytes on %s failed: %w", a.alloc.Name(), a.nbytes, a.dev, err)
 	}
@@ -69,7 +71,14 @@ type Tracker struct {
 	live   map[uint64]weak.Pointer[Buffer]
 	// Warn receives failures of frees that nobody waits for (Go cleanups).
 	Warn func(error)
+	// Limit, when positive, caps the bytes of live arrays: an allocation
+	// past it fails (the embedding API's memory budget).
+	Limit int64
+	used  atomic.Int64
 }
+
+// Used is the number of bytes of live arrays.
+func (t *Tracker) Used() int64 { return t.used.Load() }
 
 // NewTracker returns an empty tracker that reports failed background frees
 // to warn (which may be nil to drop them).
@@ -88,10 +97,16 @@ func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (
 		return nil, fmt.Errorf("allocator %q does not apply to device %s", alloc.Name(), dev)
 	}
 	nbytes := n * dtype.Size()
-	a := &allocation{nbytes: nbytes, alloc: alloc, dev: dev, warn: t.Warn}
+	a := &allocation{nbytes: nbytes, alloc: alloc, dev: dev, warn: t.Warn, owner: t}
 	if nbytes > 0 {
+		if used := t.used.Add(int64(nbytes)); t.Limit > 0 && used > t.Limit {
+			t.used.Add(-int64(nbytes))
+			return nil, &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes,
+				Err: fmt.Errorf("memory limit of %d bytes reached (%d in use)", t.Limit, used-int64(nbytes))}
+		}
 		a.ptr, err = alloc.Alloc(dev, nbytes)
 		if err != nil {
+			t.used.Add(-int64(nbytes))
 			return nil, err
 		}
 	}

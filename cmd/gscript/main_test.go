@@ -1,0 +1,100 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func gscript(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(args, strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func writeScript(t *testing.T, src string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "s.gs")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func TestRunAndExitCodes(t *testing.T) {
+	ok := writeScript(t, "print(1 + 2)\n")
+	for _, args := range [][]string{{"run", ok}, {ok}, {"--device", "cpu", "run", ok}, {"run", ok, "--launch-access", "strict"}} {
+		code, out, errOut := gscript(t, "", args...)
+		if code != 0 || out != "3\n" || errOut != "" {
+			t.Errorf("gscript %v = %d, %q, %q", args, code, out, errOut)
+		}
+	}
+	code, out, _ := gscript(t, "print(\"stdin\")\n", "-")
+	if code != 0 || out != "stdin\n" {
+		t.Errorf("gscript - = %d %q", code, out)
+	}
+}
+
+func TestScriptErrorsGoToStderr(t *testing.T) {
+	bad := writeScript(t, "fn f(x) {\n  return x / 0\n}\nprint(\"before\")\nf(1)\n")
+	code, out, errOut := gscript(t, "", "run", bad)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	if out != "before\n" {
+		t.Errorf("stdout %q", out)
+	}
+	want := bad + ":2:12: integer division by zero\n  at f (" + bad + ":5:2)\n"
+	if errOut != want {
+		t.Errorf("stderr\n%q\nwant\n%q", errOut, want)
+	}
+	if strings.Contains(errOut, "goroutine") || strings.Contains(errOut, ".go:") {
+		t.Errorf("stderr shows a Go stack trace: %s", errOut)
+	}
+}
+
+func TestCheckReportsAllErrorsAndRunsNothing(t *testing.T) {
+	src := "print(\"ran\")\nprint(a)\nkernel k(x: array[f32]) {\n  x[0] = 1.5 + f64(2)\n}\nprint(b)\n"
+	path := writeScript(t, src)
+	code, out, errOut := gscript(t, "", "check", path)
+	if code != 1 || out != "" {
+		t.Fatalf("check: exit %d, stdout %q", code, out)
+	}
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], path+":2:7: undefined: a") ||
+		!strings.HasPrefix(lines[1], path+":4:") || !strings.HasPrefix(lines[2], path+":6:7: undefined: b") {
+		t.Errorf("check output:\n%s", errOut)
+	}
+	good := writeScript(t, "print(\"ran\")\n")
+	if code, out, _ := gscript(t, "", "check", good); code != 0 || out != "" {
+		t.Errorf("check of a good script: exit %d, stdout %q", code, out)
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	for _, args := range [][]string{{}, {"frobnicate"}, {"run"}, {"run", "a.gs", "b.gs"}, {"--bogus-flag", "run", "x.gs"}} {
+		code, _, errOut := gscript(t, "", args...)
+		if code != 2 || !strings.Contains(errOut, "usage:") {
+			t.Errorf("gscript %v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+	ok := writeScript(t, "print(1)\n")
+	if code, _, errOut := gscript(t, "", "--launch-access", "loose", "run", ok); code != 2 || !strings.Contains(errOut, "launch_access") {
+		t.Errorf("bad --launch-access: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := gscript(t, "", "run", "/nonexistent/x.gs"); code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("missing file: exit %d, %q", code, errOut)
+	}
+}
+
+func TestVersionAndDevices(t *testing.T) {
+	if code, out, _ := gscript(t, "", "version"); code != 0 || !strings.HasPrefix(out, "gscript "+version) {
+		t.Errorf("version: %d %q", code, out)
+	}
+	if code, out, _ := gscript(t, "", "devices"); code != 0 || !strings.Contains(out, "cpu") {
+		t.Errorf("devices: %d %q", code, out)
+	}
+}
