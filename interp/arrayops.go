@@ -26,12 +26,10 @@ func Fill(a *mem.Array, v Value) error {
 	if err != nil {
 		return err
 	}
-	b, err := HostBytes(a)
-	if err != nil {
-		return err
-	}
-	forEachOffset(a, func(off int) { mem.StoreBits(b, a.DType(), off, bits) })
-	return nil
+	return a.WriteHost(func(b []byte) error {
+		forEachOffset(a, func(off int) { mem.StoreBits(b, a.DType(), off, bits) })
+		return nil
+	})
 }
 
 // ListShape returns the shape of a nested list, checking it is rectangular.
@@ -106,25 +104,21 @@ func fillFromList(a *mem.Array, l *List) error {
 		flat = append(flat, v)
 	}
 	walk(l)
-	b, err := HostBytes(a)
-	if err != nil {
-		return err
+	// Convert everything first: a bad element leaves the array untouched.
+	bits := make([]uint64, len(flat))
+	for i, v := range flat {
+		if bits[i], err = ElemBits(v, a.DType()); err != nil {
+			return fmt.Errorf("element %d: %v", i, err)
+		}
 	}
-	i := 0
-	var ferr error
-	forEachOffset(a, func(off int) {
-		if ferr != nil {
-			return
-		}
-		bits, err := ElemBits(flat[i], a.DType())
-		if err != nil {
-			ferr = fmt.Errorf("element %d: %v", i, err)
-			return
-		}
-		mem.StoreBits(b, a.DType(), off, bits)
-		i++
+	return a.WriteHost(func(b []byte) error {
+		i := 0
+		forEachOffset(a, func(off int) {
+			mem.StoreBits(b, a.DType(), off, bits[i])
+			i++
+		})
+		return nil
 	})
-	return ferr
 }
 
 // CopyArray copies src into dst element by element (same shape), converting
@@ -133,27 +127,25 @@ func CopyArray(dst, src *mem.Array) error {
 	if !sameShape(dst.Shape(), src.Shape()) {
 		return fmt.Errorf("shapes %s and %s differ", ShapeString(dst.Shape()), ShapeString(src.Shape()))
 	}
-	db, err := HostBytes(dst)
+	sb, err := src.ReadHost()
 	if err != nil {
 		return err
 	}
-	sb, err := HostBytes(src)
-	if err != nil {
-		return err
-	}
-	if dst.DType() == src.DType() && dst.IsContiguous() && src.IsContiguous() {
-		copy(db[:dst.NBytes()], sb[:src.NBytes()])
+	return dst.WriteHost(func(db []byte) error {
+		if dst.DType() == src.DType() && dst.IsContiguous() && src.IsContiguous() {
+			copy(db[:dst.NBytes()], sb[:src.NBytes()])
+			return nil
+		}
+		var srcOffs []int
+		forEachOffset(src, func(off int) { srcOffs = append(srcOffs, off) })
+		i := 0
+		forEachOffset(dst, func(off int) {
+			bits := mem.LoadBits(sb, src.DType(), srcOffs[i])
+			mem.StoreBits(db, dst.DType(), off, convertBits(bits, src.DType(), dst.DType()))
+			i++
+		})
 		return nil
-	}
-	var srcOffs []int
-	forEachOffset(src, func(off int) { srcOffs = append(srcOffs, off) })
-	i := 0
-	forEachOffset(dst, func(off int) {
-		bits := mem.LoadBits(sb, src.DType(), srcOffs[i])
-		mem.StoreBits(db, dst.DType(), off, convertBits(bits, src.DType(), dst.DType()))
-		i++
 	})
-	return nil
 }
 
 // convertBits converts an element between dtypes like a kernel conversion:

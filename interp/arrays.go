@@ -8,13 +8,6 @@ import (
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
-// HostBytes returns a's memory for reading or writing on the host. Arrays
-// the CPU cannot address are refused for now; staging copies arrive with
-// the CUDA memory kinds.
-func HostBytes(a *mem.Array) ([]byte, error) {
-	return a.HostBytes()
-}
-
 // elemValue turns raw element bits into a host value.
 func elemValue(t ir.Type, bits uint64) Value {
 	if t == ir.Bool {
@@ -25,7 +18,7 @@ func elemValue(t ir.Type, bits uint64) Value {
 
 // ArrayElems calls fn with every element of a in C order.
 func ArrayElems(a *mem.Array, fn func(bits uint64)) error {
-	b, err := HostBytes(a)
+	b, err := a.ReadHost()
 	if err != nil {
 		return err
 	}
@@ -130,15 +123,15 @@ func indexArray(a *mem.Array, idx []Value) (Value, error) {
 		}
 		return &Array{A: v}, nil
 	}
-	b, err := HostBytes(a)
-	if err != nil {
-		return nil, err
-	}
 	off, err := a.Offset(ints)
 	if err != nil {
 		return nil, err
 	}
-	return elemValue(a.DType(), mem.LoadBits(b, a.DType(), off)), nil
+	bits, err := a.LoadElem(off)
+	if err != nil {
+		return nil, err
+	}
+	return elemValue(a.DType(), bits), nil
 }
 
 func setIndex(th *Thread, x Value, idx []Value, v Value) error {
@@ -163,16 +156,11 @@ func setIndex(th *Thread, x Value, idx []Value, v Value) error {
 		if err != nil {
 			return err
 		}
-		b, err := HostBytes(a)
-		if err != nil {
-			return err
-		}
 		off, err := a.Offset(ints)
 		if err != nil {
 			return err
 		}
-		mem.StoreBits(b, a.DType(), off, bits)
-		return nil
+		return a.StoreElem(off, bits)
 	}
 	return fmt.Errorf("cannot assign to an element of %s", x.Type())
 }
@@ -241,7 +229,7 @@ const printThreshold = 1000
 // formatArray prints an array as nested lists, summarising large arrays to
 // the first and last three entries of each axis.
 func formatArray(a *mem.Array) (string, error) {
-	b, err := HostBytes(a)
+	b, err := a.ReadHost()
 	if err != nil {
 		return "", err
 	}

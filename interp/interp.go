@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"sync/atomic"
 
@@ -55,8 +56,11 @@ type Thread struct {
 	Tracker  *mem.Tracker
 	canceled atomic.Bool
 	ctx      context.Context
-	info     *check.Info // the chunk being run: its kernels' IR
-	lastPos  ast.Pos     // the statement being run, for internal errors
+	info     *check.Info          // the chunk being run: its kernels' IR
+	lastPos  ast.Pos              // the statement being run, for internal errors
+	used     map[int]*mem.CUDADev // CUDA devices launched on since the last sync
+	defDev   *mem.Device          // the default device, once resolved
+	optDev   string               // Options.Device
 }
 
 type allocScope struct {
@@ -88,15 +92,14 @@ func New(opts Options) (*Interp, error) {
 	th.Tracker.Limit = opts.MemoryLimit
 	in.th = th
 	in.predeclared["config"] = th.Config
-	dev := mem.CPUDevice
+	th.used = map[int]*mem.CUDADev{}
 	if opts.Device != "" {
 		d, err := th.parseDevice(opts.Device)
 		if err != nil {
 			return nil, err
 		}
-		dev = d
+		th.defDev = &d
 	}
-	th.devices = []mem.Device{dev}
 	if opts.LaunchAccess != "" {
 		if err := th.Config.set("launch_access", String(opts.LaunchAccess)); err != nil {
 			return nil, err
@@ -156,7 +159,14 @@ func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info) (err e
 		th.calls = th.calls[:0]
 	}()
 	th.info = info
+	// CUDA's current context is per OS thread: holding the thread for the
+	// whole run lets launches set it once instead of on every call.
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	_, err = th.execBlock(f.Stmts, nil)
+	if serr := th.syncUsed(); err == nil && serr != nil {
+		err = th.errorAt(th.lastPos, serr)
+	}
 	return err
 }
 
@@ -187,8 +197,28 @@ type NamedValue struct {
 // errCanceled is returned when the context is cancelled.
 var errCanceled = errors.New("interrupted")
 
-// CurrentDevice is the device arrays and launches use when none is named.
-func (th *Thread) CurrentDevice() mem.Device { return th.devices[len(th.devices)-1] }
+// CurrentDevice is the device arrays and launches use when none is named:
+// the innermost device scope, else the default device.
+func (th *Thread) CurrentDevice() mem.Device {
+	if len(th.devices) > 0 {
+		return th.devices[len(th.devices)-1]
+	}
+	return th.DefaultDevice()
+}
+
+// DefaultDevice is Options.Device, else cuda:0 when a CUDA device is
+// present, else cpu. It is resolved on first use, so scripts that never
+// need a device never load CUDA.
+func (th *Thread) DefaultDevice() mem.Device {
+	if th.defDev == nil {
+		d := mem.CPUDevice
+		if mem.CUDADeviceCount() > 0 {
+			d = mem.Device{Type: mem.CUDA, Ordinal: 0}
+		}
+		th.defDev = &d
+	}
+	return *th.defDev
+}
 
 // Context is the context of the running Exec.
 func (th *Thread) Context() context.Context { return th.ctx }

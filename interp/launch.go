@@ -41,8 +41,17 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err != nil {
 		return err
 	}
+	var cd *mem.CUDADev
+	if d.IsCUDA() {
+		if cd, err = mem.GetCUDADevice(d.Ordinal); err != nil {
+			return th.errorAt(s.Pos, err)
+		}
+	}
 	if err := th.packArgs(s, k, vals, d); err != nil {
 		return err
+	}
+	if cd != nil {
+		return th.launchCUDA(s, k, cd, dims)
 	}
 	return th.runKernel(s, k, dims)
 }
@@ -107,6 +116,10 @@ func (th *Thread) packArg(k *Kernel, i int, p ir.Param, v Value, e ast.Expr, dev
 		if p.Elem == ir.I32 || p.Elem == ir.I64 {
 			bits = uint64(signExtend(p.Elem, bits))
 		}
+		if dev.IsCUDA() {
+			k.packCUDAArg(i, p, bits, nil, 0, "")
+			return nil
+		}
 		k.args[i] = cpu.Arg{Bits: bits}
 		return nil
 	}
@@ -125,10 +138,15 @@ func (th *Thread) packArg(k *Kernel, i int, p ir.Param, v Value, e ast.Expr, dev
 	if err := th.checkAccess(k, p, a, dev); err != nil {
 		return err
 	}
-	arg := cpu.ArrayArg{Data: mem.HostPointer(ptr), Name: p.Name}
+	name := p.Name
 	if id, ok := e.(*ast.Ident); ok {
-		arg.Name = id.Name
+		name = id.Name
 	}
+	if dev.IsCUDA() {
+		k.packCUDAArg(i, p, 0, a, ptr, name)
+		return nil
+	}
+	arg := cpu.ArrayArg{Data: mem.HostPointer(ptr), Name: name}
 	copy(arg.Shape[:], a.Shape())
 	copy(arg.Strides[:], a.Strides())
 	k.args[i] = cpu.Arg{Array: arg}
@@ -142,14 +160,19 @@ func signExtend(t ir.Type, bits uint64) int64 {
 	return int64(bits)
 }
 
-// checkAccess applies the launch access mode. Only the cpu device exists in
-// this build, so every array lives on it; the CUDA rules of MEMORY.md
-// section 4 arrive with the CUDA memory kinds.
+// checkAccess applies the launch access mode. The kinds this build makes
+// are accessible only from their own device; the full rules of MEMORY.md
+// section 4 (managed, pinned, peer and pool access) arrive with those
+// kinds. A cpu launch never dereferences memory the CPU cannot address,
+// even in relaxed mode: that would crash the process.
 func (th *Thread) checkAccess(k *Kernel, p ir.Param, a *mem.Array, dev mem.Device) error {
-	if th.Config.LaunchAccess == "relaxed" || a.Device() == dev {
+	if a.Device() == dev {
 		return nil
 	}
-	return fmt.Errorf("array on %s (memory_kind=%s) is not accessible from launch device %s: move it with .to(%q)", a.Device(), a.Kind(), dev, dev.String())
+	if th.Config.LaunchAccess == "relaxed" && (dev.IsCUDA() || a.HostAccessible()) {
+		return nil
+	}
+	return fmt.Errorf("array on %s (memory_kind=%s) is not accessible from launch device %s: move it with .to(%q), or launch on %s", a.Device(), a.Kind(), dev, dev.String(), a.Device())
 }
 
 func paramTypeString(p ir.Param) string {

@@ -18,18 +18,16 @@ var dtypes = []ir.Type{ir.Bool, ir.U8, ir.I32, ir.I64, ir.U32, ir.U64, ir.F32, i
 func (th *Thread) parseDevice(s string) (mem.Device, error) {
 	if s == "cuda" {
 		s = "cuda:0"
-		if len(th.devices) > 0 && th.CurrentDevice().IsCUDA() {
-			return th.CurrentDevice(), nil
+		if cur := th.CurrentDevice(); cur.IsCUDA() {
+			return cur, nil
 		}
 	}
 	d, err := mem.ParseDevice(s)
-	if err != nil {
+	if err != nil || !d.IsCUDA() {
 		return d, err
 	}
-	if d.IsCUDA() {
-		return d, fmt.Errorf("device %s is not available: this build of gscript runs kernels on the cpu device only (CUDA support is not yet supported)", d)
-	}
-	return d, nil
+	_, err = mem.GetCUDADevice(d.Ordinal)
+	return d, err
 }
 
 // DeviceArg turns a device argument (a string; nil for the current device)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -24,7 +25,11 @@ import (
 //   - `### "REGEXP"` at a line's end expects an error on that line whose
 //     message matches REGEXP. Compile errors must all be expected; a chunk
 //     expecting a run-time error must fail with it.
-// GSCRIPT_TEST_DEVICE runs every chunk with that default device.
+//   - `//!cuda` anywhere in a chunk runs it only where a CUDA device is
+//     present, `//!nocuda` only where none is, and `//!cpu` only when the
+//     chunks run with the cpu as default device.
+// GSCRIPT_TEST_DEVICE runs every chunk with that default device (the GPU
+// run uses cuda:0: the same chunks must give the same output there).
 
 type chunk struct {
 	file     string
@@ -91,9 +96,19 @@ func TestScripts(t *testing.T) {
 }
 
 func runChunk(t *testing.T, c chunk) {
+	hasCUDA := mem.CUDADeviceCount() > 0
+	dev := os.Getenv("GSCRIPT_TEST_DEVICE")
+	switch {
+	case strings.Contains(c.src, "//!cuda") && !hasCUDA:
+		t.Skip("needs a CUDA device")
+	case strings.Contains(c.src, "//!nocuda") && hasCUDA:
+		t.Skip("only without a CUDA device")
+	case strings.Contains(c.src, "//!cpu") && (dev != "" && dev != "cpu" || dev == "" && hasCUDA):
+		t.Skip("only on the cpu device")
+	}
 	var out, errOut bytes.Buffer
 	in, err := interp.New(interp.Options{
-		Stdout: &out, Stderr: &errOut, Device: os.Getenv("GSCRIPT_TEST_DEVICE"),
+		Stdout: &out, Stderr: &errOut, Device: dev,
 		Predeclared: stdlib.Universe(),
 	})
 	if err != nil {

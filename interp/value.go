@@ -140,6 +140,7 @@ type Kernel struct {
 	IR   *ir.Kernel
 	cpu  *cpu.Program
 	args []cpu.Arg // reused across launches: no allocation per launch
+	cuda cudaKernel
 }
 
 func (*Kernel) Type() string     { return "kernel" }

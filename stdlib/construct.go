@@ -119,23 +119,23 @@ func ceilDiv(a, b float64) float64 {
 
 // fillSeq stores f(i) into a[i], converting like a kernel conversion.
 func fillSeq(a *mem.Array, n int, f func(i int) float64) (interp.Value, error) {
-	b, err := interp.HostBytes(a)
+	err := a.WriteHost(func(b []byte) error {
+		for i := 0; i < n; i++ {
+			v := f(i)
+			if !a.DType().IsFloat() {
+				v = float64(int64(v))
+			}
+			bits, err := interp.ElemBits(interp.Float(v), a.DType())
+			if err != nil {
+				return err
+			}
+			mem.StoreBits(b, a.DType(), i, bits)
+		}
+		return nil
+	})
 	if err != nil {
+		a.Free()
 		return nil, err
-	}
-	for i := 0; i < n; i++ {
-		v := f(i)
-		var bits uint64
-		if a.DType().IsFloat() {
-			bits, err = interp.ElemBits(interp.Float(v), a.DType())
-		} else {
-			bits, err = interp.ElemBits(interp.Float(float64(int64(v))), a.DType())
-		}
-		if err != nil {
-			a.Free()
-			return nil, err
-		}
-		mem.StoreBits(b, a.DType(), i, bits)
 	}
 	return &interp.Array{A: a}, nil
 }

@@ -2,18 +2,34 @@ package stdlib
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"strconv"
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
+
+// DeviceNames lists the devices of this machine: cpu, then cuda:0...
+func DeviceNames() []string {
+	names := []string{"cpu"}
+	for i := 0; i < mem.CUDADeviceCount(); i++ {
+		names = append(names, fmt.Sprintf("cuda:%d", i))
+	}
+	return names
+}
 
 func devices(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(0, 0); err != nil {
 		return nil, err
 	}
-	return &interp.List{Elems: []interp.Value{interp.String("cpu")}}, nil
+	l := &interp.List{}
+	for _, n := range DeviceNames() {
+		l.Elems = append(l.Elems, interp.String(n))
+	}
+	return l, nil
 }
 
 // capabilityNames are the MEMORY.md section 3 capabilities, all false on cpu.
@@ -21,6 +37,43 @@ var capabilityNames = []string{
 	"unified_addressing", "managed_memory", "concurrent_managed_access", "pageable_memory_access",
 	"pageable_memory_access_uses_host_page_tables", "direct_managed_mem_access_from_host",
 	"host_native_atomic_supported", "memory_pools_supported", "integrated", "can_map_host_memory",
+}
+
+func capabilityValues(c cuda.Capabilities) []bool {
+	return []bool{c.UnifiedAddressing, c.ManagedMemory, c.ConcurrentManagedAccess, c.PageableMemoryAccess,
+		c.PageableMemoryAccessUsesHostPageTables, c.DirectManagedMemAccessFromHost,
+		c.HostNativeAtomicSupported, c.MemoryPoolsSupported, c.Integrated, c.CanMapHostMemory}
+}
+
+// DeviceInfo describes dev as the record device_info returns.
+func DeviceInfo(dev mem.Device) (*interp.Record, error) {
+	r := &interp.Record{}
+	add := func(n string, v interp.Value) { r.Names = append(r.Names, n); r.Values = append(r.Values, v) }
+	add("device", interp.String(dev.String()))
+	if !dev.IsCUDA() {
+		add("name", interp.String("cpu"))
+		add("paradigm", interp.String("host"))
+		for _, c := range capabilityNames {
+			add(c, interp.Bool(false))
+		}
+		_, total := hostMemory()
+		add("total_memory", interp.Int(total))
+		return r, nil
+	}
+	d, err := mem.GetCUDADevice(dev.Ordinal)
+	if err != nil {
+		return nil, err
+	}
+	info := d.Info
+	add("name", interp.String(info.Name))
+	add("paradigm", interp.String(info.Paradigm.String()))
+	for i, v := range capabilityValues(info.Caps) {
+		add(capabilityNames[i], interp.Bool(v))
+	}
+	add("total_memory", interp.Int(int64(info.TotalMem)))
+	add("compute_capability", interp.String(fmt.Sprintf("%d.%d", info.Major, info.Minor)))
+	add("multiprocessor_count", interp.Int(info.MultiprocessorCount))
+	return r, nil
 }
 
 func deviceInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -31,17 +84,7 @@ func deviceInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &interp.Record{}
-	add := func(n string, v interp.Value) { r.Names = append(r.Names, n); r.Values = append(r.Values, v) }
-	add("device", interp.String(dev.String()))
-	add("name", interp.String("cpu"))
-	add("paradigm", interp.String("host"))
-	for _, c := range capabilityNames {
-		add(c, interp.Bool(false))
-	}
-	_, total := hostMemory()
-	add("total_memory", interp.Int(total))
-	return r, nil
+	return DeviceInfo(dev)
 }
 
 func canAccess(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -56,7 +99,7 @@ func canAccess(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return interp.Bool(a.Device() == dev), nil
+	return interp.Bool(a.Device() == dev || (dev.Type == mem.CPU && a.HostAccessible())), nil
 }
 
 func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -68,6 +111,11 @@ func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, err
 	}
 	free, total := hostMemory()
+	if dev.IsCUDA() {
+		if free, total, err = cudaMemory(dev); err != nil {
+			return nil, err
+		}
+	}
 	arrays := &interp.List{}
 	used := 0
 	for _, b := range th.Tracker.Live() {
@@ -84,6 +132,20 @@ func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		Names:  []string{"device", "free", "total", "used_by_arrays", "arrays"},
 		Values: []interp.Value{interp.String(dev.String()), interp.Int(free), interp.Int(total), interp.Int(used), arrays},
 	}, nil
+}
+
+// cudaMemory is cuMemGetInfo for dev.
+func cudaMemory(dev mem.Device) (free, total int64, err error) {
+	d, err := mem.GetCUDADevice(dev.Ordinal)
+	if err != nil {
+		return 0, 0, err
+	}
+	err = d.Ctx.Do(func() error {
+		f, t, err := d.Drv.MemGetInfo()
+		free, total = int64(f), int64(t)
+		return err
+	})
+	return free, total, err
 }
 
 // hostMemory reads MemAvailable and MemTotal from /proc/meminfo (0 where
@@ -118,9 +180,26 @@ func synchronize(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(0, 1); err != nil {
 		return nil, err
 	}
-	if _, err := th.DeviceArg(args.Get(0, "")); err != nil {
-		return nil, err
+	devs := DeviceNames()
+	if v := args.Get(0, ""); v != nil {
+		dev, err := th.DeviceArg(v)
+		if err != nil {
+			return nil, err
+		}
+		devs = []string{dev.String()}
 	}
-	// cpu launches complete before launch returns: nothing to wait for.
+	for _, name := range devs {
+		dev, err := mem.ParseDevice(name)
+		if err != nil || !dev.IsCUDA() {
+			continue // cpu launches finish before launch returns
+		}
+		d, err := mem.GetCUDADevice(dev.Ordinal)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.Sync(); err != nil {
+			return nil, err
+		}
+	}
 	return interp.Nil, nil
 }

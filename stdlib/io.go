@@ -40,12 +40,10 @@ func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	b, err := interp.HostBytes(a)
-	if err != nil {
+	if err := a.WriteHost(func(b []byte) error { copy(b, data); return nil }); err != nil {
 		a.Free()
 		return nil, err
 	}
-	copy(b, data)
 	return &interp.Array{A: a}, nil
 }
 
@@ -92,7 +90,7 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 
 // contiguousBytes returns a's elements in C order.
 func contiguousBytes(a *mem.Array) ([]byte, error) {
-	b, err := interp.HostBytes(a)
+	b, err := a.ReadHost()
 	if err != nil {
 		return nil, err
 	}

@@ -21,6 +21,7 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -164,8 +165,44 @@ func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stde
 }
 
 func listDevices(stdout io.Writer) error {
-	fmt.Fprintf(stdout, "%-8s %-10s %s\n", "DEVICE", "PARADIGM", "NAME")
-	fmt.Fprintf(stdout, "%-8s %-10s %s (%d cores)\n", "cpu", "host", "cpu", runtime.NumCPU())
-	fmt.Fprintln(stdout, "(CUDA devices are not yet supported in this build)")
+	caps := []string{"managed", "concurrent", "pageable", "host_page_tables", "direct_host", "host_atomics", "pools", "unified"}
+	fmt.Fprintf(stdout, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", "DEVICE", "NAME", "CC", "SMs", "MEMORY", "PARADIGM", strings.Join(caps, " "))
+	for _, name := range stdlib.DeviceNames() {
+		dev, err := mem.ParseDevice(name)
+		if err != nil {
+			return err
+		}
+		r, err := stdlib.DeviceInfo(dev)
+		if err != nil {
+			fmt.Fprintf(stdout, "%-8s %v\n", name, err)
+			continue
+		}
+		get := func(n string) interp.Value { v, _ := r.Get(n); return v }
+		if !dev.IsCUDA() {
+			fmt.Fprintf(stdout, "%-8s %-26s %-4s %-5d %-9s %-13s %s\n", name, fmt.Sprintf("cpu (%d cores)", runtime.NumCPU()), "-", 0, gib(get("total_memory")), "host", "-")
+			continue
+		}
+		var flags []string
+		for i, n := range []string{"managed_memory", "concurrent_managed_access", "pageable_memory_access",
+			"pageable_memory_access_uses_host_page_tables", "direct_managed_mem_access_from_host",
+			"host_native_atomic_supported", "memory_pools_supported", "unified_addressing"} {
+			flags = append(flags, fmt.Sprintf("%*s", len(caps[i]), get(n)))
+		}
+		fmt.Fprintf(stdout, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", name, get("name"), get("compute_capability"),
+			get("multiprocessor_count"), gib(get("total_memory")), get("paradigm"), strings.Join(flags, " "))
+	}
+	if n := mem.CUDADeviceCount(); n == 0 {
+		if _, err := mem.CUDADriver(); err != nil {
+			fmt.Fprintf(stdout, "(no CUDA devices: %v)\n", err)
+		}
+	}
 	return nil
+}
+
+func gib(v interp.Value) string {
+	n, ok := v.(interp.Int)
+	if !ok {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }

@@ -4,10 +4,14 @@ array b: i32[2, 3] = [[1, 2, 3], [4, 5, 6]]
 array c: f64[4] = a
 array z: u8[3]
 print(a, b, c, z)         //> [1.5, 1.5, 1.5, 1.5] [[1, 2, 3], [4, 5, 6]] [1.5, 1.5, 1.5, 1.5] [0, 0, 0]
-print(a.shape, b.shape, b.dtype, b.ndim, b.size, b.nbytes, a.device)  //> [4] [2, 3] i32 2 6 24 cpu
-print(a.memory_kind, a.is_view, type(a), type(a.dtype))   //> HOST false array dtype
+print(a.shape, b.shape, b.dtype, b.ndim, b.size, b.nbytes)  //> [4] [2, 3] i32 2 6 24
+print(a.is_view, type(a), type(a.dtype))                  //> false array dtype
 array flags: bool[2] = [true, false]
 print(flags, flags[0], type(flags[1]))                    //> [true, false] true bool
+---
+//!cpu
+array a: f32[4]
+print(a.device, a.memory_kind)         //> cpu HOST
 ---
 // indexing, element stores, rows, slices and views
 array m: i32[2, 3] = [[1, 2, 3], [4, 5, 6]]

@@ -78,6 +78,7 @@ let notk = 3
 launch notk[1]()                       ### "not a kernel"
 ---
 // out-of-bounds accesses are errors on the cpu, with kernel, array, index, shape
+//!cpu
 kernel oob(x: array[f32]) {
     let i = tid()
     x[i + 1] = 1.0                     ### "kernel oob: index 4 out of bounds for axis 0 of array a with shape \[4\]"
@@ -85,6 +86,7 @@ kernel oob(x: array[f32]) {
 array a: f32[4]
 launch oob[4](a)
 ---
+//!cpu
 kernel div(x: array[i32], d: i32) {
     let i = tid()
     x[i] = x[i] / d                    ### "integer division by zero"
@@ -93,6 +95,7 @@ array a: i32[4] = 1
 launch div[4](a, 0)
 ---
 // errors inside a kernel launched from a fn carry the call chain
+//!cpu
 kernel oob(x: array[f32]) {
     x[9] = 1.0                         ### "out of bounds"
 }

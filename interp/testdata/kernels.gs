@@ -136,7 +136,9 @@ array v: f32[6] = [0, 1, 2, 3, 4, 5]
 launch double[3](v[2:5])
 print(v)                               //> [0.0, 1.0, 4.0, 6.0, 8.0, 5.0]
 ---
-// device print: one line per thread
+// device print: one line per thread (CUDA's printf goes to the process's
+// stdout and formats floats with %.9g: see docs/decisions.md)
+//!cpu
 kernel hello(x: array[i32]) {
     let i = tid()
     print("thread", i, "has", x[i], 0.1)

@@ -1,4 +1,5 @@
 // device and allocator scopes are dynamic and restored on exit
+//!cpu
 fn where() { return zeros(1).device }
 device "cpu" {
     print(where())                     //> cpu
@@ -15,11 +16,14 @@ print(u.device, u.memory_kind)         //> cpu HOST
 ---
 allocator bogus { }                    ### "unknown allocator \"bogus\""
 ---
+//!nocuda
 device "cuda:0" { }                    ### "cuda:0 is not available"
 ---
+//!cpu
 array m: f32[2] using managed          ### "allocator managed does not apply to device cpu"
 ---
 // CUDA allocators in scope do not apply to cpu arrays
+//!cpu
 allocator managed {
     print(zeros(1).memory_kind)        //> HOST
 }
@@ -49,6 +53,7 @@ config.debug = 1                       ### "must be a bool"
 config.colour = 1                      ### "config has no setting colour"
 ---
 // introspection on the cpu
+//!nocuda
 print(devices(), type(device_info("cpu")), device_info("cpu").managed_memory) //> ["cpu"] record false
 array a: f32[4]
 print(can_access("cpu", a), mem_info("cpu").used_by_arrays >= 16)  //> true true

@@ -158,9 +158,9 @@ func (b *body) shift(e ast.Expr, op string, pos ast.Pos, x, y operand) operand {
 		return invalid()
 	}
 	if x.mode == modeConst && y.mode == modeConst {
-		n, _ := constant.Uint64Val(constant.ToInt(y.val))
-		if n > 1024 {
-			b.errs.Add(y.expr.Start(), "shift count %d too large", n)
+		n, exact := constant.Uint64Val(constant.ToInt(y.val))
+		if !exact || n > 1024 {
+			b.errs.Add(y.expr.Start(), "shift count %s too large", y.val.ExactString())
 			return invalid()
 		}
 		tok := token.SHL

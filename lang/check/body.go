@@ -17,6 +17,10 @@ type kvar struct {
 	param   int // array parameter index
 	elem    ir.Type
 	ndim    int
+	// bad marks a name whose declaration had an error already reported
+	// (an unknown parameter type, a let of an invalid value): every use
+	// yields an invalid operand, so the mistake is reported only once.
+	bad bool
 }
 
 // body checks and lowers one kernel or func body in a single pass.
@@ -32,7 +36,10 @@ type body struct {
 	cur    *[]ir.Stmt
 	loops  int
 	result ir.Type
-	edges  []callEdge
+	// badResult is true when the func's declared result type was invalid:
+	// return statements are then checked only for errors of their own.
+	badResult bool
+	edges     []callEdge
 
 	tidDims int
 	tidPos  ast.Pos
@@ -46,7 +53,7 @@ func newBody(kc *kernelChecker, kind, name string, env map[string]*funcInfo, ks 
 func (b *body) lowerFunc(fi *funcInfo) *ir.Func {
 	d := fi.decl
 	b.fn = &ir.Func{Name: fi.name, Pos: d.Pos, Params: fi.params, Result: fi.result}
-	b.result = fi.result
+	b.result, b.badResult = fi.result, fi.badResult
 	b.lower(d.Body)
 	if fi.result != ir.Invalid && !terminates(d.Body.Stmts) {
 		b.errs.Add(d.Body.End, "missing return")
@@ -60,6 +67,10 @@ func (b *body) lower(blk *ast.Block) {
 	b.cur = &b.fn.Body
 	b.push()
 	for i, p := range b.fn.Params {
+		if p.Elem == ir.Invalid { // its type was an error, already reported
+			b.poison(p.Name)
+			continue
+		}
 		if p.IsArray() {
 			b.define(&kvar{name: p.Name, isArray: true, param: i, elem: p.Elem, ndim: p.NDim})
 			continue
@@ -77,6 +88,9 @@ func (b *body) pop()                 { b.scopes = b.scopes[:len(b.scopes)-1] }
 func (b *body) define(v *kvar)       { b.scopes[len(b.scopes)-1][v.name] = v }
 func (b *body) emit(s ir.Stmt)       { *b.cur = append(*b.cur, s) }
 func (b *body) reg(t ir.Type) ir.Reg { return b.fn.NewReg(t) }
+
+// poison declares name as a variable whose declaration failed.
+func (b *body) poison(name string) { b.define(&kvar{name: name, bad: true}) }
 
 func (b *body) lookup(name string) *kvar {
 	for i := len(b.scopes) - 1; i >= 0; i-- {
@@ -187,7 +201,7 @@ func (b *body) let(s *ast.LetStmt) {
 		}
 	}
 	if !b.singleValue(&x) {
-		b.newVar(s.Names[0].Name, ir.I32, b.reg(ir.I32)) // keep later uses quiet
+		b.poison(s.Names[0].Name) // keep later uses quiet
 		return
 	}
 	r := b.materialize(x)
@@ -329,6 +343,10 @@ func (b *body) branch(s *ast.BranchStmt) {
 
 func (b *body) returnStmt(s *ast.ReturnStmt) {
 	switch {
+	case b.badResult:
+		if s.Value != nil {
+			b.expr(s.Value) // for its own errors; the result type was reported
+		}
 	case b.kind == "kernel" && s.Value != nil:
 		b.errs.Add(s.Value.Start(), "kernel %s cannot return a value", b.name)
 	case b.result == ir.Invalid && s.Value != nil:

@@ -398,22 +398,9 @@ func (b *body) callFunc(e *ast.CallExpr, fi *funcInfo, stmt bool) operand {
 		b.errs.Add(e.Lparen, "%s arguments in call to %s: have %d, want %d", what, fi.name, len(ops), len(fi.params))
 		return invalid()
 	}
-	args := make([]ir.Reg, len(ops))
-	arrays := make([]int, len(ops))
-	for i, p := range fi.params {
-		args[i], arrays[i] = ir.NoReg, -1
-		if p.IsArray() {
-			arrays[i], ok = b.arrayArg(ops[i], p, fi.name)
-		} else {
-			x := b.convertTo(ops[i], p.Elem, "argument to "+fi.name)
-			ok = x.mode != modeInvalid
-			if ok {
-				args[i] = b.materialize(x)
-			}
-		}
-		if !ok {
-			return invalid()
-		}
+	args, arrays, ok := b.funcArgs(ops, fi)
+	if !ok || fi.badResult {
+		return invalid()
 	}
 	callee := 0
 	if b.ks != nil && b.kc.funcsOK {
@@ -428,6 +415,32 @@ func (b *body) callFunc(e *ast.CallExpr, fi *funcInfo, stmt bool) operand {
 		return operand{mode: modeNoValue, expr: e}
 	}
 	return operand{mode: modeValue, t: fi.result, reg: dst, expr: e}
+}
+
+// funcArgs checks every argument against its parameter. A parameter
+// whose type was an error accepts anything: that error was reported at
+// the func.
+func (b *body) funcArgs(ops []operand, fi *funcInfo) (args []ir.Reg, arrays []int, ok bool) {
+	args, arrays, ok = make([]ir.Reg, len(ops)), make([]int, len(ops)), true
+	for i, p := range fi.params {
+		args[i], arrays[i] = ir.NoReg, -1
+		switch {
+		case p.Elem == ir.Invalid:
+			ok = false
+		case p.IsArray():
+			var argOK bool
+			arrays[i], argOK = b.arrayArg(ops[i], p, fi.name)
+			ok = ok && argOK
+		default:
+			x := b.convertTo(ops[i], p.Elem, "argument to "+fi.name)
+			if x.mode == modeInvalid {
+				ok = false
+				continue
+			}
+			args[i] = b.materialize(x)
+		}
+	}
+	return args, arrays, ok
 }
 
 func (b *body) arrayArg(x operand, p ir.Param, fname string) (int, bool) {

@@ -67,6 +67,9 @@ func (b *body) basicLit(e *ast.BasicLit) operand {
 
 func (b *body) ident(e *ast.Ident) operand {
 	if v := b.lookup(e.Name); v != nil {
+		if v.bad {
+			return invalid()
+		}
 		if v.isArray {
 			return operand{mode: modeArray, arr: v, expr: e}
 		}

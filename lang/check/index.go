@@ -132,6 +132,9 @@ func (b *body) assignVar(s *ast.AssignStmt, id *ast.Ident) {
 	case v == nil:
 		b.undefined(id)
 		return
+	case v.bad:
+		b.expr(s.Value) // for its own errors
+		return
 	case v.isArray:
 		b.errs.Add(id.Pos, "cannot assign to array %s (store elements with %s[i] = v)", id.Name, id.Name)
 		return

@@ -14,7 +14,10 @@ type funcInfo struct {
 	name   string
 	params []ir.Param
 	result ir.Type
-	env    map[string]*funcInfo
+	// badResult is true when the declared result type was an error:
+	// calls then yield an invalid operand instead of "no value".
+	badResult bool
+	env       map[string]*funcInfo
 }
 
 // kernelChecker checks and lowers the kernels and funcs of one chunk.
@@ -72,6 +75,7 @@ func (kc *kernelChecker) signature(d *ast.FuncDecl) *funcInfo {
 	fi.params = kc.params("func", d.Name.Name, d.Params)
 	if d.Result != nil {
 		fi.result = kc.scalarType(d.Result, "func result")
+		fi.badResult = fi.result == ir.Invalid
 	}
 	return fi
 }
@@ -85,7 +89,9 @@ func (kc *kernelChecker) params(kind, name string, ps []*ast.Param) []ir.Param {
 			kc.errs.Add(p.Name.Pos, "duplicate parameter %s", p.Name.Name)
 		}
 		seen[p.Name.Name] = true
-		irp := ir.Param{Name: p.Name.Name, Elem: ir.I32}
+		// Elem stays Invalid after an error: the body then treats the
+		// parameter as poisoned (see body.lower).
+		irp := ir.Param{Name: p.Name.Name}
 		if p.Type == nil {
 			kc.errs.Add(p.Name.Pos, "%s %s: parameter %s needs a type", kind, name, p.Name.Name)
 		} else {
@@ -103,7 +109,7 @@ func (kc *kernelChecker) paramType(t *ast.TypeExpr) (ir.Type, int) {
 	}
 	if t.Elem == nil || t.Elem.Name == "array" {
 		kc.errs.Add(t.Pos, "array element type must be one of %s", scalarNameList)
-		return ir.F32, 1
+		return ir.Invalid, 1
 	}
 	elem := kc.scalarType(t.Elem, "array element")
 	ndim := t.NDim
@@ -112,7 +118,7 @@ func (kc *kernelChecker) paramType(t *ast.TypeExpr) (ir.Type, int) {
 	}
 	if ndim < 1 || ndim > 4 {
 		kc.errs.Add(t.Pos, "array rank %d out of range 1..4", t.NDim)
-		ndim = 1
+		return ir.Invalid, 1
 	}
 	return elem, ndim
 }

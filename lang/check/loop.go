@@ -30,40 +30,17 @@ func (b *body) rangeArgs(s *ast.ForStmt) ([]ast.Expr, bool) {
 // iteration, so assigning to the variable does not change the iteration
 // (as in Python and Go's range loops). stop and step are evaluated once.
 func (b *body) forStmt(s *ast.ForStmt) {
-	args, ok := b.rangeArgs(s)
+	t, ops, ok := b.rangeBounds(s)
 	if !ok {
-		return
-	}
-	ops, ok := b.args(args)
-	if !ok {
-		return
-	}
-	if len(ops) == 1 {
-		zero := operand{mode: modeConst, val: constant.MakeInt64(0), expr: &ast.BasicLit{Pos: args[0].Start(), Kind: "int", Raw: "0"}}
-		ops = append([]operand{zero}, ops...)
-	}
-	if len(ops) == 2 {
-		ops = append(ops, operand{mode: modeConst, val: constant.MakeInt64(1), expr: &ast.BasicLit{Pos: args[0].Start(), Kind: "int", Raw: "1"}})
-	}
-	t, ok := b.unifyMany("range", s.Iter.Start(), ops)
-	if !ok {
-		return
-	}
-	if !t.IsInt() {
-		b.errs.Add(s.Iter.Start(), "range bounds must be integers, got %s", t)
+		// Still check the body, with the loop variable poisoned, so that
+		// its own errors are reported but none caused by the bad header.
+		var discard []ir.Stmt
+		b.loopBody(&discard, s.Body, func() { b.poison(s.Var.Name) })
 		return
 	}
 	step := ops[2]
-	if step.mode == modeConst && isZero(step.val) {
-		b.errs.Add(step.expr.Start(), "range step must not be zero")
-		return
-	}
-	regs, ok := b.convertAll(ops, t, "range")
-	if !ok {
-		return
-	}
-	counter := b.copyReg(t, regs[0])
-	stop, stepReg := regs[1], regs[2]
+	start, stop, stepReg := b.materialize(ops[0]), b.materialize(ops[1]), b.materialize(ops[2])
+	counter := b.copyReg(t, start)
 	if ops[1].mode == modeValue {
 		stop = b.copyReg(t, stop)
 	}
@@ -84,6 +61,44 @@ func (b *body) forStmt(s *ast.ForStmt) {
 	b.loopBody(&loop.Body, s.Body, func() { b.newVar(s.Var.Name, t, counter) })
 	loop.Post = []ir.Stmt{&ir.Inst{Op: ir.OpAdd, Dst: counter, Args: []ir.Reg{counter, stepReg}}}
 	b.emit(loop)
+}
+
+// rangeBounds checks the range(...) header and returns the loop type
+// and the three operands start, stop, step.
+func (b *body) rangeBounds(s *ast.ForStmt) (ir.Type, []operand, bool) {
+	args, ok := b.rangeArgs(s)
+	if !ok {
+		return ir.Invalid, nil, false
+	}
+	ops, ok := b.args(args)
+	if !ok {
+		return ir.Invalid, nil, false
+	}
+	if len(ops) == 1 {
+		zero := operand{mode: modeConst, val: constant.MakeInt64(0), expr: &ast.BasicLit{Pos: args[0].Start(), Kind: "int", Raw: "0"}}
+		ops = append([]operand{zero}, ops...)
+	}
+	if len(ops) == 2 {
+		ops = append(ops, operand{mode: modeConst, val: constant.MakeInt64(1), expr: &ast.BasicLit{Pos: args[0].Start(), Kind: "int", Raw: "1"}})
+	}
+	t, ok := b.unifyMany("range", s.Iter.Start(), ops)
+	if !ok {
+		return t, nil, false
+	}
+	if !t.IsInt() {
+		b.errs.Add(s.Iter.Start(), "range bounds must be integers, got %s", t)
+		return t, nil, false
+	}
+	if ops[2].mode == modeConst && isZero(ops[2].val) {
+		b.errs.Add(ops[2].expr.Start(), "range step must not be zero")
+		return t, nil, false
+	}
+	for i, o := range ops {
+		if ops[i] = b.convertTo(o, t, "range"); ops[i].mode == modeInvalid {
+			return t, nil, false
+		}
+	}
+	return t, ops, true
 }
 
 func (b *body) copyReg(t ir.Type, r ir.Reg) ir.Reg {

@@ -43,6 +43,7 @@ var typeTests = []struct {
 	{"undefined in kernel", `kernel k() { let a = foo + 1 }`, `undefined: foo`},
 	{"shadow builtin", `kernel k(sqrt: f32) { let abs = 1; let c = sqrt * f32(abs) }`, ""},
 	{"unknown param type", `kernel k(a: f16) { }`, `unknown type f16`},
+	{"unknown param type in range", `kernel A(samples:A){for A in range(samples){}}`, `unknown type A`}, // fuzz crash 4501a070589e9da5
 	{"duplicate param", `kernel k(a: f32, a: f32) { }`, `duplicate parameter a`},
 	{"let shadowing", `kernel k(a: f32) { let a = i32(a); let a = a + 1; let b: i32 = a }`, ""},
 	{"block scope", `kernel k() { if true { let a = 1 }; let b = a }`, `undefined: a`},
@@ -91,6 +92,7 @@ var typeTests = []struct {
 	{"assign undefined", `kernel k() { zz = 1 }`, `undefined: zz`},
 	{"assert in kernel", `kernel k() { assert true }`, `assert not allowed in a kernel`},
 	{"constant shifts", `kernel k(x: array[u8]) { x[0] = 1 << 7; x[1] = 256 >> 1; x[2] = u8(1) << 3 }`, ""},
+	{"huge constant shift count", `kernel k(x: array[i32]) { x[0] = 1 << (1 << 64) }`, `shift count 18446744073709551616 too large`},
 	{"constant shift overflow", `kernel k(x: array[u8]) { x[0] = u8(1) << 8 }`, `constant 256 overflows u8`},
 
 	// for loops

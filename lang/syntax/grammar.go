@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"errors"
 	"io"
 
 	"github.com/alecthomas/participle/v2"
@@ -8,9 +9,8 @@ import (
 )
 
 // The grammar structs below mirror the syntax (binary operators as flat
-// chains, see pExpr); convert.go turns
-// them into lang/ast nodes, so the AST carries no participle tags. The
-// grammar is LL(1) (lookahead 0 below: a branch that consumed a token and
+// chains, see pExpr); convert.go turns them into lang/ast nodes, so the AST
+// carries no participle tags. The grammar is LL(1) (lookahead 0 below: a branch that consumed a token and
 // then failed is an error, never a silent backtrack), which keeps error
 // positions exact. Lists that allow a trailing comma peek at ", )" with a
 // negative lookahead before consuming the comma.
@@ -212,8 +212,9 @@ type lexDef struct{}
 
 func (lexDef) Symbols() map[string]lexer.TokenType { return symbols() }
 
+// Lex is never called: Parse feeds participle the tokens from scan.
 func (lexDef) Lex(string, io.Reader) (lexer.Lexer, error) {
-	panic("syntax: lexDef.Lex is unused; tokens come from scan")
+	return nil, errors.New("syntax: tokens come from scan, not from participle's lexer")
 }
 
 type sliceLexer struct {

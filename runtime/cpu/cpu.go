@@ -191,7 +191,10 @@ func (ln *launch) bind(args []Arg) error {
 // launch stops. Each worker has its own frame from the program's pool.
 func (ln *launch) work(nblocks int) {
 	fr := ln.p.frames.Get().(*frame)
-	defer ln.p.frames.Put(fr)
+	defer func() {
+		fr.ln = nil // do not keep the launch's arrays alive from the pool
+		ln.p.frames.Put(fr)
+	}()
 	defer func() {
 		if r := recover(); r != nil {
 			fr.clearFlags()

@@ -39,6 +39,16 @@ func (d *Driver) ModuleGetFunction(m Module, name string) (Function, error) {
 	return f, err
 }
 
+// ModuleGetGlobal finds a __device__ variable of m by name: its address and
+// size in bytes.
+func (d *Driver) ModuleGetGlobal(m Module, name string) (DevicePtr, int, error) {
+	var p DevicePtr
+	var n uintptr
+	cname := cString(name)
+	err := d.call4(&d.cuModuleGetGlobal, uintptr(unsafe.Pointer(&p)), uintptr(unsafe.Pointer(&n)), uintptr(m), uintptr(unsafe.Pointer(&cname[0])))
+	return p, int(n), err
+}
+
 // ModuleUnload unloads a module and its functions.
 func (d *Driver) ModuleUnload(m Module) error { return d.call1(&d.cuModuleUnload, uintptr(m)) }
 

@@ -19,8 +19,9 @@ type Allocator interface {
 	AppliesTo(dev Device) bool
 	// Alloc returns nbytes (> 0) of memory for dev.
 	Alloc(dev Device, nbytes int) (uintptr, error)
-	// Free releases memory returned by Alloc.
-	Free(ptr uintptr, nbytes int) error
+	// Free releases memory returned by Alloc for dev. A CUDA allocator
+	// frees in dev's (primary) context, made current on the calling thread.
+	Free(dev Device, ptr uintptr, nbytes int) error
 }
 
 // HostAllocator is the `host` allocator: pageable CPU memory from mmap, so
@@ -47,7 +48,7 @@ func (HostAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 }
 
 // Free unmaps memory from Alloc.
-func (HostAllocator) Free(ptr uintptr, nbytes int) error {
+func (HostAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
 	b := unsafe.Slice((*byte)(HostPointer(ptr)), nbytes)
 	return syscall.Munmap(b)
 }

@@ -38,7 +38,7 @@ func (a *allocation) release() error {
 		return nil
 	}
 	a.owner.used.Add(-int64(a.nbytes))
-	if err := a.alloc.Free(a.ptr, a.nbytes); err != nil {
+	if err := a.alloc.Free(a.dev, a.ptr, a.nbytes); err != nil {
 		return fmt.Errorf("%s allocator: freeing %d bytes on %s failed: %w", a.alloc.Name(), a.nbytes, a.dev, err)
 	}
 	return nil

@@ -19,12 +19,12 @@ func (n notYet) Alloc(dev Device, nbytes int) (uintptr, error) {
 	return 0, &AllocError{Allocator: n.name, Device: dev, Bytes: nbytes,
 		Err: fmt.Errorf("the %s allocator needs CUDA, which is not yet supported in this build", n.name)}
 }
-func (n notYet) Free(uintptr, int) error { return fmt.Errorf("%s allocator: nothing to free", n.name) }
+func (n notYet) Free(Device, uintptr, int) error { return fmt.Errorf("%s allocator: nothing to free", n.name) }
 
 var builtins = map[string]Allocator{
 	"host":         HostAllocator{},
 	"pinned":       notYet{name: "pinned"},
-	"device":       notYet{name: "device", cuda: true},
+	"device":       DeviceAllocator{},
 	"mempool":      notYet{name: "mempool", cuda: true},
 	"managed":      notYet{name: "managed", cuda: true},
 	"managed_pool": notYet{name: "managed_pool", cuda: true},
@@ -34,11 +34,12 @@ var builtins = map[string]Allocator{
 // shared: callers must not modify it.
 func BuiltinAllocators() map[string]Allocator { return builtins }
 
-// DefaultAllocator is the built-in default for dev (MEMORY.md section 2):
-// host on cpu, mempool on CUDA devices.
+// DefaultAllocator is the built-in default for dev: host on cpu, device on
+// CUDA devices. MEMORY.md section 2 makes mempool the CUDA default where
+// pools are supported; that switch comes with the mempool allocator.
 func DefaultAllocator(dev Device) Allocator {
 	if dev.IsCUDA() {
-		return builtins["mempool"]
+		return builtins["device"]
 	}
 	return builtins["host"]
 }

@@ -217,12 +217,20 @@ func (g *gen) body(f *ir.Func, entry bool) (string, error) {
 	if err := g.stmts(f.Body); err != nil {
 		return "", err
 	}
-	if !entry && f.Result != ir.Invalid {
+	if !entry && f.Result != ir.Invalid && !endsInReturn(f.Body) {
 		// Unreachable for checked IR (every path returns); keeps C well-formed.
 		ct, _ := ctype(f.Result)
 		g.line("return (%s)0;", ct)
 	}
 	return g.b.String(), nil
+}
+
+func endsInReturn(ss []ir.Stmt) bool {
+	if len(ss) == 0 {
+		return false
+	}
+	_, ok := ss[len(ss)-1].(*ir.Return)
+	return ok
 }
 
 // threadIndex decodes the thread's position in C order (last axis fastest).

@@ -150,7 +150,7 @@ func TestFuncCall(t *testing.T) {
 	wantAll(t, src,
 		`static __device__ float gs_f0_get\(gs_array p0_v, int p1_i\);\n`,
 		`static __device__ float gs_f0_get\(gs_array p0_v, int p1_i\) \{\n\s+int r0 = 0;`,
-		`return r\d+;\n\s+return \(float\)0;\n\}`,
+		`return r\d+;\n\}`,
 		`r\d+ = gs_f0_get\(p1_a, r\d+\);`,
 	)
 	wantNone(t, src, `gs_tid0 =.*\n.*gs_f0_get\(gs_array`) // no thread decoding in funcs
@@ -461,4 +461,20 @@ func TestMalformedIR(t *testing.T) {
 			t.Errorf("%s: %v (want the instruction's position and op)", name, err)
 		}
 	}
+}
+
+// A func whose last statement is an if/else that returns on both sides gets
+// an unreachable fallback return so that C sees a value on every path.
+func TestFuncFallbackReturn(t *testing.T) {
+	fn := newFunc("pick", scalar("c", ir.Bool), scalar("x", ir.I32))
+	fn.f.Result = ir.I32
+	c, x := fn.param(0), fn.param(1)
+	fn.emit(&ir.If{Cond: c, Then: []ir.Stmt{&ir.Return{Value: x}}, Else: []ir.Stmt{&ir.Return{Value: x}}})
+	b := newFunc("k", arr("out", ir.I32, 1))
+	i := b.tid(0)
+	r := b.f.NewReg(ir.I32)
+	b.inst(&ir.Inst{Op: ir.OpCall, Dst: r, Args: []ir.Reg{b.konst(ir.Bool, true), i}, ArrayArgs: []int{-1, -1}})
+	b.store(0, i, r)
+	src := mustSource(t, b.kernel(1, fn.f), Options{})
+	wantAll(t, src, `\} else \{\n\s+return r1;\n\s+\}\n\s+return \(int\)0;\n\}`, `r\d+ = gs_f0_pick\(r\d+, r0\);`)
 }

@@ -34,7 +34,7 @@ func moreCases(d *dumper) {
 	ew("mul_u8", ir.OpMul, ir.U8, []uint8{1}, []uint8{255}, []uint8{255})
 	ew("bitnot_u8", ir.OpBitNot, ir.U8, []uint8{0xf0}, []uint8{0x0f})
 	ew("sign_i32", ir.OpSign, ir.I32, []int32{-1, 0, 1}, []int32{mi, 0, 7})
-	ew("clamp_i32", ir.OpClamp, ir.I32, []int32{0, 5, 10, 3}, []int32{-4, 5, 99, 3}, []int32{0, 0, 0, 3}, []int32{10, 10, 10, 1})
+	ew("clamp_i32", ir.OpClamp, ir.I32, []int32{0, 5, 10, 1}, []int32{-4, 5, 99, 3}, []int32{0, 0, 0, 3}, []int32{10, 10, 10, 1})
 	nan32 := float32(math.NaN())
 	negz := float32(math.Copysign(0, -1))
 	ew("sign_f32", ir.OpSign, ir.F32, []float32{-1, 1, negz, 0, nan32}, []float32{-2, 3, negz, 0, nan32})

@@ -41,7 +41,7 @@ func utype(t ir.Type) string {
 	return "unsigned int"
 }
 
-// bits returns a Go value's raw integer bits truncated to t's width, applying
+// immBits returns a Go value's raw integer bits truncated to t's width, applying
 // Go's amd64 float->int conversion rules (see cvtFloat) to float immediates.
 func immBits(t ir.Type, imm any) (uint64, error) {
 	switch v := imm.(type) {

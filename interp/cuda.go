@@ -1,0 +1,141 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
+	"github.com/gscript-lang/gscript/runtime/cuda/kernel"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// builder compiles kernels for every CUDA device of the process; its disk
+// cache is shared by all interpreters.
+var builder struct {
+	once sync.Once
+	b    *kernel.Builder
+	err  error
+}
+
+func kernelBuilder() (*kernel.Builder, error) {
+	builder.once.Do(func() {
+		drv, err := mem.CUDADriver()
+		if err != nil {
+			builder.err = err
+			return
+		}
+		builder.b = kernel.NewBuilder(drv, &kernel.Cache{Dir: kernel.DefaultCacheDir()})
+	})
+	return builder.b, builder.err
+}
+
+// cudaKernel is a kernel's state for CUDA launches: one loaded module per
+// (device, debug) and reusable argument storage.
+type cudaKernel struct {
+	mods   map[cudaKey]*kernel.Kernel
+	args   []kernel.Arg
+	names  []string // argument names, for debug-mode messages
+	shapes [][]int
+}
+
+type cudaKey struct {
+	ordinal int
+	debug   bool
+}
+
+// cudaModule returns k built for d (compiling or loading on first use).
+func (th *Thread) cudaModule(k *Kernel, d *mem.CUDADev) (*kernel.Kernel, error) {
+	key := cudaKey{d.Device.Ordinal, th.Config.Debug}
+	if m := k.cuda.mods[key]; m != nil {
+		return m, nil
+	}
+	b, err := kernelBuilder()
+	if err != nil {
+		return nil, err
+	}
+	var m *kernel.Kernel
+	err = d.Ctx.Do(func() error {
+		var err error
+		m, err = b.Build(k.IR, d.Info, kernel.Options{Debug: th.Config.Debug})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if k.cuda.mods == nil {
+		k.cuda.mods = map[cudaKey]*kernel.Kernel{}
+	}
+	k.cuda.mods[key] = m
+	return m, nil
+}
+
+// packCUDAArg stores argument i for a CUDA launch.
+func (k *Kernel) packCUDAArg(i int, p ir.Param, bits uint64, a *mem.Array, ptr uintptr, name string) {
+	c := &k.cuda
+	if len(c.args) != len(k.IR.Entry.Params) {
+		n := len(k.IR.Entry.Params)
+		c.args, c.names, c.shapes = make([]kernel.Arg, n), make([]string, n), make([][]int, n)
+	}
+	if a == nil {
+		c.args[i] = kernel.Arg{Bits: bits}
+		return
+	}
+	ap := codegen.ArrayParam{Data: uint64(ptr)}
+	for d, n := range a.Shape() {
+		ap.Shape[d] = int64(n)
+		ap.Strides[d] = int64(a.Strides()[d])
+	}
+	c.args[i] = kernel.Arg{Array: ap}
+	c.names[i], c.shapes[i] = name, a.Shape()
+}
+
+// launchCUDA queues k on d. The launch is asynchronous; in debug mode it
+// waits and reports a failed bounds or division check.
+func (th *Thread) launchCUDA(s *ast.LaunchStmt, k *Kernel, d *mem.CUDADev, dims []int) error {
+	m, err := th.cudaModule(k, d)
+	if err != nil {
+		var ce *kernel.CompileError
+		if errors.As(err, &ce) {
+			return &EvalError{Pos: ce.Pos, Msg: ce.Error(), Backtrace: th.backtrace(), Cause: err}
+		}
+		return th.errorAt(s.Pos, err)
+	}
+	// The interpreter's goroutine holds its OS thread for the whole Exec,
+	// so making the context current here lasts until the next device
+	// switch; SetCurrent is a cheap check when it already is.
+	if err := d.Ctx.SetCurrent(); err != nil {
+		return th.errorAt(s.Pos, err)
+	}
+	if err := m.Launch(d.Stream, dims, k.cuda.args); err != nil {
+		return th.errorAt(s.Pos, fmt.Errorf("launch of kernel %s on %s: %w", k.Name, d.Device, err))
+	}
+	th.used[d.Device.Ordinal] = d
+	if !th.Config.Debug {
+		return nil
+	}
+	if err := m.CheckDebug(d.Stream, k.cuda.names, k.cuda.shapes); err != nil {
+		var ke *kernel.KernelError
+		if errors.As(err, &ke) {
+			bt := append([]CallFrame{{Name: k.Name, Pos: s.Pos}}, th.backtrace()...)
+			return &EvalError{Pos: ke.Pos, Msg: "kernel " + k.Name + ": " + ke.Msg, Backtrace: bt, Cause: err}
+		}
+		return th.errorAt(s.Pos, fmt.Errorf("kernel %s on %s: %w", k.Name, d.Device, err))
+	}
+	return nil
+}
+
+// syncUsed waits for every CUDA device the script launched on, so that an
+// asynchronous kernel failure is reported by the Exec that caused it.
+func (th *Thread) syncUsed() error {
+	var errs []error
+	for ord, d := range th.used {
+		if err := d.Sync(); err != nil {
+			errs = append(errs, fmt.Errorf("cuda:%d: a kernel failed after its launch: %w", ord, err))
+		}
+		delete(th.used, ord)
+	}
+	return errors.Join(errs...)
+}

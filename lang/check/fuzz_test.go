@@ -1,0 +1,94 @@
+package check
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/syntax"
+)
+
+// splitChunks splits a script file into the chunks between lines that
+// are exactly "---" (the script-test separator).
+func splitChunks(src string) []string {
+	var chunks []string
+	var cur []string
+	for _, line := range strings.Split(src, "\n") {
+		if line == "---" {
+			chunks = append(chunks, strings.Join(cur, "\n"))
+			cur = nil
+			continue
+		}
+		cur = append(cur, line)
+	}
+	return append(chunks, strings.Join(cur, "\n"))
+}
+
+// fuzzSeeds returns the interpreter's script chunks, the lowering sources
+// and every source of this package's check tables.
+func fuzzSeeds(f *testing.F) []string {
+	var seeds []string
+	scripts, _ := filepath.Glob("../../interp/testdata/*.gs")
+	lower, _ := filepath.Glob("testdata/lower/*.gs")
+	for _, path := range append(scripts, lower...) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			f.Fatal(err)
+		}
+		seeds = append(seeds, splitChunks(string(data))...)
+	}
+	for _, tc := range typeTests {
+		seeds = append(seeds, tc.src)
+	}
+	for _, tc := range poisonTests {
+		seeds = append(seeds, tc.src)
+	}
+	return seeds
+}
+
+// FuzzCheck parses and checks arbitrary sources. Inputs that do not parse
+// are skipped. The checker must not panic (Check reports a recovered
+// panic as an "internal checker error" without a position), every error
+// must have a position, and a successful check must lower to well-typed
+// IR. Chunks separated by "---" lines go through one Checker, as REPL
+// entries do, so that state kept across chunks is fuzzed too.
+func FuzzCheck(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		c := newTestChecker()
+		for _, chunk := range splitChunks(src) {
+			file, err := syntax.Parse("fuzz.gs", []byte(chunk))
+			if err != nil {
+				continue
+			}
+			checkOne(t, c, file)
+		}
+	})
+}
+
+func checkOne(t *testing.T, c *Checker, file *ast.File) {
+	info, err := c.Check(file)
+	if err == nil {
+		for _, k := range info.Kernels {
+			validate(t, k)
+		}
+		return
+	}
+	var list ast.ErrorList
+	if !errors.As(err, &list) {
+		t.Fatalf("error of type %T, not an ErrorList: %v", err, err)
+	}
+	for _, e := range list {
+		if strings.Contains(e.Msg, "internal checker error") {
+			t.Fatalf("checker panicked: %v", e)
+		}
+		if !e.Pos.IsValid() {
+			t.Fatalf("error without a position: %v", e)
+		}
+	}
+}

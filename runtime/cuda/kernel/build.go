@@ -1,0 +1,204 @@
+package kernel
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
+)
+
+// blockSize is the threads per block of every launch.
+const blockSize = 256
+
+// Builder compiles kernels for CUDA devices. NVRTC is loaded on the first
+// compile that misses the cache, so warm starts never load it.
+type Builder struct {
+	drv   *cuda.Driver
+	cache *Cache
+
+	once     sync.Once
+	nvrtc    *cuda.NVRTC
+	nvrtcErr error
+}
+
+// NewBuilder makes a builder that caches binaries in cache (nil: none).
+func NewBuilder(drv *cuda.Driver, cache *Cache) *Builder {
+	return &Builder{drv: drv, cache: cache}
+}
+
+// Options shape a build.
+type Options struct {
+	Debug bool // bounds and division checks, reported after each launch
+}
+
+// Kernel is a kernel loaded into one device's context.
+type Kernel struct {
+	drv    *cuda.Driver
+	name   string
+	mod    cuda.Module
+	fn     cuda.Function
+	layout []codegen.ParamKind
+	args   *cuda.Args
+	debug  *codegen.DebugTable // nil unless built with Debug
+	errRec cuda.DevicePtr
+	recBuf [codegen.ErrorRecordSize]byte
+}
+
+// compileOptions are NVRTC's flags for arch (e.g. "sm_90"). Contraction of
+// a*b+c into fma is off so results match the cpu device bit for bit.
+func compileOptions(arch string) []string {
+	return []string{"--gpu-architecture=" + arch, "-default-device", "-std=c++17", "--fmad=false"}
+}
+
+// Build compiles k for the device (or takes it from the cache) and loads it
+// into the context current on the calling thread.
+func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kernel, error) {
+	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug})
+	if err != nil {
+		return nil, err
+	}
+	arch := fmt.Sprintf("sm_%d%d", dev.Major, dev.Minor)
+	image, err := b.image(k, src, arch)
+	if err != nil {
+		return nil, err
+	}
+	mod, err := b.drv.ModuleLoadData(image)
+	if err != nil {
+		return nil, fmt.Errorf("loading kernel %s: %w", k.Entry.Name, err)
+	}
+	kk := &Kernel{drv: b.drv, name: k.Entry.Name, mod: mod, layout: codegen.ParamLayout(k)}
+	kk.args = cuda.NewArgs(len(kk.layout))
+	if kk.fn, err = b.drv.ModuleGetFunction(mod, codegen.EntryName(k)); err != nil {
+		b.drv.ModuleUnload(mod)
+		return nil, err
+	}
+	if opts.Debug {
+		kk.debug = codegen.DebugInfo(k)
+		if kk.errRec, _, err = b.drv.ModuleGetGlobal(mod, codegen.ErrorSymbol); err != nil {
+			b.drv.ModuleUnload(mod)
+			return nil, err
+		}
+	}
+	return kk, nil
+}
+
+// image returns the binary for src, from the cache or from NVRTC.
+func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
+	b.once.Do(func() { b.nvrtc, b.nvrtcErr = cuda.LoadNVRTC() })
+	version := "none"
+	if b.nvrtc != nil {
+		maj, min := b.nvrtc.Version()
+		version = fmt.Sprintf("%d.%d", maj, min)
+	}
+	opts := compileOptions(arch)
+	key := Key(append([]string{src, arch, version}, opts...)...)
+	if img, ok := b.cache.Get(key); ok {
+		return img, nil
+	}
+	if b.nvrtcErr != nil {
+		return nil, fmt.Errorf("compiling kernel %s for %s: %w", k.Entry.Name, arch, b.nvrtcErr)
+	}
+	img, log, err := b.nvrtc.Compile(src, k.Entry.Name+".cu", opts)
+	if err != nil {
+		return nil, &CompileError{Kernel: k.Entry.Name, Pos: k.Entry.Pos, Log: log, Err: err}
+	}
+	b.cache.Put(key, img) // a failed cache write only costs a later compile
+	return img, nil
+}
+
+// CompileError is an NVRTC failure. The generated code carries #line
+// directives, so the log names script positions where it can.
+type CompileError struct {
+	Kernel string
+	Pos    ast.Pos
+	Log    string
+	Err    error
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("CUDA compilation of kernel %s failed: %v\n%s", e.Kernel, e.Err, e.Log)
+}
+
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// Unload releases the module (with the kernel's context current).
+func (k *Kernel) Unload() error { return k.drv.ModuleUnload(k.mod) }
+
+// Arg is one launch argument: Array for array parameters, Bits (raw bits,
+// as cpu.Arg) for scalars.
+type Arg struct {
+	Array codegen.ArrayParam
+	Bits  uint64
+}
+
+// Launch queues the kernel over dims on stream s. It allocates nothing in
+// steady state. In a Debug build it zeroes the error record first; call
+// CheckDebug after the launch to learn whether a check failed.
+func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
+	total := 1
+	for _, d := range dims {
+		total *= d
+	}
+	if total == 0 {
+		return nil
+	}
+	if k.debug != nil {
+		if err := k.drv.MemsetD8Async(k.errRec, 0, codegen.ErrorRecordSize, s); err != nil {
+			return err
+		}
+	}
+	a := k.args.Reset()
+	for _, p := range k.layout {
+		switch p.Class {
+		case codegen.ParamArray:
+			ap := &args[p.Index].Array
+			a.Bytes(unsafe.Slice((*byte)(unsafe.Pointer(ap)), codegen.ArrayParamSize))
+		case codegen.ParamScalar:
+			a.U64(args[p.Index].Bits)
+		case codegen.ParamExtent:
+			n := 1
+			if p.Index < len(dims) {
+				n = dims[p.Index]
+			}
+			a.I64(int64(n))
+		case codegen.ParamTotal:
+			a.I64(int64(total))
+		}
+	}
+	grid := uint32((total + blockSize - 1) / blockSize)
+	return k.drv.LaunchKernel(k.fn, [3]uint32{grid, 1, 1}, [3]uint32{blockSize, 1, 1}, 0, s, a.Params())
+}
+
+// KernelError is a failed run-time check of a Debug build.
+type KernelError struct {
+	Pos    ast.Pos
+	Kernel string
+	Msg    string
+}
+
+func (e *KernelError) Error() string { return e.Pos.String() + ": kernel " + e.Kernel + ": " + e.Msg }
+
+// CheckDebug waits for s and reports the first failed check of the last
+// launch as a *KernelError (nil when none failed or the build has no
+// checks). names and shapes describe the array arguments for the message.
+func (k *Kernel) CheckDebug(s cuda.Stream, names []string, shapes [][]int) error {
+	if k.debug == nil {
+		return nil
+	}
+	if err := k.drv.MemcpyDtoHAsync(unsafe.Pointer(&k.recBuf[0]), k.errRec, len(k.recBuf), s); err != nil {
+		return err
+	}
+	if err := k.drv.StreamSynchronize(s); err != nil {
+		return err
+	}
+	rec, err := codegen.DecodeErrorRecord(k.recBuf[:])
+	if err != nil || rec.Code == codegen.ErrNone {
+		return err
+	}
+	pos, msg := k.debug.Describe(rec, names, shapes)
+	return &KernelError{Pos: pos, Kernel: k.name, Msg: msg}
+}

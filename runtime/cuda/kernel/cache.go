@@ -1,0 +1,109 @@
+// Package kernel builds kernel IR for a CUDA device and launches it: CUDA C
+// from runtime/cuda/codegen, compiled by NVRTC for the device's own
+// architecture, kept in an on-disk cache keyed by a hash of everything that
+// shapes the binary, and loaded as a module.
+package kernel
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+)
+
+// cacheMagic starts every cache entry; the sha256 of the image follows, so
+// a torn or corrupted entry is detected and rebuilt, never loaded.
+var cacheMagic = []byte("gscript-kernel-v1\n")
+
+// Cache is the on-disk kernel cache. Entries are written to a temporary
+// file and renamed into place, so two processes filling the cache at once
+// never see half an entry.
+type Cache struct {
+	Dir string
+}
+
+// DefaultCacheDir is $GSCRIPT_CACHE_DIR, else gscript/kernels in the user's
+// cache directory ("" when neither is known: no disk cache).
+func DefaultCacheDir() string {
+	if d := os.Getenv("GSCRIPT_CACHE_DIR"); d != "" {
+		return d
+	}
+	d, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(d, "gscript", "kernels")
+}
+
+// Key hashes the parts that determine a binary: generated source, compiler
+// options, architecture and compiler version.
+func Key(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		h.Write([]byte(p))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (c *Cache) path(key string) string { return filepath.Join(c.Dir, key+".bin") }
+
+// Get returns the image stored under key. A missing, unreadable or corrupt
+// entry is a miss (a corrupt one is removed so it gets rebuilt).
+func (c *Cache) Get(key string) ([]byte, bool) {
+	if c == nil || c.Dir == "" {
+		return nil, false
+	}
+	data, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return nil, false
+	}
+	img, err := decodeEntry(data)
+	if err != nil {
+		os.Remove(c.path(key))
+		return nil, false
+	}
+	return img, true
+}
+
+// Put stores image under key.
+func (c *Cache) Put(key string, image []byte) error {
+	if c == nil || c.Dir == "" {
+		return nil
+	}
+	if err := os.MkdirAll(c.Dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(c.Dir, key+".tmp*")
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(image)
+	_, err = tmp.Write(append(append(append([]byte(nil), cacheMagic...), sum[:]...), image...))
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), c.path(key))
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
+	return err
+}
+
+var errCorrupt = errors.New("corrupt kernel cache entry")
+
+func decodeEntry(data []byte) ([]byte, error) {
+	if !bytes.HasPrefix(data, cacheMagic) || len(data) < len(cacheMagic)+sha256.Size {
+		return nil, errCorrupt
+	}
+	sum := data[len(cacheMagic) : len(cacheMagic)+sha256.Size]
+	img := data[len(cacheMagic)+sha256.Size:]
+	if got := sha256.Sum256(img); !bytes.Equal(got[:], sum) {
+		return nil, errCorrupt
+	}
+	return img, nil
+}
