@@ -127,6 +127,23 @@ func (th *Thread) launchCUDA(s *ast.LaunchStmt, k *Kernel, d *mem.CUDADev, dims 
 	return nil
 }
 
+// cudaDevice returns cuda:ordinal's runtime state, cached per thread so the
+// launch path takes no lock.
+func (th *Thread) cudaDevice(ordinal int) (*mem.CUDADev, error) {
+	if ordinal < len(th.cudaDevs) && th.cudaDevs[ordinal] != nil {
+		return th.cudaDevs[ordinal], nil
+	}
+	d, err := mem.GetCUDADevice(ordinal)
+	if err != nil {
+		return nil, err
+	}
+	for len(th.cudaDevs) <= ordinal {
+		th.cudaDevs = append(th.cudaDevs, nil)
+	}
+	th.cudaDevs[ordinal] = d
+	return d, nil
+}
+
 // syncUsed waits for every CUDA device the script launched on, so that an
 // asynchronous kernel failure is reported by the Exec that caused it.
 func (th *Thread) syncUsed() error {

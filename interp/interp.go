@@ -59,6 +59,8 @@ type Thread struct {
 	info     *check.Info          // the chunk being run: its kernels' IR
 	lastPos  ast.Pos              // the statement being run, for internal errors
 	used     map[int]*mem.CUDADev // CUDA devices launched on since the last sync
+	cudaDevs []*mem.CUDADev       // by ordinal, once used
+	stack    []Value              // launch arguments being evaluated
 	defDev   *mem.Device          // the default device, once resolved
 	optDev   string               // Options.Device
 }

@@ -23,7 +23,8 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if !ok {
 		return th.errorAt(s.Kernel.Pos, fmt.Errorf("%s is %s, not a kernel", s.Kernel.Name, describe(kv)))
 	}
-	dims, err := th.launchDims(s, k, fr)
+	var dimBuf [4]int
+	dims, err := th.launchDims(s, k, fr, dimBuf[:0])
 	if err != nil {
 		return err
 	}
@@ -37,17 +38,24 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Device.Start(), err)
 	}
-	vals, err := th.evalList(s.Args, fr)
-	if err != nil {
-		return err
+	// Arguments go on a value stack reused by every launch (a nested
+	// launch while evaluating them pushes above and pops back).
+	base := len(th.stack)
+	defer func() { th.stack = th.stack[:base] }()
+	for _, a := range s.Args {
+		v, err := th.eval(a, fr)
+		if err != nil {
+			return err
+		}
+		th.stack = append(th.stack, v)
 	}
 	var cd *mem.CUDADev
 	if d.IsCUDA() {
-		if cd, err = mem.GetCUDADevice(d.Ordinal); err != nil {
+		if cd, err = th.cudaDevice(d.Ordinal); err != nil {
 			return th.errorAt(s.Pos, err)
 		}
 	}
-	if err := th.packArgs(s, k, vals, d); err != nil {
+	if err := th.packArgs(s, k, th.stack[base:], d); err != nil {
 		return err
 	}
 	if cd != nil {
@@ -56,14 +64,14 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	return th.runKernel(s, k, dims)
 }
 
-func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, error) {
+func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame, dims []int) ([]int, error) {
 	if len(s.Dims) < 1 || len(s.Dims) > 4 {
 		return nil, th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
 	}
 	if k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims) {
 		return nil, th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
 	}
-	dims := make([]int, len(s.Dims))
+	dims = dims[:len(s.Dims)]
 	total := 1
 	for i, e := range s.Dims {
 		v, err := th.eval(e, fr)

@@ -56,13 +56,13 @@ launch oob[4](a) on "cuda:0"
 config.debug = true
 kernel oob(x: array[f32, 2]) {
     let i, j = tid()
-    x[i, j + 2] = 1.0
+    x[i, j + 2] = 1.0                  ### "index 3 out of bounds for axis 1 of array m with shape \[2, 3\]"
 }
 array m: f32[2, 3] on "cuda:0"
 fn try() {
     launch oob[2, 3](m) on "cuda:0"
 }
-try()                                  ### "index 3 out of bounds for axis 1 of array m with shape \[2, 3\]"
+try()
 ---
 //!cuda
 config.debug = true

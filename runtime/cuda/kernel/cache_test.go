@@ -1,0 +1,95 @@
+package kernel
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+func TestCacheRoundTripAndMiss(t *testing.T) {
+	c := &Cache{Dir: filepath.Join(t.TempDir(), "k")}
+	if _, ok := c.Get("nope"); ok {
+		t.Fatal("hit in an empty cache")
+	}
+	img := []byte("\x7fELF fake cubin")
+	if err := c.Put("k1", img); err != nil {
+		t.Fatal(err)
+	}
+	got, ok := c.Get("k1")
+	if !ok || !bytes.Equal(got, img) {
+		t.Fatalf("Get = %q, %v", got, ok)
+	}
+	var nilCache *Cache
+	if _, ok := nilCache.Get("k1"); ok || nilCache.Put("k1", img) != nil {
+		t.Fatal("a nil cache must miss and accept puts")
+	}
+}
+
+func TestCacheCorruptEntryIsRebuilt(t *testing.T) {
+	c := &Cache{Dir: t.TempDir()}
+	if err := c.Put("k", []byte("image bytes")); err != nil {
+		t.Fatal(err)
+	}
+	path := c.path("k")
+	data, _ := os.ReadFile(path)
+	for name, bad := range map[string][]byte{
+		"flipped": append(append([]byte(nil), data[:len(data)-1]...), data[len(data)-1]^1),
+		"torn":    data[:len(cacheMagic)+5],
+		"foreign": []byte("not a cache entry"),
+	} {
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := c.Get("k"); ok {
+			t.Errorf("%s entry was returned", name)
+		}
+		if _, err := os.Stat(path); !os.IsNotExist(err) {
+			t.Errorf("%s entry was not removed", name)
+		}
+	}
+}
+
+func TestCacheConcurrentFill(t *testing.T) {
+	c := &Cache{Dir: t.TempDir()}
+	var wg sync.WaitGroup
+	for i := 0; i < 16; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			for j := 0; j < 20; j++ {
+				img := bytes.Repeat([]byte{byte(j)}, 4096)
+				if err := c.Put(fmt.Sprint("k", j), img); err != nil {
+					t.Error(err)
+				}
+				if got, ok := c.Get(fmt.Sprint("k", j)); ok && !bytes.Equal(got, img) {
+					t.Error("torn read")
+				}
+			}
+		}(i)
+	}
+	wg.Wait()
+	left, _ := filepath.Glob(filepath.Join(c.Dir, "*.tmp*"))
+	if len(left) != 0 {
+		t.Errorf("temporary files left: %v", left)
+	}
+}
+
+func TestKeyDependsOnEveryPart(t *testing.T) {
+	base := Key("src", "sm_90", "13.0", "-O3")
+	for _, k := range []string{Key("src2", "sm_90", "13.0", "-O3"), Key("src", "sm_80", "13.0", "-O3"),
+		Key("src", "sm_90", "12.8", "-O3"), Key("src", "sm_90", "13.0", "-O2"), Key("srcsm_90", "", "13.0", "-O3")} {
+		if k == base {
+			t.Errorf("key collision: %s", k)
+		}
+	}
+}
+
+func TestDefaultCacheDir(t *testing.T) {
+	t.Setenv("GSCRIPT_CACHE_DIR", "/x/y")
+	if d := DefaultCacheDir(); d != "/x/y" {
+		t.Errorf("DefaultCacheDir = %q", d)
+	}
+}

@@ -1,0 +1,172 @@
+package kernel
+
+import (
+	"errors"
+	"math"
+	"testing"
+	"time"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/lang/check"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
+)
+
+// quickstartKernels are the kernels of examples/quickstart.gs.
+const quickstartKernels = `
+kernel scale_add(x: array[f32], out: array[f32], s: f32, c: f32) {
+    let i = tid()
+    out[i] = s * x[i] + c
+}
+kernel transpose(src: array[i32, 2], dst: array[i32, 2]) {
+    let i, j = tid()
+    dst[j, i] = src[i, j]
+}
+func cube(v: f32) -> f32 {
+    return v * v * v
+}
+kernel cube_all(x: array[f32]) {
+    let i = tid()
+    if i % 2 == 0 {
+        x[i] = cube(x[i])
+    }
+}
+kernel oob(x: array[f32]) {
+    x[tid() + 1] = 1.0
+}
+`
+
+func kernels(t testing.TB, src string) map[string]*ir.Kernel {
+	f, err := syntax.Parse("k.gs", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := check.NewChecker(func(string) bool { return false }).Check(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]*ir.Kernel{}
+	for _, k := range info.Kernels {
+		out[k.Entry.Name] = k
+	}
+	return out
+}
+
+func gpu(t testing.TB) (*cuda.Driver, *cuda.Context, *cuda.DeviceInfo) {
+	drv, err := cuda.Load()
+	if err != nil {
+		t.Skip("no CUDA: ", err)
+	}
+	ctx, err := drv.PrimaryContext(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := drv.Device(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return drv, ctx, info
+}
+
+// TestGPUBuildColdWarm compiles the quick-start kernels with an empty cache
+// (NVRTC), then again from the cache in a new builder, and reports both.
+func TestGPUBuildColdWarm(t *testing.T) {
+	drv, ctx, info := gpu(t)
+	ks := kernels(t, quickstartKernels)
+	cache := &Cache{Dir: t.TempDir()}
+	names := []string{"scale_add", "transpose", "cube_all"}
+	start := time.Now()
+	if _, err := cuda.LoadNVRTC(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("loading NVRTC (once per process): %v", time.Since(start))
+	for _, label := range []string{"cold (NVRTC)", "warm (cache)"} {
+		b := NewBuilder(drv, cache)
+		start := time.Now()
+		err := ctx.Do(func() error {
+			for _, n := range names {
+				k, err := b.Build(ks[n], info, Options{})
+				if err != nil {
+					return err
+				}
+				k.Unload()
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		d := time.Since(start)
+		t.Logf("%s build of %d quick-start kernels: %v total, %v per module", label, len(names), d, d/time.Duration(len(names)))
+	}
+}
+
+// TestGPULaunchAndDebug launches a kernel and checks the debug-mode bounds
+// report, then that the context still works.
+func TestGPULaunchAndDebug(t *testing.T) {
+	drv, ctx, info := gpu(t)
+	ks := kernels(t, quickstartKernels)
+	b := NewBuilder(drv, &Cache{Dir: t.TempDir()})
+	err := ctx.Do(func() error {
+		s, err := drv.StreamCreate(cuda.StreamNonBlocking)
+		if err != nil {
+			return err
+		}
+		defer drv.StreamDestroy(s)
+		const n = 1000
+		x, err := drv.MemAlloc(4 * n)
+		if err != nil {
+			return err
+		}
+		defer drv.MemFree(x)
+		host := make([]float32, n)
+		for i := range host {
+			host[i] = float32(i)
+		}
+		if err := drv.MemcpyHtoD(x, unsafe.Pointer(&host[0]), 4*n); err != nil {
+			return err
+		}
+		k, err := b.Build(ks["scale_add"], info, Options{})
+		if err != nil {
+			return err
+		}
+		arr := codegen.ArrayParam{Data: uint64(x), Shape: [4]int64{n}, Strides: [4]int64{1}}
+		args := []Arg{{Array: arr}, {Array: arr}, {Bits: uint64(math.Float32bits(2))}, {Bits: uint64(math.Float32bits(1))}}
+		if err := k.Launch(s, []int{n}, args); err != nil {
+			return err
+		}
+		if err := drv.StreamSynchronize(s); err != nil {
+			return err
+		}
+		if err := drv.MemcpyDtoH(unsafe.Pointer(&host[0]), x, 4*n); err != nil {
+			return err
+		}
+		for i, v := range host {
+			if v != 2*float32(i)+1 {
+				t.Fatalf("x[%d] = %v", i, v)
+			}
+		}
+		dk, err := b.Build(ks["oob"], info, Options{Debug: true})
+		if err != nil {
+			return err
+		}
+		if err := dk.Launch(s, []int{n}, []Arg{{Array: arr}}); err != nil {
+			return err
+		}
+		err = dk.CheckDebug(s, []string{"x"}, [][]int{{n}})
+		var ke *KernelError
+		if !errors.As(err, &ke) || ke.Msg != "index 1000 out of bounds for axis 0 of array x with shape [1000]" || ke.Pos.Line != 20 {
+			t.Fatalf("debug report: %v", err)
+		}
+		// The context survives: a normal launch still works.
+		if err := k.Launch(s, []int{n}, args); err != nil {
+			return err
+		}
+		return drv.StreamSynchronize(s)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
