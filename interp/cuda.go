@@ -35,21 +35,31 @@ func kernelBuilder() (*kernel.Builder, error) {
 // cudaKernel is a kernel's state for CUDA launches: one loaded module per
 // (device, debug) and reusable argument storage.
 type cudaKernel struct {
-	mods   map[cudaKey]*kernel.Kernel
-	args   []kernel.Arg
-	names  []string // argument names, for debug-mode messages
-	shapes [][]int
+	mods map[cudaKey]*kernel.Kernel
+	unit bool // every array argument of this launch has unit innermost stride
+	// last is the module of the previous launch: a loop of launches skips
+	// the map lookup.
+	last    *kernel.Kernel
+	lastKey cudaKey
+	args    []kernel.Arg
+	names   []string // argument names, for debug-mode messages
+	shapes  [][]int
 }
 
 type cudaKey struct {
 	ordinal int
 	debug   bool
+	unit    bool // the codegen.Options.UnitStride variant
 }
 
 // cudaModule returns k built for d (compiling or loading on first use).
 func (th *Thread) cudaModule(k *Kernel, d *mem.CUDADev) (*kernel.Kernel, error) {
-	key := cudaKey{d.Device.Ordinal, th.Config.Debug}
+	key := cudaKey{d.Device.Ordinal, th.Config.Debug, k.cuda.unit}
+	if k.cuda.last != nil && k.cuda.lastKey == key {
+		return k.cuda.last, nil
+	}
 	if m := k.cuda.mods[key]; m != nil {
+		k.cuda.last, k.cuda.lastKey = m, key
 		return m, nil
 	}
 	b, err := kernelBuilder()
@@ -59,7 +69,7 @@ func (th *Thread) cudaModule(k *Kernel, d *mem.CUDADev) (*kernel.Kernel, error) 
 	var m *kernel.Kernel
 	err = d.Ctx.Do(func() error {
 		var err error
-		m, err = b.Build(k.IR, d.Info, kernel.Options{Debug: th.Config.Debug})
+		m, err = b.Build(k.IR, d.Info, kernel.Options{Debug: th.Config.Debug, UnitStride: key.unit})
 		return err
 	})
 	if err != nil {
@@ -69,6 +79,7 @@ func (th *Thread) cudaModule(k *Kernel, d *mem.CUDADev) (*kernel.Kernel, error) 
 		k.cuda.mods = map[cudaKey]*kernel.Kernel{}
 	}
 	k.cuda.mods[key] = m
+	k.cuda.last, k.cuda.lastKey = m, key
 	return m, nil
 }
 
@@ -84,9 +95,13 @@ func (k *Kernel) packCUDAArg(i int, p ir.Param, bits uint64, a *mem.Array, ptr u
 		return
 	}
 	ap := codegen.ArrayParam{Data: uint64(ptr)}
-	for d, n := range a.Shape() {
+	shape, strides := a.Shape(), a.Strides()
+	for d, n := range shape {
 		ap.Shape[d] = int64(n)
-		ap.Strides[d] = int64(a.Strides()[d])
+		ap.Strides[d] = int64(strides[d])
+	}
+	if last := len(shape) - 1; strides[last] != 1 && shape[last] > 1 {
+		c.unit = false
 	}
 	c.args[i] = kernel.Arg{Array: ap}
 	c.names[i], c.shapes[i] = name, a.Shape()
@@ -103,16 +118,21 @@ func (th *Thread) launchCUDA(s *ast.LaunchStmt, k *Kernel, d *mem.CUDADev, dims 
 		}
 		return th.errorAt(s.Pos, err)
 	}
-	// The interpreter's goroutine holds its OS thread for the whole Exec,
-	// so making the context current here lasts until the next device
-	// switch; SetCurrent is a cheap check when it already is.
-	if err := d.Ctx.SetCurrent(); err != nil {
-		return th.errorAt(s.Pos, err)
+	// The interpreter's goroutine holds its OS thread for the whole Exec
+	// and Context.Do restores the thread's context, so once made current
+	// a context stays current until a launch on another device.
+	if th.curCtx != d.Ctx {
+		if err := d.Ctx.SetCurrent(); err != nil {
+			return th.errorAt(s.Pos, err)
+		}
+		th.curCtx = d.Ctx
 	}
 	if err := m.Launch(d.Stream, dims, k.cuda.args); err != nil {
 		return th.errorAt(s.Pos, fmt.Errorf("launch of kernel %s on %s: %w", k.Name, d.Device, err))
 	}
-	th.used[d.Device.Ordinal] = d
+	if th.used[d.Device.Ordinal] == nil {
+		th.used[d.Device.Ordinal] = d
+	}
 	if !th.Config.Debug {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -60,6 +61,7 @@ type Thread struct {
 	lastPos  ast.Pos              // the statement being run, for internal errors
 	used     map[int]*mem.CUDADev // CUDA devices launched on since the last sync
 	cudaDevs []*mem.CUDADev       // by ordinal, once used
+	curCtx   *cuda.Context        // current on the locked OS thread during run
 	stack    []Value              // launch arguments being evaluated
 	defDev   *mem.Device          // the default device, once resolved
 	optDev   string               // Options.Device
@@ -165,6 +167,7 @@ func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info) (err e
 	// whole run lets launches set it once instead of on every call.
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
+	th.curCtx = nil // a new run may hold another OS thread
 	_, err = th.execBlock(f.Stmts, nil)
 	if serr := th.syncUsed(); err == nil && serr != nil {
 		err = th.errorAt(th.lastPos, serr)

@@ -104,6 +104,7 @@ func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.D
 	if len(k.args) != len(params) {
 		k.args = make([]cpu.Arg, len(params))
 	}
+	k.cuda.unit = true
 	for i, p := range params {
 		if err := th.packArg(k, i, p, vals[i], s.Args[i], dev); err != nil {
 			return th.errorAt(s.Args[i].Start(), fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Name, err))

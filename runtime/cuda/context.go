@@ -68,21 +68,36 @@ func (c *Context) Driver() *Driver { return c.drv }
 var slotPool = sync.Pool{New: func() any { return new(uintptr) }}
 
 // Do runs fn on the calling goroutine with its OS thread locked and c
-// current on that thread. fn must not start work that expects c current on
-// another goroutine. Nested Do calls on one goroutine are fine.
+// current on that thread, then makes the thread's previous context current
+// again, so a caller that keeps its own context current on a locked thread
+// (the interpreter does) is not disturbed. fn must not start work that
+// expects c current on another goroutine. Nested Do calls are fine.
 func (c *Context) Do(fn func() error) error {
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	if err := c.SetCurrent(); err != nil {
+	prev, err := c.swap()
+	if err != nil {
 		return err
 	}
-	return fn()
+	err = fn()
+	if prev != c.handle {
+		if rerr := c.drv.call1(&c.drv.cuCtxSetCurrent, prev); err == nil {
+			err = rerr
+		}
+	}
+	return err
 }
 
 // SetCurrent makes c current on the calling OS thread, skipping the set
 // when it already is. The caller must hold runtime.LockOSThread: otherwise
 // the goroutine may run its next call on another thread.
 func (c *Context) SetCurrent() error {
+	_, err := c.swap()
+	return err
+}
+
+// swap makes c current and returns the context that was current before.
+func (c *Context) swap() (uintptr, error) {
 	d := c.drv
 	slot := slotPool.Get().(*uintptr)
 	*slot = 0
@@ -90,12 +105,12 @@ func (c *Context) SetCurrent() error {
 	cur := *slot
 	slotPool.Put(slot)
 	if code := uint32(r); code != 0 {
-		return d.newError(d.cuCtxGetCurrent.name(), int(int32(code)))
+		return 0, d.newError(d.cuCtxGetCurrent.name(), int(int32(code)))
 	}
 	if cur == c.handle {
-		return nil
+		return cur, nil
 	}
-	return d.call1(&d.cuCtxSetCurrent, c.handle)
+	return cur, d.call1(&d.cuCtxSetCurrent, c.handle)
 }
 
 // CurrentContext is the CUcontext current on the calling OS thread (0 for

@@ -19,7 +19,9 @@ func (n notYet) Alloc(dev Device, nbytes int) (uintptr, error) {
 	return 0, &AllocError{Allocator: n.name, Device: dev, Bytes: nbytes,
 		Err: fmt.Errorf("the %s allocator needs CUDA, which is not yet supported in this build", n.name)}
 }
-func (n notYet) Free(Device, uintptr, int) error { return fmt.Errorf("%s allocator: nothing to free", n.name) }
+func (n notYet) Free(Device, uintptr, int) error {
+	return fmt.Errorf("%s allocator: nothing to free", n.name)
+}
 
 var builtins = map[string]Allocator{
 	"host":         HostAllocator{},

@@ -478,3 +478,17 @@ func TestFuncFallbackReturn(t *testing.T) {
 	src := mustSource(t, b.kernel(1, fn.f), Options{})
 	wantAll(t, src, `\} else \{\n\s+return r1;\n\s+\}\n\s+return \(int\)0;\n\}`, `r\d+ = gs_f0_pick\(r\d+, r0\);`)
 }
+
+func TestUnitStride(t *testing.T) {
+	src := mustSource(t, saxpy(), Options{UnitStride: true})
+	wantAll(t, src,
+		`r3 = \*\(\(float\*\)p0_x\.data \+ \(\(long long\)r0\)\);`,
+		`\*\(\(float\*\)p1_y\.data \+ \(\(long long\)r0\)\) = r6;`,
+		`unit_stride=true`,
+	)
+	wantNone(t, src, `strides\[0\]`)
+	// 2-D: only the innermost axis loses its stride.
+	src = mustSource(t, stencil(), Options{UnitStride: true})
+	wantAll(t, src, `\(\(float\*\)p0_a\.data \+ \(\(long long\)r\d+ \* p0_a\.strides\[0\] \+ \(long long\)r\d+\)\)`)
+	wantNone(t, src, `strides\[1\]`)
+}

@@ -52,6 +52,9 @@ func (g *gen) element(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) {
 				i, name, k, ErrBounds, g.ids[in], g.root(in.Param), k, i, name, k)
 		}
 		terms[k] = fmt.Sprintf("%s * %s.strides[%d]", i, name, k)
+		if g.opts.UnitStride && k == len(idx)-1 {
+			terms[k] = i
+		}
 	}
 	ct, _ := ctype(p.Elem)
 	return fmt.Sprintf("((%s*)%s.data + (%s))", ct, name, strings.Join(terms, " + ")), p.Elem, nil

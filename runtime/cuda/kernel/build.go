@@ -33,6 +33,9 @@ func NewBuilder(drv *cuda.Driver, cache *Cache) *Builder {
 // Options shape a build.
 type Options struct {
 	Debug bool // bounds and division checks, reported after each launch
+	// UnitStride builds the variant for arguments whose innermost stride
+	// is 1 (see codegen.Options).
+	UnitStride bool
 }
 
 // Kernel is a kernel loaded into one device's context.
@@ -57,7 +60,7 @@ func compileOptions(arch string) []string {
 // Build compiles k for the device (or takes it from the cache) and loads it
 // into the context current on the calling thread.
 func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kernel, error) {
-	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug})
+	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug, UnitStride: opts.UnitStride})
 	if err != nil {
 		return nil, err
 	}

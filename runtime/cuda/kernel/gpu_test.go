@@ -170,3 +170,47 @@ func TestGPULaunchAndDebug(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// BenchmarkKernelLaunch3Arrays times Kernel.Launch with three array
+// arguments (by-value structs) and one thread, without the interpreter:
+// compare with runtime/cuda's BenchmarkLaunch3Args (three pointers) and
+// the script-level bench/launch.gs.
+func BenchmarkKernelLaunch3Arrays(b *testing.B) {
+	drv, ctx, info := gpu(b)
+	ks := kernels(b, `kernel k3(a: array[f32], b: array[f32], c: array[f32]) {
+    if len(a) < 0 { a[0] = b[0] + c[0] }
+}`)
+	err := ctx.Do(func() error {
+		s, err := drv.StreamCreate(cuda.StreamNonBlocking)
+		if err != nil {
+			return err
+		}
+		defer drv.StreamDestroy(s)
+		k, err := NewBuilder(drv, nil).Build(ks["k3"], info, Options{UnitStride: true})
+		if err != nil {
+			return err
+		}
+		p, err := drv.MemAlloc(64)
+		if err != nil {
+			return err
+		}
+		defer drv.MemFree(p)
+		arr := codegen.ArrayParam{Data: uint64(p), Shape: [4]int64{1}, Strides: [4]int64{1}}
+		args := []Arg{{Array: arr}, {Array: arr}, {Array: arr}}
+		dims := []int{1}
+		for i := 0; i < 1000; i++ {
+			k.Launch(s, dims, args)
+		}
+		drv.StreamSynchronize(s)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			if err := k.Launch(s, dims, args); err != nil {
+				return err
+			}
+		}
+		return drv.StreamSynchronize(s)
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+}
