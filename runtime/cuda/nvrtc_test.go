@@ -2,7 +2,9 @@ package cuda
 
 import (
 	"errors"
+	"os"
 	"path"
+	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -124,5 +126,24 @@ func TestFirstError(t *testing.T) {
 	}
 	if got := firstError(""); got != "see the compile log" {
 		t.Errorf("got %q", got)
+	}
+}
+
+func TestNVRTCIdentity(t *testing.T) {
+	root := t.TempDir()
+	lib := filepath.Join(root, "lib64")
+	if err := os.MkdirAll(lib, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(lib, "libnvrtc.so.13.0.88"), []byte("not really a library"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("libnvrtc.so.13.0.88", filepath.Join(lib, "libnvrtc.so.13")); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("CUDA_HOME", root)
+	id, ok := NVRTCIdentity()
+	if !ok || !strings.Contains(id, "libnvrtc.so.13.0.88 size=20 mtime=") {
+		t.Fatalf("NVRTCIdentity = %q, %v", id, ok)
 	}
 }

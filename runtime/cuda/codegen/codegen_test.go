@@ -1,6 +1,7 @@
 package codegen
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"math"
@@ -22,9 +23,14 @@ func mustSource(t *testing.T, k *ir.Kernel, opts Options) string {
 	return src
 }
 
+// lineDirective matches the #line lines that map generated code to script
+// positions; wantAll looks at the code without them.
+var lineDirective = regexp.MustCompile(`(?m)^\s*#line .*\n`)
+
 // wantAll fails for every snippet (a regexp) missing from src.
 func wantAll(t *testing.T, src string, snippets ...string) {
 	t.Helper()
+	src = lineDirective.ReplaceAllString(src, "")
 	for _, s := range snippets {
 		if !regexp.MustCompile(s).MatchString(src) {
 			t.Errorf("missing %q in:\n%s", s, src)
@@ -44,10 +50,11 @@ func wantNone(t *testing.T, src string, snippets ...string) {
 func TestSaxpy(t *testing.T) {
 	src := mustSource(t, saxpy(), Options{})
 	wantAll(t, src,
-		`extern "C" __global__ void gs_saxpy\(gs_array p0_x, gs_array p1_y, float p2_a, long long gs_n0, long long gs_n1, long long gs_n2, long long gs_n3, long long gs_total\) \{`,
-		`struct gs_array \{\n  unsigned long long data;.*\n  long long shape\[4\];.*\n  long long strides\[4\];`,
+		`extern "C" __global__ void gs_saxpy\(gs_array1 p0_x, gs_array1 p1_y, float p2_a, gs_launch gs_dims\) \{`,
+		`struct gs_array1 \{ unsigned long long data; long long shape\[1\]; long long strides\[1\]; \};`,
+		`struct gs_launch \{ long long n\[4\]; long long total; \};`,
 		`long long gs_lin = \(long long\)blockIdx\.x \* \(long long\)blockDim\.x \+ \(long long\)threadIdx\.x;`,
-		`if \(gs_lin >= gs_total\) return;`,
+		`if \(gs_lin >= gs_dims\.total\) return;`,
 		`int gs_tid0 = \(int\)gs_lin;`,
 		`r1 = gs_tid0;`,
 		`r2 = p2_a;`,
@@ -66,9 +73,9 @@ func TestSaxpy(t *testing.T) {
 func TestStencil2D(t *testing.T) {
 	src := mustSource(t, stencil(), Options{})
 	wantAll(t, src,
-		`extern "C" __global__ void gs_blur\(gs_array p0_a, gs_array p1_b, long long gs_n0`,
+		`extern "C" __global__ void gs_blur\(gs_array2 p0_a, gs_array2 p1_b, gs_launch gs_dims\)`,
 		// C order: the last axis is fastest.
-		`unsigned int gs_rest = \(unsigned int\)gs_lin;\n\s+int gs_tid1 = \(int\)\(gs_rest % \(unsigned int\)gs_n1\);\n\s+gs_rest /= \(unsigned int\)gs_n1;\n\s+int gs_tid0 = \(int\)gs_rest;`,
+		`unsigned int gs_rest = \(unsigned int\)gs_lin;\n\s+int gs_tid1 = \(int\)\(gs_rest % \(unsigned int\)gs_dims\.n\[1\]\);\n\s+gs_rest /= \(unsigned int\)gs_dims\.n\[1\];\n\s+int gs_tid0 = \(int\)gs_rest;`,
 		`= \(int\)p0_a\.shape\[0\];`, `= \(int\)p0_a\.shape\[1\];`,
 		`\(\(float\*\)p0_a\.data \+ \(\(long long\)r\d+ \* p0_a\.strides\[0\] \+ \(long long\)r\d+ \* p0_a\.strides\[1\]\)\)`,
 		`= 0\.25f;`,
@@ -148,20 +155,20 @@ func TestLoopBreakContinue(t *testing.T) {
 func TestFuncCall(t *testing.T) {
 	src := mustSource(t, twiceKernel(), Options{})
 	wantAll(t, src,
-		`static __device__ float gs_f0_get\(gs_array p0_v, int p1_i\);\n`,
-		`static __device__ float gs_f0_get\(gs_array p0_v, int p1_i\) \{\n\s+int r0 = 0;`,
+		`static __device__ float gs_f0_get\(gs_array1 p0_v, int p1_i\);\n`,
+		`static __device__ float gs_f0_get\(gs_array1 p0_v, int p1_i\) \{\n\s+int r0 = 0;`,
 		`return r\d+;\n\}`,
 		`r\d+ = gs_f0_get\(p1_a, r\d+\);`,
 	)
 	wantNone(t, src, `gs_tid0 =.*\n.*gs_f0_get\(gs_array`) // no thread decoding in funcs
 	// Prototypes come before every definition, the entry last.
-	if strings.Index(src, "gs_f0_get(gs_array p0_v, int p1_i);") > strings.Index(src, "gs_f0_get(gs_array p0_v, int p1_i) {") ||
-		strings.Index(src, "__global__") < strings.Index(src, "gs_f0_get(gs_array p0_v, int p1_i) {") {
+	if strings.Index(src, "gs_f0_get(gs_array1 p0_v, int p1_i);") > strings.Index(src, "gs_f0_get(gs_array1 p0_v, int p1_i) {") ||
+		strings.Index(src, "__global__") < strings.Index(src, "gs_f0_get(gs_array1 p0_v, int p1_i) {") {
 		t.Errorf("bad order:\n%s", src)
 	}
 	dbg := mustSource(t, twiceKernel(), Options{Debug: true})
 	wantAll(t, dbg,
-		`static __device__ float gs_f0_get\(gs_array p0_v, int p1_i, int gs_root0\)`,
+		`static __device__ float gs_f0_get\(gs_array1 p0_v, int p1_i, int gs_root0\)`,
 		`gs_fail\(1, `+itoa(callLoadID())+`, gs_root0, 0, \(long long\)r\d+, p0_v\.shape\[0\]\);`,
 		`r\d+ = gs_f0_get\(p1_a, r\d+, 1\);`,
 	)
@@ -177,7 +184,7 @@ func TestVoidFuncAndReturns(t *testing.T) {
 	b.emit(&ir.Return{Value: ir.NoReg})
 	src := mustSource(t, b.kernel(0, fn.f), Options{Debug: true})
 	wantAll(t, src,
-		`static __device__ void gs_f0_put\(gs_array p0_v, long long p1_x, int gs_root0\)`,
+		`static __device__ void gs_f0_put\(gs_array2 p0_v, long long p1_x, int gs_root0\)`,
 		`\n\s+gs_f0_put\(p0_out, r\d+, 0\);\n\s+return;\n\}`,
 	)
 	wantNone(t, src, `gs_tid0`, `return \(\w+\)0;`)
@@ -301,7 +308,7 @@ var cKeywords = []string{"int", "float", "double", "char", "long", "unsigned", "
 	"for", "if", "else", "while", "break", "continue", "goto", "struct", "class", "template", "typename", "static",
 	"extern", "const", "volatile", "register", "auto", "default", "switch", "case", "new", "delete", "this",
 	"true", "false", "operator", "namespace", "asm", "inline", "sizeof", "threadIdx", "blockIdx", "printf",
-	"atomicAdd", "gs_array", "gs_error", "gs_fail", "gs_tid0", "gs_total", "r0", "p0_x", "__global__", "main"}
+	"atomicAdd", "gs_array1", "gs_error", "gs_fail", "gs_tid0", "gs_dims", "r0", "p0_x", "__global__", "main"}
 
 func TestIdentifiersAvoidKeywords(t *testing.T) {
 	for _, kw := range cKeywords {
@@ -322,13 +329,13 @@ func TestIdentifiersAvoidKeywords(t *testing.T) {
 				break
 			}
 		}
-		wantAll(t, src, `gs_`+kw+`\(gs_array p0_`+kw+`, float p1_`+kw+`,`, `gs_f0_`+kw+`\(`)
+		wantAll(t, src, `gs_`+kw+`\(gs_array1 p0_`+kw+`, float p1_`+kw+`,`, `gs_f0_`+kw+`\(`)
 	}
 }
 
 // generatedVocabulary is every identifier the generator itself writes, so a
 // user name equal to one of them shows up legitimately.
-const generatedVocabulary = " int float double char long unsigned bool void return for if else break goto struct static extern const volatile true false asm printf atomicAdd atomicCAS gs_array gs_error gs_fail gs_total gs_tid0 r0 __global__ threadIdx blockIdx "
+const generatedVocabulary = " int float double char long unsigned bool void return for if else break goto struct static extern const volatile true false asm printf atomicAdd atomicCAS gs_array1 gs_error gs_fail gs_dims gs_tid0 r0 __global__ threadIdx blockIdx "
 
 func TestEntryName(t *testing.T) {
 	k := func(name string) *ir.Kernel { return &ir.Kernel{Entry: &ir.Func{Name: name}} }
@@ -356,10 +363,9 @@ func TestParamLayout(t *testing.T) {
 	k.Entry.Params = append(k.Entry.Params, scalar("flag", ir.Bool), scalar("n", ir.I64))
 	got := ParamLayout(k)
 	want := []ParamKind{
-		{ParamArray, 0, ir.F32, 72}, {ParamArray, 1, ir.F32, 72}, {ParamScalar, 2, ir.F32, 4},
-		{ParamScalar, 3, ir.Bool, 1}, {ParamScalar, 4, ir.I64, 8},
-		{ParamExtent, 0, ir.I64, 8}, {ParamExtent, 1, ir.I64, 8}, {ParamExtent, 2, ir.I64, 8}, {ParamExtent, 3, ir.I64, 8},
-		{ParamTotal, 0, ir.I64, 8},
+		{ParamArray, 0, ir.F32, 1, 24}, {ParamArray, 1, ir.F32, 1, 24}, {ParamScalar, 2, ir.F32, 0, 4},
+		{ParamScalar, 3, ir.Bool, 0, 1}, {ParamScalar, 4, ir.I64, 0, 8},
+		{Class: ParamLaunch, Size: 40},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v", got)
@@ -369,12 +375,24 @@ func TestParamLayout(t *testing.T) {
 			t.Errorf("param %d: %+v, want %+v", i, got[i], want[i])
 		}
 	}
-	if binary.Size(ArrayParam{}) != ArrayParamSize {
-		t.Errorf("ArrayParam is %d bytes", binary.Size(ArrayParam{}))
+	a := ArrayParam{Data: 0x1122, Shape: [4]int64{3, 5}, Strides: [4]int64{5, 1}}
+	b := make([]byte, ArrayParamSize(2))
+	PackArray(b, &a, 2)
+	var words [5]uint64
+	binary.Read(bytes.NewReader(b), binary.LittleEndian, &words)
+	if words != [5]uint64{0x1122, 3, 5, 5, 1} {
+		t.Errorf("PackArray rank 2 = %v", words)
+	}
+	l := make([]byte, LaunchParamSize)
+	PackLaunch(l, []int{7, 9}, 63)
+	var lw [5]uint64
+	binary.Read(bytes.NewReader(l), binary.LittleEndian, &lw)
+	if lw != [5]uint64{7, 9, 1, 1, 63} {
+		t.Errorf("PackLaunch = %v", lw)
 	}
 	// The C signature lists the same parameters in the same order.
 	src := mustSource(t, k, Options{})
-	wantAll(t, src, `gs_saxpy\(gs_array p0_x, gs_array p1_y, float p2_a, bool p3_flag, long long p4_n, long long gs_n0, long long gs_n1, long long gs_n2, long long gs_n3, long long gs_total\)`)
+	wantAll(t, src, `gs_saxpy\(gs_array1 p0_x, gs_array1 p1_y, float p2_a, bool p3_flag, long long p4_n, gs_launch gs_dims\)`)
 }
 
 func TestLiterals(t *testing.T) {
@@ -490,5 +508,15 @@ func TestUnitStride(t *testing.T) {
 	// 2-D: only the innermost axis loses its stride.
 	src = mustSource(t, stencil(), Options{UnitStride: true})
 	wantAll(t, src, `\(\(float\*\)p0_a\.data \+ \(\(long long\)r\d+ \* p0_a\.strides\[0\] \+ \(long long\)r\d+\)\)`)
-	wantNone(t, src, `strides\[1\]`)
+	wantNone(t, src, `p0_a\.strides\[1\]`)
+}
+
+func TestLineDirectives(t *testing.T) {
+	src := mustSource(t, loopKernel(), Options{})
+	if !regexp.MustCompile(`(?m)^\s*#line \d+ "t\.gs"\n`).MatchString(src) {
+		t.Errorf("no #line directive naming the script:\n%s", src)
+	}
+	if mustSource(t, loopKernel(), Options{}) != src {
+		t.Error("output with #line directives is not deterministic")
+	}
 }

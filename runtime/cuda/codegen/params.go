@@ -1,36 +1,64 @@
 package codegen
 
 import (
+	"encoding/binary"
+
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
-// ArrayParam is the by-value struct layout of an array argument in the
-// generated code (struct gs_array): the address of element [0, ...], then
-// the shape and the strides in elements, unused axes included. 72 bytes,
-// 8-byte aligned; the launcher packs exactly this.
+// ArrayParam describes an array argument: the address of element [0, ...]
+// and the shape and strides in elements. The generated code takes it as
+// struct gs_arrayN (N the rank): Data, then Shape[:N], then Strides[:N];
+// PackArray writes exactly those bytes.
 type ArrayParam struct {
 	Data    uint64
 	Shape   [4]int64
 	Strides [4]int64
 }
 
-// ArrayParamSize is the size of ArrayParam in bytes.
-const ArrayParamSize = 72
+// ArrayParamSize is the size of struct gs_arrayN for rank n.
+func ArrayParamSize(n int) int { return 8 + 16*n }
+
+// MaxParamSize is the largest struct parameter, struct gs_array4.
+const MaxParamSize = 8 + 16*4
+
+// PackArray writes a's struct gs_arrayN for rank n into dst (at least
+// ArrayParamSize(n) bytes, little-endian as the GPU reads it).
+func PackArray(dst []byte, a *ArrayParam, n int) {
+	binary.LittleEndian.PutUint64(dst, a.Data)
+	for k := 0; k < n; k++ {
+		binary.LittleEndian.PutUint64(dst[8+8*k:], uint64(a.Shape[k]))
+		binary.LittleEndian.PutUint64(dst[8+8*n+8*k:], uint64(a.Strides[k]))
+	}
+}
+
+// LaunchParamSize is the size of struct gs_launch: extents n[4] (1 past the
+// launch's rank), then the thread count.
+const LaunchParamSize = 40
+
+// PackLaunch writes struct gs_launch for dims into dst.
+func PackLaunch(dst []byte, dims []int, total int) {
+	for k := 0; k < 4; k++ {
+		n := 1
+		if k < len(dims) {
+			n = dims[k]
+		}
+		binary.LittleEndian.PutUint64(dst[8*k:], uint64(n))
+	}
+	binary.LittleEndian.PutUint64(dst[32:], uint64(total))
+}
 
 // ParamClass says what one kernel parameter of the generated entry holds.
 type ParamClass uint8
 
 const (
-	// ParamArray is an ArrayParam for entry parameter Index.
+	// ParamArray is the struct gs_arrayN of entry parameter Index.
 	ParamArray ParamClass = iota + 1
 	// ParamScalar is the C value of entry parameter Index (Type's size:
 	// bool and u8 one byte, i32/u32/f32 four, i64/u64/f64 eight).
 	ParamScalar
-	// ParamExtent is launch extent n<Index> (long long; 1 for axes past the
-	// launch's dimensions).
-	ParamExtent
-	// ParamTotal is the thread count n0*n1*n2*n3 (long long).
-	ParamTotal
+	// ParamLaunch is struct gs_launch: the launch extents and thread count.
+	ParamLaunch
 )
 
 func (c ParamClass) String() string {
@@ -39,10 +67,8 @@ func (c ParamClass) String() string {
 		return "array"
 	case ParamScalar:
 		return "scalar"
-	case ParamExtent:
-		return "extent"
-	case ParamTotal:
-		return "total"
+	case ParamLaunch:
+		return "launch"
 	}
 	return "invalid"
 }
@@ -50,16 +76,16 @@ func (c ParamClass) String() string {
 // ParamKind describes one parameter of the generated entry, in order.
 type ParamKind struct {
 	Class ParamClass
-	Index int     // entry parameter index (array, scalar) or axis (extent); 0 for total
-	Type  ir.Type // scalar type, array element type, or I64 for extents and total
+	Index int     // entry parameter index (array, scalar); 0 for the launch struct
+	Type  ir.Type // scalar type or array element type; Invalid for the launch struct
+	NDim  int     // array rank
 	Size  int     // bytes the launcher packs for it
 }
 
 // ParamLayout lists the parameters of EntryName(k), in order:
 //
-//	one per k.Entry.Params: struct gs_array (ArrayParam) or the scalar's C type
-//	long long n0, long long n1, long long n2, long long n3   launch extents (1 past the launch's rank)
-//	long long total                                          n0*n1*n2*n3
+//	one per k.Entry.Params: struct gs_arrayN (see ArrayParam) or the scalar's C type
+//	struct gs_launch { long long n[4]; long long total; }
 //
 // Thread t = blockIdx.x*blockDim.x + threadIdx.x (64-bit) returns at once
 // when t >= total, so any grid covering total threads works.
@@ -68,14 +94,11 @@ func ParamLayout(k *ir.Kernel) []ParamKind {
 	if k != nil && k.Entry != nil {
 		for i, p := range k.Entry.Params {
 			if p.IsArray() {
-				out = append(out, ParamKind{ParamArray, i, p.Elem, ArrayParamSize})
+				out = append(out, ParamKind{ParamArray, i, p.Elem, p.NDim, ArrayParamSize(p.NDim)})
 			} else {
-				out = append(out, ParamKind{ParamScalar, i, p.Elem, p.Elem.Size()})
+				out = append(out, ParamKind{ParamScalar, i, p.Elem, 0, p.Elem.Size()})
 			}
 		}
 	}
-	for axis := 0; axis < 4; axis++ {
-		out = append(out, ParamKind{ParamExtent, axis, ir.I64, 8})
-	}
-	return append(out, ParamKind{ParamTotal, 0, ir.I64, 8})
+	return append(out, ParamKind{Class: ParamLaunch, Size: LaunchParamSize})
 }

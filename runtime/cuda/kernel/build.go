@@ -49,6 +49,8 @@ type Kernel struct {
 	debug  *codegen.DebugTable // nil unless built with Debug
 	errRec cuda.DevicePtr
 	recBuf [codegen.ErrorRecordSize]byte
+	// scratch holds one packed struct parameter on its way into args.
+	scratch [codegen.MaxParamSize]byte
 }
 
 // compileOptions are NVRTC's flags for arch (e.g. "sm_90"). Contraction of
@@ -89,19 +91,25 @@ func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kern
 	return kk, nil
 }
 
-// image returns the binary for src, from the cache or from NVRTC.
+// image returns the binary for src, from the cache or from NVRTC. The key
+// names NVRTC by its library file when that is known without loading it,
+// else by the version NVRTC reports once loaded.
 func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
-	b.once.Do(func() { b.nvrtc, b.nvrtcErr = cuda.LoadNVRTC() })
-	version := "none"
-	if b.nvrtc != nil {
-		maj, min := b.nvrtc.Version()
-		version = fmt.Sprintf("%d.%d", maj, min)
+	compiler, ok := cuda.NVRTCIdentity()
+	if !ok {
+		b.loadNVRTC()
+		compiler = "none"
+		if b.nvrtc != nil {
+			maj, min := b.nvrtc.Version()
+			compiler = fmt.Sprintf("nvrtc %d.%d", maj, min)
+		}
 	}
 	opts := compileOptions(arch)
-	key := Key(append([]string{src, arch, version}, opts...)...)
+	key := Key(append([]string{src, arch, compiler}, opts...)...)
 	if img, ok := b.cache.Get(key); ok {
 		return img, nil
 	}
+	b.loadNVRTC()
 	if b.nvrtcErr != nil {
 		return nil, fmt.Errorf("compiling kernel %s for %s: %w", k.Entry.Name, arch, b.nvrtcErr)
 	}
@@ -111,6 +119,10 @@ func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
 	}
 	b.cache.Put(key, img) // a failed cache write only costs a later compile
 	return img, nil
+}
+
+func (b *Builder) loadNVRTC() {
+	b.once.Do(func() { b.nvrtc, b.nvrtcErr = cuda.LoadNVRTC() })
 }
 
 // CompileError is an NVRTC failure. The generated code carries #line
@@ -158,18 +170,13 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 	for _, p := range k.layout {
 		switch p.Class {
 		case codegen.ParamArray:
-			ap := &args[p.Index].Array
-			a.Bytes(unsafe.Slice((*byte)(unsafe.Pointer(ap)), codegen.ArrayParamSize))
+			codegen.PackArray(k.scratch[:p.Size], &args[p.Index].Array, p.NDim)
+			a.Bytes(k.scratch[:p.Size])
 		case codegen.ParamScalar:
 			a.U64(args[p.Index].Bits)
-		case codegen.ParamExtent:
-			n := 1
-			if p.Index < len(dims) {
-				n = dims[p.Index]
-			}
-			a.I64(int64(n))
-		case codegen.ParamTotal:
-			a.I64(int64(total))
+		case codegen.ParamLaunch:
+			codegen.PackLaunch(k.scratch[:p.Size], dims, total)
+			a.Bytes(k.scratch[:p.Size])
 		}
 	}
 	grid := uint32((total + blockSize - 1) / blockSize)

@@ -72,7 +72,9 @@ def run_all(d):
     import cupy as cp
     DT = {"bool": np.bool_, "u8": np.uint8, "i32": np.int32, "i64": np.int64, "u32": np.uint32,
           "u64": np.uint64, "f32": np.float32, "f64": np.float64}
-    ARR = np.dtype([("data", np.uint64), ("shape", np.int64, (4,)), ("strides", np.int64, (4,))])
+    # struct gs_arrayN: data, shape[N], strides[N]; struct gs_launch: n[4], total.
+    ARR = {n: np.dtype([("data", np.uint64), ("shape", np.int64, (n,)), ("strides", np.int64, (n,))]) for n in (1, 2, 3, 4)}
+    LAUNCH = np.dtype([("n", np.int64, (4,)), ("total", np.int64)])
     cases = json.load(open(os.path.join(d, "manifest.json")))["cases"]
     fails = 0
     for c in cases:
@@ -84,17 +86,19 @@ def run_all(d):
             if a["array"]:
                 buf = cp.asarray(raw.copy())
                 bufs[i] = buf
-                s = np.zeros((), ARR)
-                s["data"] = buf.data.ptr + a.get("offset", 0) * raw.itemsize
                 nd = len(a["shape"])
-                s["shape"] = list(a["shape"]) + [1] * (4 - nd)
-                s["strides"] = list(a["strides"]) + [0] * (4 - nd)
+                s = np.zeros((), ARR[nd])
+                s["data"] = buf.data.ptr + a.get("offset", 0) * raw.itemsize
+                s["shape"] = list(a["shape"])
+                s["strides"] = list(a["strides"])
                 args.append(s[()])
             else:
                 args.append(raw[0])
         dims = list(c["dims"]) + [1] * (4 - len(c["dims"]))
         total = int(np.prod(dims))
-        args += [np.int64(x) for x in dims] + [np.int64(total)]
+        launch = np.zeros((), LAUNCH)
+        launch["n"], launch["total"] = dims, total
+        args.append(launch[()])
         err = None
         if c["debug"]:
             err = mod.get_global("gs_error")
