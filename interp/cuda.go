@@ -44,6 +44,8 @@ type cudaKernel struct {
 	args    []kernel.Arg
 	names   []string // argument names, for debug-mode messages
 	shapes  [][]int
+	arrays  []*mem.Array // the arrays args was packed from
+	units   []bool       // per argument: unit innermost stride
 }
 
 type cudaKey struct {
@@ -89,9 +91,17 @@ func (k *Kernel) packCUDAArg(i int, p ir.Param, bits uint64, a *mem.Array, ptr u
 	if len(c.args) != len(k.IR.Entry.Params) {
 		n := len(k.IR.Entry.Params)
 		c.args, c.names, c.shapes = make([]kernel.Arg, n), make([]string, n), make([][]int, n)
+		c.arrays, c.units = make([]*mem.Array, n), make([]bool, n)
 	}
 	if a == nil {
 		c.args[i] = kernel.Arg{Bits: bits}
+		c.arrays[i] = nil
+		return
+	}
+	// An array value never changes its address, shape or strides (views
+	// are new arrays), so a loop passing the same arrays repacks nothing.
+	if c.arrays[i] == a && c.names[i] == name {
+		c.unit = c.unit && c.units[i]
 		return
 	}
 	ap := codegen.ArrayParam{Data: uint64(ptr)}
@@ -100,11 +110,11 @@ func (k *Kernel) packCUDAArg(i int, p ir.Param, bits uint64, a *mem.Array, ptr u
 		ap.Shape[d] = int64(n)
 		ap.Strides[d] = int64(strides[d])
 	}
-	if last := len(shape) - 1; strides[last] != 1 && shape[last] > 1 {
-		c.unit = false
-	}
+	last := len(shape) - 1
+	c.units[i] = strides[last] == 1 || shape[last] <= 1
+	c.unit = c.unit && c.units[i]
 	c.args[i] = kernel.Arg{Array: ap}
-	c.names[i], c.shapes[i] = name, a.Shape()
+	c.names[i], c.shapes[i], c.arrays[i] = name, a.Shape(), a
 }
 
 // launchCUDA queues k on d. The launch is asynchronous; in debug mode it
