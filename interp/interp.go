@@ -96,6 +96,7 @@ func New(opts Options) (*Interp, error) {
 	th.Tracker.Limit = opts.MemoryLimit
 	in.th = th
 	in.predeclared["config"] = th.Config
+	in.predeclared["_"] = Nil // the REPL's last value
 	th.used = map[int]*mem.CUDADev{}
 	if opts.Device != "" {
 		d, err := th.parseDevice(opts.Device)
@@ -144,10 +145,29 @@ func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
 	if err != nil {
 		return err
 	}
-	return in.run(ctx, f, info)
+	_, err = in.run(ctx, f, info, false)
+	return err
 }
 
-func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info) (err error) {
+// ExecREPL runs one REPL entry like Exec. When the entry ends with an
+// expression statement, its value is returned (nil when the entry ends
+// otherwise or the value is nil) and stored in the predeclared `_`.
+func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Value, error) {
+	f, info, err := in.compile(filename, src)
+	if err != nil {
+		return nil, err
+	}
+	v, err := in.run(ctx, f, info, true)
+	if err != nil || v == nil || v == Nil {
+		return nil, err
+	}
+	in.predeclared["_"] = v
+	return v, nil
+}
+
+// run executes a checked chunk. With lastValue, a final expression
+// statement is evaluated for its value, which run returns.
+func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info, lastValue bool) (v Value, err error) {
 	th := in.th
 	th.ctx = ctx
 	th.canceled.Store(false)
@@ -168,11 +188,22 @@ func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info) (err e
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	th.curCtx = nil // a new run may hold another OS thread
-	_, err = th.execBlock(f.Stmts, nil)
+	stmts := f.Stmts
+	var last *ast.ExprStmt
+	if n := len(stmts); lastValue && n > 0 {
+		if es, ok := stmts[n-1].(*ast.ExprStmt); ok {
+			last, stmts = es, stmts[:n-1]
+		}
+	}
+	_, err = th.execBlock(stmts, nil)
+	if err == nil && last != nil {
+		th.lastPos = last.Start()
+		v, err = th.eval(last.X, nil)
+	}
 	if serr := th.syncUsed(); err == nil && serr != nil {
 		err = th.errorAt(th.lastPos, serr)
 	}
-	return err
+	return v, err
 }
 
 // Close frees every array the interpreter still holds.
@@ -230,3 +261,17 @@ func (th *Thread) Context() context.Context { return th.ctx }
 
 // Canceled reports whether the running Exec was cancelled.
 func (th *Thread) Canceled() bool { return th.canceled.Load() }
+
+// PredeclaredNames lists the predeclared names (builtins, dtypes, memory
+// kinds, config), sorted: for REPL completion.
+func (in *Interp) PredeclaredNames() []string {
+	names := make([]string, 0, len(in.predeclared))
+	for n := range in.predeclared {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Tracker returns the tracker of the interpreter's live arrays.
+func (in *Interp) Tracker() *mem.Tracker { return in.th.Tracker }
