@@ -258,8 +258,8 @@ func (th *Thread) cond(e ast.Expr, fr *frame) (bool, error) {
 
 func (th *Thread) execWhile(s *ast.WhileStmt, fr *frame) (ctrl, error) {
 	for {
-		if th.canceled.Load() {
-			return ctrlNone, th.errorAt(s.Pos, errCanceled)
+		if err := th.step(); err != nil {
+			return ctrlNone, th.errorAt(s.Pos, err)
 		}
 		c, err := th.cond(s.Cond, fr)
 		if err != nil || !c {
@@ -280,8 +280,8 @@ func (th *Thread) execWhile(s *ast.WhileStmt, fr *frame) (ctrl, error) {
 
 func (th *Thread) execFor(s *ast.ForStmt, fr *frame) (ctrl, error) {
 	body := func(v Value) (ctrl, bool, error) {
-		if th.canceled.Load() {
-			return ctrlNone, true, th.errorAt(s.Pos, errCanceled)
+		if err := th.step(); err != nil {
+			return ctrlNone, true, th.errorAt(s.Pos, err)
 		}
 		th.store(s.Var, v, fr)
 		r, err := th.execBlock(s.Body.Stmts, fr)
@@ -537,8 +537,8 @@ func (th *Thread) evalCall(e *ast.CallExpr, fr *frame) (Value, error) {
 
 // Call calls a callable value: a fn, a builtin or a dtype (conversion).
 func (th *Thread) Call(fn Value, args *Args) (Value, error) {
-	if th.canceled.Load() {
-		return nil, errCanceled
+	if err := th.step(); err != nil {
+		return nil, err
 	}
 	switch f := fn.(type) {
 	case *Builtin:

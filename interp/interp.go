@@ -8,9 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -33,6 +35,12 @@ type Options struct {
 	Predeclared map[string]Value
 	// MemoryLimit, when positive, caps the bytes of live arrays.
 	MemoryLimit int64
+	// MaxSteps, when positive, caps the loop iterations and fn calls of
+	// one Exec, Run or Call: a runaway script gets an error.
+	MaxSteps int64
+	// Logger receives warnings (failed background frees, unknown memory
+	// in launches). Nil: they are written to Stderr.
+	Logger *slog.Logger
 }
 
 // Interp is one interpreter: globals, configuration, devices in use and the
@@ -41,6 +49,7 @@ type Interp struct {
 	checker     *check.Checker
 	predeclared map[string]Value
 	th          *Thread
+	prog        *Program // the program Run last ran, if any
 }
 
 // Thread is the execution state that builtins see: output, the current
@@ -64,7 +73,35 @@ type Thread struct {
 	curCtx   *cuda.Context        // current on the locked OS thread during run
 	stack    []Value              // launch arguments being evaluated
 	defDev   *mem.Device          // the default device, once resolved
-	optDev   string               // Options.Device
+	steps    int64                // loop iterations and calls in this session
+	maxSteps int64                // Options.MaxSteps
+	logger   *slog.Logger         // Options.Logger
+	warnMu   sync.Mutex           // Warn may run on cleanup goroutines
+}
+
+// Warn reports a warning to the embedding program's logger, else to Stderr.
+// It is safe to call from any goroutine.
+func (th *Thread) Warn(msg string) {
+	if th.logger != nil {
+		th.logger.Warn(msg)
+		return
+	}
+	th.warnMu.Lock()
+	defer th.warnMu.Unlock()
+	fmt.Fprintln(th.Stderr, "gscript: warning:", msg)
+}
+
+// step counts one loop iteration or call against the step budget and
+// polls cancellation.
+func (th *Thread) step() error {
+	if th.canceled.Load() {
+		return errCanceled
+	}
+	th.steps++
+	if th.maxSteps > 0 && th.steps > th.maxSteps {
+		return fmt.Errorf("step budget of %d loop iterations and calls exhausted", th.maxSteps)
+	}
+	return nil
 }
 
 type allocScope struct {
@@ -91,8 +128,9 @@ func New(opts Options) (*Interp, error) {
 	for name, v := range opts.Predeclared {
 		in.predeclared[name] = v
 	}
-	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background()}
-	th.Tracker = mem.NewTracker(func(err error) { fmt.Fprintln(th.Stderr, "gscript: warning:", err) })
+	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
+	th.maxSteps = opts.MaxSteps
+	th.Tracker = mem.NewTracker(func(err error) { th.Warn(err.Error()) })
 	th.Tracker.Limit = opts.MemoryLimit
 	in.th = th
 	in.predeclared["config"] = th.Config
@@ -169,25 +207,10 @@ func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Va
 // statement is evaluated for its value, which run returns.
 func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info, lastValue bool) (v Value, err error) {
 	th := in.th
-	th.ctx = ctx
-	th.canceled.Store(false)
-	stop := context.AfterFunc(ctx, func() { th.canceled.Store(true) })
-	defer stop()
 	for len(th.globals) < info.NumGlobals {
 		th.globals = append(th.globals, nil)
 	}
-	defer func() {
-		if r := recover(); r != nil {
-			err = &EvalError{Pos: th.lastPos, Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace()}
-		}
-		th.calls = th.calls[:0]
-	}()
 	th.info = info
-	// CUDA's current context is per OS thread: holding the thread for the
-	// whole run lets launches set it once instead of on every call.
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	th.curCtx = nil // a new run may hold another OS thread
 	stmts := f.Stmts
 	var last *ast.ExprStmt
 	if n := len(stmts); lastValue && n > 0 {
@@ -195,15 +218,44 @@ func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info, lastVa
 			last, stmts = es, stmts[:n-1]
 		}
 	}
-	_, err = th.execBlock(stmts, nil)
-	if err == nil && last != nil {
+	err = th.session(ctx, func() error {
+		if _, err := th.execBlock(stmts, nil); err != nil || last == nil {
+			return err
+		}
 		th.lastPos = last.Start()
+		var err error
 		v, err = th.eval(last.X, nil)
-	}
+		return err
+	})
+	return v, err
+}
+
+// session runs fn as one unit of work: under ctx (cancellation is polled
+// through an atomic flag), with a fresh step budget, on a locked OS thread
+// (CUDA's current context is per thread: holding it lets launches set the
+// context once), with Go panics turned into errors, and ending with a
+// synchronization of the devices it launched on, so that an asynchronous
+// kernel failure is reported by the run that caused it.
+func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
+	th.ctx = ctx
+	th.canceled.Store(false)
+	stop := context.AfterFunc(ctx, func() { th.canceled.Store(true) })
+	defer stop()
+	th.steps = 0
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	th.curCtx = nil // a new session may hold another OS thread
+	defer func() {
+		if r := recover(); r != nil {
+			err = &EvalError{Pos: th.lastPos, Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace()}
+		}
+		th.calls = th.calls[:0]
+	}()
+	err = fn()
 	if serr := th.syncUsed(); err == nil && serr != nil {
 		err = th.errorAt(th.lastPos, serr)
 	}
-	return v, err
+	return err
 }
 
 // Close frees every array the interpreter still holds.

@@ -1,5 +1,6 @@
 // Command gscript runs, checks and explores gscript scripts.
 //
+//	gscript               start the interactive REPL (also: gscript repl)
 //	gscript run FILE      run a script (also: gscript FILE; gscript - reads stdin)
 //	gscript check FILE    report every syntax, resolve and type error; run nothing
 //	gscript devices       list devices and their capabilities
@@ -21,7 +22,7 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
-	"github.com/gscript-lang/gscript/runtime/mem"
+	"github.com/gscript-lang/gscript/interp/repl"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -29,6 +30,7 @@ import (
 const version = "0.1.0"
 
 const usage = `usage:
+  gscript [repl] [flags]      start the interactive REPL (statements line by line on a non-terminal stdin)
   gscript run [flags] FILE    run a script (gscript FILE works too; FILE - reads stdin)
   gscript check FILE          report all syntax, resolve and type errors without running
   gscript devices             list devices and their capabilities
@@ -103,10 +105,15 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(args) == 0 {
-		return usageError("no command (the interactive REPL is not yet supported: use gscript run FILE)")
+		return runREPL(f, stdin, stdout, stderr)
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
+	case "repl":
+		if len(rest) != 0 {
+			return usageError("repl takes no arguments")
+		}
+		return runREPL(f, stdin, stdout, stderr)
 	case "run", "check":
 		if len(rest) != 1 {
 			return usageError("%s takes one FILE", cmd)
@@ -164,45 +171,26 @@ func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stde
 	return in.Exec(ctx, name, src)
 }
 
-func listDevices(stdout io.Writer) error {
-	caps := []string{"managed", "concurrent", "pageable", "host_page_tables", "direct_host", "host_atomics", "pools", "unified"}
-	fmt.Fprintf(stdout, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", "DEVICE", "NAME", "CC", "SMs", "MEMORY", "PARADIGM", strings.Join(caps, " "))
-	for _, name := range stdlib.DeviceNames() {
-		dev, err := mem.ParseDevice(name)
-		if err != nil {
-			return err
-		}
-		r, err := stdlib.DeviceInfo(dev)
-		if err != nil {
-			fmt.Fprintf(stdout, "%-8s %v\n", name, err)
-			continue
-		}
-		get := func(n string) interp.Value { v, _ := r.Get(n); return v }
-		if !dev.IsCUDA() {
-			fmt.Fprintf(stdout, "%-8s %-26s %-4s %-5d %-9s %-13s %s\n", name, fmt.Sprintf("cpu (%d cores)", runtime.NumCPU()), "-", 0, gib(get("total_memory")), "host", "-")
-			continue
-		}
-		var flags []string
-		for i, n := range []string{"managed_memory", "concurrent_managed_access", "pageable_memory_access",
-			"pageable_memory_access_uses_host_page_tables", "direct_managed_mem_access_from_host",
-			"host_native_atomic_supported", "memory_pools_supported", "unified_addressing"} {
-			flags = append(flags, fmt.Sprintf("%*s", len(caps[i]), get(n)))
-		}
-		fmt.Fprintf(stdout, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", name, get("name"), get("compute_capability"),
-			get("multiprocessor_count"), gib(get("total_memory")), get("paradigm"), strings.Join(flags, " "))
+// runREPL starts the REPL; it fails only when stdin cannot be read.
+func runREPL(f flags, stdin io.Reader, stdout, stderr io.Writer) error {
+	opts := interp.Options{Device: f.device, LaunchAccess: f.launchAccess, Predeclared: stdlib.Universe()}
+	// Bad flags are usage errors, as for run; the REPL would report them
+	// as a failure to start.
+	in, err := interp.New(opts)
+	if err != nil {
+		return usageError("%v", err)
 	}
-	if n := mem.CUDADeviceCount(); n == 0 {
-		if _, err := mem.CUDADriver(); err != nil {
-			fmt.Fprintf(stdout, "(no CUDA devices: %v)\n", err)
-		}
+	in.Close()
+	err = repl.Run(context.Background(), repl.Options{
+		Interp: opts,
+		Stdin:  stdin, Stdout: stdout, Stderr: stderr,
+		HistoryFile: repl.DefaultHistoryFile(),
+		Banner:      fmt.Sprintf("gscript %s: :help for commands, Ctrl-D to exit", version),
+	})
+	if err != nil {
+		return &exitError{code: 1, msg: "gscript: " + err.Error()}
 	}
 	return nil
 }
 
-func gib(v interp.Value) string {
-	n, ok := v.(interp.Int)
-	if !ok {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
-}
+func listDevices(stdout io.Writer) error { return repl.WriteDevices(stdout) }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -75,7 +76,7 @@ func TestCheckReportsAllErrorsAndRunsNothing(t *testing.T) {
 }
 
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{}, {"frobnicate"}, {"run"}, {"run", "a.gs", "b.gs"}, {"--bogus-flag", "run", "x.gs"}} {
+	for _, args := range [][]string{{"frobnicate"}, {"run"}, {"repl", "x.gs"}, {"run", "a.gs", "b.gs"}, {"--bogus-flag", "run", "x.gs"}} {
 		code, _, errOut := gscript(t, "", args...)
 		if code != 2 || !strings.Contains(errOut, "usage:") {
 			t.Errorf("gscript %v: exit %d, stderr %q", args, code, errOut)
@@ -84,6 +85,9 @@ func TestUsageErrors(t *testing.T) {
 	ok := writeScript(t, "print(1)\n")
 	if code, _, errOut := gscript(t, "", "--launch-access", "loose", "run", ok); code != 2 || !strings.Contains(errOut, "launch_access") {
 		t.Errorf("bad --launch-access: exit %d, %q", code, errOut)
+	}
+	if code, _, errOut := gscript(t, "", "repl", "--device", "tpu"); code != 2 || !strings.Contains(errOut, "usage:") {
+		t.Errorf("repl with a bad device: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := gscript(t, "", "run", "/nonexistent/x.gs"); code != 1 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
@@ -96,5 +100,31 @@ func TestVersionAndDevices(t *testing.T) {
 	}
 	if code, out, _ := gscript(t, "", "devices"); code != 0 || !strings.Contains(out, "cpu") {
 		t.Errorf("devices: %d %q", code, out)
+	}
+}
+
+// With a non-terminal stdin the REPL runs statements line by line: no
+// prompts, values printed, errors reported without stopping, exit status 0.
+func TestREPLOnStdin(t *testing.T) {
+	in := "let a = [1,\n2]\nlen(a)\nnope\nprint(\"still here\")\n:vars\n"
+	for _, args := range [][]string{{}, {"repl"}, {"--device", "cpu", "repl"}} {
+		code, out, errOut := gscript(t, in, args...)
+		if code != 0 || !strings.HasPrefix(out, "2\nstill here\nNAME") || !strings.Contains(out, "a     list  [1, 2]") {
+			t.Errorf("gscript %v: exit %d, stdout %q", args, code, out)
+		}
+		if errOut != "<repl>:1:1: undefined: nope\n" {
+			t.Errorf("gscript %v: stderr %q", args, errOut)
+		}
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, errors.New("disk on fire") }
+
+func TestREPLReadErrorExitsNonZero(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"repl"}, failingReader{}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "disk on fire") {
+		t.Errorf("exit %d, stderr %q", code, errOut.String())
 	}
 }

@@ -72,6 +72,17 @@
 //   - Funcs reached from a kernel are lowered once per kernel, so OpCall
 //     Callee indexes that kernel's Funcs; a func called by two kernels has
 //     two (equal) ir.Func values.
+//   - Poisoned names: a parameter whose type is an error (unknown name,
+//     bad array element or rank), a let whose value or type is an error,
+//     and the variable of a for loop whose range header is an error are
+//     declared "bad". Every use of a bad name yields an invalid operand,
+//     which every rule accepts silently, so one mistake gives one error
+//     (no cascade, no panic). A func whose result type is an error yields
+//     an invalid operand when called; its return statements are checked
+//     only for their own errors. The body of a for loop with a bad header
+//     is still checked (its IR is dropped).
+//   - A constant shift count that does not fit in 64 bits is "too large",
+//     like any count above 1024.
 //   - Names inside kernels that are not visible there: a host variable
 //     gives `kernel K cannot use host variable X; pass it as a parameter`,
 //     a predeclared host builtin `kernel K cannot use host builtin X`.

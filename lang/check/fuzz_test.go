@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/syntax"
@@ -71,8 +72,16 @@ func FuzzCheck(f *testing.F) {
 	})
 }
 
+// checkTimeLimit bounds one Check: checking is linear in the source (up
+// to constant folding), so anything near a second is a bug.
+const checkTimeLimit = 2 * time.Second
+
 func checkOne(t *testing.T, c *Checker, file *ast.File) {
+	start := time.Now()
 	info, err := c.Check(file)
+	if d := time.Since(start); d > checkTimeLimit {
+		t.Fatalf("Check took %v (limit %v)", d, checkTimeLimit)
+	}
 	if err == nil {
 		for _, k := range info.Kernels {
 			validate(t, k)

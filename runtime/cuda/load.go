@@ -41,6 +41,7 @@ type procs struct {
 
 	cuDeviceGetDefaultMemPool, cuMemPoolCreate, cuMemPoolDestroy    proc
 	cuMemAllocFromPoolAsync, cuMemPoolSetAccess, cuMemPoolGetAccess proc
+	cuMemPoolTrimTo                                                 proc
 
 	cuIpcGetMemHandle, cuIpcOpenMemHandle, cuIpcCloseMemHandle proc
 
@@ -94,6 +95,7 @@ func (p *procs) table() []symbol {
 		o(&p.cuMemPoolCreate, "cuMemPoolCreate"), o(&p.cuMemPoolDestroy, "cuMemPoolDestroy"),
 		o(&p.cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync"),
 		o(&p.cuMemPoolSetAccess, "cuMemPoolSetAccess"), o(&p.cuMemPoolGetAccess, "cuMemPoolGetAccess"),
+		o(&p.cuMemPoolTrimTo, "cuMemPoolTrimTo"),
 		o(&p.cuIpcGetMemHandle, "cuIpcGetMemHandle"), o(&p.cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2"),
 		o(&p.cuIpcCloseMemHandle, "cuIpcCloseMemHandle"),
 		r(&p.cuStreamCreate, "cuStreamCreate"), r(&p.cuStreamSynchronize, "cuStreamSynchronize"),

@@ -117,3 +117,9 @@ func (d *Driver) MemPoolGetAccess(pool MemPool, loc MemLocation) (MemAccessFlags
 	err := d.call3(&d.cuMemPoolGetAccess, uintptr(unsafe.Pointer(&f)), uintptr(pool), uintptr(unsafe.Pointer(&l)))
 	return f, err
 }
+
+// MemPoolTrimTo releases pool memory back to the device until the pool
+// holds at most keep bytes beyond its live allocations (cuMemPoolTrimTo).
+func (d *Driver) MemPoolTrimTo(p MemPool, keep uint64) error {
+	return d.call2(&d.cuMemPoolTrimTo, uintptr(p), uintptr(keep))
+}

@@ -6,10 +6,16 @@ import (
 	"unsafe"
 )
 
-// Allocator is the allocation protocol of MEMORY.md section 2. The CUDA
-// allocators and the full protocol (owning contexts, capture safety,
-// classification) arrive with the memory issue; the host allocator is the
-// first implementation.
+// Allocator is the allocation protocol of MEMORY.md section 2. Alloc gets
+// the device (whose primary context is the owning context) and a byte count
+// (> 0: zero-size arrays never reach an allocator) and returns zero-filled
+// memory; Free gets the same device, the pointer and the byte count.
+//
+// Two more properties of the protocol are optional methods, so that small
+// allocators (the embedding API's Go-slice allocator) need not spell them
+// out: CaptureSafe (default false) and FreeNeedsContext (default: true on
+// CUDA devices). A Kind of Unknown means "classify my pointers": the
+// tracker asks the driver once per allocation.
 type Allocator interface {
 	// Name is the allocator's name in scripts ("host", "managed", ...).
 	Name() string
@@ -17,11 +23,39 @@ type Allocator interface {
 	Kind() Kind
 	// AppliesTo reports whether the allocator serves arrays on dev.
 	AppliesTo(dev Device) bool
-	// Alloc returns nbytes (> 0) of memory for dev.
+	// Alloc returns nbytes (> 0) of zero-filled memory for dev.
 	Alloc(dev Device, nbytes int) (uintptr, error)
-	// Free releases memory returned by Alloc for dev. A CUDA allocator
-	// frees in dev's (primary) context, made current on the calling thread.
+	// Free releases memory returned by Alloc for dev.
 	Free(dev Device, ptr uintptr, nbytes int) error
+}
+
+// CaptureSafer is implemented by allocators that may allocate while a CUDA
+// graph capture is active (MEMORY.md section 6: mempool, managed_pool, and
+// custom allocators that say so).
+type CaptureSafer interface {
+	CaptureSafe() bool
+}
+
+// ContextFreer is implemented by allocators that say whether their Free
+// needs the owning context made current. When it does (the default for
+// CUDA devices), the tracker runs Free inside that context's Context.Do.
+type ContextFreer interface {
+	FreeNeedsContext() bool
+}
+
+// CaptureSafe reports whether alloc may allocate during graph capture.
+func CaptureSafe(alloc Allocator) bool {
+	c, ok := alloc.(CaptureSafer)
+	return ok && c.CaptureSafe()
+}
+
+// FreeNeedsContext reports whether alloc's Free must run with dev's
+// primary context current.
+func FreeNeedsContext(alloc Allocator, dev Device) bool {
+	if c, ok := alloc.(ContextFreer); ok {
+		return c.FreeNeedsContext()
+	}
+	return dev.IsCUDA()
 }
 
 // HostAllocator is the `host` allocator: pageable CPU memory from mmap, so
@@ -37,6 +71,13 @@ func (HostAllocator) Kind() Kind { return Host }
 
 // AppliesTo implements Allocator: host memory is for the cpu device.
 func (HostAllocator) AppliesTo(dev Device) bool { return dev.Type == CPU }
+
+// CaptureSafe implements CaptureSafer: host allocations are not recorded
+// in a graph.
+func (HostAllocator) CaptureSafe() bool { return false }
+
+// FreeNeedsContext implements ContextFreer.
+func (HostAllocator) FreeNeedsContext() bool { return false }
 
 // Alloc maps nbytes of zeroed anonymous memory.
 func (HostAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
@@ -54,7 +95,8 @@ func (HostAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
 }
 
 // AllocError is an allocation failure: it names the allocator, the device,
-// the byte count and the underlying cause.
+// the byte count and the underlying cause. A CUDA cause is a *cuda.Error,
+// whose text carries CUDA's error name and string.
 type AllocError struct {
 	Allocator string
 	Device    Device

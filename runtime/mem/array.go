@@ -3,12 +3,7 @@ package mem
 import (
 	"errors"
 	"fmt"
-	"runtime"
-	"sort"
-	"sync"
-	"sync/atomic"
 	"unsafe"
-	"weak"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 )
@@ -18,38 +13,6 @@ const MaxDims = 4
 
 // ErrFreed is returned (wrapped) for any use of a freed array.
 var ErrFreed = errors.New("array has been freed")
-
-// allocation is the part of a buffer that its release needs. It is kept
-// apart from Buffer so that a Go cleanup attached to the Buffer can free the
-// memory without keeping the Buffer reachable.
-type allocation struct {
-	ptr    uintptr
-	nbytes int
-	alloc  Allocator
-	dev    Device
-	freed  atomic.Bool
-	warn   func(error)
-	owner  *Tracker
-}
-
-// release frees the memory once; later calls do nothing.
-func (a *allocation) release() error {
-	if a.freed.Swap(true) || a.nbytes == 0 {
-		return nil
-	}
-	a.owner.used.Add(-int64(a.nbytes))
-	if err := a.alloc.Free(a.dev, a.ptr, a.nbytes); err != nil {
-		return fmt.Errorf("%s allocator: freeing %d bytes on %s failed: %w", a.alloc.Name(), a.nbytes, a.dev, err)
-	}
-	return nil
-}
-
-// Buffer is one allocation shared by an array and its views.
-type Buffer struct {
-	id   uint64
-	a    *allocation
-	kind Kind
-}
 
 // Array is an N-D (1-4) view of a Buffer: dtype, shape, strides in elements
 // and a byte offset. Arrays are values that share buffers; the Buffer's
@@ -61,126 +24,6 @@ type Array struct {
 	shape   []int
 	strides []int // in elements
 	view    bool
-}
-
-// Tracker makes arrays and keeps a weak list of live buffers, so that the
-// interpreter can list them (mem_info, :mem) and free them all on close.
-type Tracker struct {
-	mu     sync.Mutex
-	nextID uint64
-	live   map[uint64]weak.Pointer[Buffer]
-	// Warn receives failures of frees that nobody waits for (Go cleanups).
-	Warn func(error)
-	// Limit, when positive, caps the bytes of live arrays: an allocation
-	// past it fails (the embedding API's memory budget).
-	Limit int64
-	used  atomic.Int64
-}
-
-// Used is the number of bytes of live arrays.
-func (t *Tracker) Used() int64 { return t.used.Load() }
-
-// NewTracker returns an empty tracker that reports failed background frees
-// to warn (which may be nil to drop them).
-func NewTracker(warn func(error)) *Tracker {
-	return &Tracker{live: map[uint64]weak.Pointer[Buffer]{}, Warn: warn}
-}
-
-// New allocates a zero-filled C-contiguous array of dtype and shape on dev
-// through alloc. A zero-size array never reaches the allocator.
-func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (*Array, error) {
-	n, err := checkShape(shape)
-	if err != nil {
-		return nil, err
-	}
-	if !alloc.AppliesTo(dev) {
-		return nil, fmt.Errorf("allocator %q does not apply to device %s", alloc.Name(), dev)
-	}
-	nbytes := n * dtype.Size()
-	a := &allocation{nbytes: nbytes, alloc: alloc, dev: dev, warn: t.Warn, owner: t}
-	if nbytes > 0 {
-		if used := t.used.Add(int64(nbytes)); t.Limit > 0 && used > t.Limit {
-			t.used.Add(-int64(nbytes))
-			return nil, &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes,
-				Err: fmt.Errorf("memory limit of %d bytes reached (%d in use)", t.Limit, used-int64(nbytes))}
-		}
-		a.ptr, err = alloc.Alloc(dev, nbytes)
-		if err != nil {
-			t.used.Add(-int64(nbytes))
-			return nil, err
-		}
-	}
-	buf := &Buffer{a: a, kind: alloc.Kind()}
-	t.track(buf)
-	return &Array{buf: buf, dtype: dtype, shape: append([]int(nil), shape...), strides: contiguousStrides(shape)}, nil
-}
-
-func (t *Tracker) track(buf *Buffer) {
-	t.mu.Lock()
-	t.nextID++
-	buf.id = t.nextID
-	t.live[buf.id] = weak.Make(buf)
-	t.mu.Unlock()
-	runtime.AddCleanup(buf, func(c cleanupArg) {
-		if err := c.a.release(); err != nil && c.a.warn != nil {
-			c.a.warn(err)
-		}
-		c.t.mu.Lock()
-		delete(c.t.live, c.id)
-		c.t.mu.Unlock()
-	}, cleanupArg{a: buf.a, t: t, id: buf.id})
-}
-
-type cleanupArg struct {
-	a  *allocation
-	t  *Tracker
-	id uint64
-}
-
-// LiveBuffer describes one live allocation.
-type LiveBuffer struct {
-	ID        uint64
-	Device    Device
-	Kind      Kind
-	Bytes     int
-	Allocator string
-}
-
-// Live lists the buffers that are neither freed nor unreachable, oldest first.
-func (t *Tracker) Live() []LiveBuffer {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	var out []LiveBuffer
-	for id, w := range t.live {
-		b := w.Value()
-		if b == nil || b.a.freed.Load() {
-			continue
-		}
-		out = append(out, LiveBuffer{ID: id, Device: b.a.dev, Kind: b.kind, Bytes: b.a.nbytes, Allocator: b.a.alloc.Name()})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out
-}
-
-// FreeAll releases every live buffer (interpreter close) and returns the
-// failures joined.
-func (t *Tracker) FreeAll() error {
-	t.mu.Lock()
-	var bufs []*Buffer
-	for _, w := range t.live {
-		if b := w.Value(); b != nil {
-			bufs = append(bufs, b)
-		}
-	}
-	t.live = map[uint64]weak.Pointer[Buffer]{}
-	t.mu.Unlock()
-	var errs []error
-	for _, b := range bufs {
-		if err := b.a.release(); err != nil {
-			errs = append(errs, err)
-		}
-	}
-	return errors.Join(errs...)
 }
 
 func checkShape(shape []int) (int, error) {
@@ -298,27 +141,6 @@ func (a *Array) Offset(idx []int) (int, error) {
 		off += i * a.strides[k]
 	}
 	return off, nil
-}
-
-// HostBytes returns the bytes from element [0, ...] up to the last element,
-// for arrays whose memory the CPU can address directly (cpu arrays now; CUDA
-// kinds follow the access rules when they arrive).
-func (a *Array) HostBytes() ([]byte, error) {
-	p, err := a.Ptr()
-	if err != nil {
-		return nil, err
-	}
-	if a.Device().Type != CPU {
-		return nil, fmt.Errorf("array on %s (memory_kind=%s) is not host-accessible", a.Device(), a.Kind())
-	}
-	if p == 0 || a.Size() == 0 {
-		return nil, nil
-	}
-	last := 0
-	for k, d := range a.shape {
-		last += (d - 1) * a.strides[k]
-	}
-	return unsafe.Slice((*byte)(HostPointer(p)), (last+1)*a.dtype.Size()), nil
 }
 
 // LoadBits reads element off (from Offset) of a host-accessible array as

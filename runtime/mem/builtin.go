@@ -1,47 +1,154 @@
 package mem
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+	"sync"
+)
 
-// notYet is a built-in allocator whose backend has not landed yet: it is
-// listed (so scripts get a precise error rather than "unknown allocator")
-// and refuses every allocation.
-type notYet struct {
-	name string
-	cuda bool // serves CUDA devices (else the cpu)
-}
+// builtinNames lists the built-in allocators in the order scripts list them.
+var builtinNames = []string{"host", "pinned", "device", "mempool", "managed", "managed_pool"}
 
-func (n notYet) Name() string { return n.name }
-func (n notYet) Kind() Kind   { return Unknown }
-func (n notYet) AppliesTo(dev Device) bool {
-	return dev.IsCUDA() == n.cuda
-}
-func (n notYet) Alloc(dev Device, nbytes int) (uintptr, error) {
-	return 0, &AllocError{Allocator: n.name, Device: dev, Bytes: nbytes,
-		Err: fmt.Errorf("the %s allocator needs CUDA, which is not yet supported in this build", n.name)}
-}
-func (n notYet) Free(Device, uintptr, int) error {
-	return fmt.Errorf("%s allocator: nothing to free", n.name)
+// newBuiltins makes the built-in allocators; the managed ones read opts.
+func newBuiltins(opts *Options) map[string]Allocator {
+	return map[string]Allocator{
+		"host":         HostAllocator{},
+		"pinned":       PinnedAllocator{},
+		"device":       DeviceAllocator{},
+		"mempool":      MempoolAllocator{},
+		"managed":      ManagedAllocator{Opts: opts},
+		"managed_pool": ManagedPoolAllocator{Opts: opts},
+	}
 }
 
-var builtins = map[string]Allocator{
-	"host":         HostAllocator{},
-	"pinned":       notYet{name: "pinned"},
-	"device":       DeviceAllocator{},
-	"mempool":      notYet{name: "mempool", cuda: true},
-	"managed":      notYet{name: "managed", cuda: true},
-	"managed_pool": notYet{name: "managed_pool", cuda: true},
-}
+// builtins serve callers without a Registry: oversubscription refused.
+var builtins = newBuiltins(nil)
 
-// BuiltinAllocators returns the built-in allocators by name. The map is
-// shared: callers must not modify it.
+// BuiltinAllocators returns the built-in allocators by name, with
+// oversubscription refused. The map is shared: callers must not modify it.
+// An interpreter uses a Registry instead.
 func BuiltinAllocators() map[string]Allocator { return builtins }
 
-// DefaultAllocator is the built-in default for dev: host on cpu, device on
-// CUDA devices. MEMORY.md section 2 makes mempool the CUDA default where
-// pools are supported; that switch comes with the mempool allocator.
-func DefaultAllocator(dev Device) Allocator {
-	if dev.IsCUDA() {
-		return builtins["device"]
+// IsBuiltin reports whether alloc is one of the built-in allocators (IPC
+// export and the access rules trust only those).
+func IsBuiltin(alloc Allocator) bool {
+	switch alloc.(type) {
+	case HostAllocator, PinnedAllocator, DeviceAllocator, MempoolAllocator, ManagedAllocator, ManagedPoolAllocator:
+		return true
 	}
-	return builtins["host"]
+	return false
+}
+
+// DefaultAllocator is the built-in default for dev (MEMORY.md section 2):
+// host on cpu; mempool on CUDA devices with memory_pools_supported, else
+// device.
+func DefaultAllocator(dev Device) Allocator { return defaultIn(builtins, dev) }
+
+func defaultIn(m map[string]Allocator, dev Device) Allocator {
+	if !dev.IsCUDA() {
+		return m["host"]
+	}
+	if d, err := GetCUDADevice(dev.Ordinal); err == nil && d.Info.Caps.MemoryPoolsSupported {
+		return m["mempool"]
+	}
+	return m["device"]
+}
+
+// Registry is one interpreter's allocators: the built-ins (bound to its
+// Options), custom allocators registered by the embedding program, and
+// per-device defaults. The interpreter applies the selection order and asks
+// the registry for names and defaults. Safe for concurrent use.
+type Registry struct {
+	Options
+	mu       sync.Mutex
+	allocs   map[string]Allocator
+	defaults map[Device]Allocator
+}
+
+// NewRegistry returns a registry holding the built-in allocators.
+func NewRegistry() *Registry {
+	r := &Registry{defaults: map[Device]Allocator{}}
+	r.allocs = newBuiltins(&r.Options)
+	return r
+}
+
+// RegisterAllocator adds a custom allocator under name. Built-in names
+// cannot be replaced; registering a name again replaces the custom one
+// (arrays made by the old one still free through it).
+func (r *Registry) RegisterAllocator(name string, a Allocator) error {
+	if name == "" || a == nil {
+		return fmt.Errorf("RegisterAllocator: need a name and an allocator")
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if old, ok := r.allocs[name]; ok && IsBuiltin(old) {
+		return fmt.Errorf("RegisterAllocator: %q is a built-in allocator and cannot be replaced", name)
+	}
+	r.allocs[name] = a
+	return nil
+}
+
+// Lookup returns the allocator called name.
+func (r *Registry) Lookup(name string) (Allocator, error) {
+	r.mu.Lock()
+	a, ok := r.allocs[name]
+	r.mu.Unlock()
+	if !ok {
+		return nil, fmt.Errorf("unknown allocator %q (allocators: %s)", name, joinNames(r.Names()))
+	}
+	return a, nil
+}
+
+// Names lists the allocators: built-ins first in their usual order, then
+// custom ones sorted.
+func (r *Registry) Names() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := append([]string(nil), builtinNames...)
+	var custom []string
+	for n, a := range r.allocs {
+		if !IsBuiltin(a) {
+			custom = append(custom, n)
+		}
+	}
+	sort.Strings(custom)
+	return append(out, custom...)
+}
+
+// SetDefault makes a the default allocator for dev (the embedding
+// program's per-device default); nil removes it.
+func (r *Registry) SetDefault(dev Device, a Allocator) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a == nil {
+		delete(r.defaults, dev)
+		return nil
+	}
+	if !a.AppliesTo(dev) {
+		return fmt.Errorf("allocator %s does not apply to device %s", a.Name(), dev)
+	}
+	r.defaults[dev] = a
+	return nil
+}
+
+// Default is the default allocator for dev: the per-device default set by
+// the embedding program, else the built-in default.
+func (r *Registry) Default(dev Device) Allocator {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if a := r.defaults[dev]; a != nil {
+		return a
+	}
+	return defaultIn(r.allocs, dev)
+}
+
+func joinNames(names []string) string {
+	s := ""
+	for i, n := range names {
+		if i > 0 {
+			s += ", "
+		}
+		s += n
+	}
+	return s
 }

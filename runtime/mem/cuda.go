@@ -3,10 +3,13 @@ package mem
 import (
 	"fmt"
 	"sync"
-	"unsafe"
 
 	"github.com/gscript-lang/gscript/runtime/cuda"
 )
+
+// Caps are a device's memory capabilities (MEMORY.md section 3); the cpu
+// has none.
+type Caps = cuda.Capabilities
 
 // CUDADev is one CUDA device as the runtime uses it: its primary context,
 // capabilities read once, and the stream all of gscript's work on it goes
@@ -17,6 +20,12 @@ type CUDADev struct {
 	Ctx    *cuda.Context
 	Info   *cuda.DeviceInfo
 	Stream cuda.Stream
+	mpool  managedPoolState
+	dpool  struct {
+		once sync.Once
+		pool cuda.MemPool
+		err  error
+	}
 }
 
 var cudaDevs struct {
@@ -73,177 +82,27 @@ func GetCUDADevice(ordinal int) (*CUDADev, error) {
 	return d, nil
 }
 
+// deviceCaps is the capability lookup of the access rules for real
+// devices: the cpu, and devices that cannot be set up, have none.
+func deviceCaps(dev Device) Caps {
+	if !dev.IsCUDA() {
+		return Caps{}
+	}
+	d, err := GetCUDADevice(dev.Ordinal)
+	if err != nil {
+		return Caps{}
+	}
+	return d.Info.Caps
+}
+
 // Sync waits for all work queued on the device's stream.
 func (d *CUDADev) Sync() error {
 	return d.Ctx.Do(func() error { return d.Drv.StreamSynchronize(d.Stream) })
 }
 
-// DeviceAllocator is the `device` allocator: plain device memory from
-// cuMemAlloc in the device's primary context, zero-filled.
-type DeviceAllocator struct{}
-
-// Name implements Allocator.
-func (DeviceAllocator) Name() string { return "device" }
-
-// Kind implements Allocator.
-func (DeviceAllocator) Kind() Kind { return CUDADevice }
-
-// AppliesTo implements Allocator: CUDA devices only.
-func (DeviceAllocator) AppliesTo(dev Device) bool { return dev.IsCUDA() }
-
-// Alloc implements Allocator.
-func (DeviceAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
-	d, err := GetCUDADevice(dev.Ordinal)
-	if err != nil {
-		return 0, &AllocError{Allocator: "device", Device: dev, Bytes: nbytes, Err: err}
-	}
-	var p cuda.DevicePtr
-	err = d.Ctx.Do(func() error {
-		var err error
-		if p, err = d.Drv.MemAlloc(nbytes); err != nil {
-			return err
-		}
-		// Arrays start zeroed. Queued on gscript's stream, the memset is
-		// ordered before every later use without waiting for it here.
-		if err = d.Drv.MemsetD8Async(p, 0, nbytes, d.Stream); err != nil {
-			d.Drv.MemFree(p)
-		}
-		return err
-	})
-	if err != nil {
-		return 0, &AllocError{Allocator: "device", Device: dev, Bytes: nbytes, Err: err}
-	}
-	return uintptr(p), nil
-}
-
-// Free implements Allocator: in the owning context, made current on
-// whatever thread the free runs on.
-func (DeviceAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
-	d, err := GetCUDADevice(dev.Ordinal)
-	if err != nil {
-		return err
-	}
-	return d.Ctx.Do(func() error { return d.Drv.MemFree(cuda.DevicePtr(ptr)) })
-}
-
-// HostAccessible reports whether the CPU may dereference a's memory in
-// place (MEMORY.md section 4, rule 3 for the kinds this build makes).
-func (a *Array) HostAccessible() bool { return a.hostAccessible() }
-
-func (a *Array) hostAccessible() bool {
-	return a.Device().Type == CPU
-}
-
-// ReadHost returns the bytes from element [0, ...] to the last element for
-// reading on the host: the memory itself when the CPU can access it, else a
-// copy through a staging buffer after the device's queued work finished.
-func (a *Array) ReadHost() ([]byte, error) {
-	if a.hostAccessible() {
-		return a.HostBytes()
-	}
-	p, err := a.Ptr()
-	if err != nil {
-		return nil, err
-	}
-	n := a.spanBytes()
-	buf := make([]byte, n)
-	if n == 0 {
-		return buf, nil
-	}
-	d, err := GetCUDADevice(a.Device().Ordinal)
-	if err != nil {
-		return nil, err
-	}
-	err = d.Ctx.Do(func() error {
-		// On gscript's stream: ordered after the kernels that write a.
-		if err := d.Drv.MemcpyDtoHAsync(unsafe.Pointer(&buf[0]), cuda.DevicePtr(p), n, d.Stream); err != nil {
-			return err
-		}
-		return d.Drv.StreamSynchronize(d.Stream)
-	})
-	return buf, err
-}
-
-// WriteHost lets fn modify a's bytes (as ReadHost returns them) on the host
-// and writes them back to device memory when a staging copy was needed.
-func (a *Array) WriteHost(fn func(b []byte) error) error {
-	b, err := a.ReadHost()
-	if err != nil {
-		return err
-	}
-	if err := fn(b); err != nil || a.hostAccessible() || len(b) == 0 {
-		return err
-	}
-	p, _ := a.Ptr()
-	d, err := GetCUDADevice(a.Device().Ordinal)
-	if err != nil {
-		return err
-	}
-	return d.Ctx.Do(func() error {
-		if err := d.Drv.MemcpyHtoDAsync(cuda.DevicePtr(p), unsafe.Pointer(&b[0]), len(b), d.Stream); err != nil {
-			return err
-		}
-		return d.Drv.StreamSynchronize(d.Stream) // b must outlive the copy
-	})
-}
-
-// spanBytes is the byte extent from element [0, ...] to the last element.
-func (a *Array) spanBytes() int {
-	if a.Size() == 0 {
-		return 0
-	}
-	last := 0
-	for k, d := range a.shape {
-		last += (d - 1) * a.strides[k]
-	}
-	return (last + 1) * a.dtype.Size()
-}
-
-// LoadElem reads element off (an offset from Offset) as raw bits, copying
-// just that element when the memory is on a device.
-func (a *Array) LoadElem(off int) (uint64, error) {
-	var bits uint64
-	err := a.elemIO(off, func(b []byte) { bits = LoadBits(b, a.dtype, 0) }, false)
-	return bits, err
-}
-
-// StoreElem writes raw bits to element off.
-func (a *Array) StoreElem(off int, bits uint64) error {
-	return a.elemIO(off, func(b []byte) { StoreBits(b, a.dtype, 0, bits) }, true)
-}
-
-func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
-	size := a.dtype.Size()
-	if a.hostAccessible() {
-		b, err := a.HostBytes()
-		if err != nil {
-			return err
-		}
-		fn(b[off*size : (off+1)*size])
-		return nil
-	}
-	p, err := a.Ptr()
-	if err != nil {
-		return err
-	}
-	d, err := GetCUDADevice(a.Device().Ordinal)
-	if err != nil {
-		return err
-	}
-	var buf [8]byte
-	addr := cuda.DevicePtr(p + uintptr(off*size))
-	return d.Ctx.Do(func() error {
-		if err := d.Drv.MemcpyDtoHAsync(unsafe.Pointer(&buf[0]), addr, size, d.Stream); err != nil {
-			return err
-		}
-		if err := d.Drv.StreamSynchronize(d.Stream); err != nil || !write {
-			fn(buf[:size])
-			return err
-		}
-		fn(buf[:size])
-		if err := d.Drv.MemcpyHtoDAsync(addr, unsafe.Pointer(&buf[0]), size, d.Stream); err != nil {
-			return err
-		}
-		return d.Drv.StreamSynchronize(d.Stream)
-	})
+// DefaultPool is the device's default memory pool (the one the mempool
+// allocator draws from), read once.
+func (d *CUDADev) DefaultPool() (cuda.MemPool, error) {
+	d.dpool.once.Do(func() { d.dpool.pool, d.dpool.err = d.Drv.DeviceGetDefaultMemPool(d.Device.Ordinal) })
+	return d.dpool.pool, d.dpool.err
 }

@@ -1,8 +1,3 @@
-// Package mem holds gscript's memory policy: memory kinds, devices, the
-// Allocator protocol and the built-in allocators, and Array buffers (dtype,
-// shape, strides, views, device, kind, owner). Access rules live here too as
-// they arrive (MEMORY.md); the interpreter asks this package and never
-// re-derives a rule.
 package mem
 
 import (

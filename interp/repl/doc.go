@@ -1,0 +1,58 @@
+// Package repl is gscript's interactive read-eval-print loop: line editing
+// (chzyer/readline behind the LineReader interface), multi-line entries,
+// completion, meta commands and interrupts, over one interp.Interp.
+//
+// Run reads entries until end of input or :quit. An entry is complete when
+// it parses, or when its parse error is not an end-of-input error
+// (syntax.IsIncomplete); until then the REPL asks for more lines with the
+// "... " prompt. A complete entry is one history entry and one
+// Interp.ExecREPL call: a final bare expression prints its value (String)
+// and becomes `_`. Errors are printed and the session goes on with its
+// state intact. On a terminal, Ctrl-C clears the line (and any unfinished
+// entry), interrupts a running statement through its context, and Ctrl-D
+// exits. Any other stdin is read line by line with the same semantics and
+// no prompts or banner, so sessions can be scripted.
+//
+// # Decisions where the design is silent
+//
+//   - Positions in entered text use the file name "<repl>" and count lines
+//     from the start of the entry (line 1 is the entry's first line). On a
+//     terminal an error at one position also shows its line with a caret;
+//     on a non-terminal only the error lines are printed.
+//   - The history file is written by this package, not by readline: one
+//     entry per line, Go-quoted, so a multi-line statement stays one entry
+//     across sessions. Unquoted lines in the file are read as they are; the
+//     last 1000 entries are loaded. A history file that cannot be opened
+//     means no saved history, not a failed start.
+//   - An entry is checked for completeness with a newline appended (entered
+//     lines end with one); without it lang/syntax reports a block cut off
+//     after a statement ("fn f() {\n return 1") as a plain syntax error.
+//     Strings do not span lines: a string open at the end of a line asks
+//     for another line, which then completes the entry with the parser's
+//     error.
+//   - Ctrl-D (end of input) inside an unfinished entry runs it, so its
+//     "unexpected end of input" error is shown, then exits.
+//   - An interrupt (SIGINT) while no statement runs is ignored: on a
+//     terminal readline reads Ctrl-C as a key, and a scripted session is
+//     ended by closing its input. An interrupted statement prints the
+//     interpreter's "interrupted" error (with its position).
+//   - Meta commands take a unique prefix (:q, :dev). :time STMT may
+//     continue over several lines like any statement and prints
+//     "time: DURATION" on stdout after the statement's own output. :load
+//     runs a file with Interp.Exec in this session (its errors use the
+//     file's name). :reset makes a new interpreter with the same options
+//     and frees the old one's arrays.
+//   - :mem collects garbage first so that arrays nothing refers to are not
+//     listed. A buffer is named after every global that uses it (views
+//     too, "base,view") and `_` for the last value; runtime/mem does not
+//     expose a buffer's ID on an Array, so names are matched to
+//     Tracker.Live entries by device, kind, allocator and size (exact for
+//     the printed table: buffers that match alike print alike).
+//   - Completion: keywords (including the contextual array, device,
+//     allocator), predeclared names and globals; after `NAME.` the array
+//     attributes (interp.ArrayAttrNames), config's settings or a record's
+//     fields; after `:` the meta commands. Nothing else is completed
+//     (file names after :load are not).
+//   - The device table (WriteDevices) lives here and the CLI's `gscript
+//     devices` calls it, so :devices and the CLI print the same thing.
+package repl

@@ -1,0 +1,307 @@
+package repl
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/mem"
+	"github.com/gscript-lang/gscript/stdlib"
+)
+
+// metaCommand is one `:name` command.
+type metaCommand struct {
+	name, args, help string
+	run              func(s *session, ctx context.Context, arg string)
+}
+
+var metaCommands []metaCommand
+
+// init fills the table here rather than in its declaration: :help reads
+// the table, which would otherwise be an initialization cycle.
+func init() {
+	metaCommands = []metaCommand{
+		{":help", "", "show this help", (*session).metaHelp},
+		{":devices", "", "list devices, their capabilities and memory paradigm", (*session).metaDevices},
+		{":mem", "", "list live arrays: name, device, kind, shape, bytes, allocator", (*session).metaMem},
+		{":vars", "", "list global variables", (*session).metaVars},
+		{":load", "FILE", "run a script file in this session", (*session).metaLoad},
+		{":reset", "", "start a new interpreter (same options); frees every array", (*session).metaReset},
+		{":time", "STMT", "run STMT and print its wall time", (*session).metaTime},
+		{":quit", "", "leave the REPL (also Ctrl-D)", (*session).metaQuit},
+	}
+}
+
+func metaNames() []string {
+	names := make([]string, len(metaCommands))
+	for i, c := range metaCommands {
+		names[i] = c.name
+	}
+	return names
+}
+
+// splitMeta splits ":name arg..." at the first space or tab.
+func splitMeta(text string) (name, arg string) {
+	name, arg, _ = strings.Cut(text, " ")
+	if n, a, ok := strings.Cut(name, "\t"); ok {
+		name, arg = n, a+" "+arg
+	}
+	if n, a, ok := strings.Cut(name, "\n"); ok {
+		name, arg = n, a+" "+arg
+	}
+	return name, strings.TrimSpace(arg)
+}
+
+// meta runs a meta command. A unique prefix works (":q", ":dev").
+func (s *session) meta(ctx context.Context, text string) {
+	name, arg := splitMeta(text)
+	var found []metaCommand
+	for _, c := range metaCommands {
+		if c.name == name {
+			found = []metaCommand{c}
+			break
+		}
+		if strings.HasPrefix(c.name, name) {
+			found = append(found, c)
+		}
+	}
+	switch {
+	case len(found) == 1:
+		c := found[0]
+		if (c.args == "") != (arg == "") {
+			fmt.Fprintf(s.stderr, "usage: %s %s\n", c.name, c.args)
+			return
+		}
+		c.run(s, ctx, arg)
+	case len(found) == 0:
+		fmt.Fprintf(s.stderr, "unknown command %s (:help lists the commands)\n", name)
+	default:
+		fmt.Fprintf(s.stderr, "ambiguous command %s: %s\n", name, strings.Join(metaNamesOf(found), ", "))
+	}
+}
+
+func metaNamesOf(cs []metaCommand) []string {
+	var out []string
+	for _, c := range cs {
+		out = append(out, c.name)
+	}
+	return out
+}
+
+func (s *session) metaHelp(context.Context, string) {
+	fmt.Fprintln(s.stdout, "Enter gscript statements; a bare expression prints its value and stores it in _.")
+	fmt.Fprintln(s.stdout, "A statement continues on the next line while a bracket or string is open.")
+	fmt.Fprintln(s.stdout, "Ctrl-C clears the line or interrupts a running statement; Ctrl-D exits;")
+	fmt.Fprintln(s.stdout, "Ctrl-R searches the history; Tab completes names and attributes after '.'.")
+	fmt.Fprintln(s.stdout, "Commands (a unique prefix is enough):")
+	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
+	for _, c := range metaCommands {
+		fmt.Fprintf(w, "  %s %s\t%s\n", c.name, c.args, c.help)
+	}
+	w.Flush()
+}
+
+func (s *session) metaDevices(context.Context, string) {
+	if err := WriteDevices(s.stdout); err != nil {
+		fmt.Fprintln(s.stderr, err)
+	}
+}
+
+func (s *session) metaVars(context.Context, string) {
+	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tTYPE\tVALUE")
+	for _, g := range s.in.Globals() {
+		fmt.Fprintf(w, "%s\t%s\t%s\n", g.Name, g.Value.Type(), oneLine(g.Value.String(), 60))
+	}
+	w.Flush()
+}
+
+// oneLine shortens s to one line of at most n runes.
+func oneLine(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-3]) + "..."
+	}
+	return s
+}
+
+func (s *session) metaLoad(ctx context.Context, path string) {
+	path = strings.Trim(path, `"'`)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(s.stderr, err)
+		return
+	}
+	err = s.interruptible(ctx, func(ctx context.Context) error { return s.in.Exec(ctx, path, src) })
+	if err != nil {
+		fmt.Fprintln(s.stderr, err)
+	}
+}
+
+func (s *session) metaReset(context.Context, string) {
+	in, err := interp.New(s.opts.Interp)
+	if err != nil {
+		fmt.Fprintln(s.stderr, err)
+		return
+	}
+	if err := s.in.Close(); err != nil {
+		fmt.Fprintln(s.stderr, err)
+	}
+	s.in, s.last = in, nil
+}
+
+func (s *session) metaTime(ctx context.Context, stmt string) {
+	s.timed(func() { s.exec(ctx, stmt) })
+}
+
+func (s *session) metaQuit(context.Context, string) { s.quit = true }
+
+// memRow is one live buffer as :mem shows it.
+type memRow struct {
+	names string
+	buf   mem.LiveBuffer
+	shape []int
+}
+
+func (s *session) metaMem(context.Context, string) {
+	// A collection first, so that arrays nothing refers to any more are
+	// not listed as live.
+	runtime.GC()
+	rows := matchNames(s.in.Tracker().Live(), s.namedArrays())
+	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(w, "NAME\tDEVICE\tKIND\tSHAPE\tBYTES\tALLOCATOR")
+	total := 0
+	for _, r := range rows {
+		shape := "-"
+		if r.shape != nil {
+			shape = fmt.Sprint(r.shape)
+		}
+		total += r.buf.Bytes
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", r.names, r.buf.Device, r.buf.Kind, shape, r.buf.Bytes, r.buf.Allocator)
+	}
+	w.Flush()
+	fmt.Fprintf(s.stdout, "%d arrays, %d bytes\n", len(rows), total)
+}
+
+// namedArray is a global (or `_`) whose value is a live array.
+type namedArray struct {
+	name string
+	a    *mem.Array
+}
+
+func (s *session) namedArrays() []namedArray {
+	var out []namedArray
+	for _, g := range s.in.Globals() {
+		if a, ok := g.Value.(*interp.Array); ok && !a.A.Freed() {
+			out = append(out, namedArray{g.Name, a.A})
+		}
+	}
+	if a, ok := s.last.(*interp.Array); ok && !a.A.Freed() {
+		out = append(out, namedArray{"_", a.A})
+	}
+	return out
+}
+
+// matchNames names each live buffer after the arrays that use it. Arrays
+// do not expose their buffer's ID, so a group of arrays sharing a buffer is
+// matched to the first unnamed live buffer with its device, kind,
+// allocator and size (a view only bounds the size). Buffers that match
+// the same group print the same row, so which one gets the name does not
+// change the listing.
+func matchNames(live []mem.LiveBuffer, arrays []namedArray) []memRow {
+	rows := make([]memRow, len(live))
+	for i, b := range live {
+		rows[i] = memRow{names: "-", buf: b}
+	}
+	for _, g := range groupByBuffer(arrays) {
+		base := g[0].a // non-views sort first
+		for i := range rows {
+			b := rows[i].buf
+			fits := b.Bytes == base.NBytes() || base.IsView() && b.Bytes >= base.NBytes()
+			if rows[i].names == "-" && fits && b.Device == base.Device() && b.Kind == base.Kind() &&
+				b.Allocator == base.Allocator().Name() {
+				rows[i].names, rows[i].shape = joinNames(g), base.Shape()
+				break
+			}
+		}
+	}
+	return rows
+}
+
+// groupByBuffer groups arrays that share memory, non-views first.
+func groupByBuffer(arrays []namedArray) [][]namedArray {
+	var groups [][]namedArray
+outer:
+	for _, na := range arrays {
+		for i, g := range groups {
+			if g[0].a.SameBuffer(na.a) {
+				if !na.a.IsView() {
+					groups[i] = append([]namedArray{na}, g...)
+				} else {
+					groups[i] = append(g, na)
+				}
+				continue outer
+			}
+		}
+		groups = append(groups, []namedArray{na})
+	}
+	return groups
+}
+
+func joinNames(g []namedArray) string {
+	names := make([]string, len(g))
+	for i, na := range g {
+		names[i] = na.name
+	}
+	return strings.Join(names, ",")
+}
+
+// WriteDevices writes the device table: one row per device with its
+// memory, paradigm and capabilities (the CLI's `gscript devices`).
+func WriteDevices(w io.Writer) error {
+	caps := []string{"managed", "concurrent", "pageable", "host_page_tables", "direct_host", "host_atomics", "pools", "unified"}
+	fmt.Fprintf(w, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", "DEVICE", "NAME", "CC", "SMs", "MEMORY", "PARADIGM", strings.Join(caps, " "))
+	for _, name := range stdlib.DeviceNames() {
+		dev, err := mem.ParseDevice(name)
+		if err != nil {
+			return err
+		}
+		r, err := stdlib.DeviceInfo(dev)
+		if err != nil {
+			fmt.Fprintf(w, "%-8s %v\n", name, err)
+			continue
+		}
+		get := func(n string) interp.Value { v, _ := r.Get(n); return v }
+		if !dev.IsCUDA() {
+			fmt.Fprintf(w, "%-8s %-26s %-4s %-5d %-9s %-13s %s\n", name, fmt.Sprintf("cpu (%d cores)", runtime.NumCPU()), "-", 0, gib(get("total_memory")), "host", "-")
+			continue
+		}
+		var flags []string
+		for i, n := range []string{"managed_memory", "concurrent_managed_access", "pageable_memory_access",
+			"pageable_memory_access_uses_host_page_tables", "direct_managed_mem_access_from_host",
+			"host_native_atomic_supported", "memory_pools_supported", "unified_addressing"} {
+			flags = append(flags, fmt.Sprintf("%*s", len(caps[i]), get(n)))
+		}
+		fmt.Fprintf(w, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", name, get("name"), get("compute_capability"),
+			get("multiprocessor_count"), gib(get("total_memory")), get("paradigm"), strings.Join(flags, " "))
+	}
+	if n := mem.CUDADeviceCount(); n == 0 {
+		if _, err := mem.CUDADriver(); err != nil {
+			fmt.Fprintf(w, "(no CUDA devices: %v)\n", err)
+		}
+	}
+	return nil
+}
+
+func gib(v interp.Value) string {
+	n, ok := v.(interp.Int)
+	if !ok {
+		return "?"
+	}
+	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+}

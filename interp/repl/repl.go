@@ -1,0 +1,319 @@
+package repl
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/syntax"
+)
+
+// Options configure Run.
+type Options struct {
+	// Interp configures the interpreter (and every one :reset makes). Its
+	// Stdout and Stderr default to the REPL's.
+	Interp interp.Options
+	// Stdin, Stdout, Stderr default to the process's. A Stdin that is a
+	// terminal gets line editing, prompts and history; any other input is
+	// read line by line with no prompts.
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// HistoryFile is where a terminal session keeps its history ("" for
+	// none; DefaultHistoryFile is the usual choice).
+	HistoryFile string
+	// Banner is printed once at the start of a terminal session.
+	Banner string
+	// Reader, when set, replaces the reader chosen from Stdin (tests, or an
+	// embedding program with its own line editor). It is not closed by Run.
+	Reader LineReader
+	// Interrupts, when set, replaces SIGINT as the source of interrupts.
+	Interrupts <-chan os.Signal
+}
+
+// Prompts of a terminal session.
+const (
+	promptFirst = "gs> "
+	promptMore  = "... "
+)
+
+// entryFile is the file name of positions in entered text.
+const entryFile = "<repl>"
+
+// session is one REPL run: the interpreter and what the loop needs.
+type session struct {
+	opts        Options
+	in          *interp.Interp
+	rd          LineReader
+	stdout      io.Writer
+	stderr      io.Writer
+	interactive bool
+	last        interp.Value // the value of the last bare expression (`_`)
+
+	mu      sync.Mutex
+	running context.CancelFunc // the running statement's, nil at the prompt
+	quit    bool
+}
+
+// Run runs the REPL until end of input, :quit or ctx is done. Script errors
+// are printed and the session goes on; Run returns an error only when the
+// interpreter cannot be made or the input cannot be read.
+func Run(ctx context.Context, opts Options) error {
+	s, err := newSession(opts)
+	if err != nil {
+		return err
+	}
+	defer s.close()
+	stop := s.watchInterrupts(ctx)
+	defer stop()
+	if s.interactive && opts.Banner != "" {
+		fmt.Fprintln(s.stdout, opts.Banner)
+	}
+	return s.loop(ctx)
+}
+
+func newSession(opts Options) (*session, error) {
+	s := &session{opts: opts, stdout: opts.Stdout, stderr: opts.Stderr}
+	if s.stdout == nil {
+		s.stdout = os.Stdout
+	}
+	if s.stderr == nil {
+		s.stderr = os.Stderr
+	}
+	if opts.Stdin == nil {
+		opts.Stdin = os.Stdin
+	}
+	if s.opts.Interp.Stdout == nil {
+		s.opts.Interp.Stdout = s.stdout
+	}
+	if s.opts.Interp.Stderr == nil {
+		s.opts.Interp.Stderr = s.stderr
+	}
+	in, err := interp.New(s.opts.Interp)
+	if err != nil {
+		return nil, err
+	}
+	s.in = in
+	if s.rd, err = s.openReader(opts); err != nil {
+		in.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// openReader picks readline for a terminal, a plain reader otherwise.
+func (s *session) openReader(opts Options) (LineReader, error) {
+	if opts.Reader != nil {
+		return opts.Reader, nil
+	}
+	f, ok := opts.Stdin.(*os.File)
+	if !ok || !isTerminal(f) {
+		return NewPlainReader(opts.Stdin), nil
+	}
+	s.interactive = true
+	return newTermReader(termConfig{stdin: f, stdout: s.stdout, stderr: s.stderr,
+		historyFile: opts.HistoryFile, complete: s.complete})
+}
+
+func (s *session) close() {
+	if s.opts.Reader == nil {
+		s.rd.Close()
+	}
+	if err := s.in.Close(); err != nil {
+		fmt.Fprintln(s.stderr, "gscript:", err)
+	}
+}
+
+// watchInterrupts cancels the running statement on each interrupt. An
+// interrupt at the prompt is ignored: on a terminal readline sees Ctrl-C as
+// a key (it clears the line) and no signal is raised.
+func (s *session) watchInterrupts(ctx context.Context) (stop func()) {
+	sigs := s.opts.Interrupts
+	var ch chan os.Signal
+	if sigs == nil {
+		ch = make(chan os.Signal, 1)
+		signal.Notify(ch, os.Interrupt)
+		sigs = ch
+	}
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-sigs:
+				s.mu.Lock()
+				if s.running != nil {
+					s.running()
+				}
+				s.mu.Unlock()
+			case <-done:
+				return
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		if ch != nil {
+			signal.Stop(ch)
+		}
+	}
+}
+
+// loop reads and runs entries until the input ends.
+func (s *session) loop(ctx context.Context) error {
+	var pending []string
+	for !s.quit && ctx.Err() == nil {
+		if len(pending) == 0 {
+			s.rd.SetPrompt(promptFirst)
+		} else {
+			s.rd.SetPrompt(promptMore)
+		}
+		line, err := s.rd.Readline()
+		switch {
+		case errors.Is(err, ErrInterrupt):
+			pending = nil // Ctrl-C drops the line and any unfinished statement
+			continue
+		case err == io.EOF:
+			if len(pending) > 0 {
+				s.entry(ctx, strings.Join(pending, "\n")) // reports what is missing
+			}
+			return nil
+		case err != nil:
+			return fmt.Errorf("reading input: %w", err)
+		}
+		if len(pending) == 0 && strings.TrimSpace(line) == "" {
+			continue
+		}
+		pending = append(pending, line)
+		text := strings.Join(pending, "\n")
+		if s.incomplete(text) {
+			continue
+		}
+		pending = nil
+		s.rd.SaveHistory(text)
+		s.entry(ctx, text)
+	}
+	return nil
+}
+
+// incomplete reports whether text needs more lines: an open bracket or
+// string, or a statement cut off at the end. A meta command is complete
+// unless its statement argument (:time) is not.
+func (s *session) incomplete(text string) bool {
+	trimmed := strings.TrimLeft(text, " \t")
+	if strings.HasPrefix(trimmed, ":") {
+		name, arg := splitMeta(trimmed)
+		if name != ":time" || strings.TrimSpace(arg) == "" {
+			return false
+		}
+		text = arg
+	}
+	// Entered lines end with a newline; without it the parser reports a
+	// statement cut off inside a block as a plain syntax error.
+	_, err := syntax.Parse(entryFile, []byte(text+"\n"))
+	return err != nil && syntax.IsIncomplete(err)
+}
+
+// entry runs one complete entry: a meta command or gscript statements.
+func (s *session) entry(ctx context.Context, text string) {
+	if trimmed := strings.TrimLeft(text, " \t"); strings.HasPrefix(trimmed, ":") {
+		s.meta(ctx, trimmed)
+		return
+	}
+	s.exec(ctx, text)
+}
+
+// exec runs statements and prints the value of a final bare expression.
+func (s *session) exec(ctx context.Context, text string) {
+	var v interp.Value
+	err := s.interruptible(ctx, func(ctx context.Context) error {
+		var err error
+		v, err = s.in.ExecREPL(ctx, entryFile, []byte(text))
+		return err
+	})
+	if err != nil {
+		s.report(err, text)
+		return
+	}
+	if v != nil {
+		s.last = v
+		fmt.Fprintln(s.stdout, v.String())
+	}
+}
+
+// interruptible runs fn with a context that an interrupt cancels.
+func (s *session) interruptible(ctx context.Context, fn func(context.Context) error) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	s.mu.Lock()
+	s.running = cancel
+	s.mu.Unlock()
+	err := fn(ctx)
+	s.mu.Lock()
+	s.running = nil
+	s.mu.Unlock()
+	if err != nil && ctx.Err() != nil && s.interactive {
+		fmt.Fprintln(s.stderr) // the terminal echoed ^C where the cursor was
+	}
+	if err != nil && ctx.Err() != nil && !strings.Contains(err.Error(), "interrupted") {
+		err = fmt.Errorf("interrupted: %w", err)
+	}
+	return err
+}
+
+// report prints an error. On a terminal, an error in the entered text also
+// shows its line with a caret under the column.
+func (s *session) report(err error, text string) {
+	fmt.Fprintln(s.stderr, err)
+	if !s.interactive {
+		return
+	}
+	var list ast.ErrorList
+	var one *ast.Error
+	var ee *interp.EvalError
+	var pos ast.Pos
+	switch {
+	case errors.As(err, &list) && len(list) == 1:
+		pos = list[0].Pos
+	case errors.As(err, &one):
+		pos = one.Pos
+	case errors.As(err, &ee):
+		pos = ee.Pos
+	default:
+		return
+	}
+	fmt.Fprint(s.stderr, caret(text, pos))
+}
+
+// caret shows the line of pos in text with a ^ under its column ("" when
+// pos is not in text).
+func caret(text string, pos ast.Pos) string {
+	lines := strings.Split(text, "\n")
+	if pos.File != entryFile || pos.Line < 1 || pos.Line > len(lines) || pos.Col < 1 {
+		return ""
+	}
+	line := lines[pos.Line-1]
+	pad := []byte(line[:min(pos.Col-1, len(line))])
+	for i, c := range pad {
+		if c != '\t' {
+			pad[i] = ' '
+		}
+	}
+	return "  " + line + "\n  " + string(pad) + "^\n"
+}
+
+// timed runs fn and prints its wall time.
+func (s *session) timed(fn func()) {
+	start := time.Now()
+	fn()
+	fmt.Fprintf(s.stdout, "time: %v\n", time.Since(start).Round(time.Microsecond))
+}

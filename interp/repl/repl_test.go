@@ -1,0 +1,350 @@
+package repl
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/stdlib"
+)
+
+// ctrlC in a fake reader's lines stands for Ctrl-C at the prompt.
+const ctrlC = "\x03"
+
+// fakeReader replays lines and records prompts and history.
+type fakeReader struct {
+	lines   []string
+	prompt  string
+	prompts []string
+	history []string
+	err     error // returned after the lines (default io.EOF)
+}
+
+func (f *fakeReader) Readline() (string, error) {
+	f.prompts = append(f.prompts, f.prompt)
+	if len(f.lines) == 0 {
+		if f.err != nil {
+			return "", f.err
+		}
+		return "", io.EOF
+	}
+	line := f.lines[0]
+	f.lines = f.lines[1:]
+	if line == ctrlC {
+		return "", ErrInterrupt
+	}
+	return line, nil
+}
+
+func (f *fakeReader) SetPrompt(p string)         { f.prompt = p }
+func (f *fakeReader) SaveHistory(e string) error { f.history = append(f.history, e); return nil }
+func (f *fakeReader) Close() error               { return nil }
+
+func testOptions(rd LineReader, out, errOut *bytes.Buffer) Options {
+	return Options{
+		Interp: interp.Options{Device: "cpu", Predeclared: stdlib.Universe()},
+		Stdout: out, Stderr: errOut, Reader: rd, Interrupts: make(chan os.Signal),
+	}
+}
+
+// runLines runs the REPL over lines and returns stdout, stderr and the reader.
+func runLines(t *testing.T, lines ...string) (string, string, *fakeReader) {
+	t.Helper()
+	rd := &fakeReader{lines: lines}
+	var out, errOut bytes.Buffer
+	runWithTimeout(t, testOptions(rd, &out, &errOut))
+	return out.String(), errOut.String(), rd
+}
+
+func runWithTimeout(t *testing.T, opts Options) {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- Run(context.Background(), opts) }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("Run: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("Run did not return")
+	}
+}
+
+func TestContinuationAndHistory(t *testing.T) {
+	out, errOut, rd := runLines(t, "let xs = [1,", "2, 3]", "", "xs", "fn f(x) {", "  return x * 2", "}", "f(21)")
+	if out != "[1, 2, 3]\n42\n" || errOut != "" {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+	wantPrompts := []string{"gs> ", "... ", "gs> ", "gs> ", "gs> ", "... ", "... ", "gs> ", "gs> "}
+	if !reflect.DeepEqual(rd.prompts, wantPrompts) {
+		t.Errorf("prompts %q, want %q", rd.prompts, wantPrompts)
+	}
+	wantHist := []string{"let xs = [1,\n2, 3]", "xs", "fn f(x) {\n  return x * 2\n}", "f(21)"}
+	if !reflect.DeepEqual(rd.history, wantHist) {
+		t.Errorf("history %q, want %q", rd.history, wantHist)
+	}
+}
+
+// A string cut off at the end of a line asks for more input; strings do not
+// span lines, so the next line completes the entry with an error.
+func TestOpenStringContinues(t *testing.T) {
+	out, errOut, rd := runLines(t, `let s = "a`, `b"`, "1")
+	if out != "1\n" || !strings.Contains(errOut, "<repl>:1:9: string literal not terminated") {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+	if len(rd.history) != 2 || rd.prompts[1] != promptMore {
+		t.Errorf("history %q, prompts %q", rd.history, rd.prompts)
+	}
+}
+
+func TestErrorsKeepState(t *testing.T) {
+	out, errOut, _ := runLines(t, "let a = 2", "a + nope", "1 / 0", "let b = (", "3 +)", "a")
+	if out != "2\n" {
+		t.Errorf("stdout %q", out)
+	}
+	for _, want := range []string{"<repl>:1:5: undefined: nope", "<repl>:1:", "division by zero", "<repl>:2:"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+}
+
+func TestLastValue(t *testing.T) {
+	out, _, _ := runLines(t, "40 + 2", "_ + 1", "print(\"x\")", "_")
+	if out != "42\n43\nx\n43\n" {
+		t.Errorf("stdout %q", out)
+	}
+}
+
+func TestCtrlCAtPromptDropsPendingInput(t *testing.T) {
+	out, errOut, rd := runLines(t, "let x = (1 +", ctrlC, "let x = 5", "x")
+	if out != "5\n" || errOut != "" {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+	if len(rd.history) != 2 {
+		t.Errorf("history %q", rd.history)
+	}
+}
+
+func TestEOFInsideStatementReportsIt(t *testing.T) {
+	_, errOut, _ := runLines(t, "let y = [1,")
+	if !strings.Contains(errOut, "unexpected end of input") {
+		t.Errorf("stderr %q", errOut)
+	}
+}
+
+func TestInterruptStopsRunningStatement(t *testing.T) {
+	sigs := make(chan os.Signal)
+	rd := &fakeReader{lines: []string{"let n = 0", "while true { n = n + 1 }", "print(n > 0)"}}
+	var out, errOut bytes.Buffer
+	opts := testOptions(rd, &out, &errOut)
+	opts.Interrupts = sigs
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() { // interrupts at the prompt are ignored, so keep sending
+		for {
+			select {
+			case sigs <- os.Interrupt:
+			case <-stop:
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	runWithTimeout(t, opts)
+	if out.String() != "true\n" || !strings.Contains(errOut.String(), "interrupted") {
+		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
+
+func TestReadErrorIsReturned(t *testing.T) {
+	boom := errors.New("boom")
+	rd := &fakeReader{lines: []string{"1"}, err: boom}
+	var out, errOut bytes.Buffer
+	if err := Run(context.Background(), testOptions(rd, &out, &errOut)); !errors.Is(err, boom) {
+		t.Errorf("Run = %v, want %v", err, boom)
+	}
+}
+
+func TestPlainStdinHasNoPrompts(t *testing.T) {
+	var out, errOut bytes.Buffer
+	opts := Options{Interp: interp.Options{Device: "cpu", Predeclared: stdlib.Universe()},
+		Stdin: strings.NewReader("let a = [\r\n1]\r\nlen(a)\r\nbad(\n"), Stdout: &out, Stderr: &errOut,
+		Banner: "banner", Interrupts: make(chan os.Signal)}
+	runWithTimeout(t, opts)
+	if out.String() != "1\n" {
+		t.Errorf("stdout %q", out.String())
+	}
+	if !strings.HasPrefix(errOut.String(), "<repl>:1:5: unexpected end of input") {
+		t.Errorf("stderr %q", errOut.String())
+	}
+}
+
+func TestMetaCommands(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, "lib.gs")
+	if err := os.WriteFile(script, []byte("let loaded = 7\nfn twice(x) { return 2 * x }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, _ := runLines(t,
+		":help", ":vars", ":load "+script, "twice(loaded)", ":vars",
+		"let big = zeros(10)", "let v = big[2:4]", "zeros(3)", ":mem",
+		":time let t = 1 +", "2", "t", ":bogus", ":", ":load", ":reset", "loaded", ":d", ":quit", "print(\"not run\")")
+	for _, want := range []string{
+		":devices", ":time STMT", // help
+		"NAME", "loaded  int   7", "twice", // vars
+		"14\n", "time: ", "3\n",
+		"DEVICE", "cpu", // :d = :devices
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "not run") {
+		t.Errorf(":quit did not stop the session")
+	}
+	memRows := memLines(out)
+	wantMem := map[string]string{"big,v": "[10]", "_": "[3]"}
+	for name, shape := range wantMem {
+		if !strings.Contains(memRows[name], shape) || !strings.Contains(memRows[name], "cpu") {
+			t.Errorf(":mem row for %s = %q\n%s", name, memRows[name], out)
+		}
+	}
+	for _, want := range []string{"unknown command :bogus", "ambiguous command :", "usage: :load FILE", "undefined: loaded"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errOut)
+		}
+	}
+}
+
+// memLines maps the NAME column of :mem's table to its row.
+func memLines(out string) map[string]string {
+	rows := map[string]string{}
+	in := false
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "NAME") && strings.Contains(line, "ALLOCATOR") {
+			in = true
+			continue
+		}
+		if f := strings.Fields(line); in && len(f) > 0 {
+			rows[f[0]] = line
+		}
+	}
+	return rows
+}
+
+func TestMatchNamesUnnamedBuffers(t *testing.T) {
+	rd := &fakeReader{}
+	var out, errOut bytes.Buffer
+	s, err := newSession(testOptions(rd, &out, &errOut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	s.exec(context.Background(), "let keep = [zeros(4), zeros(5)]\nlet named = zeros(5)")
+	s.metaMem(context.Background(), "")
+	rows := memLines(out.String())
+	if !strings.Contains(rows["named"], "[5]") || !strings.Contains(out.String(), "3 arrays") {
+		t.Errorf(":mem:\n%s", out.String())
+	}
+	if n := strings.Count(out.String(), "\n-  "); n != 2 {
+		t.Errorf("%d unnamed rows, want 2:\n%s", n, out.String())
+	}
+}
+
+func TestCompletion(t *testing.T) {
+	rd := &fakeReader{}
+	var out, errOut bytes.Buffer
+	s, err := newSession(testOptions(rd, &out, &errOut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	s.exec(context.Background(), "let xs = zeros(3)\nlet info = mem_info(\"cpu\")\nlet counter = 1")
+	cases := []struct {
+		before string
+		want   []string
+		n      int
+	}{
+		{"xs.mem", []string{"ory_kind"}, 3},
+		{"print(xs.sh", []string{"ape"}, 2},
+		{"config.la", []string{"unch_access"}, 2},
+		{"config.", []string{"allow_oversubscription", "debug", "launch_access"}, 0},
+		{"info.us", []string{"ed_by_arrays"}, 2},
+		{"counter.", nil, 0},
+		{"con", []string{"fig", "tinue"}, 3},
+		{"cou", []string{"nter"}, 3},
+		{"let y = ze", []string{"ros"}, 2},
+		{"ker", []string{"nel"}, 3},
+		{":he", []string{"lp"}, 3},
+		{"  :r", []string{"eset"}, 2},
+	}
+	for _, c := range cases {
+		got, n := s.complete(c.before, len(c.before))
+		if !reflect.DeepEqual(got, c.want) || n != c.n {
+			t.Errorf("complete(%q) = %q, %d; want %q, %d", c.before, got, n, c.want, c.n)
+		}
+	}
+	// readline's adapter sees the whole line and the cursor.
+	got, n := completer(s.complete).Do([]rune("xs.nd + 1"), 5)
+	if len(got) != 1 || string(got[0]) != "im" || n != 2 {
+		t.Errorf("Do = %q, %d", got, n)
+	}
+}
+
+func TestHistoryFileRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "history")
+	entries := []string{"let a = 1", "fn f() {\n  return \"q\\n\"\n}", `"quoted"`}
+	var b strings.Builder
+	for _, e := range entries {
+		b.WriteString(encodeHistory(e) + "\n")
+	}
+	b.WriteString("plain line\n\n")
+	if err := os.WriteFile(path, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	got := loadHistory(path)
+	want := append(entries, "plain line")
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("loaded %q, want %q", got, want)
+	}
+}
+
+func TestPlainReader(t *testing.T) {
+	r := NewPlainReader(strings.NewReader("a\r\nb\nlast"))
+	var got []string
+	for {
+		line, err := r.Readline()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, line)
+	}
+	if !reflect.DeepEqual(got, []string{"a", "b", "last"}) {
+		t.Errorf("lines %q", got)
+	}
+}
+
+func TestCaret(t *testing.T) {
+	got := caret("let a = 1\n\tb + nope", posAt(2, 6))
+	if got != "  \tb + nope\n  \t    ^\n" {
+		t.Errorf("caret %q", got)
+	}
+	if caret("x", posAt(3, 1)) != "" {
+		t.Errorf("caret outside the text")
+	}
+}
+
+func posAt(line, col int) ast.Pos { return ast.Pos{File: entryFile, Line: line, Col: col} }

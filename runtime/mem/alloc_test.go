@@ -1,0 +1,183 @@
+package mem
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/cuda"
+)
+
+func TestAllocErrorCarriesCUDAError(t *testing.T) {
+	oom := &cuda.Error{Code: cuda.CodeOutOfMemory, Name: "CUDA_ERROR_OUT_OF_MEMORY", Msg: "out of memory", Func: "cuMemAlloc_v2"}
+	f := newFake(CUDADevice)
+	f.name = "device"
+	f.allocErr = oom
+	tr := NewTracker(nil)
+	_, err := tr.New(f, cuda1, ir.F64, []int{1000})
+	var ae *AllocError
+	if !errors.As(err, &ae) || ae.Allocator != "device" || ae.Device != cuda1 || ae.Bytes != 8000 {
+		t.Fatalf("error %#v", err)
+	}
+	if !cuda.IsCode(err, cuda.CodeOutOfMemory) {
+		t.Errorf("the CUDA error does not unwrap: %v", err)
+	}
+	for _, p := range []string{"device allocator", "8000 bytes", "cuda:1", "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"} {
+		if !strings.Contains(err.Error(), p) {
+			t.Errorf("%q lacks %q", err, p)
+		}
+	}
+	if tr.Used() != 0 || len(tr.Live()) != 0 {
+		t.Errorf("a failed allocation is still counted: %d bytes, %d live", tr.Used(), len(tr.Live()))
+	}
+}
+
+func TestCUDAAllocatorsWithoutCUDA(t *testing.T) {
+	if gpuPresent() {
+		t.Skip("a GPU is present")
+	}
+	for _, a := range []Allocator{DeviceAllocator{}, MempoolAllocator{}, ManagedAllocator{}, ManagedPoolAllocator{}} {
+		_, err := NewTracker(nil).New(a, cuda0, ir.F32, []int{4})
+		var ae *AllocError
+		if !errors.As(err, &ae) || ae.Allocator != a.Name() || ae.Device != cuda0 || ae.Bytes != 16 || !errors.Is(err, cuda.ErrNotAvailable) {
+			t.Errorf("%s: %v", a.Name(), err)
+		}
+	}
+	_, err := NewTracker(nil).New(PinnedAllocator{}, CPUDevice, ir.F32, []int{4})
+	if err == nil || !strings.Contains(err.Error(), "pinned allocator needs CUDA") {
+		t.Errorf("pinned: %v", err)
+	}
+	if DefaultAllocator(cuda0).Name() != "device" {
+		t.Errorf("default without pool support: %s", DefaultAllocator(cuda0).Name())
+	}
+}
+
+func TestCheckManaged(t *testing.T) {
+	tests := []struct {
+		caps  Caps
+		n     int
+		free  uint64
+		allow bool
+		want  string // "" ok
+	}{
+		{capsManagedOnly, 100, 1000, false, ""},
+		{capsManagedOnly, 1000, 1000, false, ""},
+		{capsManagedOnly, 1001, 1000, false, "1001 bytes exceed the 1000 bytes free on cuda:0; set config.allow_oversubscription = true"},
+		{capsManagedOnly, 1001, 1000, true, ""},
+		{capsNone, 1, 1000, true, "device cuda:0 does not support managed memory (managed_memory=0)"},
+	}
+	for _, tc := range tests {
+		err := checkManaged("managed", cuda0, tc.caps, tc.n, tc.free, tc.allow)
+		if (err == nil) != (tc.want == "") || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("checkManaged(%d of %d free, allow=%v) = %v, want %q", tc.n, tc.free, tc.allow, err, tc.want)
+		}
+	}
+}
+
+func TestRegistry(t *testing.T) {
+	r := NewRegistry()
+	if err := r.RegisterAllocator("device", newFake(CUDADevice)); err == nil {
+		t.Error("replaced a built-in allocator")
+	}
+	f := newFake(CUDADevice)
+	if err := r.RegisterAllocator("arena", f); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := r.Lookup("arena"); err != nil || a != Allocator(f) {
+		t.Errorf("lookup: %v %v", a, err)
+	}
+	if _, err := r.Lookup("nope"); err == nil || !strings.Contains(err.Error(), "host, pinned, device, mempool, managed, managed_pool, arena") {
+		t.Errorf("unknown allocator: %v", err)
+	}
+	if r.Default(CPUDevice).Name() != "host" {
+		t.Errorf("cpu default %s", r.Default(CPUDevice).Name())
+	}
+	if err := r.SetDefault(CPUDevice, DeviceAllocator{}); err == nil {
+		t.Error("device allocator accepted as the cpu default")
+	}
+	if err := r.SetDefault(cuda1, f); err != nil || r.Default(cuda1) != Allocator(f) {
+		t.Errorf("per-device default: %v", err)
+	}
+	r.SetAllowOversubscription(true)
+	m, _ := r.Lookup("managed")
+	if !m.(ManagedAllocator).Opts.AllowOversubscription() {
+		t.Error("the registry's managed allocator does not see its options")
+	}
+	if NewRegistry().AllowOversubscription() || builtins["managed"].(ManagedAllocator).Opts.AllowOversubscription() {
+		t.Error("oversubscription allowed by default")
+	}
+}
+
+func TestAllocatorProperties(t *testing.T) {
+	safe := map[string]bool{"mempool": true, "managed_pool": true}
+	kinds := map[string]Kind{"host": Host, "pinned": Pinned, "device": CUDADevice, "mempool": CUDAMempool, "managed": CUDAManaged, "managed_pool": CUDAManaged}
+	for name, a := range BuiltinAllocators() {
+		if CaptureSafe(a) != safe[name] {
+			t.Errorf("%s: capture-safe %v", name, CaptureSafe(a))
+		}
+		if a.Kind() != kinds[name] || a.Name() != name || !IsBuiltin(a) {
+			t.Errorf("%s: kind %s name %s", name, a.Kind(), a.Name())
+		}
+	}
+	if CaptureSafe(newFake(Host)) || IsBuiltin(newFake(Host)) {
+		t.Error("fake allocator")
+	}
+	if !FreeNeedsContext(newFake(Host), cuda0) == newFake(Host).FreeNeedsContext() {
+		t.Error("FreeNeedsContext ignores the allocator's answer")
+	}
+	if !FreeNeedsContext(struct{ Allocator }{HostAllocator{}}, cuda0) || FreeNeedsContext(struct{ Allocator }{HostAllocator{}}, CPUDevice) {
+		t.Error("default FreeNeedsContext: CUDA devices need their context, the cpu none")
+	}
+}
+
+func TestCaptureRefusesUnsafeAllocators(t *testing.T) {
+	tr := NewTracker(nil)
+	tr.SetCapturing(true)
+	msgs := map[Allocator]string{
+		HostAllocator{}:     "host allocations are not recorded in a graph",
+		PinnedAllocator{}:   "host allocations are not recorded in a graph",
+		DeviceAllocator{}:   "cannot allocate with the device allocator during capture: allocate before the capture or use the mempool allocator",
+		ManagedAllocator{}:  "managed allocator during capture",
+		newFake(CUDADevice): "does not declare itself capture-safe",
+	}
+	for a, want := range msgs {
+		dev := cuda0
+		if a.AppliesTo(CPUDevice) && !a.AppliesTo(cuda0) {
+			dev = CPUDevice
+		}
+		if _, err := tr.New(a, dev, ir.F32, []int{4}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s during capture: %v", a.Name(), err)
+		}
+	}
+	safe := newFake(CUDAMempool)
+	safe.safe = true
+	if _, err := tr.New(safe, cuda0, ir.F32, []int{4}); err != nil {
+		t.Errorf("capture-safe allocator refused: %v", err)
+	}
+	if _, err := tr.New(HostAllocator{}, CPUDevice, ir.F32, []int{0}); err != nil {
+		t.Errorf("zero-size arrays reach no allocator: %v", err)
+	}
+	tr.SetCapturing(false)
+	if _, err := tr.New(HostAllocator{}, CPUDevice, ir.F32, []int{4}); err != nil {
+		t.Errorf("after capture: %v", err)
+	}
+}
+
+func TestClassifyMyPointersOnCPU(t *testing.T) {
+	a, err := NewTracker(nil).New(&struct{ classifyingHost }{}, CPUDevice, ir.U8, []int{64})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.Kind() != Host {
+		t.Errorf("mmap memory classified as %s, want HOST", a.Kind())
+	}
+	if err := a.Free(); err != nil {
+		t.Error(err)
+	}
+}
+
+// classifyingHost is the host allocator declaring "classify my pointers".
+type classifyingHost struct{ HostAllocator }
+
+func (classifyingHost) Kind() Kind { return Unknown }

@@ -1,0 +1,55 @@
+// Package mem holds gscript's memory policy (MEMORY.md): memory kinds,
+// devices, the Allocator protocol and the built-in allocators (host,
+// pinned, device, mempool, managed, managed_pool), Array buffers, host
+// access by kind, can_access (Access, AccessState.CanAccess), the launch
+// access policy (LaunchChecker), IPC (IPCHandle, FromIPC), wrapping of
+// external pointers (Wrap) and freeing (Tracker). The interpreter asks this
+// package and never re-derives a rule.
+//
+// # Decisions where MEMORY.md is silent
+//
+//   - Protocol extensions are optional methods (CaptureSafer, ContextFreer)
+//     so that small allocators need not spell them out: not capture-safe,
+//     and Free in the owning context on CUDA devices, by default. Alloc and
+//     Free keep their signatures; the owning context is the primary context
+//     of the device passed to them.
+//   - config.allow_oversubscription lives in Options, embedded in each
+//     Registry; the registry's managed and managed_pool allocators read it at
+//     allocation time. The oversubscription guard applies to managed_pool
+//     too. Package-level BuiltinAllocators/DefaultAllocator refuse
+//     oversubscription (callers without a registry).
+//   - Custom allocators cannot take a built-in name; re-registering a custom
+//     name replaces it (existing arrays still free through the old one).
+//   - Tracker.SetCapturing(true) both defers frees (Tracker.Defer) and
+//     refuses non-capture-safe allocators before any CUDA call, with the
+//     section 6 messages. Deferred frees run in request order when the
+//     capture ends; their failures are returned for the caller to report.
+//     Queued memory still counts toward Used until it is really freed.
+//     PrepareCapture(dev) makes the managed pool ahead of a capture.
+//   - The access decision cache is per buffer (views share it), four
+//     entries keyed by (AccessState, target, generation); the generation is
+//     process-wide because peer and pool access are process-wide CUDA state.
+//     Pool access of gscript's own mempool arrays is what EnableMempoolAccess
+//     recorded (no driver call); wrapped pool pointers ask the driver
+//     (cuMemPoolGetAccess) on a cache miss.
+//   - HostAccessible is true for HOST memory even when wrapped on a CUDA
+//     device, and for UNKNOWN memory only on the cpu (rule 1). Host and
+//     pinned memory are read without synchronizing: the interpreter syncs
+//     the devices it launched on; managed memory is synchronized here
+//     (stream, or the whole context without concurrent access).
+//   - A cpu launch is refused unless can_access is ACCESSIBLE in every mode,
+//     UNKNOWN included: dereferencing it could crash the process. The
+//     LaunchMode zero value is checked (gscript's default).
+//   - Wrap: release functions run without a context made current (they are
+//     the embedding program's code); wrapped memory does not count toward
+//     Tracker.Limit. CUDA memory wrapped as cpu is an error naming its
+//     device; PINNED is accepted on any device without an ordinal check.
+//     A failed attribute query classifies as UNKNOWN (HOST on cpu).
+//   - IPC: legacy IPC support is Linux, unified_addressing=1 and no TCC
+//     driver (there is no attribute). IPCHandle synchronizes the device
+//     stream so the exporter's writes are visible. FromIPC classifies the
+//     opened pointer like Wrap and trusts the caller's shape (the handle has
+//     no size); opened memory cannot be re-exported.
+//   - Capture frees whose context was destroyed first are not detected: the
+//     primary contexts live as long as the process here.
+package mem

@@ -1,0 +1,206 @@
+package mem
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/runtime/cuda"
+)
+
+// HostAccessible reports whether the CPU may dereference a's memory in
+// place (MEMORY.md section 4 with T = cpu): always for HOST and PINNED,
+// for CUDA_MANAGED when the owner has concurrent_managed_access or
+// direct_managed_mem_access_from_host, for UNKNOWN memory of the cpu
+// device (rule 1); never for CUDA_DEVICE and CUDA_MEMPOOL. The decision is
+// made once per buffer.
+func (a *Array) HostAccessible() bool {
+	b := a.buf
+	if v := b.hostAcc.Load(); v != 0 {
+		return v == 1
+	}
+	ok := hostAccessible(b.kind, b.a.dev, deviceCaps)
+	v := int32(2)
+	if ok {
+		v = 1
+	}
+	b.hostAcc.Store(v)
+	return ok
+}
+
+// hostAccessible is HostAccessible's rule, pure for tests.
+func hostAccessible(k Kind, owner Device, caps func(Device) Caps) bool {
+	switch k {
+	case Host, Pinned:
+		return true
+	case CUDAManaged:
+		c := caps(owner)
+		return c.ConcurrentManagedAccess || c.DirectManagedMemAccessFromHost
+	case Unknown:
+		return owner.Type == CPU
+	}
+	return false
+}
+
+// SyncForHost waits until the CPU may touch a's memory in place: for
+// managed memory, the device's stream on a concurrent-access device, else
+// the whole device (the CPU must not touch managed memory while that GPU
+// works). Host and pinned memory need nothing here: the interpreter
+// synchronizes the devices it launched on before host reads.
+func (a *Array) SyncForHost() error {
+	if a.Freed() {
+		return ErrFreed
+	}
+	if a.buf.kind != CUDAManaged || !a.Device().IsCUDA() {
+		return nil
+	}
+	d, err := GetCUDADevice(a.Device().Ordinal)
+	if err != nil {
+		return err
+	}
+	return d.Ctx.Do(func() error {
+		if d.Info.Caps.ConcurrentManagedAccess {
+			return d.Drv.StreamSynchronize(d.Stream)
+		}
+		return d.Drv.CtxSynchronize()
+	})
+}
+
+// HostBytes returns the bytes from element [0, ...] up to the last element
+// of an array the CPU may access in place. It does not synchronize: use
+// ReadHost, or SyncForHost first.
+func (a *Array) HostBytes() ([]byte, error) {
+	p, err := a.Ptr()
+	if err != nil {
+		return nil, err
+	}
+	if !a.HostAccessible() {
+		return nil, fmt.Errorf("array on %s (memory_kind=%s) is not host-accessible", a.Device(), a.Kind())
+	}
+	if p == 0 || a.Size() == 0 {
+		return nil, nil
+	}
+	return hostSlice(p, a.spanBytes()), nil
+}
+
+func hostSlice(p uintptr, n int) []byte { return unsafe.Slice((*byte)(HostPointer(p)), n) }
+
+// ReadHost returns the bytes from element [0, ...] to the last element for
+// reading on the host: the memory itself when the CPU can access it (after
+// SyncForHost), else a copy through a staging buffer after the device's
+// queued work finished.
+func (a *Array) ReadHost() ([]byte, error) {
+	if a.HostAccessible() {
+		if err := a.SyncForHost(); err != nil {
+			return nil, err
+		}
+		return a.HostBytes()
+	}
+	p, err := a.Ptr()
+	if err != nil {
+		return nil, err
+	}
+	n := a.spanBytes()
+	buf := make([]byte, n)
+	if n == 0 {
+		return buf, nil
+	}
+	d, err := GetCUDADevice(a.Device().Ordinal)
+	if err != nil {
+		return nil, err
+	}
+	err = d.Ctx.Do(func() error {
+		// On gscript's stream: ordered after the kernels that write a.
+		if err := d.Drv.MemcpyDtoHAsync(unsafe.Pointer(&buf[0]), cuda.DevicePtr(p), n, d.Stream); err != nil {
+			return err
+		}
+		return d.Drv.StreamSynchronize(d.Stream)
+	})
+	return buf, err
+}
+
+// WriteHost lets fn modify a's bytes (as ReadHost returns them) on the host
+// and writes them back to device memory when a staging copy was needed.
+func (a *Array) WriteHost(fn func(b []byte) error) error {
+	b, err := a.ReadHost()
+	if err != nil {
+		return err
+	}
+	if err := fn(b); err != nil || a.HostAccessible() || len(b) == 0 {
+		return err
+	}
+	p, _ := a.Ptr()
+	d, err := GetCUDADevice(a.Device().Ordinal)
+	if err != nil {
+		return err
+	}
+	return d.Ctx.Do(func() error {
+		if err := d.Drv.MemcpyHtoDAsync(cuda.DevicePtr(p), unsafe.Pointer(&b[0]), len(b), d.Stream); err != nil {
+			return err
+		}
+		return d.Drv.StreamSynchronize(d.Stream) // b must outlive the copy
+	})
+}
+
+// spanBytes is the byte extent from element [0, ...] to the last element.
+func (a *Array) spanBytes() int {
+	if a.Size() == 0 {
+		return 0
+	}
+	last := 0
+	for k, d := range a.shape {
+		last += (d - 1) * a.strides[k]
+	}
+	return (last + 1) * a.dtype.Size()
+}
+
+// LoadElem reads element off (an offset from Offset) as raw bits, copying
+// just that element when the CPU cannot access the memory in place.
+func (a *Array) LoadElem(off int) (uint64, error) {
+	var bits uint64
+	err := a.elemIO(off, func(b []byte) { bits = LoadBits(b, a.dtype, 0) }, false)
+	return bits, err
+}
+
+// StoreElem writes raw bits to element off.
+func (a *Array) StoreElem(off int, bits uint64) error {
+	return a.elemIO(off, func(b []byte) { StoreBits(b, a.dtype, 0, bits) }, true)
+}
+
+func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
+	size := a.dtype.Size()
+	if a.HostAccessible() {
+		if err := a.SyncForHost(); err != nil {
+			return err
+		}
+		b, err := a.HostBytes()
+		if err != nil {
+			return err
+		}
+		fn(b[off*size : (off+1)*size])
+		return nil
+	}
+	p, err := a.Ptr()
+	if err != nil {
+		return err
+	}
+	d, err := GetCUDADevice(a.Device().Ordinal)
+	if err != nil {
+		return err
+	}
+	var buf [8]byte
+	addr := cuda.DevicePtr(p + uintptr(off*size))
+	return d.Ctx.Do(func() error {
+		if err := d.Drv.MemcpyDtoHAsync(unsafe.Pointer(&buf[0]), addr, size, d.Stream); err != nil {
+			return err
+		}
+		if err := d.Drv.StreamSynchronize(d.Stream); err != nil || !write {
+			fn(buf[:size])
+			return err
+		}
+		fn(buf[:size])
+		if err := d.Drv.MemcpyHtoDAsync(addr, unsafe.Pointer(&buf[0]), size, d.Stream); err != nil {
+			return err
+		}
+		return d.Drv.StreamSynchronize(d.Stream)
+	})
+}

@@ -1,0 +1,308 @@
+package mem
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"weak"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/cuda"
+)
+
+// origin says where a buffer's memory came from; IPC export and the
+// classification rules depend on it.
+type origin uint8
+
+const (
+	fromAllocator origin = iota // a built-in or registered allocator
+	fromWrap                    // an external pointer (Wrap)
+	fromIPC                     // another process's memory (FromIPC)
+)
+
+// allocation is the part of a buffer that its release needs. It is kept
+// apart from Buffer so that a Go cleanup attached to the Buffer can free the
+// memory without keeping the Buffer reachable.
+type allocation struct {
+	ptr     uintptr
+	nbytes  int
+	alloc   Allocator
+	dev     Device
+	freed   atomic.Bool
+	owner   *Tracker
+	counted bool // nbytes count toward the tracker's Used and Limit
+	mustRun bool // Free runs even for zero bytes (external releasers)
+}
+
+// release frees the memory once; later calls do nothing. While the
+// tracker defers frees (a graph capture is active) the free is queued.
+func (a *allocation) release() error {
+	if a.freed.Swap(true) || (a.nbytes == 0 && !a.mustRun) {
+		return nil
+	}
+	if a.owner.enqueue(a) {
+		return nil
+	}
+	return a.free()
+}
+
+// free calls the allocator, in the owning context when it needs one.
+func (a *allocation) free() error {
+	if a.counted {
+		a.owner.used.Add(-int64(a.nbytes))
+	}
+	err := a.callFree()
+	if err != nil {
+		return fmt.Errorf("%s allocator: freeing %d bytes on %s failed: %w", a.alloc.Name(), a.nbytes, a.dev, err)
+	}
+	return nil
+}
+
+func (a *allocation) callFree() error {
+	if !a.dev.IsCUDA() || !FreeNeedsContext(a.alloc, a.dev) {
+		return a.alloc.Free(a.dev, a.ptr, a.nbytes)
+	}
+	d, err := GetCUDADevice(a.dev.Ordinal)
+	if err != nil {
+		return err
+	}
+	return d.Ctx.Do(func() error { return a.alloc.Free(a.dev, a.ptr, a.nbytes) })
+}
+
+// Buffer is one allocation shared by an array and its views.
+type Buffer struct {
+	id      uint64
+	a       *allocation
+	kind    Kind
+	origin  origin
+	pool    cuda.MemPool // pool of a wrapped CUDA_MEMPOOL pointer (0 otherwise)
+	hostAcc atomic.Int32 // 0: not decided yet; 1: CPU may touch in place; 2: may not
+	acc     accessCache
+}
+
+// Tracker makes arrays and keeps a weak list of live buffers, so that the
+// interpreter can list them (mem_info, :mem) and free them all on close.
+type Tracker struct {
+	mu     sync.Mutex
+	nextID uint64
+	live   map[uint64]weak.Pointer[Buffer]
+	// Warn receives failures of frees that nobody waits for (Go cleanups).
+	Warn func(error)
+	// Limit, when positive, caps the bytes of live arrays: an allocation
+	// past it fails (the embedding API's memory budget).
+	Limit int64
+	used  atomic.Int64
+
+	qmu       sync.Mutex
+	deferring bool
+	capturing bool
+	queue     []*allocation
+}
+
+// Used is the number of bytes of live arrays.
+func (t *Tracker) Used() int64 { return t.used.Load() }
+
+// NewTracker returns an empty tracker that reports failed background frees
+// to warn (which may be nil to drop them).
+func NewTracker(warn func(error)) *Tracker {
+	return &Tracker{live: map[uint64]weak.Pointer[Buffer]{}, Warn: warn}
+}
+
+// New allocates a zero-filled C-contiguous array of dtype and shape on dev
+// through alloc. A zero-size array never reaches the allocator. While a
+// capture is active (SetCapturing), allocators that are not capture-safe
+// are refused before they are called.
+func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (*Array, error) {
+	n, err := checkShape(shape)
+	if err != nil {
+		return nil, err
+	}
+	if !alloc.AppliesTo(dev) {
+		return nil, fmt.Errorf("allocator %q does not apply to device %s", alloc.Name(), dev)
+	}
+	nbytes := n * dtype.Size()
+	a := &allocation{nbytes: nbytes, alloc: alloc, dev: dev, owner: t, counted: true}
+	kind, pool := alloc.Kind(), cuda.MemPool(0)
+	if nbytes > 0 {
+		if err := t.captureCheck(alloc, dev, nbytes); err != nil {
+			return nil, err
+		}
+		if err := t.reserve(alloc, dev, nbytes); err != nil {
+			return nil, err
+		}
+		if a.ptr, err = alloc.Alloc(dev, nbytes); err != nil {
+			t.used.Add(-int64(nbytes))
+			return nil, err
+		}
+		if kind == Unknown {
+			if kind, pool, err = classifyOwn(alloc, dev, a.ptr, nbytes); err != nil {
+				a.free()
+				return nil, err
+			}
+		}
+	}
+	buf := &Buffer{a: a, kind: kind, pool: pool}
+	t.track(buf)
+	return newArray(buf, dtype, shape), nil
+}
+
+// reserve counts nbytes against the limit.
+func (t *Tracker) reserve(alloc Allocator, dev Device, nbytes int) error {
+	if used := t.used.Add(int64(nbytes)); t.Limit > 0 && used > t.Limit {
+		t.used.Add(-int64(nbytes))
+		return &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes,
+			Err: fmt.Errorf("memory limit of %d bytes reached (%d in use)", t.Limit, used-int64(nbytes))}
+	}
+	return nil
+}
+
+func newArray(buf *Buffer, dtype ir.Type, shape []int) *Array {
+	return &Array{buf: buf, dtype: dtype, shape: append([]int(nil), shape...), strides: contiguousStrides(shape)}
+}
+
+func (t *Tracker) track(buf *Buffer) {
+	t.mu.Lock()
+	t.nextID++
+	buf.id = t.nextID
+	t.live[buf.id] = weak.Make(buf)
+	t.mu.Unlock()
+	runtime.AddCleanup(buf, func(c cleanupArg) {
+		if err := c.a.release(); err != nil && c.t.Warn != nil {
+			c.t.Warn(err)
+		}
+		c.t.mu.Lock()
+		delete(c.t.live, c.id)
+		c.t.mu.Unlock()
+	}, cleanupArg{a: buf.a, t: t, id: buf.id})
+}
+
+type cleanupArg struct {
+	a  *allocation
+	t  *Tracker
+	id uint64
+}
+
+// LiveBuffer describes one live allocation.
+type LiveBuffer struct {
+	ID        uint64
+	Device    Device
+	Kind      Kind
+	Bytes     int
+	Allocator string
+}
+
+// Live lists the buffers that are neither freed nor unreachable, oldest first.
+func (t *Tracker) Live() []LiveBuffer {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	var out []LiveBuffer
+	for id, w := range t.live {
+		b := w.Value()
+		if b == nil || b.a.freed.Load() {
+			continue
+		}
+		out = append(out, LiveBuffer{ID: id, Device: b.a.dev, Kind: b.kind, Bytes: b.a.nbytes, Allocator: b.a.alloc.Name()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	return out
+}
+
+// FreeAll releases every live buffer (interpreter close) and returns the
+// failures joined. Frees requested during a capture stay queued until the
+// capture ends.
+func (t *Tracker) FreeAll() error {
+	t.mu.Lock()
+	var bufs []*Buffer
+	for _, w := range t.live {
+		if b := w.Value(); b != nil {
+			bufs = append(bufs, b)
+		}
+	}
+	t.live = map[uint64]weak.Pointer[Buffer]{}
+	t.mu.Unlock()
+	sort.Slice(bufs, func(i, j int) bool { return bufs[i].id < bufs[j].id })
+	var errs []error
+	for _, b := range bufs {
+		if err := b.a.release(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Defer switches deferred freeing on or off. While on (a graph capture is
+// active), every free (Free, FreeAll, Go cleanup) is queued: the memory may
+// still be used by the work being captured. Switching it off runs the queue
+// in request order, each free in its owning context, and returns the
+// failures joined; the caller reports them.
+func (t *Tracker) Defer(on bool) error {
+	t.qmu.Lock()
+	t.deferring = on
+	q := t.queue
+	if !on {
+		t.queue = nil
+	}
+	t.qmu.Unlock()
+	if on {
+		return nil
+	}
+	var errs []error
+	for _, a := range q {
+		if err := a.free(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Queued is the number of frees waiting for the end of a capture.
+func (t *Tracker) Queued() int {
+	t.qmu.Lock()
+	defer t.qmu.Unlock()
+	return len(t.queue)
+}
+
+// SetCapturing marks a graph capture as active or ended: while active,
+// frees are deferred (Defer) and New refuses allocators that are not
+// capture-safe (MEMORY.md section 6). Ending it runs the deferred frees.
+func (t *Tracker) SetCapturing(on bool) error {
+	t.qmu.Lock()
+	t.capturing = on
+	t.qmu.Unlock()
+	return t.Defer(on)
+}
+
+func (t *Tracker) enqueue(a *allocation) bool {
+	t.qmu.Lock()
+	defer t.qmu.Unlock()
+	if t.deferring {
+		t.queue = append(t.queue, a)
+	}
+	return t.deferring
+}
+
+// captureCheck refuses, before any CUDA call, an allocation that a graph
+// capture cannot record.
+func (t *Tracker) captureCheck(alloc Allocator, dev Device, nbytes int) error {
+	t.qmu.Lock()
+	capturing := t.capturing
+	t.qmu.Unlock()
+	if !capturing || CaptureSafe(alloc) {
+		return nil
+	}
+	var msg string
+	switch alloc.(type) {
+	case DeviceAllocator:
+		msg = "cannot allocate with the device allocator during capture: allocate before the capture or use the mempool allocator"
+	case ManagedAllocator:
+		msg = "cannot allocate with the managed allocator during capture: allocate before the capture or use the managed_pool allocator"
+	case HostAllocator, PinnedAllocator:
+		msg = fmt.Sprintf("cannot allocate with the %s allocator during capture: host allocations are not recorded in a graph", alloc.Name())
+	default:
+		msg = fmt.Sprintf("cannot allocate with the %s allocator during capture: it does not declare itself capture-safe", alloc.Name())
+	}
+	return &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes, Err: errors.New(msg)}
+}
