@@ -82,6 +82,7 @@ func setAttr(x Value, name string, v Value) error {
 
 // Config is the predeclared `config` value.
 type Config struct {
+	mode                  mem.LaunchMode // LaunchAccess, parsed
 	LaunchAccess          string
 	Debug                 bool
 	AllowOversubscription bool
@@ -120,6 +121,7 @@ func (c *Config) set(name string, v Value) error {
 			return fmt.Errorf("config.launch_access must be \"relaxed\", \"checked\" or \"strict\", not %s", describe(v))
 		}
 		c.LaunchAccess = string(s)
+		c.mode, _ = mem.ParseLaunchMode(c.LaunchAccess)
 		return nil
 	case "debug", "allow_oversubscription":
 		b, ok := v.(Bool)

@@ -179,7 +179,9 @@ func (th *Thread) cudaDevice(ordinal int) (*mem.CUDADev, error) {
 func (th *Thread) syncUsed() error {
 	var errs []error
 	for ord, d := range th.used {
-		if err := d.Sync(); err != nil {
+		if err := d.SyncInterruptible(&th.canceled); errors.Is(err, mem.ErrInterrupted) {
+			errs = append(errs, err)
+		} else if err != nil {
 			errs = append(errs, fmt.Errorf("cuda:%d: a kernel failed after its launch: %w", ord, err))
 		}
 		delete(th.used, ord)

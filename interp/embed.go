@@ -247,6 +247,29 @@ func CopyToSlice[T Elem](a *Array, dst []T) error {
 	})
 }
 
+// WrapPointer makes an array over memory the host program owns: a CUDA
+// device, managed, pool or pinned pointer (classified once with the driver,
+// MEMORY.md section 1; a pointer from another device than dev is an error)
+// or, on "cpu", host memory. release, if not nil, runs when the array is
+// freed. The memory must stay valid until then.
+func WrapPointer(in *Interp, ptr uintptr, dtype ir.Type, shape []int, device string, release func() error) (*Array, error) {
+	dev, err := in.th.parseDevice(device)
+	if err != nil {
+		return nil, err
+	}
+	a, err := mem.Wrap(in.th.Tracker, ptr, dtype, shape, dev, release)
+	if err != nil {
+		return nil, err
+	}
+	return &Array{A: a}, nil
+}
+
+// RegisterAllocator adds a custom allocator (MEMORY.md section 2) that
+// scripts can name in `using`, `allocator=` and allocator scopes.
+func (in *Interp) RegisterAllocator(name string, a mem.Allocator) error {
+	return in.th.Allocs.RegisterAllocator(name, a)
+}
+
 // DevicePointer is the address of element [0, ...] of a, for other Go code
 // (a CUDA library, say). It stays valid while a is alive and not freed.
 func (a *Array) DevicePointer() (uintptr, error) { return a.A.Ptr() }

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -211,10 +213,10 @@ func BenchmarkCallFn(b *testing.B) {
 	}
 }
 
-// BenchmarkLoop times a host loop with a plain and with a cancellable
+// BenchmarkHostLoop times a host loop with a plain and with a cancellable
 // context: cancellation is polled through an atomic flag and must not cost
 // more than 5%.
-func BenchmarkLoop(b *testing.B) {
+func BenchmarkHostLoop(b *testing.B) {
 	for _, name := range []string{"background", "cancellable"} {
 		b.Run(name, func(b *testing.B) {
 			in, _ := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
@@ -231,5 +233,64 @@ func BenchmarkLoop(b *testing.B) {
 				b.Fatal(err)
 			}
 		})
+	}
+}
+
+// countingAllocator is a custom host allocator that counts its calls.
+type countingAllocator struct{ allocs, frees int }
+
+func (c *countingAllocator) Name() string                { return "counting" }
+func (c *countingAllocator) Kind() mem.Kind              { return mem.Host }
+func (c *countingAllocator) AppliesTo(d mem.Device) bool { return d.Type == mem.CPU }
+func (c *countingAllocator) Alloc(d mem.Device, n int) (uintptr, error) {
+	c.allocs++
+	return mem.HostAllocator{}.Alloc(d, n)
+}
+func (c *countingAllocator) Free(d mem.Device, p uintptr, n int) error {
+	c.frees++
+	return mem.HostAllocator{}.Free(d, p, n)
+}
+
+func TestCustomAllocatorAndWrapPointer(t *testing.T) {
+	counting := &countingAllocator{}
+	var out strings.Builder
+	in, err := interp.New(interp.Options{Stdout: &out, Device: "cpu", Predeclared: stdlib.Universe(),
+		Allocators: map[string]mem.Allocator{"counting": counting}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	src := "array a: f32[4] = 1.0 using counting\nallocator counting { let b = zeros(2) }\nprint(a, a.memory_kind)\nfree(a)"
+	if err := in.Exec(ctx, "c.gs", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	if counting.allocs != 2 || counting.frees != 1 || out.String() != "[1.0, 1.0, 1.0, 1.0] HOST\n" {
+		t.Errorf("allocs %d frees %d output %q", counting.allocs, counting.frees, out.String())
+	}
+	in.Close()
+	if counting.frees != 2 {
+		t.Errorf("Close freed %d of 2", counting.frees)
+	}
+	if _, err := interp.New(interp.Options{Allocators: map[string]mem.Allocator{"host": counting}}); err == nil {
+		t.Error("a built-in allocator name was replaced")
+	}
+
+	in2, _ := interp.New(interp.Options{Stdout: &out, Device: "cpu", Predeclared: stdlib.Universe()})
+	defer in2.Close()
+	buf, _ := mem.HostAllocator{}.Alloc(mem.CPUDevice, 16)
+	released := false
+	a, err := interp.WrapPointer(in2, buf, ir.I32, []int{4}, "cpu", func() error {
+		released = true
+		return mem.HostAllocator{}.Free(mem.CPUDevice, buf, 16)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a.A.Kind() != mem.Host || a.String() != "[0, 0, 0, 0]" {
+		t.Errorf("wrapped %v %s", a.A.Kind(), a)
+	}
+	a.A.Free()
+	if !released {
+		t.Error("release did not run")
 	}
 }

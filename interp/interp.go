@@ -41,7 +41,16 @@ type Options struct {
 	// Logger receives warnings (failed background frees, unknown memory
 	// in launches). Nil: they are written to Stderr.
 	Logger *slog.Logger
+	// Allocators registers custom allocators by name (MEMORY.md section 2).
+	Allocators map[string]mem.Allocator
+	// DefaultAllocators sets per-device default allocators, by device name
+	// ("cpu", "cuda:0"): they win over the built-in defaults.
+	DefaultAllocators map[string]mem.Allocator
 }
+
+// accessState is the peer and pool access gscript enabled: CUDA state of
+// the whole process, so one value serves every interpreter.
+var accessState = mem.NewAccessState()
 
 // Interp is one interpreter: globals, configuration, devices in use and the
 // arrays it made. It is not safe for concurrent use.
@@ -64,6 +73,8 @@ type Thread struct {
 	allocs   []allocScope
 	Config   *Config
 	Tracker  *mem.Tracker
+	Allocs   *mem.Registry      // this interpreter's allocators
+	launches *mem.LaunchChecker // launch access policy, with its warn-once cache
 	canceled atomic.Bool
 	ctx      context.Context
 	info     *check.Info          // the chunk being run: its kernels' IR
@@ -130,6 +141,22 @@ func New(opts Options) (*Interp, error) {
 	}
 	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
 	th.maxSteps = opts.MaxSteps
+	th.Allocs = mem.NewRegistry()
+	th.launches = mem.NewLaunchChecker(accessState, th.Warn)
+	for name, a := range opts.Allocators {
+		if err := th.Allocs.RegisterAllocator(name, a); err != nil {
+			return nil, err
+		}
+	}
+	for dev, a := range opts.DefaultAllocators {
+		d, err := mem.ParseDevice(dev)
+		if err == nil {
+			err = th.Allocs.SetDefault(d, a)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 	th.Tracker = mem.NewTracker(func(err error) { th.Warn(err.Error()) })
 	th.Tracker.Limit = opts.MemoryLimit
 	in.th = th
@@ -323,6 +350,23 @@ func (in *Interp) PredeclaredNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+// AccessState is the process's peer and pool access state.
+func (th *Thread) AccessState() *mem.AccessState { return accessState }
+
+// SyncDevice waits for dev's queued work; cancelling the running Exec (a
+// REPL's Ctrl-C) ends the wait.
+func (th *Thread) SyncDevice(dev mem.Device) error {
+	if !dev.IsCUDA() {
+		return nil // cpu launches finish before launch returns
+	}
+	d, err := th.cudaDevice(dev.Ordinal)
+	if err != nil {
+		return err
+	}
+	delete(th.used, dev.Ordinal)
+	return d.SyncInterruptible(&th.canceled)
 }
 
 // Tracker returns the tracker of the interpreter's live arrays.

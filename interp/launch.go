@@ -107,7 +107,11 @@ func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.D
 	k.cuda.unit = true
 	for i, p := range params {
 		if err := th.packArg(k, i, p, vals[i], s.Args[i], dev); err != nil {
-			return th.errorAt(s.Args[i].Start(), fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Name, err))
+			var le *mem.LaunchError
+			if !errors.As(err, &le) {
+				err = fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Name, err)
+			}
+			return th.errorAt(s.Args[i].Start(), err)
 		}
 	}
 	return nil
@@ -144,12 +148,18 @@ func (th *Thread) packArg(k *Kernel, i int, p ir.Param, v Value, e ast.Expr, dev
 	if err != nil {
 		return err
 	}
-	if err := th.checkAccess(k, p, a, dev); err != nil {
-		return err
-	}
 	name := p.Name
 	if id, ok := e.(*ast.Ident); ok {
 		name = id.Name
+	}
+	if err := th.checkAccess(k, p, a, dev, name); err != nil {
+		return err
+	}
+	if !dev.IsCUDA() && a.Kind() == mem.CUDAManaged {
+		// A device may still be writing the managed array the CPU reads.
+		if err := a.SyncForHost(); err != nil {
+			return err
+		}
 	}
 	if dev.IsCUDA() {
 		k.packCUDAArg(i, p, 0, a, ptr, name)
@@ -169,19 +179,10 @@ func signExtend(t ir.Type, bits uint64) int64 {
 	return int64(bits)
 }
 
-// checkAccess applies the launch access mode. The kinds this build makes
-// are accessible only from their own device; the full rules of MEMORY.md
-// section 4 (managed, pinned, peer and pool access) arrive with those
-// kinds. A cpu launch never dereferences memory the CPU cannot address,
-// even in relaxed mode: that would crash the process.
-func (th *Thread) checkAccess(k *Kernel, p ir.Param, a *mem.Array, dev mem.Device) error {
-	if a.Device() == dev {
-		return nil
-	}
-	if th.Config.LaunchAccess == "relaxed" && (dev.IsCUDA() || a.HostAccessible()) {
-		return nil
-	}
-	return fmt.Errorf("array on %s (memory_kind=%s) is not accessible from launch device %s: move it with .to(%q), or launch on %s", a.Device(), a.Kind(), dev, dev.String(), a.Device())
+// checkAccess applies the launch access mode (MEMORY.md section 4): the
+// decision is runtime/mem's, cached per (array, device).
+func (th *Thread) checkAccess(k *Kernel, p ir.Param, a *mem.Array, dev mem.Device, argName string) error {
+	return th.launches.Check(th.Config.mode, k.Name, argName, dev, a)
 }
 
 func paramTypeString(p ir.Param) string {

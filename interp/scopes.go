@@ -2,8 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"sort"
-	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -45,16 +43,7 @@ func (th *Thread) DeviceArg(v Value) (mem.Device, error) {
 
 // allocator looks an allocator up by name.
 func (th *Thread) allocator(name string) (mem.Allocator, error) {
-	a, ok := mem.BuiltinAllocators()[name]
-	if !ok {
-		names := make([]string, 0)
-		for n := range mem.BuiltinAllocators() {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		return nil, fmt.Errorf("unknown allocator %q (allocators: %s)", name, strings.Join(names, ", "))
-	}
-	return a, nil
+	return th.Allocs.Lookup(name)
 }
 
 // AllocatorArg turns an allocator argument (a name string; nil for none)
@@ -86,7 +75,7 @@ func (th *Thread) chooseAllocator(explicit mem.Allocator, dev mem.Device) (mem.A
 			return s.alloc, nil
 		}
 	}
-	return mem.DefaultAllocator(dev), nil
+	return th.Allocs.Default(dev), nil
 }
 
 // NewArray makes a zero-filled array. dev and alloc are the device and
@@ -104,7 +93,13 @@ func (th *Thread) NewArray(dt ir.Type, shape []int, dev, alloc Value) (*mem.Arra
 	if err != nil {
 		return nil, err
 	}
-	return th.Tracker.New(a, d, dt, shape)
+	return th.allocate(a, d, dt, shape)
+}
+
+// allocate makes an array through alloc with the current configuration.
+func (th *Thread) allocate(alloc mem.Allocator, dev mem.Device, dt ir.Type, shape []int) (*mem.Array, error) {
+	th.Allocs.SetAllowOversubscription(th.Config.AllowOversubscription)
+	return th.Tracker.New(alloc, dev, dt, shape)
 }
 
 func (th *Thread) execDeviceBlock(s *ast.DeviceBlock, fr *frame) (ctrl, error) {
@@ -210,7 +205,7 @@ func (th *Thread) execArrayDecl(s *ast.ArrayDecl, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
-	a, err := th.Tracker.New(alloc, d, dt, shape)
+	a, err := th.allocate(alloc, d, dt, shape)
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}

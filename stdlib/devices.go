@@ -87,21 +87,6 @@ func deviceInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	return DeviceInfo(dev)
 }
 
-func canAccess(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(2, 2); err != nil {
-		return nil, err
-	}
-	dev, err := th.DeviceArg(args.Positional[0])
-	if err != nil {
-		return nil, err
-	}
-	a, err := arrayArg(args, 1)
-	if err != nil {
-		return nil, err
-	}
-	return interp.Bool(a.Device() == dev || (dev.Type == mem.CPU && a.HostAccessible())), nil
-}
-
 func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(0, 1); err != nil {
 		return nil, err
@@ -190,14 +175,10 @@ func synchronize(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	for _, name := range devs {
 		dev, err := mem.ParseDevice(name)
-		if err != nil || !dev.IsCUDA() {
-			continue // cpu launches finish before launch returns
-		}
-		d, err := mem.GetCUDADevice(dev.Ordinal)
 		if err != nil {
 			return nil, err
 		}
-		if err := d.Sync(); err != nil {
+		if err := th.SyncDevice(dev); err != nil {
 			return nil, err
 		}
 	}

@@ -29,8 +29,8 @@ func Universe() map[string]interp.Value {
 		"allclose": allclose, "equal": equal,
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
 		"mem_info": memInfo, "synchronize": synchronize,
-		"ipc_handle": needsCUDA, "from_ipc": needsCUDA, "enable_peer_access": needsCUDA,
-		"enable_mempool_access": needsCUDA, "replay": needsCUDA,
+		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,
+		"enable_mempool_access": enableMempoolAccess, "replay": needsCapture,
 	}
 	for name, f := range mathFuncs() {
 		fns[name] = f
@@ -209,8 +209,8 @@ func free(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	return interp.Nil, a.Free()
 }
 
-func needsCUDA(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	return nil, fmt.Errorf("%s needs a CUDA device: CUDA support is not yet supported in this build", args.Fn)
+func needsCapture(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	return nil, fmt.Errorf("%s: graph capture is not yet supported", args.Fn)
 }
 
 // arrayArg returns positional argument i as a live array.

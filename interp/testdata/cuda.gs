@@ -1,7 +1,7 @@
 // CUDA devices: these chunks run only where a CUDA device is present.
 //!cuda
 array a: f32[4] = [1, 2, 3, 4] on "cuda:0"
-print(a.device, a.memory_kind, a)      //> cuda:0 CUDA_DEVICE [1.0, 2.0, 3.0, 4.0]
+print(a.device, a.memory_kind, a)      //> cuda:0 CUDA_MEMPOOL [1.0, 2.0, 3.0, 4.0]
 kernel twice(x: array[f32]) {
     let i = tid()
     x[i] = 2.0 * x[i]
@@ -28,18 +28,18 @@ print(devices()[0], devices()[1])      //> cpu cuda:0
 // arrays must live where the kernel runs
 kernel k(x: array[f32]) { x[tid()] = 1.0 }
 array h: f32[4] on "cpu"
-launch k[4](h) on "cuda:0"             ### "array on cpu \(memory_kind=HOST\) is not accessible from launch device cuda:0"
+launch k[4](h) on "cuda:0"             ### "kernel k: argument h is an array on cpu \(memory_kind=HOST\) that launch device cuda:0 cannot access"
 ---
 //!cuda
 kernel k(x: array[f32]) { x[tid()] = 1.0 }
 array d: f32[4] on "cuda:0"
-launch k[4](d) on "cpu"                ### "array on cuda:0 \(memory_kind=CUDA_DEVICE\) is not accessible from launch device cpu"
+launch k[4](d) on "cpu"                ### "argument d is an array on cuda:0 \(memory_kind=CUDA_MEMPOOL\) that launch device cpu cannot access"
 ---
 //!cuda
 kernel k(x: array[f32]) { x[tid()] = 1.0 }
 array d: f32[4] on "cuda:0"
 config.launch_access = "relaxed"
-launch k[4](d) on "cpu"                ### "not accessible from launch device cpu"
+launch k[4](d) on "cpu"                ### "that launch device cpu cannot access"
 ---
 //!cuda
 // debug mode: bounds checks on the GPU, reported with kernel, array, index and shape
@@ -103,3 +103,86 @@ array a: i64[3] = [1, 2, 3] on "cuda:0"
 save("/tmp/gscript-cuda-test.npy", a)
 let b = load("/tmp/gscript-cuda-test.npy", device="cuda:0")
 print(b, b.device, b.dtype)            //> [1, 2, 3] cuda:0 i64
+---
+//!cuda
+// every memory kind, made by its allocator (MEMORY.md section 2)
+array dv: f32[4] on "cuda:0" using device
+array mp: f32[4] on "cuda:0" using mempool
+array mg: f32[4] on "cuda:0" using managed
+array mpl: f32[4] on "cuda:0" using managed_pool
+array pn: f32[4] on "cpu" using pinned
+array hs: f32[4] on "cpu" using host
+print(dv.memory_kind, mp.memory_kind, mg.memory_kind, mpl.memory_kind, pn.memory_kind, hs.memory_kind)  //> CUDA_DEVICE CUDA_MEMPOOL CUDA_MANAGED CUDA_MANAGED PINNED HOST
+print(int(mg.memory_kind), mg.device, pn.device)   //> 5 cuda:0 cpu
+allocator managed {
+    let z = zeros(3, device="cuda:0")
+    let c = zeros(3, device="cpu")
+    print(z.memory_kind, c.memory_kind)            //> CUDA_MANAGED HOST
+}
+---
+//!cuda
+// can_access on a managed-only device (the H200): managed memory is
+// accessible from the cpu, device and pool memory are not, pinned memory is
+// accessible from the GPU
+array dv: f32[4] on "cuda:0" using device
+array mp: f32[4] on "cuda:0" using mempool
+array mg: f32[4] on "cuda:0" using managed
+array pn: f32[4] on "cpu" using pinned
+array hs: f32[4] on "cpu" using host
+print(can_access("cpu", dv), can_access("cpu", mp), can_access("cpu", mg), can_access("cpu", pn))  //> false false true true
+print(can_access("cuda:0", dv), can_access("cuda:0", mg), can_access("cuda:0", pn), can_access("cuda:0", hs))  //> true true true false
+print(device_info("cuda:0").paradigm)             //> managed-only
+---
+//!cuda
+// managed arrays cross devices with no copies: a GPU kernel writes, the cpu
+// reads in place and launches on them, pinned host memory feeds a GPU kernel
+kernel fill(x: array[f32], v: f32) { x[tid()] = v }
+kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+array mg: f32[1000] on "cuda:0" using managed
+launch fill[1000](mg, 2.0) on "cuda:0"
+launch addone[1000](mg) on "cpu"
+print(sum(mg), mg[999])                           //> 3000.0 3.0
+array pn: f32[8] on "cpu" using pinned
+launch fill[8](pn, 7.0) on "cuda:0"
+synchronize("cuda:0")
+print(pn)                                          //> [7.0, 7.0, 7.0, 7.0, 7.0, 7.0, 7.0, 7.0]
+launch addone[8](pn) on "cpu"
+print(pn[0])                                       //> 8.0
+---
+//!cuda
+// strict: every array must live on the launch device, even when accessible
+kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+array mg: f32[4] on "cuda:0" using managed
+config.launch_access = "strict"
+launch addone[4](mg) on "cuda:0"
+launch addone[4](mg) on "cpu"                      ### "launch_access = \"strict\" requires every array on the launch device"
+---
+//!cuda
+// IPC: ordered rejections, and a handle for device-allocator memory
+array mg: f32[4] on "cuda:0" using managed
+ipc_handle(mg[1:3])                                ### "IPC is not supported for managed memory"
+---
+//!cuda
+array mp: f32[4] on "cuda:0" using mempool
+ipc_handle(mp)                                     ### "using device"
+---
+//!cuda
+array dv: f32[4] on "cuda:0" using device
+ipc_handle(dv[0:2])                                ### "view"
+---
+//!cuda
+array dv: f32[4] on "cuda:0" using device
+print(len(ipc_handle(dv)))                         //> 128
+---
+//!cuda
+// the oversubscription guard refuses managed requests beyond free memory
+// before asking CUDA (no memory is touched)
+array huge: u8[1 << 40] on "cuda:0" using managed  ### "free"
+---
+//!cuda
+// no leaked device memory: freeing returns it
+let before = mem_info("cuda:0").used_by_arrays
+array big: f32[1 << 20] on "cuda:0" using device
+print(mem_info("cuda:0").used_by_arrays - before)  //> 4194304
+free(big)
+print(mem_info("cuda:0").used_by_arrays - before)  //> 0

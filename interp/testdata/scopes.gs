@@ -60,4 +60,4 @@ print(can_access("cpu", a), mem_info("cpu").used_by_arrays >= 16)  //> true true
 synchronize()
 print(type(time()))                    //> float
 ---
-ipc_handle(zeros(1))                   ### "needs a CUDA device"
+ipc_handle(zeros(1, device="cpu"))     ### "not a CUDA device"

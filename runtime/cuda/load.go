@@ -46,6 +46,7 @@ type procs struct {
 	cuIpcGetMemHandle, cuIpcOpenMemHandle, cuIpcCloseMemHandle proc
 
 	cuStreamCreate, cuStreamSynchronize, cuStreamDestroy             proc
+	cuStreamQuery                                                    proc
 	cuEventCreate, cuEventRecord, cuEventSynchronize, cuEventDestroy proc
 	cuEventElapsedTime                                               proc
 
@@ -99,6 +100,7 @@ func (p *procs) table() []symbol {
 		o(&p.cuIpcGetMemHandle, "cuIpcGetMemHandle"), o(&p.cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2"),
 		o(&p.cuIpcCloseMemHandle, "cuIpcCloseMemHandle"),
 		r(&p.cuStreamCreate, "cuStreamCreate"), r(&p.cuStreamSynchronize, "cuStreamSynchronize"),
+		r(&p.cuStreamQuery, "cuStreamQuery"),
 		r(&p.cuStreamDestroy, "cuStreamDestroy_v2"),
 		r(&p.cuEventCreate, "cuEventCreate"), r(&p.cuEventRecord, "cuEventRecord"),
 		r(&p.cuEventSynchronize, "cuEventSynchronize"), r(&p.cuEventDestroy, "cuEventDestroy_v2"),

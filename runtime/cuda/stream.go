@@ -30,6 +30,16 @@ func (d *Driver) StreamSynchronize(s Stream) error {
 	return d.call1(&d.cuStreamSynchronize, uintptr(s))
 }
 
+// StreamQuery reports whether all work queued on s has completed (false
+// while it runs; CUDA_ERROR_NOT_READY is not an error here).
+func (d *Driver) StreamQuery(s Stream) (bool, error) {
+	err := d.call1(&d.cuStreamQuery, uintptr(s))
+	if IsCode(err, CodeNotReady) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // StreamDestroy destroys s once its queued work is done.
 func (d *Driver) StreamDestroy(s Stream) error { return d.call1(&d.cuStreamDestroy, uintptr(s)) }
 

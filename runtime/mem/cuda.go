@@ -1,8 +1,11 @@
 package mem
 
 import (
+	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
+	"time"
 
 	"github.com/gscript-lang/gscript/runtime/cuda"
 )
@@ -98,6 +101,27 @@ func deviceCaps(dev Device) Caps {
 // Sync waits for all work queued on the device's stream.
 func (d *CUDADev) Sync() error {
 	return d.Ctx.Do(func() error { return d.Drv.StreamSynchronize(d.Stream) })
+}
+
+// ErrInterrupted is returned by SyncInterruptible when stop was set.
+var ErrInterrupted = errors.New("interrupted while waiting for the device")
+
+// SyncInterruptible waits like Sync but polls, so that setting stop (a
+// REPL's Ctrl-C, a cancelled context) ends the wait; the device keeps
+// running the queued work.
+func (d *CUDADev) SyncInterruptible(stop *atomic.Bool) error {
+	return d.Ctx.Do(func() error {
+		for pause := time.Microsecond; ; pause = min(2*pause, time.Millisecond) {
+			done, err := d.Drv.StreamQuery(d.Stream)
+			if done || err != nil {
+				return err
+			}
+			if stop != nil && stop.Load() {
+				return ErrInterrupted
+			}
+			time.Sleep(pause)
+		}
+	})
 }
 
 // DefaultPool is the device's default memory pool (the one the mempool
