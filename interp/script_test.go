@@ -26,7 +26,7 @@ import (
 //     message matches REGEXP. Compile errors must all be expected; a chunk
 //     expecting a run-time error must fail with it.
 //   - `//!cuda` anywhere in a chunk runs it only where a CUDA device is
-//     present, `//!nocuda` only where none is, and `//!cpu` only when the
+//     present (`//!cuda2`: two devices), `//!nocuda` only where none is, and `//!cpu` only when the
 //     chunks run with the cpu as default device.
 // GSCRIPT_TEST_DEVICE runs every chunk with that default device (the GPU
 // run uses cuda:0: the same chunks must give the same output there).
@@ -99,6 +99,8 @@ func runChunk(t *testing.T, c chunk) {
 	hasCUDA := mem.CUDADeviceCount() > 0
 	dev := os.Getenv("GSCRIPT_TEST_DEVICE")
 	switch {
+	case strings.Contains(c.src, "//!cuda2") && mem.CUDADeviceCount() < 2:
+		t.Skip("needs two CUDA devices")
 	case strings.Contains(c.src, "//!cuda") && !hasCUDA:
 		t.Skip("needs a CUDA device")
 	case strings.Contains(c.src, "//!nocuda") && hasCUDA:
