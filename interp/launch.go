@@ -155,11 +155,8 @@ func (th *Thread) packArg(k *Kernel, i int, p ir.Param, v Value, e ast.Expr, dev
 	if err := th.checkAccess(k, p, a, dev, name); err != nil {
 		return err
 	}
-	if !dev.IsCUDA() && a.Kind() == mem.CUDAManaged {
-		// A device may still be writing the managed array the CPU reads.
-		if err := a.SyncForHost(); err != nil {
-			return err
-		}
+	if err := th.orderLaunch(a, dev); err != nil {
+		return err
 	}
 	if dev.IsCUDA() {
 		k.packCUDAArg(i, p, 0, a, ptr, name)
@@ -183,6 +180,21 @@ func signExtend(t ir.Type, bits uint64) int64 {
 // decision is runtime/mem's, cached per (array, device).
 func (th *Thread) checkAccess(k *Kernel, p ir.Param, a *mem.Array, dev mem.Device, argName string) error {
 	return th.launches.Check(th.Config.mode, k.Name, argName, dev, a)
+}
+
+// orderLaunch orders a launch on dev after queued work on other devices'
+// streams that may touch a: a cpu launch waits like a host access; a CUDA
+// launch waits for the other devices and records dev as a user of a. The
+// common case, an array used on its own device only, costs an atomic load.
+func (th *Thread) orderLaunch(a *mem.Array, dev mem.Device) error {
+	if !dev.IsCUDA() {
+		return a.SyncForHost()
+	}
+	if err := a.WaitForUsers(dev); err != nil {
+		return err
+	}
+	a.NoteDeviceUse(dev)
+	return nil
 }
 
 func paramTypeString(p ir.Param) string {

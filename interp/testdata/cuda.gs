@@ -144,7 +144,6 @@ launch addone[1000](mg) on "cpu"
 print(sum(mg), mg[999])                           //> 3000.0 3.0
 array pn: f32[8] on "cpu" using pinned
 launch fill[8](pn, 7.0) on "cuda:0"
-synchronize("cuda:0")
 print(pn)                                          //> [7.0, 7.0, 7.0, 7.0, 7.0, 7.0, 7.0, 7.0]
 launch addone[8](pn) on "cpu"
 print(pn[0])                                       //> 8.0

@@ -8,7 +8,6 @@ array pn: f32[4] = 1.0 on "cpu" using pinned
 print(can_access("cuda:1", mg), can_access("cuda:1", pn))   //> true true
 launch addone[4](mg) on "cuda:1"
 launch addone[4](pn) on "cuda:1"
-synchronize()
 print(mg, pn)                          //> [2.0, 2.0, 2.0, 2.0] [2.0, 2.0, 2.0, 2.0]
 ---
 //!cuda2
@@ -48,3 +47,13 @@ array b: i64[5] on "cuda:1"
 launch sq[5](a) on "cuda:0"
 launch sq[5](b) on "cuda:1"
 print(equal(a.to("cpu"), b.to("cpu")), b.to("cuda:0").device)  //> true cuda:0
+---
+//!cuda2
+// a launch on one device waits for queued work of another on the same array
+kernel fill(x: array[f32], v: f32) { x[tid()] = v }
+kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+array mg: f32[1 << 20] on "cuda:0" using managed
+launch fill[1 << 20](mg, 5.0) on "cuda:0"
+launch addone[1 << 20](mg) on "cuda:1"
+launch addone[1 << 20](mg) on "cuda:0"
+print(sum(mg) / float(1 << 20))        //> 7.0

@@ -2,6 +2,7 @@ package mem
 
 import (
 	"fmt"
+	"math/bits"
 	"unsafe"
 
 	"github.com/gscript-lang/gscript/runtime/cuda"
@@ -41,14 +42,56 @@ func hostAccessible(k Kind, owner Device, caps func(Device) Caps) bool {
 	return false
 }
 
-// SyncForHost waits until the CPU may touch a's memory in place: for
-// managed memory, the device's stream on a concurrent-access device, else
-// the whole device (the CPU must not touch managed memory while that GPU
-// works). Host and pinned memory need nothing here: the interpreter
-// synchronizes the devices it launched on before host reads.
+// maxTrackedDevices bounds the CUDA ordinals Buffer.users can record.
+const maxTrackedDevices = 64
+
+func (b *Buffer) noteUse(dev Device) {
+	if !dev.IsCUDA() || dev.Ordinal >= maxTrackedDevices {
+		return
+	}
+	if bit := uint64(1) << dev.Ordinal; b.users.Load()&bit == 0 {
+		b.users.Or(bit)
+	}
+}
+
+// NoteDeviceUse records that work queued on dev's stream may touch a's
+// memory (a launch on dev with a as argument): host access, and launches
+// on other devices, then wait for that stream first.
+func (a *Array) NoteDeviceUse(dev Device) { a.buf.noteUse(dev) }
+
+// WaitForUsers waits for the streams of every CUDA device whose queued
+// work may touch a's memory, except except's own stream (work on one
+// stream is ordered already). gscript has one stream per device, so this
+// orders a host access or a launch on another device after that work.
+func (a *Array) WaitForUsers(except Device) error {
+	m := a.buf.users.Load()
+	if except.IsCUDA() && except.Ordinal < maxTrackedDevices {
+		m &^= uint64(1) << except.Ordinal
+	}
+	for m != 0 {
+		ord := bits.TrailingZeros64(m)
+		m &^= uint64(1) << ord
+		d, err := GetCUDADevice(ord)
+		if err != nil {
+			return err
+		}
+		if err := d.Sync(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// SyncForHost waits until the CPU may touch a's memory: for the streams of
+// every device that may be using it, and for managed memory on a device
+// without concurrent managed access, for the whole device (the CPU must not
+// touch managed memory while that GPU works).
 func (a *Array) SyncForHost() error {
 	if a.Freed() {
 		return ErrFreed
+	}
+	if err := a.WaitForUsers(CPUDevice); err != nil {
+		return err
 	}
 	if a.buf.kind != CUDAManaged || !a.Device().IsCUDA() {
 		return nil
@@ -57,12 +100,10 @@ func (a *Array) SyncForHost() error {
 	if err != nil {
 		return err
 	}
-	return d.Ctx.Do(func() error {
-		if d.Info.Caps.ConcurrentManagedAccess {
-			return d.Drv.StreamSynchronize(d.Stream)
-		}
-		return d.Drv.CtxSynchronize()
-	})
+	if d.Info.Caps.ConcurrentManagedAccess {
+		return nil
+	}
+	return d.Ctx.Do(func() error { return d.Drv.CtxSynchronize() })
 }
 
 // HostBytes returns the bytes from element [0, ...] up to the last element
@@ -94,6 +135,9 @@ func (a *Array) ReadHost() ([]byte, error) {
 			return nil, err
 		}
 		return a.HostBytes()
+	}
+	if err := a.SyncForHost(); err != nil {
+		return nil, err
 	}
 	p, err := a.Ptr()
 	if err != nil {
@@ -178,6 +222,9 @@ func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
 		}
 		fn(b[off*size : (off+1)*size])
 		return nil
+	}
+	if err := a.SyncForHost(); err != nil {
+		return err
 	}
 	p, err := a.Ptr()
 	if err != nil {

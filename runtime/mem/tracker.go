@@ -81,6 +81,10 @@ type Buffer struct {
 	pool    cuda.MemPool // pool of a wrapped CUDA_MEMPOOL pointer (0 otherwise)
 	hostAcc atomic.Int32 // 0: not decided yet; 1: CPU may touch in place; 2: may not
 	acc     accessCache
+	// users has bit N set when work queued on cuda:N's stream may touch
+	// the buffer (its owner, and every device a kernel used it on): host
+	// access and launches on other devices wait for those streams.
+	users atomic.Uint64
 }
 
 // Tracker makes arrays and keeps a weak list of live buffers, so that the
@@ -145,6 +149,7 @@ func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (
 		}
 	}
 	buf := &Buffer{a: a, kind: kind, pool: pool}
+	buf.noteUse(dev)
 	t.track(buf)
 	return newArray(buf, dtype, shape), nil
 }

@@ -158,6 +158,7 @@ func Wrap(t *Tracker, ptr uintptr, dtype ir.Type, shape []int, dev Device, relea
 func (t *Tracker) adopt(ptr uintptr, nbytes int, dev Device, rel Allocator, kind Kind, pool cuda.MemPool, o origin, dtype ir.Type, shape []int) *Array {
 	a := &allocation{ptr: ptr, nbytes: nbytes, alloc: rel, dev: dev, owner: t, mustRun: true}
 	buf := &Buffer{a: a, kind: kind, pool: pool, origin: o}
+	buf.noteUse(dev)
 	t.track(buf)
 	return newArray(buf, dtype, shape)
 }
