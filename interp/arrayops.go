@@ -216,7 +216,7 @@ func ArrayTo(th *Thread, x *Array, devArg Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := CopyArray(out, x.A); err != nil {
+	if err := th.CopyArray(out, x.A); err != nil {
 		out.Free()
 		return nil, err
 	}
@@ -261,7 +261,7 @@ func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := CopyArray(c, x.A); err != nil {
+		if err := th.CopyArray(c, x.A); err != nil {
 			return nil, err
 		}
 		x = &Array{A: c}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
 	"github.com/gscript-lang/gscript/runtime/cuda/kernel"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -70,6 +71,16 @@ func (th *Thread) cudaModule(k *Kernel, d *mem.CUDADev) (*kernel.Kernel, error) 
 	}
 	var m *kernel.Kernel
 	err = d.Ctx.Do(func() error {
+		// Loading a module is an unsafe call in global capture mode: a
+		// kernel first launched inside a capture block loads with this
+		// thread in relaxed mode, then the mode is restored.
+		if th.capturing != nil {
+			prev, err := d.Drv.ThreadExchangeStreamCaptureMode(cuda.CaptureModeRelaxed)
+			if err != nil {
+				return err
+			}
+			defer d.Drv.ThreadExchangeStreamCaptureMode(prev)
+		}
 		var err error
 		m, err = b.Build(k.IR, d.Info, kernel.Options{Debug: th.Config.Debug, UnitStride: key.unit})
 		return err
@@ -143,8 +154,8 @@ func (th *Thread) launchCUDA(s *ast.LaunchStmt, k *Kernel, d *mem.CUDADev, dims 
 	if th.used[d.Device.Ordinal] == nil {
 		th.used[d.Device.Ordinal] = d
 	}
-	if !th.Config.Debug {
-		return nil
+	if !th.Config.Debug || th.capturing != nil {
+		return nil // a captured launch runs at replay: nothing to check yet
 	}
 	if err := m.CheckDebug(d.Stream, k.cuda.names, k.cuda.shapes); err != nil {
 		var ke *kernel.KernelError

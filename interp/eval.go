@@ -139,7 +139,7 @@ func (th *Thread) exec(s ast.Stmt, fr *frame) (ctrl, error) {
 	case *ast.AllocatorBlock:
 		return th.execAllocatorBlock(s, fr)
 	case *ast.CaptureBlock:
-		return ctrlNone, th.errorAt(s.Pos, fmt.Errorf("capture blocks are not yet supported: they need a CUDA device and graph support, which this build does not have yet"))
+		return th.execCapture(s, fr)
 	}
 	return ctrlNone, th.errorAt(s.Start(), fmt.Errorf("unsupported statement %T", s))
 }

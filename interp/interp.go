@@ -17,6 +17,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/check"
+	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/syntax"
 	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -64,30 +65,32 @@ type Interp struct {
 // Thread is the execution state that builtins see: output, the current
 // device and allocator scopes, configuration and the live arrays.
 type Thread struct {
-	in       *Interp
-	Stdout   io.Writer
-	Stderr   io.Writer
-	globals  []Value
-	calls    []CallFrame
-	devices  []mem.Device // device scope stack; the last is current
-	allocs   []allocScope
-	Config   *Config
-	Tracker  *mem.Tracker
-	Allocs   *mem.Registry      // this interpreter's allocators
-	launches *mem.LaunchChecker // launch access policy, with its warn-once cache
-	canceled atomic.Bool
-	ctx      context.Context
-	info     *check.Info          // the chunk being run: its kernels' IR
-	lastPos  ast.Pos              // the statement being run, for internal errors
-	used     map[int]*mem.CUDADev // CUDA devices launched on since the last sync
-	cudaDevs []*mem.CUDADev       // by ordinal, once used
-	curCtx   *cuda.Context        // current on the locked OS thread during run
-	stack    []Value              // launch arguments being evaluated
-	defDev   *mem.Device          // the default device, once resolved
-	steps    int64                // loop iterations and calls in this session
-	maxSteps int64                // Options.MaxSteps
-	logger   *slog.Logger         // Options.Logger
-	warnMu   sync.Mutex           // Warn may run on cleanup goroutines
+	in        *Interp
+	Stdout    io.Writer
+	Stderr    io.Writer
+	globals   []Value
+	calls     []CallFrame
+	devices   []mem.Device // device scope stack; the last is current
+	allocs    []allocScope
+	Config    *Config
+	Tracker   *mem.Tracker
+	Allocs    *mem.Registry      // this interpreter's allocators
+	launches  *mem.LaunchChecker // launch access policy, with its warn-once cache
+	canceled  atomic.Bool
+	ctx       context.Context
+	info      *check.Info          // the chunk being run: its kernels' IR
+	lastPos   ast.Pos              // the statement being run, for internal errors
+	used      map[int]*mem.CUDADev // CUDA devices launched on since the last sync
+	cudaDevs  []*mem.CUDADev       // by ordinal, once used
+	curCtx    *cuda.Context        // current on the locked OS thread during run
+	stack     []Value              // launch arguments being evaluated
+	capturing *mem.CUDADev         // the device a capture block records, if any
+	fills     map[ir.Type]*Kernel  // device fill kernels, by dtype
+	defDev    *mem.Device          // the default device, once resolved
+	steps     int64                // loop iterations and calls in this session
+	maxSteps  int64                // Options.MaxSteps
+	logger    *slog.Logger         // Options.Logger
+	warnMu    sync.Mutex           // Warn may run on cleanup goroutines
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.

@@ -210,7 +210,7 @@ func (th *Thread) execArrayDecl(s *ast.ArrayDecl, fr *frame) error {
 		return th.errorAt(s.Pos, err)
 	}
 	if init != nil {
-		if err := InitArray(a, init); err != nil {
+		if err := th.initArray(a, init); err != nil {
 			a.Free()
 			return th.errorAt(s.Init.Start(), err)
 		}

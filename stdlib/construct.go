@@ -30,7 +30,7 @@ func filled(th *interp.Thread, args *interp.Args, shapeArg interp.Value, value i
 		return nil, err
 	}
 	if value != nil {
-		if err := interp.Fill(a, value); err != nil {
+		if err := th.FillArray(a, value); err != nil {
 			a.Free()
 			return nil, fmt.Errorf("%s: %v", args.Fn, err)
 		}
@@ -189,7 +189,7 @@ func array(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &interp.Array{A: a}, interp.CopyArray(a, src.A)
+		return &interp.Array{A: a}, th.CopyArray(a, src.A)
 	case *interp.List:
 		shape, err := interp.ListShape(src)
 		if err != nil {
@@ -274,7 +274,7 @@ func copyArray(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := interp.CopyArray(dst, src); err != nil {
+	if err := th.CopyArray(dst, src); err != nil {
 		return nil, fmt.Errorf("copy: %v", err)
 	}
 	return interp.Nil, nil
@@ -288,7 +288,7 @@ func fill(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := interp.Fill(a, args.Positional[1]); err != nil {
+	if err := th.FillArray(a, args.Positional[1]); err != nil {
 		return nil, fmt.Errorf("fill: %v", err)
 	}
 	return interp.Nil, nil

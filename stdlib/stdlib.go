@@ -30,7 +30,7 @@ func Universe() map[string]interp.Value {
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
 		"mem_info": memInfo, "synchronize": synchronize,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,
-		"enable_mempool_access": enableMempoolAccess, "replay": needsCapture,
+		"enable_mempool_access": enableMempoolAccess, "replay": replay,
 	}
 	for name, f := range mathFuncs() {
 		fns[name] = f
@@ -209,10 +209,6 @@ func free(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	return interp.Nil, a.Free()
 }
 
-func needsCapture(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	return nil, fmt.Errorf("%s: graph capture is not yet supported", args.Fn)
-}
-
 // arrayArg returns positional argument i as a live array.
 func arrayArg(args *interp.Args, i int) (*mem.Array, error) {
 	v, ok := args.Positional[i].(*interp.Array)
@@ -236,4 +232,24 @@ func dtypeArg(args *interp.Args, def ir.Type) (ir.Type, error) {
 		return 0, fmt.Errorf("%s: dtype must be a dtype such as f32, not %s", args.Fn, v.Type())
 	}
 	return ir.Type(d), nil
+}
+
+// replay is replay(g[, times]): queue a captured graph times times.
+func replay(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 2); err != nil {
+		return nil, err
+	}
+	g, ok := args.Positional[0].(*interp.Graph)
+	if !ok {
+		return nil, fmt.Errorf("replay: want a graph from a capture block, not %s", args.Positional[0].Type())
+	}
+	times := 1
+	if len(args.Positional) == 2 {
+		n, err := interp.ToInt(args.Positional[1])
+		if err != nil {
+			return nil, fmt.Errorf("replay: %v", err)
+		}
+		times = n
+	}
+	return interp.Nil, th.Replay(g, times)
 }

@@ -57,3 +57,13 @@ launch fill[1 << 20](mg, 5.0) on "cuda:0"
 launch addone[1 << 20](mg) on "cuda:1"
 launch addone[1 << 20](mg) on "cuda:0"
 print(sum(mg) / float(1 << 20))        //> 7.0
+---
+//!cuda2
+// a managed array made before the capture works in a graph on another GPU
+kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+array mg: f32[4] on "cuda:0" using managed
+capture g on "cuda:1" {
+    launch addone[4](mg)
+}
+replay(g, 3)
+print(mg, g)                           //> [3.0, 3.0, 3.0, 3.0] <graph g on cuda:1: 1 nodes>

@@ -38,7 +38,7 @@ fn fail() {
 }
 fail()
 ---
-capture g { }                          ### "not yet supported"
+capture g on "cpu" { }                 ### "cannot capture on cpu"
 ---
 // config
 print(config.launch_access, config.debug)  //> checked false

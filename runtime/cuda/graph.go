@@ -46,6 +46,20 @@ func (d *Driver) StreamIsCapturing(s Stream) (CaptureStatus, error) {
 	return CaptureStatus(st), err
 }
 
+// GraphInstantiateAutoFreeOnLaunch (CUDA_GRAPH_INSTANTIATE_FLAG_AUTO_FREE_ON_LAUNCH)
+// frees a graph's unfreed allocations of the previous launch when it is
+// launched again, so a graph with allocation nodes can replay many times.
+const GraphInstantiateAutoFreeOnLaunch = 1
+
+// ThreadExchangeStreamCaptureMode sets the calling thread's capture mode
+// and returns the previous one: a thread switches to relaxed to make a
+// call that global capture mode forbids (loading a module), then back.
+func (d *Driver) ThreadExchangeStreamCaptureMode(mode CaptureMode) (CaptureMode, error) {
+	m := int32(mode)
+	err := d.call1(&d.cuThreadExchangeStreamCaptureMode, uintptr(unsafe.Pointer(&m)))
+	return CaptureMode(m), err
+}
+
 // GraphInstantiate makes an executable graph (cuGraphInstantiateWithFlags,
 // which cuda.h maps cuGraphInstantiate to).
 func (d *Driver) GraphInstantiate(g Graph, flags uint64) (GraphExec, error) {

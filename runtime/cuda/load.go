@@ -56,6 +56,7 @@ type procs struct {
 	cuStreamBeginCapture, cuStreamEndCapture, cuStreamIsCapturing proc
 	cuGraphInstantiate, cuGraphLaunch, cuGraphDestroy             proc
 	cuGraphExecDestroy, cuGraphGetNodes                           proc
+	cuThreadExchangeStreamCaptureMode                             proc
 }
 
 // symbol is one row of the resolution table.
@@ -115,6 +116,7 @@ func (p *procs) table() []symbol {
 		o(&p.cuGraphInstantiate, "cuGraphInstantiateWithFlags"), o(&p.cuGraphLaunch, "cuGraphLaunch"),
 		o(&p.cuGraphDestroy, "cuGraphDestroy"), o(&p.cuGraphExecDestroy, "cuGraphExecDestroy"),
 		o(&p.cuGraphGetNodes, "cuGraphGetNodes"),
+		o(&p.cuThreadExchangeStreamCaptureMode, "cuThreadExchangeStreamCaptureMode"),
 	}
 }
 

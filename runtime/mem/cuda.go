@@ -29,6 +29,18 @@ type CUDADev struct {
 		pool cuda.MemPool
 		err  error
 	}
+	// capturing is set while a graph capture records the stream: waiting
+	// for it then would invalidate the capture.
+	capturing atomic.Bool
+}
+
+// SetCapturing marks the device's stream as being captured into a graph.
+func (d *CUDADev) SetCapturing(on bool) { d.capturing.Store(on) }
+
+// errCapturing explains why device data cannot be waited for or read.
+func (d *CUDADev) errCapturing() error {
+	return fmt.Errorf("cannot wait for %s or read its data inside a capture block: the block records GPU work "+
+		"without running it; read the data after replay", d.Device)
 }
 
 var cudaDevs struct {
@@ -100,6 +112,9 @@ func deviceCaps(dev Device) Caps {
 
 // Sync waits for all work queued on the device's stream.
 func (d *CUDADev) Sync() error {
+	if d.capturing.Load() {
+		return d.errCapturing()
+	}
 	return d.Ctx.Do(func() error { return d.Drv.StreamSynchronize(d.Stream) })
 }
 
@@ -110,6 +125,9 @@ var ErrInterrupted = errors.New("interrupted while waiting for the device")
 // REPL's Ctrl-C, a cancelled context) ends the wait; the device keeps
 // running the queued work.
 func (d *CUDADev) SyncInterruptible(stop *atomic.Bool) error {
+	if d.capturing.Load() {
+		return d.errCapturing()
+	}
 	return d.Ctx.Do(func() error {
 		for pause := time.Microsecond; ; pause = min(2*pause, time.Millisecond) {
 			done, err := d.Drv.StreamQuery(d.Stream)

@@ -251,3 +251,40 @@ func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
 		return d.Drv.StreamSynchronize(d.Stream)
 	})
 }
+
+// CopyDevice copies src into dst on the GPU when both are contiguous
+// arrays of one dtype and shape on the same CUDA device (a copy queued on
+// its stream, so it is also recorded by a graph capture). It reports
+// false, doing nothing, when the arrays do not qualify.
+func CopyDevice(dst, src *Array) (bool, error) {
+	dev := dst.Device()
+	if !dev.IsCUDA() || src.Device() != dev || dst.dtype != src.dtype || !dst.IsContiguous() || !src.IsContiguous() ||
+		len(dst.shape) != len(src.shape) || dst.Size() != src.Size() {
+		return false, nil
+	}
+	for k := range dst.shape {
+		if dst.shape[k] != src.shape[k] {
+			return false, nil
+		}
+	}
+	dp, err := dst.Ptr()
+	if err != nil {
+		return true, err
+	}
+	sp, err := src.Ptr()
+	if err != nil || dst.Size() == 0 {
+		return true, err
+	}
+	for _, a := range []*Array{dst, src} {
+		if err := a.WaitForUsers(dev); err != nil {
+			return true, err
+		}
+	}
+	d, err := GetCUDADevice(dev.Ordinal)
+	if err != nil {
+		return true, err
+	}
+	return true, d.Ctx.Do(func() error {
+		return d.Drv.MemcpyDtoDAsync(cuda.DevicePtr(dp), cuda.DevicePtr(sp), dst.NBytes(), d.Stream)
+	})
+}
