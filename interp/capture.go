@@ -87,7 +87,12 @@ func (th *Thread) beginCapture(d *mem.CUDADev) error {
 	if err := mem.PrepareCapture(d.Device); err != nil {
 		return err
 	}
-	if err := d.Sync(); err != nil { // work queued before the block is not part of the graph
+	// Work queued before the block, on any device, finishes first: waits
+	// are not allowed once the stream captures.
+	if err := d.Sync(); err != nil {
+		return err
+	}
+	if err := th.syncUsed(); err != nil {
 		return err
 	}
 	if err := th.Tracker.SetCapturing(true); err != nil {

@@ -190,8 +190,12 @@ func (th *Thread) orderLaunch(a *mem.Array, dev mem.Device) error {
 	if !dev.IsCUDA() {
 		return a.SyncForHost()
 	}
-	if err := a.WaitForUsers(dev); err != nil {
-		return err
+	// Waiting is not allowed while a stream captures (global mode): the
+	// capture block waited for every device before it began.
+	if th.capturing == nil {
+		if err := a.WaitForUsers(dev); err != nil {
+			return err
+		}
 	}
 	a.NoteDeviceUse(dev)
 	return nil

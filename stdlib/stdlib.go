@@ -51,10 +51,11 @@ func print(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		if a, ok := v.(*interp.Array); ok && a.A.Freed() {
-			return nil, mem.ErrFreed
+		s, err := interp.Format(v)
+		if err != nil {
+			return nil, err
 		}
-		b.WriteString(v.String())
+		b.WriteString(s)
 	}
 	b.WriteByte('\n')
 	_, err := fmt.Fprint(th.Stdout, b.String())

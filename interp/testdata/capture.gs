@@ -20,13 +20,15 @@ print(sum(x))                          //> 22000.0
 //!cuda
 // without `on`, the capture uses the current device
 kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+array x: f32[8] on "cuda:0"
+let h = nil
 device "cuda:0" {
-    array x: f32[8]
     capture g {
         launch addone[8](x)
     }
+    h = g
 }
-replay(g, 3)
+replay(h, 3)
 print(x)                               //> [3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0, 3.0]
 ---
 //!cuda
@@ -47,8 +49,9 @@ print(b)                               //> [7.0, 7.0, 7.0, 7.0]
 kernel iota(x: array[f32]) { let i = tid(); x[i] = f32(i) }
 kernel total(x: array[f32], out: array[f32]) { atomic_add(out, 0, x[tid()]) }
 array out: f32[1] on "cuda:0"
+let t = nil                            // blocks scope their declarations: keep the array in t
 capture g on "cuda:0" {
-    array t: f32[100] on "cuda:0" using mempool
+    t = zeros(100, device="cuda:0", allocator="mempool")
     launch iota[100](t)
     launch total[100](t, out)
 }
@@ -58,8 +61,9 @@ print(out[0], t.memory_kind)           //> 247500.0 CUDA_MEMPOOL
 //!cuda
 // managed_pool: managed memory that can be allocated inside a capture
 kernel iota(x: array[f32]) { let i = tid(); x[i] = f32(i) }
+let m = nil
 capture g on "cuda:0" {
-    array m: f32[4] on "cuda:0" using managed_pool
+    m = zeros(4, device="cuda:0", allocator="managed_pool")
     launch iota[4](m)
 }
 replay(g)
