@@ -179,8 +179,11 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 			a.Bytes(k.scratch[:p.Size])
 		}
 	}
-	grid := uint32((total + blockSize - 1) / blockSize)
-	return k.drv.LaunchKernel(k.fn, [3]uint32{grid, 1, 1}, [3]uint32{blockSize, 1, 1}, 0, s, a.Params())
+	// A small launch gets a block of just the warps it needs: idle
+	// threads still cost the GPU time (a graph of many tiny launches).
+	block := min(blockSize, (total+31)/32*32)
+	grid := uint32((total + block - 1) / block)
+	return k.drv.LaunchKernel(k.fn, [3]uint32{grid, 1, 1}, [3]uint32{uint32(block), 1, 1}, 0, s, a.Params())
 }
 
 // KernelError is a failed run-time check of a Debug build.
