@@ -68,6 +68,7 @@ capture g on "cuda:0" {
 }
 replay(g)
 print(m.memory_kind, m)                //> CUDA_MANAGED [0.0, 1.0, 2.0, 3.0]
+print(can_access("cpu", m))            //> false
 ---
 //!cuda
 capture g on "cuda:0" {

@@ -272,6 +272,9 @@ func (s *AccessState) CanAccess(target Device, a *Array) AccessResult {
 		facts = wrappedPool{s, b.pool}
 	}
 	r := Access(target, b.a.dev, b.kind, s.caps(), facts)
+	if b.graphMem && !target.IsCUDA() {
+		r = AccessResult{Inaccessible, "the memory was allocated inside a capture block (graph memory): the cpu cannot map it"}
+	}
 	b.acc.put(s, target, gen, r)
 	return r
 }

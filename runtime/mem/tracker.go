@@ -85,6 +85,9 @@ type Buffer struct {
 	// the buffer (its owner, and every device a kernel used it on): host
 	// access and launches on other devices wait for those streams.
 	users atomic.Uint64
+	// graphMem marks memory allocated during a graph capture (a graph
+	// allocation node): never accessible from the cpu.
+	graphMem bool
 }
 
 // Tracker makes arrays and keeps a weak list of live buffers, so that the
@@ -150,6 +153,13 @@ func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (
 	}
 	buf := &Buffer{a: a, kind: kind, pool: pool}
 	buf.noteUse(dev)
+	if t.isCapturing() && dev.IsCUDA() {
+		// Memory allocated while a capture records is graph memory: the
+		// GPU maps it when the graph runs, the CPU never does, whatever
+		// its kind says. Host access goes through staging copies.
+		buf.graphMem = true
+		buf.hostAcc.Store(2)
+	}
 	t.track(buf)
 	return newArray(buf, dtype, shape), nil
 }
@@ -310,4 +320,11 @@ func (t *Tracker) captureCheck(alloc Allocator, dev Device, nbytes int) error {
 		msg = fmt.Sprintf("cannot allocate with the %s allocator during capture: it does not declare itself capture-safe", alloc.Name())
 	}
 	return &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes, Err: errors.New(msg)}
+}
+
+// isCapturing reports whether a graph capture is recording allocations.
+func (t *Tracker) isCapturing() bool {
+	t.qmu.Lock()
+	defer t.qmu.Unlock()
+	return t.capturing
 }
