@@ -168,9 +168,7 @@ func (th *Thread) Replay(g *Graph, times int) error {
 		}
 		return nil
 	})
-	if th.used[d.Device.Ordinal] == nil {
-		th.used[d.Device.Ordinal] = d
-	}
+	th.markUsed(d)
 	runtime.KeepAlive(g)
 	return err
 }

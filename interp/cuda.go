@@ -151,9 +151,7 @@ func (th *Thread) launchCUDA(s *ast.LaunchStmt, k *Kernel, d *mem.CUDADev, dims 
 	if err := m.Launch(d.Stream, dims, k.cuda.args); err != nil {
 		return th.errorAt(s.Pos, fmt.Errorf("launch of kernel %s on %s: %w", k.Name, d.Device, err))
 	}
-	if th.used[d.Device.Ordinal] == nil {
-		th.used[d.Device.Ordinal] = d
-	}
+	th.markUsed(d)
 	if !th.Config.Debug || th.capturing != nil {
 		return nil // a captured launch runs at replay: nothing to check yet
 	}
@@ -185,17 +183,32 @@ func (th *Thread) cudaDevice(ordinal int) (*mem.CUDADev, error) {
 	return d, nil
 }
 
+// markUsed records that work was queued on d since the last wait.
+func (th *Thread) markUsed(d *mem.CUDADev) {
+	ord := d.Device.Ordinal
+	if ord < len(th.used) && th.used[ord] == d {
+		return
+	}
+	for len(th.used) <= ord {
+		th.used = append(th.used, nil)
+	}
+	th.used[ord] = d
+}
+
 // syncUsed waits for every CUDA device the script launched on, so that an
 // asynchronous kernel failure is reported by the Exec that caused it.
 func (th *Thread) syncUsed() error {
 	var errs []error
 	for ord, d := range th.used {
+		if d == nil {
+			continue
+		}
+		th.used[ord] = nil
 		if err := d.SyncInterruptible(&th.canceled); errors.Is(err, mem.ErrInterrupted) {
 			errs = append(errs, err)
 		} else if err != nil {
 			errs = append(errs, fmt.Errorf("cuda:%d: a kernel failed after its launch: %w", ord, err))
 		}
-		delete(th.used, ord)
 	}
 	return errors.Join(errs...)
 }

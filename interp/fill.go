@@ -68,9 +68,7 @@ func (th *Thread) FillArray(a *mem.Array, v Value) error {
 				return err
 			}
 		}
-		if th.used[d.Device.Ordinal] == nil {
-			th.used[d.Device.Ordinal] = d
-		}
+		th.markUsed(d)
 		return nil
 	})
 }
@@ -92,11 +90,8 @@ func (th *Thread) initArray(a *mem.Array, init Value) error {
 // through the host.
 func (th *Thread) CopyArray(dst, src *mem.Array) error {
 	if done, err := mem.CopyDevice(dst, src); done {
-		if err == nil && th.used[dst.Device().Ordinal] == nil {
-			d, derr := th.cudaDevice(dst.Device().Ordinal)
-			if derr == nil {
-				th.used[d.Device.Ordinal] = d
-			}
+		if d, derr := th.cudaDevice(dst.Device().Ordinal); err == nil && derr == nil {
+			th.markUsed(d)
 		}
 		return err
 	}

@@ -78,19 +78,19 @@ type Thread struct {
 	launches  *mem.LaunchChecker // launch access policy, with its warn-once cache
 	canceled  atomic.Bool
 	ctx       context.Context
-	info      *check.Info          // the chunk being run: its kernels' IR
-	lastPos   ast.Pos              // the statement being run, for internal errors
-	used      map[int]*mem.CUDADev // CUDA devices launched on since the last sync
-	cudaDevs  []*mem.CUDADev       // by ordinal, once used
-	curCtx    *cuda.Context        // current on the locked OS thread during run
-	stack     []Value              // launch arguments being evaluated
-	capturing *mem.CUDADev         // the device a capture block records, if any
-	fills     map[ir.Type]*Kernel  // device fill kernels, by dtype
-	defDev    *mem.Device          // the default device, once resolved
-	steps     int64                // loop iterations and calls in this session
-	maxSteps  int64                // Options.MaxSteps
-	logger    *slog.Logger         // Options.Logger
-	warnMu    sync.Mutex           // Warn may run on cleanup goroutines
+	info      *check.Info         // the chunk being run: its kernels' IR
+	lastPos   ast.Pos             // the statement being run, for internal errors
+	used      []*mem.CUDADev      // by ordinal: CUDA devices launched on since the last wait
+	cudaDevs  []*mem.CUDADev      // by ordinal, once used
+	curCtx    *cuda.Context       // current on the locked OS thread during run
+	stack     []Value             // launch arguments being evaluated
+	capturing *mem.CUDADev        // the device a capture block records, if any
+	fills     map[ir.Type]*Kernel // device fill kernels, by dtype
+	defDev    *mem.Device         // the default device, once resolved
+	steps     int64               // loop iterations and calls in this session
+	maxSteps  int64               // Options.MaxSteps
+	logger    *slog.Logger        // Options.Logger
+	warnMu    sync.Mutex          // Warn may run on cleanup goroutines
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -165,7 +165,6 @@ func New(opts Options) (*Interp, error) {
 	in.th = th
 	in.predeclared["config"] = th.Config
 	in.predeclared["_"] = Nil // the REPL's last value
-	th.used = map[int]*mem.CUDADev{}
 	if opts.Device != "" {
 		d, err := th.parseDevice(opts.Device)
 		if err != nil {
@@ -368,7 +367,9 @@ func (th *Thread) SyncDevice(dev mem.Device) error {
 	if err != nil {
 		return err
 	}
-	delete(th.used, dev.Ordinal)
+	if dev.Ordinal < len(th.used) {
+		th.used[dev.Ordinal] = nil
+	}
 	return d.SyncInterruptible(&th.canceled)
 }
 

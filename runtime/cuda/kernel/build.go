@@ -51,6 +51,11 @@ type Kernel struct {
 	recBuf [codegen.ErrorRecordSize]byte
 	// scratch holds one packed struct parameter on its way into args.
 	scratch [codegen.MaxParamSize]byte
+	// params are the packed parameters of the last launch, for lastDims
+	// and lastArgs.
+	params   []unsafe.Pointer
+	lastDims []int
+	lastArgs []Arg
 }
 
 // compileOptions are NVRTC's flags for arch (e.g. "sm_90"). Contraction of
@@ -166,6 +171,38 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 			return err
 		}
 	}
+	params := k.params
+	if !k.samePack(dims, args) {
+		params = k.pack(dims, args, total)
+	}
+	// A small launch gets a block of just the warps it needs: idle
+	// threads still cost the GPU time (a graph of many tiny launches).
+	block := min(blockSize, (total+31)/32*32)
+	grid := uint32((total + block - 1) / block)
+	return k.drv.LaunchKernel(k.fn, [3]uint32{grid, 1, 1}, [3]uint32{uint32(block), 1, 1}, 0, s, params)
+}
+
+// samePack reports whether dims and args are those of the last launch, so
+// that its packed parameters serve again (a launch in a loop).
+func (k *Kernel) samePack(dims []int, args []Arg) bool {
+	if k.params == nil || len(dims) != len(k.lastDims) || len(args) != len(k.lastArgs) {
+		return false
+	}
+	for i := range dims {
+		if dims[i] != k.lastDims[i] {
+			return false
+		}
+	}
+	for i := range args {
+		if args[i] != k.lastArgs[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// pack packs the parameters for dims and args and remembers them.
+func (k *Kernel) pack(dims []int, args []Arg, total int) []unsafe.Pointer {
 	a := k.args.Reset()
 	for _, p := range k.layout {
 		switch p.Class {
@@ -179,11 +216,10 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 			a.Bytes(k.scratch[:p.Size])
 		}
 	}
-	// A small launch gets a block of just the warps it needs: idle
-	// threads still cost the GPU time (a graph of many tiny launches).
-	block := min(blockSize, (total+31)/32*32)
-	grid := uint32((total + block - 1) / block)
-	return k.drv.LaunchKernel(k.fn, [3]uint32{grid, 1, 1}, [3]uint32{uint32(block), 1, 1}, 0, s, a.Params())
+	k.lastDims = append(k.lastDims[:0], dims...)
+	k.lastArgs = append(k.lastArgs[:0], args...)
+	k.params = a.Params()
+	return k.params
 }
 
 // KernelError is a failed run-time check of a Debug build.

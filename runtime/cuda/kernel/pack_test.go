@@ -1,0 +1,46 @@
+package kernel
+
+import (
+	"encoding/binary"
+	"testing"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
+)
+
+// Parameters are packed once and reused while a loop launches with the
+// same arguments; any change repacks.
+func TestPackReuse(t *testing.T) {
+	ks := kernels(t, `kernel k(x: array[f32, 2], s: i32) { x[0, 0] = f32(s) }`)
+	k := &Kernel{layout: codegen.ParamLayout(ks["k"]), args: cuda.NewArgs(4)}
+	arr := codegen.ArrayParam{Data: 0x1000, Shape: [4]int64{2, 3}, Strides: [4]int64{3, 1}}
+	args := []Arg{{Array: arr}, {Bits: 7}}
+	if k.samePack([]int{1}, args) {
+		t.Fatal("nothing packed yet")
+	}
+	p := k.pack([]int{1}, args, 1)
+	if len(p) != 3 {
+		t.Fatalf("%d params, want 3", len(p))
+	}
+	word := func(ptr unsafe.Pointer, i int) uint64 {
+		return binary.LittleEndian.Uint64(unsafe.Slice((*byte)(ptr), 8*(i+1))[8*i:])
+	}
+	if got := []uint64{word(p[0], 0), word(p[0], 1), word(p[0], 2), word(p[0], 3), word(p[0], 4)}; got[0] != 0x1000 || got[1] != 2 || got[2] != 3 || got[3] != 3 || got[4] != 1 {
+		t.Errorf("array param words %v", got)
+	}
+	if word(p[1], 0) != 7 || word(p[2], 4) != 1 {
+		t.Errorf("scalar %d, total %d", word(p[1], 0), word(p[2], 4))
+	}
+	if !k.samePack([]int{1}, args) {
+		t.Error("same arguments not reused")
+	}
+	args[1].Bits = 8
+	if k.samePack([]int{1}, args) {
+		t.Error("a changed scalar was reused")
+	}
+	args[1].Bits = 7
+	if k.samePack([]int{2}, args) || k.samePack([]int{1, 1}, args) {
+		t.Error("changed dims were reused")
+	}
+}
