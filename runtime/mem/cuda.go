@@ -121,25 +121,32 @@ func (d *CUDADev) Sync() error {
 // ErrInterrupted is returned by SyncInterruptible when stop was set.
 var ErrInterrupted = errors.New("interrupted while waiting for the device")
 
-// SyncInterruptible waits like Sync but polls, so that setting stop (a
-// REPL's Ctrl-C, a cancelled context) ends the wait; the device keeps
-// running the queued work.
+// SyncInterruptible waits like Sync, but setting stop (a REPL's Ctrl-C, a
+// cancelled context) ends the wait within 10 ms; the device keeps running
+// the queued work. The blocking wait runs on its own goroutine so that the
+// caller wakes the moment the work completes (polling would add up to its
+// interval to every wait, and to every timing taken around one).
 func (d *CUDADev) SyncInterruptible(stop *atomic.Bool) error {
 	if d.capturing.Load() {
 		return d.errCapturing()
 	}
-	return d.Ctx.Do(func() error {
-		for pause := time.Microsecond; ; pause = min(2*pause, time.Millisecond) {
-			done, err := d.Drv.StreamQuery(d.Stream)
-			if done || err != nil {
-				return err
-			}
-			if stop != nil && stop.Load() {
+	if stop == nil {
+		return d.Sync()
+	}
+	done := make(chan error, 1)
+	go func() { done <- d.Sync() }()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case err := <-done:
+			return err
+		case <-tick.C:
+			if stop.Load() {
 				return ErrInterrupted
 			}
-			time.Sleep(pause)
 		}
-	})
+	}
 }
 
 // DefaultPool is the device's default memory pool (the one the mempool
