@@ -207,33 +207,25 @@ func (s *session) namedArrays() []namedArray {
 	return out
 }
 
-// matchNames names each live buffer after the arrays that use it. Arrays
-// do not expose their buffer's ID, so a group of arrays sharing a buffer is
-// matched to the first unnamed live buffer with its device, kind,
-// allocator and size (a view only bounds the size). Buffers that match
-// the same group print the same row, so which one gets the name does not
-// change the listing.
+// matchNames names each live buffer after the arrays (globals and `_`)
+// that use it, views included; a buffer no global reaches shows as "-".
 func matchNames(live []mem.LiveBuffer, arrays []namedArray) []memRow {
 	rows := make([]memRow, len(live))
+	byID := map[uint64]int{}
 	for i, b := range live {
 		rows[i] = memRow{names: "-", buf: b}
+		byID[b.ID] = i
 	}
 	for _, g := range groupByBuffer(arrays) {
-		base := g[0].a // non-views sort first
-		for i := range rows {
-			b := rows[i].buf
-			fits := b.Bytes == base.NBytes() || base.IsView() && b.Bytes >= base.NBytes()
-			if rows[i].names == "-" && fits && b.Device == base.Device() && b.Kind == base.Kind() &&
-				b.Allocator == base.Allocator().Name() {
-				rows[i].names, rows[i].shape = joinNames(g), base.Shape()
-				break
-			}
+		if i, ok := byID[g[0].a.BufferID()]; ok {
+			rows[i].names, rows[i].shape = joinNames(g), g[0].a.Shape()
 		}
 	}
 	return rows
 }
 
-// groupByBuffer groups arrays that share memory, non-views first.
+// groupByBuffer groups arrays that share a buffer, non-views first (the
+// first one's shape is the row's).
 func groupByBuffer(arrays []namedArray) [][]namedArray {
 	var groups [][]namedArray
 outer:

@@ -328,3 +328,7 @@ func (t *Tracker) isCapturing() bool {
 	defer t.qmu.Unlock()
 	return t.capturing
 }
+
+// BufferID is the ID of the buffer a (or the array it views) uses: the
+// LiveBuffer.ID that Tracker.Live reports for it.
+func (a *Array) BufferID() uint64 { return a.buf.id }
