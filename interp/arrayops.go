@@ -3,6 +3,7 @@ package interp
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -60,23 +61,11 @@ func ListShape(l *List) ([]int, error) {
 		if err != nil {
 			return nil, err
 		}
-		if !sameShape(s, inner) {
+		if !slices.Equal(s, inner) {
 			return nil, fmt.Errorf("list is not rectangular: rows of shapes %v and %v", inner, s)
 		}
 	}
 	return append(shape, inner...), nil
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // ShapeString formats a shape as [2, 3].
@@ -89,7 +78,7 @@ func fillFromList(a *mem.Array, l *List) error {
 	if err != nil {
 		return err
 	}
-	if !sameShape(shape, a.Shape()) {
+	if !slices.Equal(shape, a.Shape()) {
 		return fmt.Errorf("initialiser of shape %s does not match array shape %s", ShapeString(shape), ShapeString(a.Shape()))
 	}
 	var flat []Value
@@ -124,7 +113,7 @@ func fillFromList(a *mem.Array, l *List) error {
 // CopyArray copies src into dst element by element (same shape), converting
 // between dtypes as a kernel conversion would.
 func CopyArray(dst, src *mem.Array) error {
-	if !sameShape(dst.Shape(), src.Shape()) {
+	if !slices.Equal(dst.Shape(), src.Shape()) {
 		return fmt.Errorf("shapes %s and %s differ", ShapeString(dst.Shape()), ShapeString(src.Shape()))
 	}
 	sb, err := src.ReadHost()

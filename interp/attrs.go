@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -117,7 +118,7 @@ func (c *Config) set(name string, v Value) error {
 	switch name {
 	case "launch_access":
 		s, ok := v.(String)
-		if !ok || !contains(launchAccessModes, string(s)) {
+		if !ok || !slices.Contains(launchAccessModes, string(s)) {
 			return fmt.Errorf("config.launch_access must be \"relaxed\", \"checked\" or \"strict\", not %s", describe(v))
 		}
 		c.LaunchAccess = string(s)
@@ -137,15 +138,6 @@ func (c *Config) set(name string, v Value) error {
 	}
 	_, err := c.get(name)
 	return err
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // universe is the language's own predeclared values: dtypes, memory kinds

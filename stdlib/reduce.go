@@ -3,6 +3,7 @@ package stdlib
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -208,7 +209,7 @@ func dot(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 
 // pairs returns the elements of two same-shape arrays in C order.
 func pairs(a, b *mem.Array) ([]uint64, []uint64, error) {
-	if !sameShape(a.Shape(), b.Shape()) {
+	if !slices.Equal(a.Shape(), b.Shape()) {
 		return nil, nil, fmt.Errorf("shapes %s and %s differ", interp.ShapeString(a.Shape()), interp.ShapeString(b.Shape()))
 	}
 	xs := make([]uint64, 0, a.Size())
@@ -220,18 +221,6 @@ func pairs(a, b *mem.Array) ([]uint64, []uint64, error) {
 		return nil, nil, err
 	}
 	return xs, ys, nil
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func allclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -284,7 +273,7 @@ func equal(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !sameShape(a.Shape(), b.Shape()) {
+	if !slices.Equal(a.Shape(), b.Shape()) {
 		return interp.Bool(false), nil
 	}
 	xs, ys, err := pairs(a, b)

@@ -158,8 +158,6 @@ const (
 
 	OpCall  // Dst = Funcs[Callee](Args...); Dst may be NoReg
 	OpPrint // device print: Format with %v-style verbs filled from Args
-
-	numOps
 )
 
 var opNames = [...]string{

@@ -48,8 +48,8 @@ func TestCUDAAllocatorsWithoutCUDA(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "pinned allocator needs CUDA") {
 		t.Errorf("pinned: %v", err)
 	}
-	if DefaultAllocator(cuda0).Name() != "device" {
-		t.Errorf("default without pool support: %s", DefaultAllocator(cuda0).Name())
+	if d := NewRegistry().Default(cuda0).Name(); d != "device" {
+		t.Errorf("default without pool support: %s", d)
 	}
 }
 
@@ -104,7 +104,7 @@ func TestRegistry(t *testing.T) {
 	if !m.(ManagedAllocator).Opts.AllowOversubscription() {
 		t.Error("the registry's managed allocator does not see its options")
 	}
-	if NewRegistry().AllowOversubscription() || builtins["managed"].(ManagedAllocator).Opts.AllowOversubscription() {
+	if NewRegistry().AllowOversubscription() || newBuiltins(nil)["managed"].(ManagedAllocator).Opts.AllowOversubscription() {
 		t.Error("oversubscription allowed by default")
 	}
 }
@@ -112,7 +112,7 @@ func TestRegistry(t *testing.T) {
 func TestAllocatorProperties(t *testing.T) {
 	safe := map[string]bool{"mempool": true, "managed_pool": true}
 	kinds := map[string]Kind{"host": Host, "pinned": Pinned, "device": CUDADevice, "mempool": CUDAMempool, "managed": CUDAManaged, "managed_pool": CUDAManaged}
-	for name, a := range BuiltinAllocators() {
+	for name, a := range newBuiltins(nil) {
 		if CaptureSafe(a) != safe[name] {
 			t.Errorf("%s: capture-safe %v", name, CaptureSafe(a))
 		}

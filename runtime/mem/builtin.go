@@ -21,14 +21,6 @@ func newBuiltins(opts *Options) map[string]Allocator {
 	}
 }
 
-// builtins serve callers without a Registry: oversubscription refused.
-var builtins = newBuiltins(nil)
-
-// BuiltinAllocators returns the built-in allocators by name, with
-// oversubscription refused. The map is shared: callers must not modify it.
-// An interpreter uses a Registry instead.
-func BuiltinAllocators() map[string]Allocator { return builtins }
-
 // IsBuiltin reports whether alloc is one of the built-in allocators (IPC
 // export and the access rules trust only those).
 func IsBuiltin(alloc Allocator) bool {
@@ -39,11 +31,9 @@ func IsBuiltin(alloc Allocator) bool {
 	return false
 }
 
-// DefaultAllocator is the built-in default for dev (MEMORY.md section 2):
-// host on cpu; mempool on CUDA devices with memory_pools_supported, else
-// device.
-func DefaultAllocator(dev Device) Allocator { return defaultIn(builtins, dev) }
-
+// defaultIn is the built-in default for dev (MEMORY.md section 2) among
+// m's allocators: host on cpu; mempool on CUDA devices with
+// memory_pools_supported, else device.
 func defaultIn(m map[string]Allocator, dev Device) Allocator {
 	if !dev.IsCUDA() {
 		return m["host"]
