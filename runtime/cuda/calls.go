@@ -95,14 +95,6 @@ func (d *Driver) call5(p *proc, a0, a1, a2, a3, a4 uintptr) error {
 	return d.result(p, syscall(p.addr, a0, a1, a2, a3, a4))
 }
 
-// LaunchKernel's call: fixed arity like the callN wrappers, so that the
-// parameter array is kept alive and nothing is allocated.
-//
-//go:uintptrescapes
-func launch(fn, f, gx, gy, gz, bx, by, bz, shared, stream, params uintptr) uintptr {
-	return syscall(fn, f, gx, gy, gz, bx, by, bz, shared, stream, params, 0)
-}
-
 // result turns an nvrtcResult into an error.
 func (n *NVRTC) result(p *proc, r uintptr) error {
 	if code := int(int32(uint32(r))); code != 0 {

@@ -19,6 +19,7 @@ const (
 	AttrPCIBusID                               DeviceAttribute = 33
 	AttrPCIDeviceID                            DeviceAttribute = 34
 	AttrTCCDriver                              DeviceAttribute = 35
+	AttrMaxThreadsPerMultiprocessor            DeviceAttribute = 39
 	AttrUnifiedAddressing                      DeviceAttribute = 41
 	AttrPCIDomainID                            DeviceAttribute = 50
 	AttrComputeCapabilityMajor                 DeviceAttribute = 75
@@ -68,6 +69,7 @@ type DeviceInfo struct {
 	MultiprocessorCount          int
 	TotalMem                     uint64 // bytes
 	MaxThreadsPerBlock           int
+	MaxThreadsPerMultiprocessor  int // threads resident at once per SM
 	MaxSharedMemoryPerBlock      int
 	WarpSize                     int
 	PCIDomain, PCIBus, PCIDevice int
@@ -100,6 +102,7 @@ var attrFields = []attrField{
 	{"compute_capability_minor", AttrComputeCapabilityMinor, num(func(i *DeviceInfo) *int { return &i.Minor })},
 	{"multiprocessor_count", AttrMultiprocessorCount, num(func(i *DeviceInfo) *int { return &i.MultiprocessorCount })},
 	{"max_threads_per_block", AttrMaxThreadsPerBlock, num(func(i *DeviceInfo) *int { return &i.MaxThreadsPerBlock })},
+	{"max_threads_per_multiprocessor", AttrMaxThreadsPerMultiprocessor, num(func(i *DeviceInfo) *int { return &i.MaxThreadsPerMultiprocessor })},
 	{"max_shared_memory_per_block", AttrMaxSharedMemoryPerBlock, num(func(i *DeviceInfo) *int { return &i.MaxSharedMemoryPerBlock })},
 	{"warp_size", AttrWarpSize, num(func(i *DeviceInfo) *int { return &i.WarpSize })},
 	{"pci_domain_id", AttrPCIDomainID, num(func(i *DeviceInfo) *int { return &i.PCIDomain })},

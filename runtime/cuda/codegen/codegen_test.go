@@ -52,9 +52,12 @@ func TestSaxpy(t *testing.T) {
 	wantAll(t, src,
 		`extern "C" __global__ void gs_saxpy\(gs_array1 p0_x, gs_array1 p1_y, float p2_a, gs_launch gs_dims\) \{`,
 		`struct gs_array1 \{ unsigned long long data; long long shape\[1\]; long long strides\[1\]; \};`,
-		`struct gs_launch \{ long long n\[4\]; long long total; \};`,
-		`long long gs_lin = \(long long\)blockIdx\.x \* \(long long\)blockDim\.x \+ \(long long\)threadIdx\.x;`,
-		`if \(gs_lin >= gs_dims\.total\) return;`,
+		`struct gs_launch \{ long long n\[4\]; long long total; long long per; \};`,
+		// The body runs once per launch thread; each CUDA thread runs
+		// gs_dims.per of them, a block apart.
+		`static __device__ __forceinline__ void gs_saxpy_body\(gs_array1 p0_x, gs_array1 p1_y, float p2_a, const gs_launch& gs_dims, long long gs_lin\) \{`,
+		`long long gs_first = \(long long\)blockIdx\.x \* \(long long\)blockDim\.x \* gs_dims\.per \+ \(long long\)threadIdx\.x;`,
+		`for \(long long gs_k = 0; gs_k < gs_dims\.per; gs_k\+\+\) \{\n\s+long long gs_lin = gs_first \+ gs_k \* \(long long\)blockDim\.x;\n\s+if \(gs_lin >= gs_dims\.total\) return;\n\s+gs_saxpy_body\(p0_x, p1_y, p2_a, gs_dims, gs_lin\);`,
 		`int gs_tid0 = \(int\)gs_lin;`,
 		`r1 = gs_tid0;`,
 		`r2 = p2_a;`,
@@ -365,7 +368,7 @@ func TestParamLayout(t *testing.T) {
 	want := []ParamKind{
 		{ParamArray, 0, ir.F32, 1, 24}, {ParamArray, 1, ir.F32, 1, 24}, {ParamScalar, 2, ir.F32, 0, 4},
 		{ParamScalar, 3, ir.Bool, 0, 1}, {ParamScalar, 4, ir.I64, 0, 8},
-		{Class: ParamLaunch, Size: 40},
+		{Class: ParamLaunch, Size: 48},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("got %v", got)
@@ -384,10 +387,10 @@ func TestParamLayout(t *testing.T) {
 		t.Errorf("PackArray rank 2 = %v", words)
 	}
 	l := make([]byte, LaunchParamSize)
-	PackLaunch(l, []int{7, 9}, 63)
-	var lw [5]uint64
+	PackLaunch(l, []int{7, 9}, 63, 4)
+	var lw [6]uint64
 	binary.Read(bytes.NewReader(l), binary.LittleEndian, &lw)
-	if lw != [5]uint64{7, 9, 1, 1, 63} {
+	if lw != [6]uint64{7, 9, 1, 1, 63, 4} {
 		t.Errorf("PackLaunch = %v", lw)
 	}
 	// The C signature lists the same parameters in the same order.

@@ -33,11 +33,13 @@ func PackArray(dst []byte, a *ArrayParam, n int) {
 }
 
 // LaunchParamSize is the size of struct gs_launch: extents n[4] (1 past the
-// launch's rank), then the thread count.
-const LaunchParamSize = 40
+// launch's rank), the thread count, and the launch threads each CUDA
+// thread runs.
+const LaunchParamSize = 48
 
-// PackLaunch writes struct gs_launch for dims into dst.
-func PackLaunch(dst []byte, dims []int, total int) {
+// PackLaunch writes struct gs_launch for dims into dst: total is the
+// product of dims, per the launch threads each CUDA thread runs (at least 1).
+func PackLaunch(dst []byte, dims []int, total, per int) {
 	for k := 0; k < 4; k++ {
 		n := 1
 		if k < len(dims) {
@@ -46,6 +48,7 @@ func PackLaunch(dst []byte, dims []int, total int) {
 		binary.LittleEndian.PutUint64(dst[8*k:], uint64(n))
 	}
 	binary.LittleEndian.PutUint64(dst[32:], uint64(total))
+	binary.LittleEndian.PutUint64(dst[40:], uint64(per))
 }
 
 // ParamClass says what one kernel parameter of the generated entry holds.
@@ -85,10 +88,12 @@ type ParamKind struct {
 // ParamLayout lists the parameters of EntryName(k), in order:
 //
 //	one per k.Entry.Params: struct gs_arrayN (see ArrayParam) or the scalar's C type
-//	struct gs_launch { long long n[4]; long long total; }
+//	struct gs_launch { long long n[4]; long long total; long long per; }
 //
-// Thread t = blockIdx.x*blockDim.x + threadIdx.x (64-bit) returns at once
-// when t >= total, so any grid covering total threads works.
+// CUDA thread c = blockIdx.x*blockDim.x + threadIdx.x runs the launch
+// threads blockIdx.x*blockDim.x*per + threadIdx.x + k*blockDim.x for k in
+// [0, per), stopping at total: ceil(total / (blockDim.x*per)) blocks cover
+// the launch.
 func ParamLayout(k *ir.Kernel) []ParamKind {
 	var out []ParamKind
 	if k != nil && k.Entry != nil {

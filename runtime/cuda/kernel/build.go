@@ -14,6 +14,16 @@ import (
 // blockSize is the threads per block of every launch.
 const blockSize = 256
 
+// Thread coarsening: a launch of at least coarsenWaves*coarsenPer times the
+// threads the device holds at once runs coarsenPer launch threads per CUDA
+// thread. Measured on the H200 (saxpy, 2^28 f32): 3481 GB/s with one
+// launch thread per CUDA thread, 3678 with 2, 3745 with 4, 3758 with 8;
+// the waves bound keeps the tail of a compute-bound launch short.
+const (
+	coarsenPer   = 4
+	coarsenWaves = 8
+)
+
 // Builder compiles kernels for CUDA devices. NVRTC is loaded on the first
 // compile that misses the cache, so warm starts never load it.
 type Builder struct {
@@ -56,6 +66,8 @@ type Kernel struct {
 	params   []unsafe.Pointer
 	lastDims []int
 	lastArgs []Arg
+	// coarsenAt is the launch size from which perThread coarsens (0: never).
+	coarsenAt int
 }
 
 // compileOptions are NVRTC's flags for arch (e.g. "sm_90"). Contraction of
@@ -80,7 +92,8 @@ func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kern
 	if err != nil {
 		return nil, fmt.Errorf("loading kernel %s: %w", k.Entry.Name, err)
 	}
-	kk := &Kernel{drv: b.drv, name: k.Entry.Name, mod: mod, layout: codegen.ParamLayout(k)}
+	kk := &Kernel{drv: b.drv, name: k.Entry.Name, mod: mod, layout: codegen.ParamLayout(k),
+		coarsenAt: coarsenWaves * coarsenPer * dev.MultiprocessorCount * dev.MaxThreadsPerMultiprocessor}
 	kk.args = cuda.NewArgs(len(kk.layout))
 	if kk.fn, err = b.drv.ModuleGetFunction(mod, codegen.EntryName(k)); err != nil {
 		b.drv.ModuleUnload(mod)
@@ -171,15 +184,26 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 			return err
 		}
 	}
+	per := k.perThread(total)
 	params := k.params
 	if !k.samePack(dims, args) {
-		params = k.pack(dims, args, total)
+		params = k.pack(dims, args, total, per)
 	}
 	// A small launch gets a block of just the warps it needs: idle
 	// threads still cost the GPU time (a graph of many tiny launches).
 	block := min(blockSize, (total+31)/32*32)
-	grid := uint32((total + block - 1) / block)
+	grid := uint32((total + block*per - 1) / (block * per))
 	return k.drv.LaunchKernel(k.fn, [3]uint32{grid, 1, 1}, [3]uint32{uint32(block), 1, 1}, 0, s, params)
+}
+
+// perThread is how many launch threads each CUDA thread runs (see
+// codegen.ParamLayout): coarsenPer for a launch that still fills the GPU
+// coarsenWaves times over, else 1.
+func (k *Kernel) perThread(total int) int {
+	if k.coarsenAt > 0 && total >= k.coarsenAt {
+		return coarsenPer
+	}
+	return 1
 }
 
 // samePack reports whether dims and args are those of the last launch, so
@@ -202,7 +226,7 @@ func (k *Kernel) samePack(dims []int, args []Arg) bool {
 }
 
 // pack packs the parameters for dims and args and remembers them.
-func (k *Kernel) pack(dims []int, args []Arg, total int) []unsafe.Pointer {
+func (k *Kernel) pack(dims []int, args []Arg, total, per int) []unsafe.Pointer {
 	a := k.args.Reset()
 	for _, p := range k.layout {
 		switch p.Class {
@@ -212,7 +236,7 @@ func (k *Kernel) pack(dims []int, args []Arg, total int) []unsafe.Pointer {
 		case codegen.ParamScalar:
 			a.U64(args[p.Index].Bits)
 		case codegen.ParamLaunch:
-			codegen.PackLaunch(k.scratch[:p.Size], dims, total)
+			codegen.PackLaunch(k.scratch[:p.Size], dims, total, per)
 			a.Bytes(k.scratch[:p.Size])
 		}
 	}

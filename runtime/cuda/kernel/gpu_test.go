@@ -168,6 +168,61 @@ func TestGPULaunchAndDebug(t *testing.T) {
 	}
 }
 
+// TestGPUCoarsened runs a 2-D kernel with an early return with every CUDA
+// thread running 4 launch threads (as a launch far larger than the GPU
+// does) and checks every element.
+func TestGPUCoarsened(t *testing.T) {
+	drv, ctx, info := gpu(t)
+	ks := kernels(t, `kernel stripes(x: array[i32, 2]) {
+    let i, j = tid()
+    if (i + j) % 3 == 0 { return }
+    x[i, j] = i * 1000 + j
+}`)
+	const rows, cols = 37, 53
+	err := ctx.Do(func() error {
+		k, err := NewBuilder(drv, nil).Build(ks["stripes"], info, Options{UnitStride: true})
+		if err != nil {
+			return err
+		}
+		defer k.Unload()
+		k.coarsenAt = 1
+		if per := k.perThread(rows * cols); per != coarsenPer {
+			t.Fatalf("perThread = %d, want %d", per, coarsenPer)
+		}
+		x, err := drv.MemAlloc(4 * rows * cols)
+		if err != nil {
+			return err
+		}
+		defer drv.MemFree(x)
+		if err := drv.MemsetD8Async(x, 0, 4*rows*cols, 0); err != nil {
+			return err
+		}
+		arr := codegen.ArrayParam{Data: uint64(x), Shape: [4]int64{rows, cols}, Strides: [4]int64{cols, 1}}
+		if err := k.Launch(0, []int{rows, cols}, []Arg{{Array: arr}}); err != nil {
+			return err
+		}
+		host := make([]int32, rows*cols)
+		if err := drv.MemcpyDtoH(unsafe.Pointer(&host[0]), x, 4*rows*cols); err != nil {
+			return err
+		}
+		for i := range rows {
+			for j := range cols {
+				want := int32(i*1000 + j)
+				if (i+j)%3 == 0 {
+					want = 0
+				}
+				if got := host[i*cols+j]; got != want {
+					t.Fatalf("x[%d, %d] = %d, want %d", i, j, got, want)
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
 // BenchmarkKernelLaunch3Arrays times Kernel.Launch with three array
 // arguments (by-value structs) and one thread, without the interpreter:
 // compare with runtime/cuda's BenchmarkLaunch3Args (three pointers) and
