@@ -37,8 +37,7 @@ type gen struct {
 	labels  int          // next label number
 	contUse map[int]bool // labels some continue jumps to
 
-	lastLine int // script position of the last #line directive
-	lastFile string
+	last ast.Pos // script position of the last position marker
 }
 
 // Source returns CUDA C++ for kernel k: one extern "C" __global__ entry named
@@ -250,6 +249,8 @@ func (g *gen) body(f *ir.Func, entry bool) (string, error) {
 	g.f, g.entry, g.depth = f, entry, 1
 	g.b.Reset()
 	g.loops, g.contUse = nil, map[int]bool{}
+	g.last = ast.Pos{}
+	g.sourcePos(f.Pos) // the function's own lines (thread decoding, registers)
 	if entry {
 		g.threadIndex()
 	}
@@ -299,15 +300,15 @@ func (g *gen) threadIndex() {
 	g.line("int gs_tid0 = (int)gs_rest;")
 }
 
-// sourceLine emits a #line directive when an instruction starts a new
-// script line, so NVRTC's messages name the script's file and line rather
-// than generated code.
-func (g *gen) sourceLine(pos ast.Pos) {
-	if !pos.IsValid() || (pos.Line == g.lastLine && pos.File == g.lastFile) {
+// sourcePos emits a position marker (see ScriptPos) when an instruction
+// starts a new script position, so that NVRTC's messages about the lines
+// after it can be mapped to the script's file, line and column.
+func (g *gen) sourcePos(pos ast.Pos) {
+	if !pos.IsValid() || (pos.Line == g.last.Line && pos.Col == g.last.Col && pos.File == g.last.File) {
 		return
 	}
-	g.lastLine, g.lastFile = pos.Line, pos.File
-	g.line("#line %d %s", pos.Line, strconv.Quote(pos.File))
+	g.last = pos
+	g.line("%s%d:%d %s", posMarker, pos.Line, pos.Col, strconv.Quote(pos.File))
 }
 
 func (g *gen) line(format string, args ...any) {
@@ -331,7 +332,7 @@ func (g *gen) stmt(s ir.Stmt) error {
 		if s == nil {
 			return errorf(g.f.Pos, "codegen: %s: nil instruction", g.f.Name)
 		}
-		g.sourceLine(s.Pos)
+		g.sourcePos(s.Pos)
 		return g.inst(s)
 	case *ir.If:
 		if s == nil {

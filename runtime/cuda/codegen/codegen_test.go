@@ -23,9 +23,9 @@ func mustSource(t *testing.T, k *ir.Kernel, opts Options) string {
 	return src
 }
 
-// lineDirective matches the #line lines that map generated code to script
-// positions; wantAll looks at the code without them.
-var lineDirective = regexp.MustCompile(`(?m)^\s*#line .*\n`)
+// lineDirective matches the position markers that map generated code to
+// script positions; wantAll looks at the code without them.
+var lineDirective = regexp.MustCompile(`(?m)^\s*// gs:pos .*\n`)
 
 // wantAll fails for every snippet (a regexp) missing from src.
 func wantAll(t *testing.T, src string, snippets ...string) {
@@ -514,12 +514,38 @@ func TestUnitStride(t *testing.T) {
 	wantNone(t, src, `p0_a\.strides\[1\]`)
 }
 
-func TestLineDirectives(t *testing.T) {
+func TestPositionMarkers(t *testing.T) {
 	src := mustSource(t, loopKernel(), Options{})
-	if !regexp.MustCompile(`(?m)^\s*#line \d+ "t\.gs"\n`).MatchString(src) {
-		t.Errorf("no #line directive naming the script:\n%s", src)
+	if !regexp.MustCompile(`(?m)^\s*// gs:pos \d+:\d+ "t\.gs"\n`).MatchString(src) {
+		t.Errorf("no position marker naming the script:\n%s", src)
 	}
 	if mustSource(t, loopKernel(), Options{}) != src {
-		t.Error("output with #line directives is not deterministic")
+		t.Error("output with position markers is not deterministic")
+	}
+}
+
+// ScriptPos finds the marker above a generated line; MapLog rewrites
+// NVRTC's messages with it and keeps everything else.
+func TestMapLog(t *testing.T) {
+	src := "struct x;\n  // gs:pos 3:7 \"a b.gs\"\n  r1 = 0;\n  r2 = 1;\n  // gs:pos 4:2 \"a b.gs\"\n  r3 = r2;\n"
+	if _, ok := ScriptPos(src, 1); ok {
+		t.Error("line 1 has no marker above it")
+	}
+	for line, want := range map[int]string{2: "a b.gs:3:7", 4: "a b.gs:3:7", 6: "a b.gs:4:2", 99: "a b.gs:4:2"} {
+		if p, ok := ScriptPos(src, line); !ok || p.String() != want {
+			t.Errorf("ScriptPos(%d) = %v %v, want %s", line, p, ok, want)
+		}
+	}
+	log := "k.cu(4): error: identifier \"q\" is undefined\n    r2 = q;\n         ^\n\nother.cu(4): error: elsewhere\n1 error detected in the compilation of \"k.cu\".\n"
+	out, first, ok := MapLog(log, "k.cu", src)
+	if !ok || first.String() != "a b.gs:3:7" {
+		t.Errorf("first = %v %v", first, ok)
+	}
+	want := "a b.gs:3:7: error: identifier \"q\" is undefined (generated k.cu line 4)\n    r2 = q;\n         ^\n\nother.cu(4): error: elsewhere\n1 error detected in the compilation of \"k.cu\".\n"
+	if out != want {
+		t.Errorf("MapLog:\n%s\nwant:\n%s", out, want)
+	}
+	if _, _, ok := MapLog("k.cu(1): error: x", "k.cu", src); ok {
+		t.Error("a message above every marker mapped")
 	}
 }

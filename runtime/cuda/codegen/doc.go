@@ -12,13 +12,22 @@
 // # Launch contract
 //
 // The entry's parameters are listed by ParamLayout: the kernel's parameters
-// in order (arrays as ArrayParam by value, 72 bytes: data address, shape[4],
-// strides[4] in elements; scalars as their C type), then long long n0, n1,
-// n2, n3 (launch extents, 1 past the launch's rank) and long long total.
-// Thread t = blockIdx.x*blockDim.x + threadIdx.x (64-bit) returns when
-// t >= total; tid along axis k is decoded from t in C order (last axis
-// fastest), as the CPU executor numbers threads. Any 1-D grid covering total
-// threads works.
+// in order (arrays as struct gs_arrayN by value for rank N: data address,
+// shape[N], strides[N] in elements; scalars as their C type), then struct
+// gs_launch { n[4] (launch extents, 1 past the launch's rank), total,
+// per }. The kernel body is an inlined __device__ function run once per
+// launch thread t; CUDA thread c of block b runs t = b*blockDim.x*per +
+// threadIdx.x + k*blockDim.x for k in [0, per), stopping at t >= total
+// (ceil(total / (blockDim.x*per)) blocks cover the launch; the launcher
+// sets per > 1 only for launches far larger than the GPU). tid along axis
+// k is decoded from t in C order (last axis fastest), as the CPU executor
+// numbers threads; a return in the kernel ends launch thread t only.
+//
+// # Source positions
+//
+// Before the lines of each new script position the output has a comment
+// `// gs:pos LINE:COL "FILE"`; ScriptPos maps a generated line back to it
+// and MapLog rewrites NVRTC's messages with it.
 //
 // # Debug builds
 //
@@ -35,7 +44,9 @@
 // instructions, then each func's, in statement order (DebugInfo documents
 // the walk). Inside device funcs each array parameter carries a hidden
 // "int gs_root<i>", the entry parameter it came from, so the message names
-// the launch's array. Other threads run on; what they wrote stays written.
+// the launch's array. Other threads run on; what they wrote stays written
+// (in a coarsened launch the later launch threads of the failing CUDA
+// thread do not run: the launch has failed already).
 //
 // # Semantics (identical to the CPU executor unless noted)
 //

@@ -131,9 +131,14 @@ func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
 	if b.nvrtcErr != nil {
 		return nil, fmt.Errorf("compiling kernel %s for %s: %w", k.Entry.Name, arch, b.nvrtcErr)
 	}
-	img, log, err := b.nvrtc.Compile(src, k.Entry.Name+".cu", opts)
+	name := k.Entry.Name + ".cu"
+	img, log, err := b.nvrtc.Compile(src, name, opts)
 	if err != nil {
-		return nil, &CompileError{Kernel: k.Entry.Name, Pos: k.Entry.Pos, Log: log, Err: err}
+		mapped, pos, ok := codegen.MapLog(log, name, src)
+		if !ok {
+			pos = k.Entry.Pos
+		}
+		return nil, &CompileError{Kernel: k.Entry.Name, Pos: pos, Log: mapped, Err: err}
 	}
 	b.cache.Put(key, img) // a failed cache write only costs a later compile
 	return img, nil
@@ -143,8 +148,9 @@ func (b *Builder) loadNVRTC() {
 	b.once.Do(func() { b.nvrtc, b.nvrtcErr = cuda.LoadNVRTC() })
 }
 
-// CompileError is an NVRTC failure. The generated code carries #line
-// directives, so the log names script positions where it can.
+// CompileError is an NVRTC failure. Pos is the script position of the
+// first message (the kernel's when none maps) and Log has NVRTC's messages
+// rewritten to name script positions (codegen.MapLog).
 type CompileError struct {
 	Kernel string
 	Pos    ast.Pos

@@ -2,11 +2,14 @@ package kernel
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"strings"
 	"testing"
 	"time"
 	"unsafe"
 
+	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/syntax"
@@ -166,6 +169,42 @@ func TestGPULaunchAndDebug(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestGPUCompileErrorPosition feeds NVRTC generated code with an error
+// planted under the marker of script line 3 and checks that the error
+// names the script's file, line and column.
+func TestGPUCompileErrorPosition(t *testing.T) {
+	drv, _, info := gpu(t)
+	k := kernels(t, `kernel bad(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] * 2.0
+}`)["bad"]
+	src, err := codegen.Source(k, codegen.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(src, "\n")
+	var want ast.Pos
+	for i, l := range lines {
+		if strings.Contains(l, `// gs:pos 3:`) {
+			want, _ = codegen.ScriptPos(src, i+1)
+			lines[i] += "\n  gs_planted_error = 1;"
+			break
+		}
+	}
+	if want.Line != 3 {
+		t.Fatalf("no marker for line 3 in:\n%s", src)
+	}
+	_, err = NewBuilder(drv, nil).image(k, strings.Join(lines, "\n"), fmt.Sprintf("sm_%d%d", info.Major, info.Minor))
+	var ce *CompileError
+	if !errors.As(err, &ce) {
+		t.Fatalf("want a CompileError, got %v", err)
+	}
+	if ce.Pos != want || !strings.Contains(ce.Error(), want.String()+": error") {
+		t.Errorf("position %v, want %v; message:\n%v", ce.Pos, want, ce)
+	}
+	t.Logf("NVRTC error as reported: %v", ce)
 }
 
 // TestGPUCoarsened runs a 2-D kernel with an early return with every CUDA
