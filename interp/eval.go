@@ -283,7 +283,9 @@ func (th *Thread) execFor(s *ast.ForStmt, fr *frame) (ctrl, error) {
 		if err := th.step(); err != nil {
 			return ctrlNone, true, th.errorAt(s.Pos, err)
 		}
-		th.store(s.Var, v, fr)
+		if s.VarUsed {
+			th.store(s.Var, v, fr)
+		}
 		r, err := th.execBlock(s.Body.Stmts, fr)
 		switch {
 		case err != nil:
@@ -301,7 +303,11 @@ func (th *Thread) execFor(s *ast.ForStmt, fr *frame) (ctrl, error) {
 			return ctrlNone, err
 		}
 		for i := lo; (step > 0 && i < hi) || (step < 0 && i > hi); i += step {
-			if r, done, err := body(Int(i)); done {
+			var v Value
+			if s.VarUsed {
+				v = Int(i) // boxing allocates: only for a variable the body reads
+			}
+			if r, done, err := body(v); done {
 				return r, err
 			}
 		}

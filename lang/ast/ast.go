@@ -107,6 +107,9 @@ type ForStmt struct {
 	Var  *Ident
 	Iter Expr
 	Body *Block
+	// VarUsed, set by the resolver, says whether any name in the body
+	// refers to Var: when none does, the loop need not store it.
+	VarUsed bool
 }
 
 // WhileStmt is `while Cond Body`.

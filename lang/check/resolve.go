@@ -35,6 +35,9 @@ type resolver struct {
 	declared   map[string]bool // host names declared in this chunk outside fns
 	kernels    []*ast.KernelDecl
 	funcs      []*ast.FuncDecl
+	// used holds every binding some name use resolved to (slots are
+	// never reused, so a binding is one declaration).
+	used map[binding]bool
 }
 
 func newResolver(c *Checker, errs *ast.ErrorList) *resolver {
@@ -43,7 +46,7 @@ func newResolver(c *Checker, errs *ast.ErrorList) *resolver {
 		top.names[name] = binding{scope: ast.ScopeGlobal, index: idx}
 	}
 	return &resolver{c: c, errs: errs, top: top, scope: top, numGlobals: c.numGlobals,
-		declared: map[string]bool{}}
+		declared: map[string]bool{}, used: map[binding]bool{}}
 }
 
 // file resolves a whole chunk. Its top-level statements share the
@@ -100,9 +103,9 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 
 // declare gives id a new slot (a global outside fns, a frame slot inside)
 // and makes it visible in the current scope from now on.
-func (r *resolver) declare(id *ast.Ident) {
+func (r *resolver) declare(id *ast.Ident) binding {
 	if id == nil {
-		return
+		return binding{}
 	}
 	var b binding
 	if n := len(r.frames); n == 0 {
@@ -116,6 +119,7 @@ func (r *resolver) declare(id *ast.Ident) {
 	}
 	id.Scope, id.Depth, id.Index = b.scope, 0, b.index
 	r.scope.names[id.Name] = b
+	return b
 }
 
 // use resolves a name use; it reports whether the name was found.
@@ -129,6 +133,7 @@ func (r *resolver) use(id *ast.Ident) bool {
 		if b.scope == ast.ScopeLocal {
 			id.Depth = len(r.frames) - b.level
 		}
+		r.used[b] = true
 		return true
 	}
 	if r.c.predeclared != nil && r.c.predeclared(id.Name) {
@@ -156,9 +161,10 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 	case *ast.ForStmt:
 		r.expr(s.Iter)
 		r.push()
-		r.declare(s.Var)
+		b := r.declare(s.Var)
 		r.loop(s.Body)
 		r.pop()
+		s.VarUsed = r.used[b]
 	case *ast.WhileStmt:
 		r.expr(s.Cond)
 		r.loop(s.Body)

@@ -2,6 +2,7 @@ package check
 
 import (
 	"regexp"
+	"slices"
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -283,5 +284,39 @@ func TestSharedFuncPerKernel(t *testing.T) {
 		if len(k.Funcs) != want {
 			t.Errorf("%s: %d funcs, want %d", kd.Name.Name, len(k.Funcs), want)
 		}
+	}
+}
+
+// A for loop records whether its body reads the loop variable (directly or
+// from a closure), so that the interpreter can skip storing it.
+func TestForVarUsed(t *testing.T) {
+	src := `for i in range(2) { print(1) }
+for i in range(2) { fn f() { return i } }
+for i in range(2) { for i in range(2) { print(i) } }
+for i in range(2) { i = 5 }
+fn g() { for j in range(2) { print(j) } }
+`
+	f := parse(t, src)
+	if _, err := newTestChecker().Check(f); err != nil {
+		t.Fatal(err)
+	}
+	var got []bool
+	var walk func(ss []ast.Stmt)
+	walk = func(ss []ast.Stmt) {
+		for _, s := range ss {
+			switch s := s.(type) {
+			case *ast.ForStmt:
+				got = append(got, s.VarUsed)
+				walk(s.Body.Stmts)
+			case *ast.FnDecl:
+				walk(s.Body.Stmts)
+			}
+		}
+	}
+	walk(f.Stmts)
+	// An assignment resolves the name too: conservatively "used".
+	want := []bool{false, true, false, true, true, true}
+	if !slices.Equal(got, want) {
+		t.Errorf("VarUsed = %v, want %v", got, want)
 	}
 }

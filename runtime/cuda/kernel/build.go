@@ -14,15 +14,13 @@ import (
 // blockSize is the threads per block of every launch.
 const blockSize = 256
 
-// Thread coarsening: a launch of at least coarsenWaves*coarsenPer times the
-// threads the device holds at once runs coarsenPer launch threads per CUDA
-// thread. Measured on the H200 (saxpy, 2^28 f32): 3481 GB/s with one
-// launch thread per CUDA thread, 3678 with 2, 3745 with 4, 3758 with 8;
-// the waves bound keeps the tail of a compute-bound launch short.
-const (
-	coarsenPer   = 4
-	coarsenWaves = 8
-)
+// Thread coarsening: a launch of at least coarsenWaves*codegen.CoarsenPer
+// times the threads the device holds at once runs codegen.CoarsenPer launch
+// threads per CUDA thread. Measured on the H200 (saxpy, 2^28 f32, C
+// experiments): 3481 GB/s with one launch thread per CUDA thread, 3678
+// with 2, 3745 with 4, 3758 with 8; the waves bound keeps the tail of a
+// compute-bound launch short.
+const coarsenWaves = 8
 
 // Builder compiles kernels for CUDA devices. NVRTC is loaded on the first
 // compile that misses the cache, so warm starts never load it.
@@ -93,7 +91,7 @@ func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kern
 		return nil, fmt.Errorf("loading kernel %s: %w", k.Entry.Name, err)
 	}
 	kk := &Kernel{drv: b.drv, name: k.Entry.Name, mod: mod, layout: codegen.ParamLayout(k),
-		coarsenAt: coarsenWaves * coarsenPer * dev.MultiprocessorCount * dev.MaxThreadsPerMultiprocessor}
+		coarsenAt: coarsenWaves * codegen.CoarsenPer * dev.MultiprocessorCount * dev.MaxThreadsPerMultiprocessor}
 	kk.args = cuda.NewArgs(len(kk.layout))
 	if kk.fn, err = b.drv.ModuleGetFunction(mod, codegen.EntryName(k)); err != nil {
 		b.drv.ModuleUnload(mod)
@@ -207,7 +205,7 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 // coarsenWaves times over, else 1.
 func (k *Kernel) perThread(total int) int {
 	if k.coarsenAt > 0 && total >= k.coarsenAt {
-		return coarsenPer
+		return codegen.CoarsenPer
 	}
 	return 1
 }

@@ -207,58 +207,68 @@ func TestGPUCompileErrorPosition(t *testing.T) {
 	t.Logf("NVRTC error as reported: %v", ce)
 }
 
-// TestGPUCoarsened runs a 2-D kernel with an early return with every CUDA
-// thread running 4 launch threads (as a launch far larger than the GPU
-// does) and checks every element.
+// TestGPUCoarsened runs kernels with every CUDA thread running
+// codegen.CoarsenPer launch threads (as a launch far larger than the GPU
+// does) and checks every element: a small 2-D kernel with an early return
+// (the entry's unrolled path) and one with a loop (the general path).
 func TestGPUCoarsened(t *testing.T) {
 	drv, ctx, info := gpu(t)
 	ks := kernels(t, `kernel stripes(x: array[i32, 2]) {
     let i, j = tid()
     if (i + j) % 3 == 0 { return }
     x[i, j] = i * 1000 + j
+}
+kernel sums(x: array[i32, 2]) {
+    let i, j = tid()
+    if (i + j) % 3 == 0 { return }
+    let s = 0
+    for k in range(j + 1) { s = s + k }
+    x[i, j] = i * 1000 + s - j * (j + 1) / 2 + j
 }`)
 	const rows, cols = 37, 53
-	err := ctx.Do(func() error {
-		k, err := NewBuilder(drv, nil).Build(ks["stripes"], info, Options{UnitStride: true})
-		if err != nil {
-			return err
-		}
-		defer k.Unload()
-		k.coarsenAt = 1
-		if per := k.perThread(rows * cols); per != coarsenPer {
-			t.Fatalf("perThread = %d, want %d", per, coarsenPer)
-		}
-		x, err := drv.MemAlloc(4 * rows * cols)
-		if err != nil {
-			return err
-		}
-		defer drv.MemFree(x)
-		if err := drv.MemsetD8Async(x, 0, 4*rows*cols, 0); err != nil {
-			return err
-		}
-		arr := codegen.ArrayParam{Data: uint64(x), Shape: [4]int64{rows, cols}, Strides: [4]int64{cols, 1}}
-		if err := k.Launch(0, []int{rows, cols}, []Arg{{Array: arr}}); err != nil {
-			return err
-		}
-		host := make([]int32, rows*cols)
-		if err := drv.MemcpyDtoH(unsafe.Pointer(&host[0]), x, 4*rows*cols); err != nil {
-			return err
-		}
-		for i := range rows {
-			for j := range cols {
-				want := int32(i*1000 + j)
-				if (i+j)%3 == 0 {
-					want = 0
-				}
-				if got := host[i*cols+j]; got != want {
-					t.Fatalf("x[%d, %d] = %d, want %d", i, j, got, want)
+	for _, name := range []string{"stripes", "sums"} {
+		err := ctx.Do(func() error {
+			k, err := NewBuilder(drv, nil).Build(ks[name], info, Options{UnitStride: true})
+			if err != nil {
+				return err
+			}
+			defer k.Unload()
+			k.coarsenAt = 1
+			if per := k.perThread(rows * cols); per != codegen.CoarsenPer {
+				t.Fatalf("perThread = %d, want %d", per, codegen.CoarsenPer)
+			}
+			x, err := drv.MemAlloc(4 * rows * cols)
+			if err != nil {
+				return err
+			}
+			defer drv.MemFree(x)
+			if err := drv.MemsetD8Async(x, 0, 4*rows*cols, 0); err != nil {
+				return err
+			}
+			arr := codegen.ArrayParam{Data: uint64(x), Shape: [4]int64{rows, cols}, Strides: [4]int64{cols, 1}}
+			if err := k.Launch(0, []int{rows, cols}, []Arg{{Array: arr}}); err != nil {
+				return err
+			}
+			host := make([]int32, rows*cols)
+			if err := drv.MemcpyDtoH(unsafe.Pointer(&host[0]), x, 4*rows*cols); err != nil {
+				return err
+			}
+			for i := range rows {
+				for j := range cols {
+					want := int32(i*1000 + j)
+					if (i+j)%3 == 0 {
+						want = 0
+					}
+					if got := host[i*cols+j]; got != want {
+						t.Fatalf("%s: x[%d, %d] = %d, want %d", name, i, j, got, want)
+					}
 				}
 			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(name, ": ", err)
 		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 }
 

@@ -75,13 +75,13 @@ def run_all(d):
     # struct gs_arrayN: data, shape[N], strides[N]; struct gs_launch: n[4], total, per.
     ARR = {n: np.dtype([("data", np.uint64), ("shape", np.int64, (n,)), ("strides", np.int64, (n,))]) for n in (1, 2, 3, 4)}
     LAUNCH = np.dtype([("n", np.int64, (4,)), ("total", np.int64), ("per", np.int64)])
-    # Every case runs coarsened (3 launch threads per CUDA thread, a block
-    # apart): the same results prove the entry's loop (the launcher uses 1
-    # for all but very large launches).
-    PER = 3
+    # Every case runs coarsened (launch threads per CUDA thread, a block
+    # apart; the launcher uses 1 for all but very large launches): 4 takes
+    # the entry's unrolled path where it has one, 3 the general loop.
     cases = json.load(open(os.path.join(d, "manifest.json")))["cases"]
     fails = 0
-    for c in cases:
+    for i, c in enumerate(cases):
+        PER = 4 if i % 2 else 3
         mod = cp.RawModule(path=os.path.join(d, c["file"][:-3] + ".cubin"))
         fn = mod.get_function(c["entry"])
         bufs, args = {}, []
