@@ -3,6 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -47,6 +48,12 @@ type cudaKernel struct {
 	shapes  [][]int
 	arrays  []*mem.Array // the arrays args was packed from
 	units   []bool       // per argument: unit innermost stride
+	// changed says args changed since the last launch, which was of
+	// module launched over dims launchedDims: a launch with none of
+	// these changed repeats it (kernel.Kernel.Relaunch).
+	changed      bool
+	launched     *kernel.Kernel
+	launchedDims []int
 }
 
 type cudaKey struct {
@@ -103,10 +110,14 @@ func (k *Kernel) packCUDAArg(i int, p ir.Param, bits uint64, a *mem.Array, ptr u
 		n := len(k.IR.Entry.Params)
 		c.args, c.names, c.shapes = make([]kernel.Arg, n), make([]string, n), make([][]int, n)
 		c.arrays, c.units = make([]*mem.Array, n), make([]bool, n)
+		c.changed = true
 	}
 	if a == nil {
-		c.args[i] = kernel.Arg{Bits: bits}
-		c.arrays[i] = nil
+		if c.args[i].Bits != bits || c.arrays[i] != nil {
+			c.args[i] = kernel.Arg{Bits: bits}
+			c.arrays[i] = nil
+			c.changed = true
+		}
 		return
 	}
 	// An array value never changes its address, shape or strides (views
@@ -126,6 +137,7 @@ func (k *Kernel) packCUDAArg(i int, p ir.Param, bits uint64, a *mem.Array, ptr u
 	c.unit = c.unit && c.units[i]
 	c.args[i] = kernel.Arg{Array: ap}
 	c.names[i], c.shapes[i], c.arrays[i] = name, a.Shape(), a
+	c.changed = true
 }
 
 // launchCUDA queues k on d. The launch is asynchronous; in debug mode it
@@ -148,7 +160,7 @@ func (th *Thread) launchCUDA(s *ast.LaunchStmt, k *Kernel, d *mem.CUDADev, dims 
 		}
 		th.curCtx = d.Ctx
 	}
-	if err := m.Launch(d.Stream, dims, k.cuda.args); err != nil {
+	if err := k.cuda.launch(m, d.Stream, dims); err != nil {
 		return th.errorAt(s.Pos, fmt.Errorf("launch of kernel %s on %s: %w", k.Name, d.Device, err))
 	}
 	th.markUsed(d)
@@ -163,6 +175,21 @@ func (th *Thread) launchCUDA(s *ast.LaunchStmt, k *Kernel, d *mem.CUDADev, dims 
 		}
 		return th.errorAt(s.Pos, fmt.Errorf("kernel %s on %s: %w", k.Name, d.Device, err))
 	}
+	return nil
+}
+
+// launch queues m over dims with the packed arguments, repeating the last
+// launch when nothing changed since (a launch statement in a loop).
+func (c *cudaKernel) launch(m *kernel.Kernel, s cuda.Stream, dims []int) error {
+	if !c.changed && c.launched == m && slices.Equal(dims, c.launchedDims) {
+		return m.Relaunch(s)
+	}
+	if err := m.Launch(s, dims, c.args); err != nil {
+		c.launched = nil
+		return err
+	}
+	c.changed, c.launched = false, m
+	c.launchedDims = append(c.launchedDims[:0], dims...)
 	return nil
 }
 

@@ -151,3 +151,19 @@ kernel nop(x: array[f32]) { x[tid()] = 1.0 }
 array e: f32[0]
 launch nop[0](e)
 print(e)                               //> []
+---
+// a launch statement in a loop repeats the last launch only while the
+// kernel, dimensions and arguments stay the same
+kernel addk(x: array[i32], k: i32) { x[tid()] = x[tid()] + k }
+array a: i32[4]
+array b: i32[4]
+for i in range(3) { launch addk[4](a, i) }
+for i in range(2) { launch addk[4](a, 5) }
+for i in range(2) {
+    launch addk[4](b, 5)
+    launch addk[4](a, 5)
+}
+for n in [4, 2, 2] { launch addk[n](a, 100) }
+let v = a[1:3]
+for i in range(2) { launch addk[2](v, 1000) }
+print(a, b)                            //> [323, 2323, 2123, 123] [10, 10, 10, 10]

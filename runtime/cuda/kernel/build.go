@@ -1,6 +1,7 @@
 package kernel
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"unsafe"
@@ -59,11 +60,13 @@ type Kernel struct {
 	recBuf [codegen.ErrorRecordSize]byte
 	// scratch holds one packed struct parameter on its way into args.
 	scratch [codegen.MaxParamSize]byte
-	// params are the packed parameters of the last launch, for lastDims
-	// and lastArgs.
-	params   []unsafe.Pointer
-	lastDims []int
-	lastArgs []Arg
+	// params, grid and block are those of the last launch, for lastDims
+	// and lastArgs (empty: it had no threads).
+	params      []unsafe.Pointer
+	grid, block [3]uint32
+	empty       bool
+	lastDims    []int
+	lastArgs    []Arg
 	// coarsenAt is the launch size from which perThread coarsens (0: never).
 	coarsenAt int
 }
@@ -181,6 +184,7 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 		total *= d
 	}
 	if total == 0 {
+		k.pack(dims, args, 0)
 		return nil
 	}
 	if k.debug != nil {
@@ -188,16 +192,28 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 			return err
 		}
 	}
-	per := k.perThread(total)
-	params := k.params
 	if !k.samePack(dims, args) {
-		params = k.pack(dims, args, total, per)
+		k.pack(dims, args, total)
 	}
-	// A small launch gets a block of just the warps it needs: idle
-	// threads still cost the GPU time (a graph of many tiny launches).
-	block := min(blockSize, (total+31)/32*32)
-	grid := uint32((total + block*per - 1) / (block * per))
-	return k.drv.LaunchKernel(k.fn, [3]uint32{grid, 1, 1}, [3]uint32{uint32(block), 1, 1}, 0, s, params)
+	return k.drv.LaunchKernel(k.fn, k.grid, k.block, 0, s, k.params)
+}
+
+// Relaunch queues the kernel exactly as the last Launch did, for a caller
+// that knows the dimensions and arguments have not changed since (a
+// launch statement in a loop): it skips comparing them.
+func (k *Kernel) Relaunch(s cuda.Stream) error {
+	if k.params == nil {
+		return errors.New("kernel: Relaunch before any Launch")
+	}
+	if k.empty {
+		return nil
+	}
+	if k.debug != nil {
+		if err := k.drv.MemsetD8Async(k.errRec, 0, codegen.ErrorRecordSize, s); err != nil {
+			return err
+		}
+	}
+	return k.drv.LaunchKernel(k.fn, k.grid, k.block, 0, s, k.params)
 }
 
 // perThread is how many launch threads each CUDA thread runs (see
@@ -229,8 +245,18 @@ func (k *Kernel) samePack(dims []int, args []Arg) bool {
 	return true
 }
 
-// pack packs the parameters for dims and args and remembers them.
-func (k *Kernel) pack(dims []int, args []Arg, total, per int) []unsafe.Pointer {
+// pack packs the parameters and works out the grid for dims and args, and
+// remembers them.
+func (k *Kernel) pack(dims []int, args []Arg, total int) {
+	per := k.perThread(total)
+	// A small launch gets a block of just the warps it needs: idle
+	// threads still cost the GPU time (a graph of many tiny launches).
+	block := min(blockSize, (total+31)/32*32)
+	k.block = [3]uint32{uint32(block), 1, 1}
+	if block > 0 {
+		k.grid = [3]uint32{uint32((total + block*per - 1) / (block * per)), 1, 1}
+	}
+	k.empty = total == 0
 	a := k.args.Reset()
 	for _, p := range k.layout {
 		switch p.Class {
@@ -247,7 +273,6 @@ func (k *Kernel) pack(dims []int, args []Arg, total, per int) []unsafe.Pointer {
 	k.lastDims = append(k.lastDims[:0], dims...)
 	k.lastArgs = append(k.lastArgs[:0], args...)
 	k.params = a.Params()
-	return k.params
 }
 
 // KernelError is a failed run-time check of a Debug build.

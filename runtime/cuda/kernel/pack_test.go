@@ -19,7 +19,8 @@ func TestPackReuse(t *testing.T) {
 	if k.samePack([]int{1}, args) {
 		t.Fatal("nothing packed yet")
 	}
-	p := k.pack([]int{1}, args, 1, 1)
+	k.pack([]int{1}, args, 1)
+	p := k.params
 	if len(p) != 3 {
 		t.Fatalf("%d params, want 3", len(p))
 	}
