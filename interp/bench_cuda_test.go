@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"runtime"
 	"testing"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -45,5 +46,50 @@ synchronize()
 				b.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestGPULaunchLoopAllocates checks that a launch statement in a loop
+// allocates nothing per iteration on CUDA: the Mallocs of a 20000-launch
+// loop exceed those of a 10000-launch loop by far less than one per launch.
+// (A float literal argument would allocate: evaluating it boxes a value.)
+func TestGPULaunchLoopAllocates(t *testing.T) {
+	if mem.CUDADeviceCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cuda:0", Predeclared: stdlib.Universe()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	ctx := context.Background()
+	setup := `
+kernel k3(a: array[f32], b: array[f32], c: array[f32], s: f32) {
+    if len(a) < 0 { a[0] = b[0] + c[0] + s }
+}
+array a: f32[1]
+array b: f32[1]
+array c: f32[1]
+let s = 2.5
+for i in range(100) { launch k3[1](a, b, c, s) }
+synchronize()
+`
+	if err := in.Exec(ctx, "setup.gs", []byte(setup)); err != nil {
+		t.Fatal(err)
+	}
+	mallocs := func(n int) uint64 {
+		src := []byte(fmt.Sprintf("for i in range(%d) { launch k3[1](a, b, c, s) }\nsynchronize()", n))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if err := in.Exec(ctx, "loop.gs", src); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	mallocs(10000)
+	small, large := mallocs(10000), mallocs(20000)
+	if large > small+1000 {
+		t.Errorf("10000 more launches made %d more allocations (%d vs %d)", large-small, large, small)
 	}
 }

@@ -84,6 +84,7 @@ type Thread struct {
 	cudaDevs  []*mem.CUDADev      // by ordinal, once used
 	curCtx    *cuda.Context       // current on the locked OS thread during run
 	stack     []Value             // launch arguments being evaluated
+	dimStack  []int               // launch dimensions being evaluated (a stack, like stack)
 	capturing *mem.CUDADev        // the device a capture block records, if any
 	fills     map[ir.Type]*Kernel // device fill kernels, by dtype
 	defDev    *mem.Device         // the default device, once resolved

@@ -23,8 +23,12 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if !ok {
 		return th.errorAt(s.Kernel.Pos, fmt.Errorf("%s is %s, not a kernel", s.Kernel.Name, describe(kv)))
 	}
-	var dimBuf [4]int
-	dims, err := th.launchDims(s, k, fr, dimBuf[:0])
+	// Dimensions and arguments go on stacks reused by every launch (a
+	// nested launch while evaluating them pushes above and pops back), so
+	// that a launch allocates nothing.
+	dimBase, base := len(th.dimStack), len(th.stack)
+	defer func() { th.dimStack, th.stack = th.dimStack[:dimBase], th.stack[:base] }()
+	dims, err := th.launchDims(s, k, fr)
 	if err != nil {
 		return err
 	}
@@ -38,10 +42,6 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Device.Start(), err)
 	}
-	// Arguments go on a value stack reused by every launch (a nested
-	// launch while evaluating them pushes above and pops back).
-	base := len(th.stack)
-	defer func() { th.stack = th.stack[:base] }()
 	for _, a := range s.Args {
 		v, err := th.eval(a, fr)
 		if err != nil {
@@ -64,16 +64,16 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	return th.runKernel(s, k, dims)
 }
 
-func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame, dims []int) ([]int, error) {
+// launchDims evaluates the launch's dimensions onto th.dimStack.
+func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, error) {
 	if len(s.Dims) < 1 || len(s.Dims) > 4 {
 		return nil, th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
 	}
 	if k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims) {
 		return nil, th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
 	}
-	dims = dims[:len(s.Dims)]
 	total := 1
-	for i, e := range s.Dims {
+	for _, e := range s.Dims {
 		v, err := th.eval(e, fr)
 		if err != nil {
 			return nil, err
@@ -85,13 +85,13 @@ func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame, dims []int
 		if err != nil {
 			return nil, th.errorAt(e.Start(), err)
 		}
-		dims[i] = n
+		th.dimStack = append(th.dimStack, n)
 		if n != 0 && total > maxThreads/n {
 			return nil, th.errorAt(e.Start(), fmt.Errorf("launch of more than 2^31-1 threads"))
 		}
 		total *= n
 	}
-	return dims, nil
+	return th.dimStack[len(th.dimStack)-len(s.Dims):], nil
 }
 
 // packArgs checks the arguments against the kernel signature and fills the
