@@ -27,11 +27,20 @@
 //
 // # Calling convention and the launch path
 //
-// All calls go through purego.SyscallN, never the reflective RegisterFunc.
+// Calls go through purego.SyscallN, never the reflective RegisterFunc.
 // SyscallN's variadic, //go:uintptrescapes signature would allocate its
 // argument array on every call, so calls.go copies arguments into pooled
 // heap memory and passes that slice; fixed-arity //go:uintptrescapes
 // wrappers keep out-parameters on the heap and alive during the call.
+//
+// The one exception is cuLaunchKernel on amd64 (launch_amd64.s): a
+// 20-instruction trampoline run through runtime.cgocall, the same
+// runtime entry purego uses (reached by go:linkname, which the runtime
+// allows for it), and made usable without cgo by purego's fakecgo. It
+// skips SyscallN's two 32-word argument copies and pooled 58-word block:
+// BenchmarkCallOverhead (an 11-argument libc call) takes 34 ns through it
+// and 75 ns through SyscallN; TestLaunchTrampolineArguments checks every
+// argument slot with snprintf. Other architectures use SyscallN.
 // LaunchKernel plus Args (a reusable argument packer) allocate nothing in
 // steady state (tested with testing.AllocsPerRun, against libc stand-ins
 // without a GPU and against the driver on one).
