@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -73,8 +74,21 @@ type Kernel struct {
 
 // compileOptions are NVRTC's flags for arch (e.g. "sm_90"). Contraction of
 // a*b+c into fma is off so results match the cpu device bit for bit.
+// -minimal (NVRTC 12.4 and later; see supportedOptions) leaves out the
+// texture, device-runtime and driver-type declarations that generated code
+// never uses, which shortens every compile.
 func compileOptions(arch string) []string {
-	return []string{"--gpu-architecture=" + arch, "-default-device", "-std=c++17", "--fmad=false"}
+	return []string{"--gpu-architecture=" + arch, "-default-device", "-std=c++17", "--fmad=false", "-minimal"}
+}
+
+// supportedOptions drops the options that NVRTC major.minor does not know.
+// The cache key keeps the full list: it also names the NVRTC library, so a
+// key still means one compilation.
+func supportedOptions(opts []string, major, minor int) []string {
+	if major > 12 || (major == 12 && minor >= 4) {
+		return opts
+	}
+	return slices.DeleteFunc(slices.Clone(opts), func(o string) bool { return o == "-minimal" })
 }
 
 // Build compiles k for the device (or takes it from the cache) and loads it
@@ -133,7 +147,8 @@ func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
 		return nil, fmt.Errorf("compiling kernel %s for %s: %w", k.Entry.Name, arch, b.nvrtcErr)
 	}
 	name := k.Entry.Name + ".cu"
-	img, log, err := b.nvrtc.Compile(src, name, opts)
+	major, minor := b.nvrtc.Version()
+	img, log, err := b.nvrtc.Compile(src, name, supportedOptions(opts, major, minor))
 	if err != nil {
 		mapped, pos, ok := codegen.MapLog(log, name, src)
 		if !ok {

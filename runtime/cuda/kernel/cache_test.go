@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
 )
@@ -91,5 +92,20 @@ func TestDefaultCacheDir(t *testing.T) {
 	t.Setenv("GSCRIPT_CACHE_DIR", "/x/y")
 	if d := DefaultCacheDir(); d != "/x/y" {
 		t.Errorf("DefaultCacheDir = %q", d)
+	}
+}
+
+// -minimal goes to NVRTC 12.4 and later only.
+func TestSupportedOptions(t *testing.T) {
+	opts := compileOptions("sm_90")
+	if got := supportedOptions(opts, 13, 0); !slices.Equal(got, opts) {
+		t.Errorf("NVRTC 13.0: %v", got)
+	}
+	if got := supportedOptions(opts, 12, 4); !slices.Contains(got, "-minimal") {
+		t.Errorf("NVRTC 12.4: %v", got)
+	}
+	got := supportedOptions(opts, 12, 3)
+	if slices.Contains(got, "-minimal") || len(got) != len(opts)-1 || !slices.Contains(opts, "-minimal") {
+		t.Errorf("NVRTC 12.3: %v (from %v)", got, opts)
 	}
 }

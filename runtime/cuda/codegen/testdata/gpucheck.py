@@ -5,14 +5,14 @@
     python3 runtime/cuda/codegen/testdata/gpucheck.py .gpu/codegen
 
 Compiles every dumped .cu with NVRTC exactly as the runtime does
-(-arch=sm_90 -default-device -std=c++17 --fmad=false), then runs manifest.json's launches
+(-arch=sm_90 -default-device -std=c++17 --fmad=false -minimal), then runs manifest.json's launches
 through CuPy with the compiled cubins and compares the outputs byte for byte
 with the values Go computed. Exit status 1 on any failure.
 """
 import ctypes, glob, json, os, sys
 from concurrent.futures import ProcessPoolExecutor
 
-OPTS = [b"-arch=sm_90", b"-default-device", b"-std=c++17", b"--fmad=false"]
+OPTS = [b"-arch=sm_90", b"-default-device", b"-std=c++17", b"--fmad=false", b"-minimal"]
 
 
 def nvrtc():
