@@ -66,6 +66,7 @@ type Kernel struct {
 	params      []unsafe.Pointer
 	grid, block [3]uint32
 	empty       bool
+	packed      bool // params, grid and block are set
 	lastDims    []int
 	lastArgs    []Arg
 	// coarsenAt is the launch size from which perThread coarsens (0: never).
@@ -198,17 +199,16 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 	for _, d := range dims {
 		total *= d
 	}
+	if !k.samePack(dims, args) {
+		k.pack(dims, args, total)
+	}
 	if total == 0 {
-		k.pack(dims, args, 0)
 		return nil
 	}
 	if k.debug != nil {
 		if err := k.drv.MemsetD8Async(k.errRec, 0, codegen.ErrorRecordSize, s); err != nil {
 			return err
 		}
-	}
-	if !k.samePack(dims, args) {
-		k.pack(dims, args, total)
 	}
 	return k.drv.LaunchKernel(k.fn, k.grid, k.block, 0, s, k.params)
 }
@@ -217,7 +217,7 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 // that knows the dimensions and arguments have not changed since (a
 // launch statement in a loop): it skips comparing them.
 func (k *Kernel) Relaunch(s cuda.Stream) error {
-	if k.params == nil {
+	if !k.packed {
 		return errors.New("kernel: Relaunch before any Launch")
 	}
 	if k.empty {
@@ -244,7 +244,7 @@ func (k *Kernel) perThread(total int) int {
 // samePack reports whether dims and args are those of the last launch, so
 // that its packed parameters serve again (a launch in a loop).
 func (k *Kernel) samePack(dims []int, args []Arg) bool {
-	if k.params == nil || len(dims) != len(k.lastDims) || len(args) != len(k.lastArgs) {
+	if !k.packed || len(dims) != len(k.lastDims) || len(args) != len(k.lastArgs) {
 		return false
 	}
 	for i := range dims {
@@ -287,7 +287,7 @@ func (k *Kernel) pack(dims []int, args []Arg, total int) {
 	}
 	k.lastDims = append(k.lastDims[:0], dims...)
 	k.lastArgs = append(k.lastArgs[:0], args...)
-	k.params = a.Params()
+	k.params, k.packed = a.Params(), true
 }
 
 // KernelError is a failed run-time check of a Debug build.

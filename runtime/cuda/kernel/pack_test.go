@@ -45,3 +45,20 @@ func TestPackReuse(t *testing.T) {
 		t.Error("changed dims were reused")
 	}
 }
+
+// Relaunch needs a Launch first; repeating a launch of no threads does
+// nothing (neither needs the driver).
+func TestRelaunchWithoutDriver(t *testing.T) {
+	ks := kernels(t, `kernel k(x: array[f32]) { x[0] = 1.0 }`)
+	k := &Kernel{layout: codegen.ParamLayout(ks["k"]), args: cuda.NewArgs(2)}
+	if err := k.Relaunch(0); err == nil {
+		t.Error("Relaunch before any Launch succeeded")
+	}
+	args := []Arg{{Array: codegen.ArrayParam{Data: 0x1000}}}
+	if err := k.Launch(0, []int{0}, args); err != nil {
+		t.Fatal(err)
+	}
+	if err := k.Relaunch(0); err != nil {
+		t.Errorf("Relaunch of an empty launch: %v", err)
+	}
+}
