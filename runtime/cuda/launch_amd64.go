@@ -1,17 +1,15 @@
 package cuda
 
-import (
-	"unsafe"
-
-	_ "github.com/ebitengine/purego" // its fakecgo runtime makes runtime.cgocall usable without cgo
-)
+import "unsafe"
 
 // The launch hot path on amd64 calls cuLaunchKernel through a trampoline of
 // its own (launch_amd64.s) instead of purego.SyscallN. Both go through
 // runtime.cgocall; SyscallN also copies its arguments twice into 32-word
 // buffers and a pooled 58-word block. BenchmarkCallOverhead (an 11-argument
 // libc call) measured 34 ns through the trampoline and 75 ns through
-// SyscallN. Everything else still goes through purego.
+// SyscallN. Everything else still goes through purego, whose fakecgo
+// runtime (linked in because this package imports purego) is what makes
+// runtime.cgocall usable in a CGO_ENABLED=0 build.
 
 // launchFrame is the trampoline's argument block: the function, its 11
 // arguments, then the result. The assembly addresses the fields by offset.

@@ -202,15 +202,7 @@ func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
 	if !k.samePack(dims, args) {
 		k.pack(dims, args, total)
 	}
-	if total == 0 {
-		return nil
-	}
-	if k.debug != nil {
-		if err := k.drv.MemsetD8Async(k.errRec, 0, codegen.ErrorRecordSize, s); err != nil {
-			return err
-		}
-	}
-	return k.drv.LaunchKernel(k.fn, k.grid, k.block, 0, s, k.params)
+	return k.Relaunch(s)
 }
 
 // Relaunch queues the kernel exactly as the last Launch did, for a caller
