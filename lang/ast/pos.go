@@ -1,96 +1,14 @@
 // Package ast holds gscript's syntax tree: every node carries the position of
-// its first token, and errors carry positions in the Go toolchain format.
+// its first token.
 package ast
 
-import (
-	"fmt"
-	"sort"
-	"strings"
+import "github.com/gscript-lang/gscript/lang/pos"
+
+// The position types live in lang/pos so that the kernel IR and the runtime
+// need not import the syntax tree; the tree's code names them through these
+// aliases.
+type (
+	Pos       = pos.Pos
+	Error     = pos.Error
+	ErrorList = pos.ErrorList
 )
-
-// Pos is a source position. Line and Col are 1-based; Col counts bytes.
-// The zero Pos means "no position".
-type Pos struct {
-	File   string
-	Offset int
-	Line   int
-	Col    int
-}
-
-// IsValid reports whether p names a real position.
-func (p Pos) IsValid() bool { return p.Line > 0 }
-
-// String formats p as file:line:col (or line:col without a file name).
-func (p Pos) String() string {
-	switch {
-	case !p.IsValid() && p.File == "":
-		return "-"
-	case !p.IsValid():
-		return p.File
-	case p.File == "":
-		return fmt.Sprintf("%d:%d", p.Line, p.Col)
-	}
-	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Col)
-}
-
-// Before orders positions by file, then offset in the file.
-func (p Pos) Before(q Pos) bool {
-	if p.File != q.File {
-		return p.File < q.File
-	}
-	if p.Line != q.Line {
-		return p.Line < q.Line
-	}
-	return p.Col < q.Col
-}
-
-// Error is one syntax, resolve or type error at a position.
-type Error struct {
-	Pos Pos
-	Msg string
-}
-
-func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
-
-// ErrorList collects the errors of one compile, like go/scanner.ErrorList.
-// The zero value is an empty list ready to use.
-type ErrorList []*Error
-
-// Add appends an error at pos.
-func (l *ErrorList) Add(pos Pos, format string, args ...any) {
-	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
-}
-
-// Sort orders the list by position and drops exact duplicates.
-func (l *ErrorList) Sort() {
-	s := *l
-	sort.SliceStable(s, func(i, j int) bool { return s[i].Pos.Before(s[j].Pos) })
-	out := s[:0]
-	for i, e := range s {
-		if i > 0 && *e == *s[i-1] {
-			continue
-		}
-		out = append(out, e)
-	}
-	*l = out
-}
-
-// Err returns the list as an error, or nil when it is empty.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
-// Error prints every error, one per line.
-func (l ErrorList) Error() string {
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
-}

@@ -9,7 +9,7 @@ package ir
 import (
 	"fmt"
 
-	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // Type is a scalar type of kernel values.
@@ -198,7 +198,7 @@ type Inst struct {
 	// holds NoReg at array positions).
 	ArrayArgs []int
 	Format    string  // OpPrint: text with one "{}" per argument
-	Pos       ast.Pos // source position, for run-time errors (bounds, division)
+	Pos       pos.Pos // source position, for run-time errors (bounds, division)
 }
 
 // If runs Then where Cond (a Bool register) holds, else Else.
@@ -251,7 +251,7 @@ func (p Param) IsArray() bool { return p.NDim > 0 }
 // parameter index.
 type Func struct {
 	Name   string
-	Pos    ast.Pos
+	Pos    pos.Pos
 	Params []Param
 	Result Type // Invalid for kernels and funcs without a result
 	Regs   []Type

@@ -7,8 +7,8 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // access is a compiled array access (load, store or atomic).
@@ -20,7 +20,7 @@ type access struct {
 	idx    []int
 	itypes []ir.Type
 	accum  []func(fr *frame, m mask, r, ext, stride int, first bool) int
-	pos    ast.Pos
+	pos    pos.Pos
 }
 
 func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"unsafe"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // builder writes IR by hand the way the checker lowers source.
@@ -17,7 +17,7 @@ type builder struct {
 }
 
 func kernel(name string, params ...ir.Param) *builder {
-	f := &ir.Func{Name: name, Params: params, Pos: ast.Pos{File: "t.gs", Line: 1, Col: 1}}
+	f := &ir.Func{Name: name, Params: params, Pos: pos.Pos{File: "t.gs", Line: 1, Col: 1}}
 	b := &builder{k: &ir.Kernel{Entry: f}, f: f}
 	b.list = &f.Body
 	return b
@@ -25,7 +25,7 @@ func kernel(name string, params ...ir.Param) *builder {
 
 // fn starts a device func of the same kernel; it returns its Funcs index.
 func (b *builder) fn(name string, result ir.Type, params ...ir.Param) (*builder, int) {
-	f := &ir.Func{Name: name, Params: params, Result: result, Pos: ast.Pos{File: "t.gs", Line: 1, Col: 1}}
+	f := &ir.Func{Name: name, Params: params, Result: result, Pos: pos.Pos{File: "t.gs", Line: 1, Col: 1}}
 	b.k.Funcs = append(b.k.Funcs, f)
 	fb := &builder{k: b.k, f: f}
 	fb.list = &f.Body
@@ -38,7 +38,7 @@ func scalar(name string, t ir.Type) ir.Param      { return ir.Param{Name: name, 
 // emit appends an instruction with a distinct position (line = count).
 func (b *builder) emit(in *ir.Inst) *ir.Inst {
 	b.line++
-	in.Pos = ast.Pos{File: "t.gs", Line: b.line + 1, Col: 5}
+	in.Pos = pos.Pos{File: "t.gs", Line: b.line + 1, Col: 5}
 	*b.list = append(*b.list, in)
 	return in
 }

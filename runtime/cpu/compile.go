@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // Program is a kernel compiled for the CPU executor; safe for concurrent
@@ -65,7 +65,7 @@ func Compile(k *ir.Kernel) (prog *Program, err error) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			prog, err = nil, &ast.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("cpu: kernel %s: internal compile error: %v", k.Entry.Name, r)}
+			prog, err = nil, &pos.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("cpu: kernel %s: internal compile error: %v", k.Entry.Name, r)}
 		}
 	}()
 	c := &compiler{k: k, p: &Program{k: k}, active: map[*ir.Func]bool{}}
@@ -140,16 +140,16 @@ func (ctx *fnCtx) isTid(r ir.Reg, depth int) bool {
 // a uniform value written to it may be computed once per launch.
 func (ctx *fnCtx) single(r ir.Reg) bool { return ctx.defs[r] == 1 }
 
-// errf makes a compile error at pos.
-func (c *compiler) errf(ctx *fnCtx, pos ast.Pos, format string, args ...any) error {
-	if !pos.IsValid() {
-		pos = ctx.f.Pos
+// errf makes a compile error at at.
+func (c *compiler) errf(ctx *fnCtx, at pos.Pos, format string, args ...any) error {
+	if !at.IsValid() {
+		at = ctx.f.Pos
 	}
-	return &ast.Error{Pos: pos, Msg: fmt.Sprintf("cpu: %s: ", ctx.f.Name) + fmt.Sprintf(format, args...)}
+	return &pos.Error{Pos: at, Msg: fmt.Sprintf("cpu: %s: ", ctx.f.Name) + fmt.Sprintf(format, args...)}
 }
 
 // reg checks a local register operand and returns its global index.
-func (c *compiler) reg(ctx *fnCtx, r ir.Reg, pos ast.Pos) (int, ir.Type, error) {
+func (c *compiler) reg(ctx *fnCtx, r ir.Reg, pos pos.Pos) (int, ir.Type, error) {
 	if r < 0 || int(r) >= len(ctx.f.Regs) {
 		return 0, 0, c.errf(ctx, pos, "register %d out of range", r)
 	}
@@ -241,7 +241,7 @@ func (c *compiler) control(ctx *fnCtx, s ir.Stmt) (stmtFn, error) {
 	case *ir.Return:
 		return c.ret(ctx, s)
 	}
-	return nil, c.errf(ctx, ast.Pos{}, "unknown statement %T", s)
+	return nil, c.errf(ctx, pos.Pos{}, "unknown statement %T", s)
 }
 
 // Loop marks, per lane, in the loop's flag vector.
@@ -252,12 +252,12 @@ const (
 )
 
 func (c *compiler) ifStmt(ctx *fnCtx, s *ir.If) (stmtFn, error) {
-	cond, ct, err := c.reg(ctx, s.Cond, ast.Pos{})
+	cond, ct, err := c.reg(ctx, s.Cond, pos.Pos{})
 	if err != nil {
 		return nil, err
 	}
 	if ct != ir.Bool {
-		return nil, c.errf(ctx, ast.Pos{}, "if condition has type %s", ct)
+		return nil, c.errf(ctx, pos.Pos{}, "if condition has type %s", ct)
 	}
 	then, err := c.stmts(ctx, s.Then)
 	if err != nil {
@@ -294,12 +294,12 @@ func (c *compiler) ifStmt(ctx *fnCtx, s *ir.If) (stmtFn, error) {
 func (c *compiler) loop(ctx *fnCtx, s *ir.Loop) (stmtFn, error) {
 	condReg := -1
 	if s.CondReg != ir.NoReg {
-		r, t, err := c.reg(ctx, s.CondReg, ast.Pos{})
+		r, t, err := c.reg(ctx, s.CondReg, pos.Pos{})
 		if err != nil {
 			return nil, err
 		}
 		if t != ir.Bool {
-			return nil, c.errf(ctx, ast.Pos{}, "loop condition has type %s", t)
+			return nil, c.errf(ctx, pos.Pos{}, "loop condition has type %s", t)
 		}
 		condReg = r
 	}
@@ -371,7 +371,7 @@ func (l *loopRun) run(fr *frame, in mask) (mask, error) {
 // current statement list.
 func (c *compiler) jump(ctx *fnCtx, v uint8, what string) (stmtFn, error) {
 	if len(ctx.loops) == 0 {
-		return nil, c.errf(ctx, ast.Pos{}, "%s outside a loop", what)
+		return nil, c.errf(ctx, pos.Pos{}, "%s outside a loop", what)
 	}
 	fl := ctx.loops[len(ctx.loops)-1]
 	return func(fr *frame, m mask) (mask, error) {
@@ -385,12 +385,12 @@ func (c *compiler) ret(ctx *fnCtx, s *ir.Return) (stmtFn, error) {
 	if s.Value == ir.NoReg || ctx.result < 0 {
 		return func(fr *frame, m mask) (mask, error) { return mask{}, nil }, nil
 	}
-	v, t, err := c.reg(ctx, s.Value, ast.Pos{})
+	v, t, err := c.reg(ctx, s.Value, pos.Pos{})
 	if err != nil {
 		return nil, err
 	}
 	if t != ctx.f.Result {
-		return nil, c.errf(ctx, ast.Pos{}, "return of %s from a func returning %s", t, ctx.f.Result)
+		return nil, c.errf(ctx, pos.Pos{}, "return of %s from a func returning %s", t, ctx.f.Result)
 	}
 	mov := mkMov(t, ctx.result, v)
 	return func(fr *frame, m mask) (mask, error) { return mask{}, mov(fr, m) }, nil

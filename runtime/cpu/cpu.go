@@ -9,7 +9,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // ArrayArg is an array argument: element [0,...] address, shape and strides
@@ -45,7 +45,7 @@ var ErrCanceled = errors.New("launch canceled")
 // KernelError is a run-time failure inside a kernel: out-of-bounds index,
 // integer division by zero.
 type KernelError struct {
-	Pos    ast.Pos
+	Pos    pos.Pos
 	Kernel string
 	Msg    string
 }

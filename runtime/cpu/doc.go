@@ -77,7 +77,7 @@
 //   - Cancellation is polled between blocks and on every loop iteration, so
 //     an infinite loop in a kernel can be canceled too.
 //   - Compile errors (IR this executor rejects: type mismatches, recursion,
-//     break outside a loop) are *ast.Error values prefixed "cpu:"; they mean
+//     break outside a loop) are *pos.Error values prefixed "cpu:"; they mean
 //     a checker bug, not a user error. Funcs are compiled per call site, up
 //     to 4096 instances per kernel.
 package cpu

@@ -1,8 +1,8 @@
 package codegen
 
 import (
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 	"runtime"
 )
 
@@ -14,7 +14,7 @@ type fb struct {
 }
 
 func newFunc(name string, params ...ir.Param) *fb {
-	b := &fb{f: &ir.Func{Name: name, Params: params, Pos: ast.Pos{File: "t.gs", Line: 1, Col: 1}}}
+	b := &fb{f: &ir.Func{Name: name, Params: params, Pos: pos.Pos{File: "t.gs", Line: 1, Col: 1}}}
 	b.stack = []*[]ir.Stmt{&b.f.Body}
 	return b
 }
@@ -27,7 +27,7 @@ func (b *fb) emit(s ir.Stmt) { *b.stack[len(b.stack)-1] = append(*b.stack[len(b.
 // inst appends an instruction at a fresh line (its Pos).
 func (b *fb) inst(in *ir.Inst) *ir.Inst {
 	b.line++
-	in.Pos = ast.Pos{File: "t.gs", Line: b.line + 1, Col: 5}
+	in.Pos = pos.Pos{File: "t.gs", Line: b.line + 1, Col: 5}
 	b.emit(in)
 	return in
 }

@@ -5,8 +5,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // Options select how a kernel is generated.
@@ -37,17 +37,17 @@ type gen struct {
 	labels  int          // next label number
 	contUse map[int]bool // labels some continue jumps to
 
-	last ast.Pos // script position of the last position marker
+	last pos.Pos // script position of the last position marker
 }
 
 // Source returns CUDA C++ for kernel k: one extern "C" __global__ entry named
 // EntryName(k) plus a __device__ function for each of k.Funcs, preceded by
 // the helpers they use. The output depends only on k and opts (it is hashed
-// for the kernel cache). Malformed IR gives an *ast.Error at the offending
+// for the kernel cache). Malformed IR gives an *pos.Error at the offending
 // instruction's position; Source never panics on it.
 func Source(k *ir.Kernel, opts Options) (string, error) {
 	if k == nil || k.Entry == nil {
-		return "", &ast.Error{Msg: "codegen: nil kernel"}
+		return "", &pos.Error{Msg: "codegen: nil kernel"}
 	}
 	for i, f := range k.Funcs {
 		if f == nil {
@@ -163,8 +163,8 @@ func unrollable(f *ir.Func) bool {
 	return !loops && n <= unrollLimit
 }
 
-func errorf(pos ast.Pos, format string, args ...any) error {
-	return &ast.Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+func errorf(at pos.Pos, format string, args ...any) error {
+	return &pos.Error{Pos: at, Msg: fmt.Sprintf(format, args...)}
 }
 
 // use marks a helper (and its dependencies) as needed.
@@ -294,7 +294,7 @@ func (g *gen) body(f *ir.Func, entry bool) (string, error) {
 	g.f, g.entry, g.depth = f, entry, 1
 	g.b.Reset()
 	g.loops, g.contUse = nil, map[int]bool{}
-	g.last = ast.Pos{}
+	g.last = pos.Pos{}
 	g.sourcePos(f.Pos) // the function's own lines (thread decoding, registers)
 	if entry {
 		g.threadIndex()
@@ -348,7 +348,7 @@ func (g *gen) threadIndex() {
 // sourcePos emits a position marker (see ScriptPos) when an instruction
 // starts a new script position, so that NVRTC's messages about the lines
 // after it can be mapped to the script's file, line and column.
-func (g *gen) sourcePos(pos ast.Pos) {
+func (g *gen) sourcePos(pos pos.Pos) {
 	if !pos.IsValid() || (pos.Line == g.last.Line && pos.Col == g.last.Col && pos.File == g.last.File) {
 		return
 	}
@@ -504,7 +504,7 @@ func (g *gen) ret(s *ir.Return) error {
 }
 
 // reg checks register r of the current function and returns its C name.
-func (g *gen) reg(r ir.Reg, pos ast.Pos) (string, ir.Type, error) {
+func (g *gen) reg(r ir.Reg, pos pos.Pos) (string, ir.Type, error) {
 	if r < 0 || int(r) >= len(g.f.Regs) {
 		return "", ir.Invalid, errorf(pos, "codegen: %s: register %d out of range", g.f.Name, r)
 	}

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 func mustSource(t *testing.T, k *ir.Kernel, opts Options) string {
@@ -473,9 +473,9 @@ func TestMalformedIR(t *testing.T) {
 	}
 	for name, k := range cases {
 		_, err := Source(k, Options{})
-		var ae *ast.Error
+		var ae *pos.Error
 		if err == nil || !errors.As(err, &ae) {
-			t.Errorf("%s: got %v, want an *ast.Error", name, err)
+			t.Errorf("%s: got %v, want an *pos.Error", name, err)
 			continue
 		}
 		if name == "sqrt on int" && (!ae.Pos.IsValid() || !strings.Contains(ae.Msg, "sqrt does not apply to i32")) {

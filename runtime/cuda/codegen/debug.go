@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // ErrorSymbol is the name of the __device__ error record of a Debug build
@@ -53,7 +53,7 @@ func DecodeErrorRecord(b []byte) (ErrorRecord, error) {
 
 // InstInfo locates one instruction id.
 type InstInfo struct {
-	Pos  ast.Pos
+	Pos  pos.Pos
 	Func string // the kernel or device func holding it
 	Op   ir.Op
 }
@@ -120,8 +120,8 @@ func walkStmts(f *ir.Func, ss []ir.Stmt, visit func(f *ir.Func, in *ir.Inst)) {
 // executor reports for the same failure. names[i] is the launch's name for
 // entry parameter i (empty or missing: the parameter's own name); shapes[i]
 // its shape (missing: only the failing extent is known).
-func (t *DebugTable) Describe(rec ErrorRecord, names []string, shapes [][]int) (ast.Pos, string) {
-	var pos ast.Pos
+func (t *DebugTable) Describe(rec ErrorRecord, names []string, shapes [][]int) (pos.Pos, string) {
+	var pos pos.Pos
 	if rec.Inst >= 0 && rec.Inst < int64(len(t.Insts)) {
 		pos = t.Insts[rec.Inst].Pos
 	}

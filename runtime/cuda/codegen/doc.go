@@ -119,7 +119,7 @@
 // tid() inside device funcs (the checker only allows it in kernels);
 // continue in a Loop's Cond or Post; u8/bool atomics; any malformed IR
 // (out-of-range registers, params, callees; mismatched types or index
-// counts) is an *ast.Error at the instruction's position, never a panic.
+// counts) is a *pos.Error at the instruction's position, never a panic.
 //
 // testdata/gpucheck.py compiles every test kernel with NVRTC and runs the
 // run cases of TestDumpForGPU on a GPU (see device_test.go).

@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // posMarker starts the comment line that ties the generated lines after it
@@ -17,8 +17,8 @@ const posMarker = "// gs:pos "
 
 // ScriptPos returns the script position of line n (1-based) of generated
 // source src: that of the last position marker at or above it.
-func ScriptPos(src string, n int) (ast.Pos, bool) {
-	var pos ast.Pos
+func ScriptPos(src string, n int) (pos.Pos, bool) {
+	var pos pos.Pos
 	found := false
 	for i, line := range strings.SplitN(src, "\n", n+1) {
 		if i >= n {
@@ -31,10 +31,10 @@ func ScriptPos(src string, n int) (ast.Pos, bool) {
 	return pos, found
 }
 
-func parseMarker(line string) (ast.Pos, bool) {
+func parseMarker(line string) (pos.Pos, bool) {
 	rest, ok := strings.CutPrefix(strings.TrimLeft(line, " "), posMarker)
 	if !ok {
-		return ast.Pos{}, false
+		return pos.Pos{}, false
 	}
 	lc, file, _ := strings.Cut(rest, " ")
 	l, c, _ := strings.Cut(lc, ":")
@@ -42,9 +42,9 @@ func parseMarker(line string) (ast.Pos, bool) {
 	col, err2 := strconv.Atoi(c)
 	f, err3 := strconv.Unquote(file)
 	if err1 != nil || err2 != nil || err3 != nil {
-		return ast.Pos{}, false
+		return pos.Pos{}, false
 	}
-	return ast.Pos{File: f, Line: ln, Col: col}, true
+	return pos.Pos{File: f, Line: ln, Col: col}, true
 }
 
 // nvrtcMessage matches NVRTC's "NAME(LINE): error: ..." log lines.
@@ -55,7 +55,7 @@ var nvrtcMessage = regexp.MustCompile(`^(.+)\((\d+)\): (.*)$`)
 // name: "FILE:LINE:COL: error: ...". Other lines (NVRTC's echo of the
 // generated line, the summary) are kept after them as a secondary clue.
 // first is the position of the first message mapped (ok false if none).
-func MapLog(log, name, src string) (out string, first ast.Pos, ok bool) {
+func MapLog(log, name, src string) (out string, first pos.Pos, ok bool) {
 	lines := strings.Split(log, "\n")
 	for i, line := range lines {
 		m := nvrtcMessage.FindStringSubmatch(line)

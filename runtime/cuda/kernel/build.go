@@ -7,8 +7,8 @@ import (
 	"sync"
 	"unsafe"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
 )
@@ -170,7 +170,7 @@ func (b *Builder) loadNVRTC() {
 // rewritten to name script positions (codegen.MapLog).
 type CompileError struct {
 	Kernel string
-	Pos    ast.Pos
+	Pos    pos.Pos
 	Log    string
 	Err    error
 }
@@ -284,7 +284,7 @@ func (k *Kernel) pack(dims []int, args []Arg, total int) {
 
 // KernelError is a failed run-time check of a Debug build.
 type KernelError struct {
-	Pos    ast.Pos
+	Pos    pos.Pos
 	Kernel string
 	Msg    string
 }

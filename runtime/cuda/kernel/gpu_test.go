@@ -9,9 +9,9 @@ import (
 	"time"
 	"unsafe"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
 	"github.com/gscript-lang/gscript/lang/syntax"
 	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
@@ -189,7 +189,7 @@ func TestGPUCompileErrorPosition(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(src, "\n")
-	var want ast.Pos
+	var want pos.Pos
 	for i, l := range lines {
 		if strings.Contains(l, `// gs:pos 3:`) {
 			want, _ = codegen.ScriptPos(src, i+1)
