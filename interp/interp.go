@@ -19,7 +19,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/syntax"
-	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -65,33 +65,36 @@ type Interp struct {
 // Thread is the execution state that builtins see: output, the current
 // device and allocator scopes, configuration and the live arrays.
 type Thread struct {
-	in        *Interp
-	Stdout    io.Writer
-	Stderr    io.Writer
-	globals   []Value
-	calls     []CallFrame
-	devices   []mem.Device // device scope stack; the last is current
-	allocs    []allocScope
-	Config    *Config
-	Tracker   *mem.Tracker
-	Allocs    *mem.Registry      // this interpreter's allocators
-	launches  *mem.LaunchChecker // launch access policy, with its warn-once cache
-	canceled  atomic.Bool
-	ctx       context.Context
-	info      *check.Info         // the chunk being run: its kernels' IR
-	lastPos   ast.Pos             // the statement being run, for internal errors
-	used      []*mem.CUDADev      // by ordinal: CUDA devices launched on since the last wait
-	cudaDevs  []*mem.CUDADev      // by ordinal, once used
-	curCtx    *cuda.Context       // current on the locked OS thread during run
-	stack     []Value             // launch arguments being evaluated
-	dimStack  []int               // launch dimensions being evaluated (a stack, like stack)
-	capturing *mem.CUDADev        // the device a capture block records, if any
-	fills     map[ir.Type]*Kernel // device fill kernels, by dtype
-	defDev    *mem.Device         // the default device, once resolved
-	steps     int64               // loop iterations and calls in this session
-	maxSteps  int64               // Options.MaxSteps
-	logger    *slog.Logger        // Options.Logger
-	warnMu    sync.Mutex          // Warn may run on cleanup goroutines
+	in       *Interp
+	Stdout   io.Writer
+	Stderr   io.Writer
+	globals  []Value
+	calls    []CallFrame
+	devices  []mem.Device // device scope stack; the last is current
+	allocs   []allocScope
+	Config   *Config
+	Tracker  *mem.Tracker
+	Allocs   *mem.Registry      // this interpreter's allocators
+	launches *mem.LaunchChecker // launch access policy, with its warn-once cache
+	canceled atomic.Bool
+	ctx      context.Context
+	info     *check.Info // the chunk being run: its kernels' IR
+	lastPos  ast.Pos     // the statement being run, for internal errors
+	used     []bool      // by ordinal: CUDA devices launched on since the last wait
+	env      backend.Env // this thread's side of launches
+	progs    map[progKey]backend.Program
+	lastKey  progKey // the last launch's program, found without the map
+	lastProg backend.Program
+	stack    []Value                // launch arguments being evaluated
+	dimStack []int                  // launch dimensions being evaluated (a stack, like stack)
+	argStack []backend.Arg          // launch arguments packed (a stack, like stack)
+	capture  *mem.Capture           // the capture block recording, if any
+	fills    map[ir.Type]*ir.Kernel // fill kernels, by dtype
+	defDev   *mem.Device            // the default device, once resolved
+	steps    int64                  // loop iterations and calls in this session
+	maxSteps int64                  // Options.MaxSteps
+	logger   *slog.Logger           // Options.Logger
+	warnMu   sync.Mutex             // Warn may run on cleanup goroutines
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -274,7 +277,9 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	th.steps = 0
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	th.curCtx = nil // a new session may hold another OS thread
+	// A new session may hold another OS thread, whose current context
+	// the backends do not know.
+	th.env = backend.Env{Out: th.Stdout, Cancel: &th.canceled, Pinned: true}
 	defer func() {
 		if r := recover(); r != nil {
 			err = &EvalError{Pos: th.lastPos, Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace()}
@@ -364,14 +369,10 @@ func (th *Thread) SyncDevice(dev mem.Device) error {
 	if !dev.IsCUDA() {
 		return nil // cpu launches finish before launch returns
 	}
-	d, err := th.cudaDevice(dev.Ordinal)
-	if err != nil {
-		return err
-	}
 	if dev.Ordinal < len(th.used) {
-		th.used[dev.Ordinal] = nil
+		th.used[dev.Ordinal] = false
 	}
-	return d.SyncInterruptible(&th.canceled)
+	return mem.SyncDevice(dev, &th.canceled)
 }
 
 // Tracker returns the tracker of the interpreter's live arrays.

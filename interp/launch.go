@@ -7,7 +7,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
-	"github.com/gscript-lang/gscript/runtime/cpu"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -23,11 +23,13 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if !ok {
 		return th.errorAt(s.Kernel.Pos, fmt.Errorf("%s is %s, not a kernel", s.Kernel.Name, describe(kv)))
 	}
-	// Dimensions and arguments go on stacks reused by every launch (a
-	// nested launch while evaluating them pushes above and pops back), so
-	// that a launch allocates nothing.
-	dimBase, base := len(th.dimStack), len(th.stack)
-	defer func() { th.dimStack, th.stack = th.dimStack[:dimBase], th.stack[:base] }()
+	// Dimensions, argument values and packed arguments go on stacks
+	// reused by every launch (a nested launch while evaluating them
+	// pushes above and pops back), so that a launch allocates nothing.
+	dimBase, base, argBase := len(th.dimStack), len(th.stack), len(th.argStack)
+	defer func() {
+		th.dimStack, th.stack, th.argStack = th.dimStack[:dimBase], th.stack[:base], th.argStack[:argBase]
+	}()
 	dims, err := th.launchDims(s, k, fr)
 	if err != nil {
 		return err
@@ -49,19 +51,14 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 		}
 		th.stack = append(th.stack, v)
 	}
-	var cd *mem.CUDADev
-	if d.IsCUDA() {
-		if cd, err = th.cudaDevice(d.Ordinal); err != nil {
-			return th.errorAt(s.Pos, err)
-		}
+	prog, err := th.program(k.IR, d)
+	if err != nil {
+		return th.errorAt(s.Pos, err)
 	}
 	if err := th.packArgs(s, k, th.stack[base:], d); err != nil {
 		return err
 	}
-	if cd != nil {
-		return th.launchCUDA(s, k, cd, dims)
-	}
-	return th.runKernel(s, k, dims)
+	return th.launchError(k.Name, s.Pos, th.run1(prog, d, dims, th.argStack[argBase:]))
 }
 
 // launchDims evaluates the launch's dimensions onto th.dimStack.
@@ -94,79 +91,67 @@ func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, er
 	return th.dimStack[len(th.dimStack)-len(s.Dims):], nil
 }
 
-// packArgs checks the arguments against the kernel signature and fills the
-// kernel's reusable argument slice.
+// packArgs checks the arguments against the kernel signature and pushes
+// them, packed, onto th.argStack.
 func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.Device) error {
 	params := k.IR.Entry.Params
 	if len(vals) != len(params) {
 		return th.errorAt(s.Pos, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(params), len(vals)))
 	}
-	if len(k.args) != len(params) {
-		k.args = make([]cpu.Arg, len(params))
-	}
-	k.cuda.unit = true
 	for i, p := range params {
-		if err := th.packArg(k, i, p, vals[i], s.Args[i], dev); err != nil {
+		name := p.Name
+		if id, ok := s.Args[i].(*ast.Ident); ok {
+			name = id.Name
+		}
+		arg, err := th.packArg(k.Name, p, vals[i], name, dev)
+		if err != nil {
 			var le *mem.LaunchError
 			if !errors.As(err, &le) {
 				err = fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Name, err)
 			}
 			return th.errorAt(s.Args[i].Start(), err)
 		}
+		th.argStack = append(th.argStack, arg)
 	}
 	return nil
 }
 
-func (th *Thread) packArg(k *Kernel, i int, p ir.Param, v Value, e ast.Expr, dev mem.Device) error {
+// packArg converts v for parameter p of a launch on dev. An array passes
+// the launch access check and is ordered after other devices' work on it
+// (runtime/mem's rules); name is the argument's name in messages.
+func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev mem.Device) (backend.Arg, error) {
 	if !p.IsArray() {
 		if _, isArr := v.(*Array); isArr {
-			return fmt.Errorf("want %s, got array", p.Elem)
+			return backend.Arg{}, fmt.Errorf("want %s, got array", p.Elem)
 		}
 		bits, err := ElemBits(v, p.Elem)
 		if err != nil {
-			return err
+			return backend.Arg{}, err
 		}
 		if p.Elem == ir.I32 || p.Elem == ir.I64 {
 			bits = uint64(signExtend(p.Elem, bits))
 		}
-		if dev.IsCUDA() {
-			k.packCUDAArg(i, p, bits, nil, 0, "")
-			return nil
-		}
-		k.args[i] = cpu.Arg{Bits: bits}
-		return nil
+		return backend.Arg{Bits: bits}, nil
 	}
 	av, ok := v.(*Array)
 	if !ok {
-		return fmt.Errorf("want %s, got %s", paramTypeString(p), describe(v))
+		return backend.Arg{}, fmt.Errorf("want %s, got %s", paramTypeString(p), describe(v))
 	}
 	a := av.A
 	if a.DType() != p.Elem || a.NDim() != p.NDim {
-		return fmt.Errorf("want %s, got %s", paramTypeString(p), arrayTypeString(a))
+		return backend.Arg{}, fmt.Errorf("want %s, got %s", paramTypeString(p), arrayTypeString(a))
 	}
 	ptr, err := a.Ptr()
 	if err != nil {
-		return err
+		return backend.Arg{}, err
 	}
-	name := p.Name
-	if id, ok := e.(*ast.Ident); ok {
-		name = id.Name
+	if err := th.launches.Check(th.Config.mode, kernel, name, dev, a); err != nil {
+		return backend.Arg{}, err
 	}
-	if err := th.checkAccess(k, p, a, dev, name); err != nil {
-		return err
+	if err := a.OrderLaunch(dev); err != nil {
+		return backend.Arg{}, err
 	}
-	if err := th.orderLaunch(a, dev); err != nil {
-		return err
-	}
-	if dev.IsCUDA() {
-		k.packCUDAArg(i, p, 0, a, ptr, name)
-		return nil
-	}
-	arg := cpu.ArrayArg{Data: mem.HostPointer(ptr), Name: name}
-	copy(arg.Shape[:], a.Shape())
-	copy(arg.Strides[:], a.Strides())
-	k.args[i] = cpu.Arg{Array: arg}
-	return nil
+	return backend.ArrayArg(a, ptr, name), nil
 }
 
 func signExtend(t ir.Type, bits uint64) int64 {
@@ -174,31 +159,6 @@ func signExtend(t ir.Type, bits uint64) int64 {
 		return int64(int32(bits))
 	}
 	return int64(bits)
-}
-
-// checkAccess applies the launch access mode (MEMORY.md section 4): the
-// decision is runtime/mem's, cached per (array, device).
-func (th *Thread) checkAccess(k *Kernel, p ir.Param, a *mem.Array, dev mem.Device, argName string) error {
-	return th.launches.Check(th.Config.mode, k.Name, argName, dev, a)
-}
-
-// orderLaunch orders a launch on dev after queued work on other devices'
-// streams that may touch a: a cpu launch waits like a host access; a CUDA
-// launch waits for the other devices and records dev as a user of a. The
-// common case, an array used on its own device only, costs an atomic load.
-func (th *Thread) orderLaunch(a *mem.Array, dev mem.Device) error {
-	if !dev.IsCUDA() {
-		return a.SyncForHost()
-	}
-	// Waiting is not allowed while a stream captures (global mode): the
-	// capture block waited for every device before it began.
-	if th.capturing == nil {
-		if err := a.WaitForUsers(dev); err != nil {
-			return err
-		}
-	}
-	a.NoteDeviceUse(dev)
-	return nil
 }
 
 func paramTypeString(p ir.Param) string {
@@ -212,25 +172,119 @@ func arrayTypeString(a *mem.Array) string {
 	return paramTypeString(ir.Param{Elem: a.DType(), NDim: a.NDim()})
 }
 
-func (th *Thread) runKernel(s *ast.LaunchStmt, k *Kernel, dims []int) error {
-	if k.cpu == nil {
-		p, err := cpu.Compile(k.IR)
-		if err != nil {
-			return th.errorAt(s.Pos, err)
-		}
-		k.cpu = p
+// progKey names a compiled program: a kernel for one device, with or
+// without debug checks.
+type progKey struct {
+	k     *ir.Kernel
+	dev   mem.Device
+	debug bool
+}
+
+// program returns k compiled for dev, compiling on first use. A loop
+// launching one kernel finds it without a map lookup.
+func (th *Thread) program(k *ir.Kernel, dev mem.Device) (backend.Program, error) {
+	key := progKey{k, dev, th.Config.Debug}
+	if th.lastProg != nil && th.lastKey == key {
+		return th.lastProg, nil
 	}
-	err := k.cpu.Launch(dims, k.args, cpu.Options{Out: th.Stdout, Cancel: &th.canceled})
+	p := th.progs[key]
+	if p == nil {
+		var err error
+		if p, err = backend.Compile(k, dev, backend.Options{Debug: key.debug}); err != nil {
+			return nil, err
+		}
+		if th.progs == nil {
+			th.progs = map[progKey]backend.Program{}
+		}
+		th.progs[key] = p
+	}
+	th.lastKey, th.lastProg = key, p
+	return p, nil
+}
+
+// run1 launches prog on dev and notes the device's queued work.
+func (th *Thread) run1(prog backend.Program, dev mem.Device, dims []int, args []backend.Arg) error {
+	if dev.IsCUDA() {
+		th.markUsed(dev)
+	}
+	return prog.Launch(&th.env, dims, args)
+}
+
+// launchError gives a failed launch of kernel at pos its script position:
+// a failed check inside the kernel is reported where it failed, with the
+// launch in the backtrace.
+func (th *Thread) launchError(kernel string, at ast.Pos, err error) error {
 	if err == nil {
 		return nil
 	}
-	if errors.Is(err, cpu.ErrCanceled) {
-		return th.errorAt(s.Pos, errCanceled)
+	var ke *backend.KernelError
+	var ce *backend.CompileError
+	switch {
+	case errors.Is(err, backend.ErrCanceled):
+		return th.errorAt(at, errCanceled)
+	case errors.As(err, &ke):
+		bt := append([]CallFrame{{Name: kernel, Pos: at}}, th.backtrace()...)
+		return &EvalError{Pos: ke.Pos, Msg: "kernel " + kernel + ": " + ke.Msg, Backtrace: bt, Cause: err}
+	case errors.As(err, &ce):
+		return &EvalError{Pos: ce.Pos, Msg: ce.Error(), Backtrace: th.backtrace(), Cause: err}
 	}
-	var ke *cpu.KernelError
-	if errors.As(err, &ke) {
-		bt := append([]CallFrame{{Name: k.Name, Pos: s.Pos}}, th.backtrace()...)
-		return &EvalError{Pos: ke.Pos, Msg: "kernel " + k.Name + ": " + ke.Msg, Backtrace: bt, Cause: err}
+	return th.errorAt(at, err)
+}
+
+// LaunchKernel launches k, a kernel built in Go (a fill, a reduction), on
+// dev over dims. The arguments are passed as a launch statement passes
+// them: arrays as *Array, scalars as host values of the parameter's dtype;
+// access checks and ordering between devices apply alike. A failure
+// inside the kernel is an *EvalError at the kernel's position.
+func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ...Value) error {
+	params := k.Entry.Params
+	if len(args) != len(params) {
+		return fmt.Errorf("kernel %s takes %d arguments, got %d", k.Entry.Name, len(params), len(args))
 	}
-	return th.errorAt(s.Pos, err)
+	prog, err := th.program(k, dev)
+	if err != nil {
+		return err
+	}
+	base := len(th.argStack)
+	defer func() { th.argStack = th.argStack[:base] }()
+	for i, p := range params {
+		arg, err := th.packArg(k.Entry.Name, p, args[i], p.Name, dev)
+		if err != nil {
+			return fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Entry.Name, err)
+		}
+		th.argStack = append(th.argStack, arg)
+	}
+	return th.launchError(k.Entry.Name, th.lastPos, th.run1(prog, dev, dims, th.argStack[base:]))
+}
+
+// markUsed records that work was queued on CUDA device dev since the last
+// wait.
+func (th *Thread) markUsed(dev mem.Device) {
+	ord := dev.Ordinal
+	if ord < len(th.used) && th.used[ord] {
+		return
+	}
+	for len(th.used) <= ord {
+		th.used = append(th.used, false)
+	}
+	th.used[ord] = true
+}
+
+// syncUsed waits for every CUDA device the script launched on, so that an
+// asynchronous kernel failure is reported by the Exec that caused it.
+func (th *Thread) syncUsed() error {
+	var errs []error
+	for ord, used := range th.used {
+		if !used {
+			continue
+		}
+		th.used[ord] = false
+		err := mem.SyncDevice(mem.Device{Type: mem.CUDA, Ordinal: ord}, &th.canceled)
+		if errors.Is(err, mem.ErrInterrupted) {
+			errs = append(errs, err)
+		} else if err != nil {
+			errs = append(errs, fmt.Errorf("cuda:%d: a kernel failed after its launch: %w", ord, err))
+		}
+	}
+	return errors.Join(errs...)
 }

@@ -21,11 +21,10 @@ func (th *Thread) parseDevice(s string) (mem.Device, error) {
 		}
 	}
 	d, err := mem.ParseDevice(s)
-	if err != nil || !d.IsCUDA() {
+	if err != nil {
 		return d, err
 	}
-	_, err = mem.GetCUDADevice(d.Ordinal)
-	return d, err
+	return d, mem.CheckDevice(d)
 }
 
 // DeviceArg turns a device argument (a string; nil for the current device)

@@ -9,7 +9,6 @@ import (
 	"github.com/gscript-lang/gscript/internal/repr"
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
-	"github.com/gscript-lang/gscript/runtime/cpu"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -138,9 +137,6 @@ func quoted(v Value) string {
 type Kernel struct {
 	Name string
 	IR   *ir.Kernel
-	cpu  *cpu.Program
-	args []cpu.Arg // reused across launches: no allocation per launch
-	cuda cudaKernel
 }
 
 func (*Kernel) Type() string     { return "kernel" }

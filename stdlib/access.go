@@ -6,7 +6,6 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
-	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -82,10 +81,10 @@ func fromIPC(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	s, ok := args.Positional[0].(interp.String)
 	raw, err := hex.DecodeString(string(s))
-	if !ok || err != nil || len(raw) != len(cuda.IpcMemHandle{}) {
+	if !ok || err != nil || len(raw) != len(mem.IPCMemHandle{}) {
 		return nil, fmt.Errorf("from_ipc: the handle must be the 128 hex digits ipc_handle returns")
 	}
-	var h cuda.IpcMemHandle
+	var h mem.IPCMemHandle
 	copy(h[:], raw)
 	dt, ok := args.Positional[1].(interp.DType)
 	if !ok {

@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
-	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -39,7 +38,7 @@ var capabilityNames = []string{
 	"host_native_atomic_supported", "memory_pools_supported", "integrated", "can_map_host_memory",
 }
 
-func capabilityValues(c cuda.Capabilities) []bool {
+func capabilityValues(c mem.Caps) []bool {
 	return []bool{c.UnifiedAddressing, c.ManagedMemory, c.ConcurrentManagedAccess, c.PageableMemoryAccess,
 		c.PageableMemoryAccessUsesHostPageTables, c.DirectManagedMemAccessFromHost,
 		c.HostNativeAtomicSupported, c.MemoryPoolsSupported, c.Integrated, c.CanMapHostMemory}
@@ -60,19 +59,18 @@ func DeviceInfo(dev mem.Device) (*interp.Record, error) {
 		add("total_memory", interp.Int(total))
 		return r, nil
 	}
-	d, err := mem.GetCUDADevice(dev.Ordinal)
+	info, err := mem.Props(dev)
 	if err != nil {
 		return nil, err
 	}
-	info := d.Info
 	add("name", interp.String(info.Name))
-	add("paradigm", interp.String(info.Paradigm.String()))
+	add("paradigm", interp.String(info.Paradigm))
 	for i, v := range capabilityValues(info.Caps) {
 		add(capabilityNames[i], interp.Bool(v))
 	}
 	add("total_memory", interp.Int(int64(info.TotalMem)))
 	add("compute_capability", interp.String(fmt.Sprintf("%d.%d", info.Major, info.Minor)))
-	add("multiprocessor_count", interp.Int(info.MultiprocessorCount))
+	add("multiprocessor_count", interp.Int(info.Multiprocessors))
 	return r, nil
 }
 
@@ -97,7 +95,7 @@ func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	free, total := hostMemory()
 	if dev.IsCUDA() {
-		if free, total, err = cudaMemory(dev); err != nil {
+		if free, total, err = mem.DeviceMemory(dev); err != nil {
 			return nil, err
 		}
 	}
@@ -117,20 +115,6 @@ func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		Names:  []string{"device", "free", "total", "used_by_arrays", "arrays"},
 		Values: []interp.Value{interp.String(dev.String()), interp.Int(free), interp.Int(total), interp.Int(used), arrays},
 	}, nil
-}
-
-// cudaMemory is cuMemGetInfo for dev.
-func cudaMemory(dev mem.Device) (free, total int64, err error) {
-	d, err := mem.GetCUDADevice(dev.Ordinal)
-	if err != nil {
-		return 0, 0, err
-	}
-	err = d.Ctx.Do(func() error {
-		f, t, err := d.Drv.MemGetInfo()
-		free, total = int64(f), int64(t)
-		return err
-	})
-	return free, total, err
 }
 
 // hostMemory reads MemAvailable and MemTotal from /proc/meminfo (0 where

@@ -283,7 +283,7 @@ func WriteDevices(w io.Writer) error {
 			get("multiprocessor_count"), gib(get("total_memory")), get("paradigm"), strings.Join(flags, " "))
 	}
 	if n := mem.CUDADeviceCount(); n == 0 {
-		if _, err := mem.CUDADriver(); err != nil {
+		if err := mem.CUDAAvailable(); err != nil {
 			fmt.Fprintf(w, "(no CUDA devices: %v)\n", err)
 		}
 	}

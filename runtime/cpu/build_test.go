@@ -145,13 +145,18 @@ func (b *builder) compile(t testing.TB) *Program {
 
 // slice makes a C-contiguous array argument over xs with the given shape
 // (default 1-D).
+// escaped keeps the data of slice's arguments on the heap: a launch takes
+// addresses as uintptr, and a stack that grows moves without updating them.
+var escaped any
+
 func slice[T any](xs []T, shape ...int) Arg {
+	escaped = xs
 	if len(shape) == 0 {
 		shape = []int{len(xs)}
 	}
 	var a ArrayArg
 	if len(xs) > 0 {
-		a.Data = unsafe.Pointer(&xs[0])
+		a.Data = uintptr(unsafe.Pointer(&xs[0])) // the caller keeps xs alive
 	}
 	st := 1
 	for i := len(shape) - 1; i >= 0; i-- {

@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -9,25 +8,16 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/gscript-lang/gscript/lang/pos"
+	"github.com/gscript-lang/gscript/runtime/backend"
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
-// ArrayArg is an array argument: element [0,...] address, shape and strides
-// in elements (only the first NDim used).
-type ArrayArg struct {
-	Data    unsafe.Pointer
-	Shape   [4]int
-	Strides [4]int
-	Name    string // the argument's name in the launch, for error messages (may be empty: use the param name)
-}
-
-// Arg is one launch argument: Array for array parameters; Bits for scalar
-// parameters (the value's raw bits in the low bytes: math.Float32bits for
-// f32, uint64(int64(v)) for i32/i64, 0/1 for bool).
-type Arg struct {
-	Array ArrayArg
-	Bits  uint64
-}
+// Arg and ArrayArg are the backend interface's launch arguments; array
+// data addresses are host memory on the cpu.
+type (
+	Arg      = backend.Arg
+	ArrayArg = backend.Array
+)
 
 // Options for one launch. Out receives device print output (nil: discard).
 // Cancel, when non-nil, is polled between blocks of threads (and on every
@@ -40,19 +30,11 @@ type Options struct {
 }
 
 // ErrCanceled is returned by a launch stopped through Options.Cancel.
-var ErrCanceled = errors.New("launch canceled")
+var ErrCanceled = backend.ErrCanceled
 
 // KernelError is a run-time failure inside a kernel: out-of-bounds index,
 // integer division by zero.
-type KernelError struct {
-	Pos    pos.Pos
-	Kernel string
-	Msg    string
-}
-
-func (e *KernelError) Error() string {
-	return fmt.Sprintf("%s: kernel %s: %s", e.Pos, e.Kernel, e.Msg)
-}
+type KernelError = backend.KernelError
 
 // maxThreads is the largest number of threads of one launch (tid is i32).
 const maxThreads = 1<<31 - 1
@@ -170,7 +152,7 @@ func (ln *launch) bind(args []Arg) error {
 			continue
 		}
 		a := args[i].Array
-		info := arrayInfo{data: a.Data, shape: a.Shape, strides: a.Strides, name: a.Name, ndim: prm.NDim}
+		info := arrayInfo{data: mem.HostPointer(a.Data), shape: a.Shape, strides: a.Strides, name: a.Name, ndim: prm.NDim}
 		if info.name == "" {
 			info.name = prm.Name
 		}
@@ -178,7 +160,7 @@ func (ln *launch) bind(args []Arg) error {
 			if a.Shape[ax] < 0 {
 				return fmt.Errorf("kernel %s: argument %s has negative extent %d", k.Name, info.name, a.Shape[ax])
 			}
-			if a.Shape[ax] > 0 && a.Data == nil {
+			if a.Shape[ax] > 0 && a.Data == 0 {
 				return fmt.Errorf("kernel %s: argument %s has no data", k.Name, info.name)
 			}
 		}

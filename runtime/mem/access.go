@@ -176,15 +176,15 @@ func (s *AccessState) markPool(owner, accessor Device) {
 	accessGen.Add(1)
 }
 
-func cudaPair(owner, accessor Device) (*CUDADev, *CUDADev, error) {
+func cudaPair(owner, accessor Device) (*cudaDev, *cudaDev, error) {
 	if !owner.IsCUDA() || !accessor.IsCUDA() || owner == accessor {
 		return nil, nil, fmt.Errorf("peer and pool access are between two different CUDA devices, not %s and %s", accessor, owner)
 	}
-	o, err := GetCUDADevice(owner.Ordinal)
+	o, err := getCUDADevice(owner.Ordinal)
 	if err != nil {
 		return nil, nil, err
 	}
-	a, err := GetCUDADevice(accessor.Ordinal)
+	a, err := getCUDADevice(accessor.Ordinal)
 	return o, a, err
 }
 
@@ -245,7 +245,7 @@ type wrappedPool struct {
 }
 
 func (w wrappedPool) PoolAccess(owner, accessor Device) bool {
-	d, err := GetCUDADevice(owner.Ordinal)
+	d, err := getCUDADevice(owner.Ordinal)
 	if err != nil {
 		return false
 	}

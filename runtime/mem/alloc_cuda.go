@@ -11,14 +11,14 @@ import (
 
 // cudaAlloc runs fn in dev's primary context and wraps any failure in an
 // AllocError naming the allocator, device and byte count.
-func cudaAlloc(name string, dev Device, nbytes int, fn func(d *CUDADev) (uintptr, error)) (uintptr, error) {
+func cudaAlloc(name string, dev Device, nbytes int, fn func(d *cudaDev) (uintptr, error)) (uintptr, error) {
 	fail := func(err error) (uintptr, error) {
 		return 0, &AllocError{Allocator: name, Device: dev, Bytes: nbytes, Err: err}
 	}
 	if !dev.IsCUDA() {
 		return fail(fmt.Errorf("the %s allocator serves CUDA devices only", name))
 	}
-	d, err := GetCUDADevice(dev.Ordinal)
+	d, err := getCUDADevice(dev.Ordinal)
 	if err != nil {
 		return fail(err)
 	}
@@ -35,8 +35,8 @@ func cudaAlloc(name string, dev Device, nbytes int, fn func(d *CUDADev) (uintptr
 }
 
 // cudaFree runs fn in dev's primary context.
-func cudaFree(dev Device, fn func(d *CUDADev) error) error {
-	d, err := GetCUDADevice(dev.Ordinal)
+func cudaFree(dev Device, fn func(d *cudaDev) error) error {
+	d, err := getCUDADevice(dev.Ordinal)
 	if err != nil {
 		return err
 	}
@@ -46,7 +46,7 @@ func cudaFree(dev Device, fn func(d *CUDADev) error) error {
 // zeroOnStream queues a memset of fresh memory on gscript's stream, so it
 // is ordered before every later use without waiting for it; on failure the
 // memory is released with undo.
-func zeroOnStream(d *CUDADev, p cuda.DevicePtr, nbytes int, undo func(cuda.DevicePtr) error) (uintptr, error) {
+func zeroOnStream(d *cudaDev, p cuda.DevicePtr, nbytes int, undo func(cuda.DevicePtr) error) (uintptr, error) {
 	if err := d.Drv.MemsetD8Async(p, 0, nbytes, d.Stream); err != nil {
 		undo(p)
 		return 0, err
@@ -66,7 +66,7 @@ func (DeviceAllocator) FreeNeedsContext() bool    { return true }
 
 // Alloc implements Allocator.
 func (DeviceAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
-	return cudaAlloc("device", dev, nbytes, func(d *CUDADev) (uintptr, error) {
+	return cudaAlloc("device", dev, nbytes, func(d *cudaDev) (uintptr, error) {
 		p, err := d.Drv.MemAlloc(nbytes)
 		if err != nil {
 			return 0, err
@@ -78,7 +78,7 @@ func (DeviceAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 // Free implements Allocator: in the owning context, made current on
 // whatever thread the free runs on.
 func (DeviceAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
-	return cudaFree(dev, func(d *CUDADev) error { return d.Drv.MemFree(cuda.DevicePtr(ptr)) })
+	return cudaFree(dev, func(d *cudaDev) error { return d.Drv.MemFree(cuda.DevicePtr(ptr)) })
 }
 
 // MempoolAllocator is the `mempool` allocator: stream-ordered memory from
@@ -95,7 +95,7 @@ func (MempoolAllocator) FreeNeedsContext() bool    { return true }
 
 // Alloc implements Allocator.
 func (MempoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
-	return cudaAlloc("mempool", dev, nbytes, func(d *CUDADev) (uintptr, error) {
+	return cudaAlloc("mempool", dev, nbytes, func(d *cudaDev) (uintptr, error) {
 		if !d.Info.Caps.MemoryPoolsSupported {
 			return 0, fmt.Errorf("device %s does not support memory pools (memory_pools_supported=0): use the device allocator", dev)
 		}
@@ -110,7 +110,7 @@ func (MempoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 // Free implements Allocator: queued on gscript's stream, after the work
 // that uses the memory.
 func (MempoolAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
-	return cudaFree(dev, func(d *CUDADev) error { return d.Drv.MemFreeAsync(cuda.DevicePtr(ptr), d.Stream) })
+	return cudaFree(dev, func(d *cudaDev) error { return d.Drv.MemFreeAsync(cuda.DevicePtr(ptr), d.Stream) })
 }
 
 // Options are the interpreter settings the allocators read at allocation
@@ -141,15 +141,15 @@ func checkManaged(name string, dev Device, caps Caps, nbytes int, free uint64, a
 
 // managedGuard reads the free memory of the current device and applies
 // checkManaged.
-func managedGuard(name string, d *CUDADev, nbytes int, opts *Options) error {
+func managedGuard(name string, d *cudaDev, nbytes int, opts *Options) error {
 	if !d.Info.Caps.ManagedMemory {
-		return checkManaged(name, d.Device, d.Info.Caps, nbytes, 0, false)
+		return checkManaged(name, d.Device, d.caps(), nbytes, 0, false)
 	}
 	free, _, err := d.Drv.MemGetInfo()
 	if err != nil {
 		return err
 	}
-	return checkManaged(name, d.Device, d.Info.Caps, nbytes, free, opts.AllowOversubscription())
+	return checkManaged(name, d.Device, d.caps(), nbytes, free, opts.AllowOversubscription())
 }
 
 // ManagedAllocator is the `managed` allocator: cuMemAllocManaged with
@@ -171,7 +171,7 @@ func (ManagedAllocator) FreeNeedsContext() bool { return false }
 
 // Alloc implements Allocator.
 func (m ManagedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
-	return cudaAlloc("managed", dev, nbytes, func(d *CUDADev) (uintptr, error) {
+	return cudaAlloc("managed", dev, nbytes, func(d *cudaDev) (uintptr, error) {
 		if err := managedGuard("managed", d, nbytes, m.Opts); err != nil {
 			return 0, err
 		}
@@ -185,7 +185,7 @@ func (m ManagedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 
 // Free implements Allocator.
 func (ManagedAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
-	return cudaFree(dev, func(d *CUDADev) error { return d.Drv.MemFree(cuda.DevicePtr(ptr)) })
+	return cudaFree(dev, func(d *cudaDev) error { return d.Drv.MemFree(cuda.DevicePtr(ptr)) })
 }
 
 // PinnedAllocator is the `pinned` allocator: page-locked host memory from
@@ -205,7 +205,7 @@ func (PinnedAllocator) FreeNeedsContext() bool { return false }
 
 // Alloc implements Allocator.
 func (PinnedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
-	d, err := GetCUDADevice(0)
+	d, err := getCUDADevice(0)
 	if err != nil {
 		return 0, &AllocError{Allocator: "pinned", Device: dev, Bytes: nbytes,
 			Err: fmt.Errorf("the pinned allocator needs CUDA: %w", err)}
@@ -224,7 +224,7 @@ func (PinnedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 
 // Free implements Allocator.
 func (PinnedAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
-	return cudaFree(Device{Type: CUDA}, func(d *CUDADev) error { return d.Drv.MemFreeHost(ptr) })
+	return cudaFree(Device{Type: CUDA}, func(d *cudaDev) error { return d.Drv.MemFreeHost(ptr) })
 }
 
 // ManagedPoolAllocator is the `managed_pool` allocator: CUDA_MANAGED
@@ -243,7 +243,7 @@ func (ManagedPoolAllocator) FreeNeedsContext() bool    { return true }
 
 // Alloc implements Allocator.
 func (m ManagedPoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
-	return cudaAlloc("managed_pool", dev, nbytes, func(d *CUDADev) (uintptr, error) {
+	return cudaAlloc("managed_pool", dev, nbytes, func(d *cudaDev) (uintptr, error) {
 		if err := managedGuard("managed_pool", d, nbytes, m.Opts); err != nil {
 			return 0, err
 		}
@@ -261,7 +261,7 @@ func (m ManagedPoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 
 // Free implements Allocator.
 func (ManagedPoolAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
-	return cudaFree(dev, func(d *CUDADev) error { return d.Drv.MemFreeAsync(cuda.DevicePtr(ptr), d.Stream) })
+	return cudaFree(dev, func(d *cudaDev) error { return d.Drv.MemFreeAsync(cuda.DevicePtr(ptr), d.Stream) })
 }
 
 // managedPoolState holds the per-device managed pools, made once each.
@@ -273,7 +273,7 @@ type managedPoolState struct {
 
 // managedPool returns the device's managed pool, creating it on first use
 // (in the device's context, which the caller has made current).
-func (d *CUDADev) managedPool() (cuda.MemPool, error) {
+func (d *cudaDev) managedPool() (cuda.MemPool, error) {
 	d.mpool.once.Do(func() {
 		if !d.Info.Caps.ManagedMemory {
 			d.mpool.err = fmt.Errorf("device %s does not support managed memory (managed_memory=0)", d.Device)
@@ -298,7 +298,7 @@ func PrepareCapture(dev Device) error {
 	if !dev.IsCUDA() {
 		return nil
 	}
-	d, err := GetCUDADevice(dev.Ordinal)
+	d, err := getCUDADevice(dev.Ordinal)
 	if err != nil || !d.Info.Caps.ManagedMemory {
 		return err
 	}

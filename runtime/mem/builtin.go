@@ -38,7 +38,7 @@ func defaultIn(m map[string]Allocator, dev Device) Allocator {
 	if !dev.IsCUDA() {
 		return m["host"]
 	}
-	if d, err := GetCUDADevice(dev.Ordinal); err == nil && d.Info.Caps.MemoryPoolsSupported {
+	if d, err := getCUDADevice(dev.Ordinal); err == nil && d.Info.Caps.MemoryPoolsSupported {
 		return m["mempool"]
 	}
 	return m["device"]

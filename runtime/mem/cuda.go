@@ -8,90 +8,89 @@ import (
 	"time"
 
 	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/internal/cudadev"
 )
 
 // Caps are a device's memory capabilities (MEMORY.md section 3); the cpu
-// has none.
-type Caps = cuda.Capabilities
+// has none. The fields are the driver's (cuda.Capabilities) so the two
+// convert into each other, but runtime/mem's API names its own type.
+type Caps struct {
+	UnifiedAddressing                      bool
+	ManagedMemory                          bool
+	ConcurrentManagedAccess                bool
+	PageableMemoryAccess                   bool
+	PageableMemoryAccessUsesHostPageTables bool
+	DirectManagedMemAccessFromHost         bool
+	HostNativeAtomicSupported              bool
+	MemoryPoolsSupported                   bool
+	Integrated                             bool
+	CanMapHostMemory                       bool
+}
 
-// CUDADev is one CUDA device as the runtime uses it: its primary context,
-// capabilities read once, and the stream all of gscript's work on it goes
-// to (so host reads need only wait for that stream).
-type CUDADev struct {
+// cudaDev is one CUDA device as memory policy uses it: the process-wide
+// state shared with the CUDA backend (context, properties, the stream all
+// of gscript's work on it goes to, so host reads need only wait for that
+// stream) and the memory pools gscript made there.
+type cudaDev struct {
+	*cudadev.Dev
 	Device Device
-	Drv    *cuda.Driver
-	Ctx    *cuda.Context
-	Info   *cuda.DeviceInfo
-	Stream cuda.Stream
 	mpool  managedPoolState
 	dpool  struct {
 		once sync.Once
 		pool cuda.MemPool
 		err  error
 	}
-	// capturing is set while a graph capture records the stream: waiting
-	// for it then would invalidate the capture.
-	capturing atomic.Bool
 }
 
-// SetCapturing marks the device's stream as being captured into a graph.
-func (d *CUDADev) SetCapturing(on bool) { d.capturing.Store(on) }
+// caps are the device's memory capabilities.
+func (d *cudaDev) caps() Caps { return Caps(d.Info.Caps) }
 
 // errCapturing explains why device data cannot be waited for or read.
-func (d *CUDADev) errCapturing() error {
+func (d *cudaDev) errCapturing() error {
 	return fmt.Errorf("cannot wait for %s or read its data inside a capture block: the block records GPU work "+
 		"without running it; read the data after replay", d.Device)
 }
 
 var cudaDevs struct {
 	mu   sync.Mutex
-	devs map[int]*CUDADev
+	devs map[int]*cudaDev
 }
 
-// CUDADriver loads the CUDA driver once per process.
-func CUDADriver() (*cuda.Driver, error) { return cuda.Load() }
+// CUDAAvailable reports why CUDA cannot be used in this process (the
+// driver library is missing or fails to initialise), or nil.
+func CUDAAvailable() error {
+	_, err := cuda.Load()
+	return err
+}
 
 // CUDADeviceCount is the number of CUDA devices (0 without a driver).
-func CUDADeviceCount() int {
-	drv, err := cuda.Load()
-	if err != nil {
-		return 0
+func CUDADeviceCount() int { return cudadev.Count() }
+
+// CheckDevice sets dev up if it is a CUDA device not used before; the
+// error says what is missing: the driver, or the device.
+func CheckDevice(dev Device) error {
+	if !dev.IsCUDA() {
+		return nil
 	}
-	return drv.DeviceCount()
+	_, err := getCUDADevice(dev.Ordinal)
+	return err
 }
 
-// GetCUDADevice returns the state of cuda:ordinal, setting it up on first
-// use. The error says what is missing: the driver, or the device.
-func GetCUDADevice(ordinal int) (*CUDADev, error) {
+// getCUDADevice returns the state of cuda:ordinal, setting it up on first
+// use.
+func getCUDADevice(ordinal int) (*cudaDev, error) {
 	cudaDevs.mu.Lock()
 	defer cudaDevs.mu.Unlock()
 	if d := cudaDevs.devs[ordinal]; d != nil {
 		return d, nil
 	}
-	drv, err := cuda.Load()
-	if err != nil {
-		return nil, fmt.Errorf("device cuda:%d is not available: %w", ordinal, err)
-	}
-	if ordinal < 0 || ordinal >= drv.DeviceCount() {
-		return nil, fmt.Errorf("device cuda:%d is not available: this machine has %d CUDA device(s)", ordinal, drv.DeviceCount())
-	}
-	d := &CUDADev{Device: Device{Type: CUDA, Ordinal: ordinal}, Drv: drv}
-	if d.Info, err = drv.Device(ordinal); err != nil {
-		return nil, err
-	}
-	if d.Ctx, err = drv.PrimaryContext(ordinal); err != nil {
-		return nil, err
-	}
-	err = d.Ctx.Do(func() error {
-		var err error
-		d.Stream, err = drv.StreamCreate(cuda.StreamNonBlocking)
-		return err
-	})
+	shared, err := cudadev.Get(ordinal)
 	if err != nil {
 		return nil, err
 	}
+	d := &cudaDev{Dev: shared, Device: Device{Type: CUDA, Ordinal: ordinal}}
 	if cudaDevs.devs == nil {
-		cudaDevs.devs = map[int]*CUDADev{}
+		cudaDevs.devs = map[int]*cudaDev{}
 	}
 	cudaDevs.devs[ordinal] = d
 	return d, nil
@@ -103,16 +102,16 @@ func deviceCaps(dev Device) Caps {
 	if !dev.IsCUDA() {
 		return Caps{}
 	}
-	d, err := GetCUDADevice(dev.Ordinal)
+	d, err := getCUDADevice(dev.Ordinal)
 	if err != nil {
 		return Caps{}
 	}
-	return d.Info.Caps
+	return d.caps()
 }
 
 // Sync waits for all work queued on the device's stream.
-func (d *CUDADev) Sync() error {
-	if d.capturing.Load() {
+func (d *cudaDev) Sync() error {
+	if d.Capturing() {
 		return d.errCapturing()
 	}
 	return d.Ctx.Do(func() error { return d.Drv.StreamSynchronize(d.Stream) })
@@ -126,8 +125,8 @@ var ErrInterrupted = errors.New("interrupted while waiting for the device")
 // the queued work. The blocking wait runs on its own goroutine so that the
 // caller wakes the moment the work completes (polling would add up to its
 // interval to every wait, and to every timing taken around one).
-func (d *CUDADev) SyncInterruptible(stop *atomic.Bool) error {
-	if d.capturing.Load() {
+func (d *cudaDev) SyncInterruptible(stop *atomic.Bool) error {
+	if d.Capturing() {
 		return d.errCapturing()
 	}
 	if stop == nil {
@@ -151,7 +150,7 @@ func (d *CUDADev) SyncInterruptible(stop *atomic.Bool) error {
 
 // DefaultPool is the device's default memory pool (the one the mempool
 // allocator draws from), read once.
-func (d *CUDADev) DefaultPool() (cuda.MemPool, error) {
+func (d *cudaDev) DefaultPool() (cuda.MemPool, error) {
 	d.dpool.once.Do(func() { d.dpool.pool, d.dpool.err = d.Drv.DeviceGetDefaultMemPool(d.Device.Ordinal) })
 	return d.dpool.pool, d.dpool.err
 }

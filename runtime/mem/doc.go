@@ -3,8 +3,12 @@
 // pinned, device, mempool, managed, managed_pool), Array buffers, host
 // access by kind, can_access (Access, AccessState.CanAccess), the launch
 // access policy (LaunchChecker), IPC (IPCHandle, FromIPC), wrapping of
-// external pointers (Wrap) and freeing (Tracker). The interpreter asks this
-// package and never re-derives a rule.
+// external pointers (Wrap), freeing (Tracker), the ordering of launches
+// between devices (Array.OrderLaunch) and the capture protocol
+// (BeginCapture, Capture.End, Graph.Replay). The interpreter and the
+// standard library ask this package and never re-derive a rule; its API
+// has no driver types (Caps, IPCMemHandle and DeviceProps are its own),
+// so neither of them imports runtime/cuda.
 //
 // # Decisions where MEMORY.md is silent
 //
@@ -50,6 +54,12 @@
 //     stream so the exporter's writes are visible. FromIPC classifies the
 //     opened pointer like Wrap and trusts the caller's shape (the handle has
 //     no size); opened memory cannot be re-exported.
+//   - Per-device CUDA state (context, properties, the one stream of
+//     gscript's work) lives in runtime/internal/cudadev, shared with the
+//     CUDA backend: both must use exactly the same stream.
+//   - Launch ordering skips its waits while any capture records in the
+//     process (global capture mode forbids waiting on any thread); the
+//     capture waited for the caller's devices before it began.
 //   - Capture frees whose context was destroyed first are not detected: the
 //     primary contexts live as long as the process here.
 package mem

@@ -9,17 +9,16 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
-	"github.com/gscript-lang/gscript/runtime/cuda"
 )
 
 // GPU tests: they skip without a CUDA device and stay small (a few MiB).
 
-func needGPU(t *testing.T) *CUDADev {
+func needGPU(t *testing.T) *cudaDev {
 	t.Helper()
 	if CUDADeviceCount() == 0 {
 		t.Skip("no CUDA device")
 	}
-	d, err := GetCUDADevice(0)
+	d, err := getCUDADevice(0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +221,7 @@ func TestGPUIPCChild(t *testing.T) {
 		t.Skip("run by TestGPUIPC")
 	}
 	needGPU(t)
-	var h cuda.IpcMemHandle
+	var h IPCMemHandle
 	if b, err := hex.DecodeString(hx); err != nil || len(b) != len(h) {
 		t.Fatalf("bad handle %q", hx)
 	} else {

@@ -71,7 +71,7 @@ func (a *Array) WaitForUsers(except Device) error {
 	for m != 0 {
 		ord := bits.TrailingZeros64(m)
 		m &^= uint64(1) << ord
-		d, err := GetCUDADevice(ord)
+		d, err := getCUDADevice(ord)
 		if err != nil {
 			return err
 		}
@@ -96,7 +96,7 @@ func (a *Array) SyncForHost() error {
 	if a.buf.kind != CUDAManaged || !a.Device().IsCUDA() {
 		return nil
 	}
-	d, err := GetCUDADevice(a.Device().Ordinal)
+	d, err := getCUDADevice(a.Device().Ordinal)
 	if err != nil {
 		return err
 	}
@@ -148,7 +148,7 @@ func (a *Array) ReadHost() ([]byte, error) {
 	if n == 0 {
 		return buf, nil
 	}
-	d, err := GetCUDADevice(a.Device().Ordinal)
+	d, err := getCUDADevice(a.Device().Ordinal)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (a *Array) WriteHost(fn func(b []byte) error) error {
 		return err
 	}
 	p, _ := a.Ptr()
-	d, err := GetCUDADevice(a.Device().Ordinal)
+	d, err := getCUDADevice(a.Device().Ordinal)
 	if err != nil {
 		return err
 	}
@@ -230,7 +230,7 @@ func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
 	if err != nil {
 		return err
 	}
-	d, err := GetCUDADevice(a.Device().Ordinal)
+	d, err := getCUDADevice(a.Device().Ordinal)
 	if err != nil {
 		return err
 	}
@@ -280,7 +280,7 @@ func CopyDevice(dst, src *Array) (bool, error) {
 			return true, err
 		}
 	}
-	d, err := GetCUDADevice(dev.Ordinal)
+	d, err := getCUDADevice(dev.Ordinal)
 	if err != nil {
 		return true, err
 	}

@@ -1,6 +1,7 @@
 package mem
 
 import (
+	"encoding/hex"
 	"fmt"
 	"runtime"
 
@@ -57,24 +58,31 @@ func ipcCheck(a *Array, info func(Device) (*cuda.DeviceInfo, error)) error {
 }
 
 func realDeviceInfo(dev Device) (*cuda.DeviceInfo, error) {
-	d, err := GetCUDADevice(dev.Ordinal)
+	d, err := getCUDADevice(dev.Ordinal)
 	if err != nil {
 		return nil, err
 	}
 	return d.Info, nil
 }
 
+// IPCMemHandle is a CUipcMemHandle: 64 opaque bytes that another process
+// opens with FromIPC.
+type IPCMemHandle [64]byte
+
+// String is the handle in hex, the form a script passes between processes.
+func (h IPCMemHandle) String() string { return hex.EncodeToString(h[:]) }
+
 // IPCHandle exports a's memory for another process (cuIpcGetMemHandle).
 // Only whole arrays of the device allocator qualify.
-func IPCHandle(a *Array) (cuda.IpcMemHandle, error) {
-	var h cuda.IpcMemHandle
+func IPCHandle(a *Array) (IPCMemHandle, error) {
+	var h IPCMemHandle
 	if err := ipcCheck(a, realDeviceInfo); err != nil {
 		return h, err
 	}
 	if a.buf.a.nbytes == 0 {
 		return h, fmt.Errorf("ipc_handle: a zero-size array has no memory to share")
 	}
-	d, err := GetCUDADevice(a.Device().Ordinal)
+	d, err := getCUDADevice(a.Device().Ordinal)
 	if err != nil {
 		return h, err
 	}
@@ -84,7 +92,8 @@ func IPCHandle(a *Array) (cuda.IpcMemHandle, error) {
 		if err := d.Drv.StreamSynchronize(d.Stream); err != nil {
 			return err
 		}
-		h, err = d.Drv.IpcGetMemHandle(cuda.DevicePtr(a.buf.a.ptr))
+		ch, err := d.Drv.IpcGetMemHandle(cuda.DevicePtr(a.buf.a.ptr))
+		h = IPCMemHandle(ch)
 		return err
 	})
 	if err != nil {
@@ -105,14 +114,14 @@ func (ipcMapping) Alloc(Device, int) (uintptr, error) {
 
 // Free closes the mapping (cuIpcCloseMemHandle) in dev's context.
 func (ipcMapping) Free(dev Device, ptr uintptr, _ int) error {
-	return cudaFree(dev, func(d *CUDADev) error { return d.Drv.IpcCloseMemHandle(cuda.DevicePtr(ptr)) })
+	return cudaFree(dev, func(d *cudaDev) error { return d.Drv.IpcCloseMemHandle(cuda.DevicePtr(ptr)) })
 }
 
 // FromIPC opens memory another process exported with IPCHandle as an array
 // of dtype and shape on dev; the mapping is closed when the array is
 // freed. The memory is classified like a wrapped pointer. The handle does
 // not carry a size: the caller's shape must fit the exported array.
-func FromIPC(t *Tracker, h cuda.IpcMemHandle, dtype ir.Type, shape []int, dev Device) (*Array, error) {
+func FromIPC(t *Tracker, h IPCMemHandle, dtype ir.Type, shape []int, dev Device) (*Array, error) {
 	n, err := checkShape(shape)
 	if err != nil {
 		return nil, err
@@ -120,7 +129,7 @@ func FromIPC(t *Tracker, h cuda.IpcMemHandle, dtype ir.Type, shape []int, dev De
 	if !dev.IsCUDA() {
 		return nil, fmt.Errorf("from_ipc: IPC memory opens on a CUDA device, not %s", dev)
 	}
-	d, err := GetCUDADevice(dev.Ordinal)
+	d, err := getCUDADevice(dev.Ordinal)
 	if err != nil {
 		return nil, fmt.Errorf("from_ipc: %w", err)
 	}
@@ -128,7 +137,7 @@ func FromIPC(t *Tracker, h cuda.IpcMemHandle, dtype ir.Type, shape []int, dev De
 	var pi cuda.PointerInfo
 	err = d.Ctx.Do(func() error {
 		var err error
-		if p, err = d.Drv.IpcOpenMemHandle(h, cuda.IpcMemLazyEnablePeerAccess); err != nil {
+		if p, err = d.Drv.IpcOpenMemHandle(cuda.IpcMemHandle(h), cuda.IpcMemLazyEnablePeerAccess); err != nil {
 			return err
 		}
 		pi, _ = d.Drv.PointerInfo(p)

@@ -15,9 +15,9 @@ func builtinFake(alloc Allocator, kind Kind, dev Device, o origin) *Array {
 }
 
 func TestIPCRejectionOrder(t *testing.T) {
-	good := &cuda.DeviceInfo{Caps: Caps{UnifiedAddressing: true}}
+	good := &cuda.DeviceInfo{Caps: cuda.Capabilities{UnifiedAddressing: true}}
 	noUVA := &cuda.DeviceInfo{}
-	tcc := &cuda.DeviceInfo{Caps: Caps{UnifiedAddressing: true}, IPC: cuda.IPCSupport{TCCDriver: true}}
+	tcc := &cuda.DeviceInfo{Caps: cuda.Capabilities{UnifiedAddressing: true}, IPC: cuda.IPCSupport{TCCDriver: true}}
 	view := func(a *Array) *Array { v, _ := a.Slice(0, 4); return v }
 	dev := builtinFake(DeviceAllocator{}, CUDADevice, cuda0, fromAllocator)
 	tests := []struct {

@@ -65,7 +65,7 @@ func (a *allocation) callFree() error {
 	if !a.dev.IsCUDA() || !FreeNeedsContext(a.alloc, a.dev) {
 		return a.alloc.Free(a.dev, a.ptr, a.nbytes)
 	}
-	d, err := GetCUDADevice(a.dev.Ordinal)
+	d, err := getCUDADevice(a.dev.Ordinal)
 	if err != nil {
 		return err
 	}

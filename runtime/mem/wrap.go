@@ -58,7 +58,7 @@ func pointerInfo(dev Device, ptr uintptr) (cuda.PointerInfo, error) {
 	if dev.IsCUDA() {
 		ord = dev.Ordinal
 	}
-	d, err := GetCUDADevice(ord)
+	d, err := getCUDADevice(ord)
 	if err != nil {
 		if dev.IsCUDA() {
 			return cuda.PointerInfo{}, err

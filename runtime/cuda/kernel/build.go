@@ -8,7 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/gscript-lang/gscript/lang/ir"
-	"github.com/gscript-lang/gscript/lang/pos"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
 )
@@ -23,6 +23,11 @@ const blockSize = 256
 // with 2, 3745 with 4, 3758 with 8; the waves bound keeps the tail of a
 // compute-bound launch short.
 const coarsenWaves = 8
+
+// coarsenThreshold is the launch size from which launches on dev coarsen.
+func coarsenThreshold(dev *cuda.DeviceInfo) int {
+	return coarsenWaves * codegen.CoarsenPer * dev.MultiprocessorCount * dev.MaxThreadsPerMultiprocessor
+}
 
 // Builder compiles kernels for CUDA devices. NVRTC is loaded on the first
 // compile that misses the cache, so warm starts never load it.
@@ -68,7 +73,7 @@ type Kernel struct {
 	empty       bool
 	packed      bool // params, grid and block are set
 	lastDims    []int
-	lastArgs    []Arg
+	lastArgs    []backend.Arg
 	// coarsenAt is the launch size from which perThread coarsens (0: never).
 	coarsenAt int
 }
@@ -109,7 +114,7 @@ func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kern
 		return nil, fmt.Errorf("loading kernel %s: %w", k.Entry.Name, err)
 	}
 	kk := &Kernel{drv: b.drv, name: k.Entry.Name, mod: mod, layout: codegen.ParamLayout(k),
-		coarsenAt: coarsenWaves * codegen.CoarsenPer * dev.MultiprocessorCount * dev.MaxThreadsPerMultiprocessor}
+		coarsenAt: coarsenThreshold(dev)}
 	kk.args = cuda.NewArgs(len(kk.layout))
 	if kk.fn, err = b.drv.ModuleGetFunction(mod, codegen.EntryName(k)); err != nil {
 		b.drv.ModuleUnload(mod)
@@ -165,36 +170,16 @@ func (b *Builder) loadNVRTC() {
 	b.once.Do(func() { b.nvrtc, b.nvrtcErr = cuda.LoadNVRTC() })
 }
 
-// CompileError is an NVRTC failure. Pos is the script position of the
-// first message (the kernel's when none maps) and Log has NVRTC's messages
-// rewritten to name script positions (codegen.MapLog).
-type CompileError struct {
-	Kernel string
-	Pos    pos.Pos
-	Log    string
-	Err    error
-}
-
-func (e *CompileError) Error() string {
-	return fmt.Sprintf("CUDA compilation of kernel %s failed: %v\n%s", e.Kernel, e.Err, e.Log)
-}
-
-func (e *CompileError) Unwrap() error { return e.Err }
+// CompileError is an NVRTC failure, as the backend interface reports it.
+type CompileError = backend.CompileError
 
 // Unload releases the module (with the kernel's context current).
 func (k *Kernel) Unload() error { return k.drv.ModuleUnload(k.mod) }
 
-// Arg is one launch argument: Array for array parameters, Bits (raw bits,
-// as cpu.Arg) for scalars.
-type Arg struct {
-	Array codegen.ArrayParam
-	Bits  uint64
-}
-
 // Launch queues the kernel over dims on stream s. It allocates nothing in
 // steady state. In a Debug build it zeroes the error record first; call
 // CheckDebug after the launch to learn whether a check failed.
-func (k *Kernel) Launch(s cuda.Stream, dims []int, args []Arg) error {
+func (k *Kernel) Launch(s cuda.Stream, dims []int, args []backend.Arg) error {
 	total := 1
 	for _, d := range dims {
 		total *= d
@@ -223,19 +208,36 @@ func (k *Kernel) Relaunch(s cuda.Stream) error {
 	return k.drv.LaunchKernel(k.fn, k.grid, k.block, 0, s, k.params)
 }
 
-// perThread is how many launch threads each CUDA thread runs (see
-// codegen.ParamLayout): coarsenPer for a launch that still fills the GPU
-// coarsenWaves times over, else 1.
-func (k *Kernel) perThread(total int) int {
-	if k.coarsenAt > 0 && total >= k.coarsenAt {
-		return codegen.CoarsenPer
+// geometry is the launch geometry of total threads: codegen.CoarsenPer
+// launch threads per CUDA thread for a launch that still fills the GPU
+// coarsenWaves times over (coarsenAt threads; 0: never), else 1. A small
+// launch gets a block of just the warps it needs: idle threads still cost
+// the GPU time (a graph of many tiny launches).
+func geometry(total, coarsenAt int) backend.Geometry {
+	per := 1
+	if coarsenAt > 0 && total >= coarsenAt {
+		per = codegen.CoarsenPer
 	}
-	return 1
+	block := min(blockSize, (total+31)/32*32)
+	g := backend.Geometry{Block: block, PerThread: per}
+	if block > 0 {
+		g.Blocks = (total + block*per - 1) / (block * per)
+	}
+	return g
+}
+
+// arrayParam is a's struct gs_arrayN contents.
+func arrayParam(a *backend.Array) codegen.ArrayParam {
+	p := codegen.ArrayParam{Data: uint64(a.Data)}
+	for d := range 4 {
+		p.Shape[d], p.Strides[d] = int64(a.Shape[d]), int64(a.Strides[d])
+	}
+	return p
 }
 
 // samePack reports whether dims and args are those of the last launch, so
 // that its packed parameters serve again (a launch in a loop).
-func (k *Kernel) samePack(dims []int, args []Arg) bool {
+func (k *Kernel) samePack(dims []int, args []backend.Arg) bool {
 	if !k.packed || len(dims) != len(k.lastDims) || len(args) != len(k.lastArgs) {
 		return false
 	}
@@ -254,26 +256,22 @@ func (k *Kernel) samePack(dims []int, args []Arg) bool {
 
 // pack packs the parameters and works out the grid for dims and args, and
 // remembers them.
-func (k *Kernel) pack(dims []int, args []Arg, total int) {
-	per := k.perThread(total)
-	// A small launch gets a block of just the warps it needs: idle
-	// threads still cost the GPU time (a graph of many tiny launches).
-	block := min(blockSize, (total+31)/32*32)
-	k.block = [3]uint32{uint32(block), 1, 1}
-	if block > 0 {
-		k.grid = [3]uint32{uint32((total + block*per - 1) / (block * per)), 1, 1}
-	}
+func (k *Kernel) pack(dims []int, args []backend.Arg, total int) {
+	g := geometry(total, k.coarsenAt)
+	k.block = [3]uint32{uint32(g.Block), 1, 1}
+	k.grid = [3]uint32{uint32(g.Blocks), 1, 1}
 	k.empty = total == 0
 	a := k.args.Reset()
 	for _, p := range k.layout {
 		switch p.Class {
 		case codegen.ParamArray:
-			codegen.PackArray(k.scratch[:p.Size], &args[p.Index].Array, p.NDim)
+			ap := arrayParam(&args[p.Index].Array)
+			codegen.PackArray(k.scratch[:p.Size], &ap, p.NDim)
 			a.Bytes(k.scratch[:p.Size])
 		case codegen.ParamScalar:
 			a.U64(args[p.Index].Bits)
 		case codegen.ParamLaunch:
-			codegen.PackLaunch(k.scratch[:p.Size], dims, total, per)
+			codegen.PackLaunch(k.scratch[:p.Size], dims, total, g.PerThread)
 			a.Bytes(k.scratch[:p.Size])
 		}
 	}
@@ -282,19 +280,10 @@ func (k *Kernel) pack(dims []int, args []Arg, total int) {
 	k.params, k.packed = a.Params(), true
 }
 
-// KernelError is a failed run-time check of a Debug build.
-type KernelError struct {
-	Pos    pos.Pos
-	Kernel string
-	Msg    string
-}
-
-func (e *KernelError) Error() string { return e.Pos.String() + ": kernel " + e.Kernel + ": " + e.Msg }
-
 // CheckDebug waits for s and reports the first failed check of the last
-// launch as a *KernelError (nil when none failed or the build has no
-// checks). names and shapes describe the array arguments for the message.
-func (k *Kernel) CheckDebug(s cuda.Stream, names []string, shapes [][]int) error {
+// launch, with args, as a *backend.KernelError (nil when none failed or
+// the build has no checks).
+func (k *Kernel) CheckDebug(s cuda.Stream, args []backend.Arg) error {
 	if k.debug == nil {
 		return nil
 	}
@@ -308,6 +297,13 @@ func (k *Kernel) CheckDebug(s cuda.Stream, names []string, shapes [][]int) error
 	if err != nil || rec.Code == codegen.ErrNone {
 		return err
 	}
-	pos, msg := k.debug.Describe(rec, names, shapes)
-	return &KernelError{Pos: pos, Kernel: k.name, Msg: msg}
+	names, shapes := make([]string, len(args)), make([][]int, len(args))
+	for _, p := range k.layout {
+		if p.Class == codegen.ParamArray {
+			a := &args[p.Index].Array
+			names[p.Index], shapes[p.Index] = a.Name, a.Shape[:p.NDim]
+		}
+	}
+	at, msg := k.debug.Describe(rec, names, shapes)
+	return &backend.KernelError{Pos: at, Kernel: k.name, Msg: msg}
 }

@@ -3,6 +3,7 @@ package kernel
 import (
 	"errors"
 	"fmt"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"math"
 	"strings"
 	"testing"
@@ -136,8 +137,8 @@ func TestGPULaunchAndDebug(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		arr := codegen.ArrayParam{Data: uint64(x), Shape: [4]int64{n}, Strides: [4]int64{1}}
-		args := []Arg{{Array: arr}, {Array: arr}, {Bits: uint64(math.Float32bits(2))}, {Bits: uint64(math.Float32bits(1))}}
+		arr := backend.Array{Data: uintptr(x), Shape: [4]int{n}, Strides: [4]int{1}}
+		args := []backend.Arg{{Array: arr}, {Array: arr}, {Bits: uint64(math.Float32bits(2))}, {Bits: uint64(math.Float32bits(1))}}
 		if err := k.Launch(s, []int{n}, args); err != nil {
 			return err
 		}
@@ -156,11 +157,11 @@ func TestGPULaunchAndDebug(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if err := dk.Launch(s, []int{n}, []Arg{{Array: arr}}); err != nil {
+		if err := dk.Launch(s, []int{n}, []backend.Arg{{Array: arr}}); err != nil {
 			return err
 		}
-		err = dk.CheckDebug(s, []string{"x"}, [][]int{{n}})
-		var ke *KernelError
+		err = dk.CheckDebug(s, []backend.Arg{{Array: arr}})
+		var ke *backend.KernelError
 		if !errors.As(err, &ke) || ke.Msg != "index 1000 out of bounds for axis 0 of array x with shape [1000]" || ke.Pos.Line != 20 {
 			t.Fatalf("debug report: %v", err)
 		}
@@ -238,8 +239,8 @@ kernel sums(x: array[i32, 2]) {
 			}
 			defer k.Unload()
 			k.coarsenAt = 1
-			if per := k.perThread(rows * cols); per != codegen.CoarsenPer {
-				t.Fatalf("perThread = %d, want %d", per, codegen.CoarsenPer)
+			if g := geometry(rows*cols, k.coarsenAt); g.PerThread != codegen.CoarsenPer {
+				t.Fatalf("PerThread = %d, want %d", g.PerThread, codegen.CoarsenPer)
 			}
 			x, err := drv.MemAlloc(4 * rows * cols)
 			if err != nil {
@@ -249,8 +250,8 @@ kernel sums(x: array[i32, 2]) {
 			if err := drv.MemsetD8Async(x, 0, 4*rows*cols, 0); err != nil {
 				return err
 			}
-			arr := codegen.ArrayParam{Data: uint64(x), Shape: [4]int64{rows, cols}, Strides: [4]int64{cols, 1}}
-			if err := k.Launch(0, []int{rows, cols}, []Arg{{Array: arr}}); err != nil {
+			arr := backend.Array{Data: uintptr(x), Shape: [4]int{rows, cols}, Strides: [4]int{cols, 1}}
+			if err := k.Launch(0, []int{rows, cols}, []backend.Arg{{Array: arr}}); err != nil {
 				return err
 			}
 			host := make([]int32, rows*cols)
@@ -300,8 +301,8 @@ func BenchmarkKernelLaunch3Arrays(b *testing.B) {
 			return err
 		}
 		defer drv.MemFree(p)
-		arr := codegen.ArrayParam{Data: uint64(p), Shape: [4]int64{1}, Strides: [4]int64{1}}
-		args := []Arg{{Array: arr}, {Array: arr}, {Array: arr}}
+		arr := backend.Array{Data: uintptr(p), Shape: [4]int{1}, Strides: [4]int{1}}
+		args := []backend.Arg{{Array: arr}, {Array: arr}, {Array: arr}}
 		dims := []int{1}
 		for i := 0; i < 1000; i++ {
 			k.Launch(s, dims, args)

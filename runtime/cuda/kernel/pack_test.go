@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"encoding/binary"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"testing"
 	"unsafe"
 
@@ -14,8 +15,8 @@ import (
 func TestPackReuse(t *testing.T) {
 	ks := kernels(t, `kernel k(x: array[f32, 2], s: i32) { x[0, 0] = f32(s) }`)
 	k := &Kernel{layout: codegen.ParamLayout(ks["k"]), args: cuda.NewArgs(4)}
-	arr := codegen.ArrayParam{Data: 0x1000, Shape: [4]int64{2, 3}, Strides: [4]int64{3, 1}}
-	args := []Arg{{Array: arr}, {Bits: 7}}
+	arr := backend.Array{Data: 0x1000, Shape: [4]int{2, 3}, Strides: [4]int{3, 1}}
+	args := []backend.Arg{{Array: arr}, {Bits: 7}}
 	if k.samePack([]int{1}, args) {
 		t.Fatal("nothing packed yet")
 	}
@@ -54,7 +55,7 @@ func TestRelaunchWithoutDriver(t *testing.T) {
 	if err := k.Relaunch(0); err == nil {
 		t.Error("Relaunch before any Launch succeeded")
 	}
-	args := []Arg{{Array: codegen.ArrayParam{Data: 0x1000}}}
+	args := []backend.Arg{{Array: backend.Array{Data: 0x1000}}}
 	if err := k.Launch(0, []int{0}, args); err != nil {
 		t.Fatal(err)
 	}

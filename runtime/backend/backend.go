@@ -1,0 +1,182 @@
+// Package backend is the one interface between the host and the devices
+// that run kernels. A backend compiles a kernel's IR for a device into a
+// Program and launches it with arguments packed as Args; runtime/cpu and
+// the CUDA backend (runtime/cuda/kernel) implement it and register
+// themselves here, so the interpreter and the standard library launch
+// script kernels and generated ones (fills, reductions) the same way on
+// every device, knowing no backend's types.
+//
+// # Decisions
+//
+//   - Registration: a backend registers itself for a device type in its
+//     package's init (Register), as image formats and database/sql drivers
+//     do; stdlib links the standard two, so every embedding that uses the
+//     standard library has both. For reports a device type without one.
+//   - Programs belong to one caller: a Program keeps the packed parameters
+//     of its last launch (the one "nothing changed since the last launch"
+//     cache of the launch path), so it is not safe for concurrent use.
+//     Compile is safe for concurrent use; NVRTC binaries are cached on disk
+//     and shared.
+//   - Argument packing, access checks and stream ordering are the
+//     caller's, with runtime/mem's rules; a Program only validates what it
+//     needs to run without crashing (counts, extents) and returns errors,
+//     never panics.
+package backend
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/pos"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// Arg is one launch argument: Array for array parameters; Bits for scalar
+// parameters (the value's raw bits in the low bytes: math.Float32bits for
+// f32, sign-extended for i32 and i64, 0 or 1 for bool).
+type Arg struct {
+	Array Array
+	Bits  uint64
+}
+
+// Array is an array argument: the address of element [0, ...] on the
+// launch's device, and the shape and strides in elements (the first NDim
+// entries of the parameter).
+type Array struct {
+	Data    uintptr
+	Shape   [4]int
+	Strides [4]int
+	// Name is the argument's name in the launch, for messages (empty: the
+	// parameter's name).
+	Name string
+}
+
+// ArrayArg packs a as an argument named name.
+func ArrayArg(a *mem.Array, ptr uintptr, name string) Arg {
+	arg := Arg{Array: Array{Data: ptr, Name: name}}
+	copy(arg.Array.Shape[:], a.Shape())
+	copy(arg.Array.Strides[:], a.Strides())
+	return arg
+}
+
+// UnitInner reports whether the array's innermost axis (of ndim) is
+// contiguous, or too short for its stride to matter.
+func (a *Array) UnitInner(ndim int) bool {
+	return a.Strides[ndim-1] == 1 || a.Shape[ndim-1] <= 1
+}
+
+// Options shape a compile.
+type Options struct {
+	// Debug adds bounds and division checks where a backend has them off
+	// by default (CUDA); the cpu always checks.
+	Debug bool
+}
+
+// Env is the caller's side of launches: where device print output goes,
+// the flag that cancels, and what a backend remembers of the caller's OS
+// thread. One goroutine uses an Env at a time.
+type Env struct {
+	Out    io.Writer    // device print output (nil: discarded)
+	Cancel *atomic.Bool // polled by long-running launches; true stops them with ErrCanceled
+	// Pinned says the goroutine holds its OS thread locked for as long as
+	// it uses this Env (runtime.LockOSThread), so a backend may leave its
+	// device context current on the thread between launches.
+	Pinned bool
+	// Current is the backends' record of the device context current on a
+	// pinned thread (0: unknown). A caller that changes the thread's
+	// context resets it.
+	Current uintptr
+}
+
+// Geometry is how a backend runs a launch of some extents.
+type Geometry struct {
+	Block     int // threads of one block (cpu: lanes run together)
+	Blocks    int
+	PerThread int // launch threads each device thread runs (coarsening)
+}
+
+// Backend compiles kernels for the devices of one type.
+type Backend interface {
+	// Compile prepares k (verified with ir.Verify) to run on dev.
+	Compile(k *ir.Kernel, dev mem.Device, opts Options) (Program, error)
+}
+
+// Program is a kernel compiled for one device.
+type Program interface {
+	// Geometry is how a launch over dims runs.
+	Geometry(dims []int) Geometry
+	// Launch runs the kernel over dims (1-4 extents, their product at most
+	// 2^31-1) threads with args, one per kernel parameter. The cpu runs it
+	// to completion; CUDA queues it on the device's stream (in a Debug
+	// build it waits and reports a failed check, except while the stream
+	// is captured). It allocates nothing in steady state.
+	Launch(env *Env, dims []int, args []Arg) error
+}
+
+// KernelError is a run-time failure inside a kernel: an out-of-bounds
+// index or an integer division by zero, at the failing instruction.
+type KernelError struct {
+	Pos    pos.Pos
+	Kernel string
+	Msg    string
+}
+
+func (e *KernelError) Error() string { return fmt.Sprintf("%s: kernel %s: %s", e.Pos, e.Kernel, e.Msg) }
+
+// CompileError is a failure of a device compiler (NVRTC). Pos is the
+// script position of the first message (the kernel's when none maps) and
+// Log the compiler's messages rewritten to name script positions.
+type CompileError struct {
+	Kernel string
+	Pos    pos.Pos
+	Log    string
+	Err    error
+}
+
+func (e *CompileError) Error() string {
+	return fmt.Sprintf("compilation of kernel %s failed: %v\n%s", e.Kernel, e.Err, e.Log)
+}
+
+func (e *CompileError) Unwrap() error { return e.Err }
+
+// ErrCanceled is returned by a launch stopped through Env.Cancel.
+var ErrCanceled = errors.New("launch canceled")
+
+var registry struct {
+	mu sync.RWMutex
+	by map[mem.DeviceType]Backend
+}
+
+// Register makes b the backend of the devices of type t.
+func Register(t mem.DeviceType, b Backend) {
+	registry.mu.Lock()
+	defer registry.mu.Unlock()
+	if registry.by == nil {
+		registry.by = map[mem.DeviceType]Backend{}
+	}
+	registry.by[t] = b
+}
+
+// For returns the backend of dev's type.
+func For(dev mem.Device) (Backend, error) {
+	registry.mu.RLock()
+	b := registry.by[dev.Type]
+	registry.mu.RUnlock()
+	if b == nil {
+		return nil, fmt.Errorf("no backend runs kernels on %s in this program (link one: the standard library links cpu and CUDA)", dev)
+	}
+	return b, nil
+}
+
+// Compile compiles k for dev with dev's backend.
+func Compile(k *ir.Kernel, dev mem.Device, opts Options) (Program, error) {
+	b, err := For(dev)
+	if err != nil {
+		return nil, err
+	}
+	return b.Compile(k, dev, opts)
+}

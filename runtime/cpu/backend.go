@@ -1,0 +1,39 @@
+package cpu
+
+import (
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/backend"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+func init() { backend.Register(mem.CPU, cpuBackend{}) }
+
+// cpuBackend is the cpu device's implementation of the backend interface.
+type cpuBackend struct{}
+
+// Compile compiles k for the executor; the cpu has one device and always
+// checks bounds, so dev and opts change nothing.
+func (cpuBackend) Compile(k *ir.Kernel, dev mem.Device, opts backend.Options) (backend.Program, error) {
+	p, err := Compile(k)
+	if err != nil {
+		return nil, err
+	}
+	return program{p}, nil
+}
+
+// program adapts Program to backend.Program.
+type program struct{ *Program }
+
+// Launch runs the kernel to completion on every core.
+func (p program) Launch(env *backend.Env, dims []int, args []backend.Arg) error {
+	return p.Program.Launch(dims, args, Options{Out: env.Out, Cancel: env.Cancel})
+}
+
+// Geometry is the executor's: blocks of lanes threads run together.
+func (p program) Geometry(dims []int) backend.Geometry {
+	total := 1
+	for _, d := range dims {
+		total *= d
+	}
+	return backend.Geometry{Block: lanes, Blocks: (total + lanes - 1) / lanes, PerThread: 1}
+}

@@ -1,0 +1,154 @@
+package kernel
+
+import (
+	"fmt"
+	"sync"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/backend"
+	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/internal/cudadev"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+func init() { backend.Register(mem.CUDA, cudaBackend{}) }
+
+// builder compiles kernels for every CUDA device of the process; its disk
+// cache is shared by every caller.
+var builder struct {
+	once sync.Once
+	b    *Builder
+	err  error
+}
+
+func processBuilder() (*Builder, error) {
+	builder.once.Do(func() {
+		drv, err := cuda.Load()
+		if err != nil {
+			builder.err = err
+			return
+		}
+		builder.b = NewBuilder(drv, &Cache{Dir: DefaultCacheDir()})
+	})
+	return builder.b, builder.err
+}
+
+// cudaBackend is the CUDA devices' implementation of the backend
+// interface.
+type cudaBackend struct{}
+
+// Compile verifies k and prepares it for dev. The module variants are
+// built (or read from the disk cache) and loaded at their first launch:
+// which one a launch needs depends on its arguments' strides.
+func (cudaBackend) Compile(k *ir.Kernel, dev mem.Device, opts backend.Options) (backend.Program, error) {
+	d, err := cudadev.Get(dev.Ordinal)
+	if err != nil {
+		return nil, err
+	}
+	return &program{k: k, d: d, debug: opts.Debug, coarsenAt: coarsenThreshold(d.Info)}, nil
+}
+
+// program is a kernel for one CUDA device: a module per variant (general
+// strides, unit innermost stride), each keeping the packed parameters of
+// its last launch.
+type program struct {
+	k         *ir.Kernel
+	d         *cudadev.Dev
+	debug     bool
+	coarsenAt int
+	mods      [2]*Kernel // by variant: 1 when every array has unit innermost stride
+}
+
+// Geometry is the launch geometry over dims.
+func (p *program) Geometry(dims []int) backend.Geometry {
+	total := 1
+	for _, n := range dims {
+		total *= n
+	}
+	return geometry(total, p.coarsenAt)
+}
+
+// Launch queues the kernel on the device's stream; a Debug build waits for
+// it and reports a failed check, except while the stream is captured (the
+// launch runs at replay).
+func (p *program) Launch(env *backend.Env, dims []int, args []backend.Arg) error {
+	if len(args) != len(p.k.Entry.Params) {
+		return fmt.Errorf("kernel %s takes %d arguments, got %d", p.k.Entry.Name, len(p.k.Entry.Params), len(args))
+	}
+	m, err := p.module(p.variant(args))
+	if err != nil {
+		return err
+	}
+	if err := p.makeCurrent(env); err != nil {
+		return err
+	}
+	if err := m.Launch(p.d.Stream, dims, args); err != nil {
+		return fmt.Errorf("launch of kernel %s on cuda:%d: %w", p.k.Entry.Name, p.d.Ordinal, err)
+	}
+	if !p.debug || p.d.Capturing() {
+		return nil
+	}
+	return m.CheckDebug(p.d.Stream, args)
+}
+
+// variant is 1 when every array argument has unit innermost stride (the
+// codegen.Options.UnitStride build applies), else 0.
+func (p *program) variant(args []backend.Arg) int {
+	for i, prm := range p.k.Entry.Params {
+		if prm.IsArray() && !args[i].Array.UnitInner(prm.NDim) {
+			return 0
+		}
+	}
+	return 1
+}
+
+// makeCurrent makes the device's context current on the caller's thread.
+// A pinned caller keeps it current between launches: once set, a launch
+// on the same device skips the driver's check.
+func (p *program) makeCurrent(env *backend.Env) error {
+	ctx := p.d.Ctx
+	if env.Pinned && env.Current == ctx.Handle() {
+		return nil
+	}
+	if err := ctx.SetCurrent(); err != nil {
+		return err
+	}
+	if env.Pinned {
+		env.Current = ctx.Handle()
+	}
+	return nil
+}
+
+// module returns the variant's module, building and loading it on first
+// use.
+func (p *program) module(variant int) (*Kernel, error) {
+	if m := p.mods[variant]; m != nil {
+		return m, nil
+	}
+	b, err := processBuilder()
+	if err != nil {
+		return nil, err
+	}
+	d := p.d
+	var m *Kernel
+	err = d.Ctx.Do(func() error {
+		// Loading a module is an unsafe call in global capture mode: a
+		// kernel first launched inside a capture block loads with this
+		// thread in relaxed mode, then the mode is restored.
+		if d.Capturing() {
+			prev, err := d.Drv.ThreadExchangeStreamCaptureMode(cuda.CaptureModeRelaxed)
+			if err != nil {
+				return err
+			}
+			defer d.Drv.ThreadExchangeStreamCaptureMode(prev)
+		}
+		var err error
+		m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant == 1})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	p.mods[variant] = m
+	return m, nil
+}
