@@ -59,23 +59,20 @@ func (th *Thread) AllocatorArg(v Value) (mem.Allocator, error) {
 	return th.allocator(string(s))
 }
 
-// chooseAllocator applies MEMORY.md section 2's order: the explicit
-// allocator, then the innermost allocator scope that applies to dev, then
-// the built-in default for dev.
+// chooseAllocator asks the registry for the allocator of an array on dev
+// (mem.Registry.Choose has the order): explicit is the `using` clause or
+// `allocator=` argument, nil for none.
 func (th *Thread) chooseAllocator(explicit mem.Allocator, dev mem.Device) (mem.Allocator, error) {
-	if explicit != nil {
-		if !explicit.AppliesTo(dev) {
-			return nil, fmt.Errorf("allocator %s does not apply to device %s", explicit.Name(), dev)
-		}
-		return explicit, nil
+	return th.Allocs.Choose(explicit, th.allocScopes(), dev)
+}
+
+// allocScopes gives the allocator scope stack in mem's type.
+func (th *Thread) allocScopes() []mem.AllocScope {
+	scopes := make([]mem.AllocScope, len(th.allocs))
+	for i, s := range th.allocs {
+		scopes[i] = mem.AllocScope{Alloc: s.alloc, Device: s.dev}
 	}
-	for i := len(th.allocs) - 1; i >= 0; i-- {
-		s := th.allocs[i]
-		if (s.dev == nil || *s.dev == dev) && s.alloc.AppliesTo(dev) {
-			return s.alloc, nil
-		}
-	}
-	return th.Allocs.Default(dev), nil
+	return scopes
 }
 
 // NewArray makes a zero-filled array. dev and alloc are the device and
@@ -146,8 +143,8 @@ func (th *Thread) execAllocatorBlock(s *ast.AllocatorBlock, fr *frame) (ctrl, er
 		if err != nil {
 			return ctrlNone, th.errorAt(s.Device.Start(), err)
 		}
-		if !a.AppliesTo(d) {
-			return ctrlNone, th.errorAt(s.Device.Start(), fmt.Errorf("allocator %s does not apply to device %s", a.Name(), d))
+		if err := mem.CheckApplies(a, d); err != nil {
+			return ctrlNone, th.errorAt(s.Device.Start(), err)
 		}
 		scope.dev = &d
 	}
