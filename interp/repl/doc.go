@@ -48,11 +48,13 @@
 //     expose a buffer's ID on an Array, so names are matched to
 //     Tracker.Live entries by device, kind, allocator and size (exact for
 //     the printed table: buffers that match alike print alike).
-//   - Completion: keywords (including the contextual array, device,
-//     allocator), predeclared names and globals; after `NAME.` the array
-//     attributes (interp.ArrayAttrNames), config's settings or a record's
-//     fields; after `:` the meta commands. Nothing else is completed
-//     (file names after :load are not).
+//   - Completion: keywords (syntax.Keywords, the contextual array, device,
+//     allocator included), predeclared names and globals; after `NAME.` the
+//     array attributes (interp.ArrayAttrNames), config's settings
+//     (interp.ConfigNames) or a record's fields; after `:` the meta
+//     commands. The tables come from their owners, so completion cannot
+//     drift from the language. Nothing else is completed (file names after
+//     :load are not).
 //   - The device table (WriteDevices) lives here and the CLI's `gscript
 //     devices` calls it, so :devices and the CLI print the same thing.
 package repl
