@@ -91,13 +91,19 @@ type Config struct {
 
 var launchAccessModes = []string{"relaxed", "checked", "strict"}
 
+// configSettings are config's attributes, in the order it prints them.
+var configSettings = []string{"launch_access", "debug", "allow_oversubscription"}
+
+// ConfigNames lists config's settings (for REPL completion).
+func ConfigNames() []string { return append([]string(nil), configSettings...) }
+
 func newConfig() *Config { return &Config{LaunchAccess: "checked"} }
 
 func (*Config) Type() string { return "record" }
 
 func (c *Config) String() string {
 	return (&Record{
-		Names:  []string{"launch_access", "debug", "allow_oversubscription"},
+		Names:  configSettings,
 		Values: []Value{String(c.LaunchAccess), Bool(c.Debug), Bool(c.AllowOversubscription)},
 	}).String()
 }
@@ -111,7 +117,7 @@ func (c *Config) get(name string) (Value, error) {
 	case "allow_oversubscription":
 		return Bool(c.AllowOversubscription), nil
 	}
-	return nil, fmt.Errorf("config has no setting %s (settings: launch_access, debug, allow_oversubscription)", name)
+	return nil, fmt.Errorf("config has no setting %s (settings: %s)", name, strings.Join(configSettings, ", "))
 }
 
 func (c *Config) set(name string, v Value) error {

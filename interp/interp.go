@@ -70,8 +70,8 @@ type Thread struct {
 	Stderr   io.Writer
 	globals  []Value
 	calls    []CallFrame
-	devices  []mem.Device // device scope stack; the last is current
-	allocs   []allocScope
+	devices  []mem.Device     // device scope stack; the last is current
+	allocs   []mem.AllocScope // allocator scope stack, outermost first
 	Config   *Config
 	Tracker  *mem.Tracker
 	Allocs   *mem.Registry      // this interpreter's allocators
@@ -120,11 +120,6 @@ func (th *Thread) step() error {
 		return fmt.Errorf("step budget of %d loop iterations and calls exhausted", th.maxSteps)
 	}
 	return nil
-}
-
-type allocScope struct {
-	alloc mem.Allocator
-	dev   *mem.Device // nil: applies on every device the allocator serves
 }
 
 // maxCallDepth bounds fn recursion so a runaway script gets an error, not a

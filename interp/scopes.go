@@ -58,23 +58,11 @@ func (th *Thread) AllocatorArg(v Value) (mem.Allocator, error) {
 	return th.allocator(string(s))
 }
 
-// chooseAllocator applies MEMORY.md section 2's order: the explicit
-// allocator, then the innermost allocator scope that applies to dev, then
-// the built-in default for dev.
+// chooseAllocator asks the registry for the allocator of an array on dev
+// (mem.Registry.Choose has the order): explicit is the `using` clause or
+// `allocator=` argument, nil for none.
 func (th *Thread) chooseAllocator(explicit mem.Allocator, dev mem.Device) (mem.Allocator, error) {
-	if explicit != nil {
-		if !explicit.AppliesTo(dev) {
-			return nil, fmt.Errorf("allocator %s does not apply to device %s", explicit.Name(), dev)
-		}
-		return explicit, nil
-	}
-	for i := len(th.allocs) - 1; i >= 0; i-- {
-		s := th.allocs[i]
-		if (s.dev == nil || *s.dev == dev) && s.alloc.AppliesTo(dev) {
-			return s.alloc, nil
-		}
-	}
-	return th.Allocs.Default(dev), nil
+	return th.Allocs.Choose(explicit, th.allocs, dev)
 }
 
 // NewArray makes a zero-filled array. dev and alloc are the device and
@@ -135,7 +123,7 @@ func (th *Thread) execAllocatorBlock(s *ast.AllocatorBlock, fr *frame) (ctrl, er
 	if err != nil {
 		return ctrlNone, err
 	}
-	scope := allocScope{alloc: a}
+	scope := mem.AllocScope{Alloc: a}
 	if s.Device != nil {
 		v, err := th.eval(s.Device, fr)
 		if err != nil {
@@ -145,10 +133,10 @@ func (th *Thread) execAllocatorBlock(s *ast.AllocatorBlock, fr *frame) (ctrl, er
 		if err != nil {
 			return ctrlNone, th.errorAt(s.Device.Start(), err)
 		}
-		if !a.AppliesTo(d) {
-			return ctrlNone, th.errorAt(s.Device.Start(), fmt.Errorf("allocator %s does not apply to device %s", a.Name(), d))
+		if err := mem.CheckApplies(a, d); err != nil {
+			return ctrlNone, th.errorAt(s.Device.Start(), err)
 		}
-		scope.dev = &d
+		scope.Device = &d
 	}
 	th.allocs = append(th.allocs, scope)
 	defer func() { th.allocs = th.allocs[:len(th.allocs)-1] }()

@@ -120,7 +120,7 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		}
 		return runFile(f, cmd == "check", rest[0], stdin, stdout, stderr)
 	case "devices":
-		return listDevices(stdout)
+		return writeDevices(stdout)
 	case "version":
 		fmt.Fprintf(stdout, "gscript %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 		return nil
@@ -186,11 +186,10 @@ func runREPL(f flags, stdin io.Reader, stdout, stderr io.Writer) error {
 		Stdin:  stdin, Stdout: stdout, Stderr: stderr,
 		HistoryFile: repl.DefaultHistoryFile(),
 		Banner:      fmt.Sprintf("gscript %s: :help for commands, Ctrl-D to exit", version),
+		Devices:     writeDevices,
 	})
 	if err != nil {
 		return &exitError{code: 1, msg: "gscript: " + err.Error()}
 	}
 	return nil
 }
-
-func listDevices(stdout io.Writer) error { return repl.WriteDevices(stdout) }

@@ -98,8 +98,13 @@ func TestVersionAndDevices(t *testing.T) {
 	if code, out, _ := gscript(t, "", "version"); code != 0 || !strings.HasPrefix(out, "gscript "+version) {
 		t.Errorf("version: %d %q", code, out)
 	}
-	if code, out, _ := gscript(t, "", "devices"); code != 0 || !strings.Contains(out, "cpu") {
-		t.Errorf("devices: %d %q", code, out)
+	code, table, _ := gscript(t, "", "devices")
+	if code != 0 || !strings.Contains(table, "cpu") {
+		t.Errorf("devices: %d %q", code, table)
+	}
+	// The REPL gets the same table through repl.Options.Devices.
+	if code, out, errOut := gscript(t, ":devices\n", "repl"); code != 0 || out != table {
+		t.Errorf("repl :devices: %d %q %q, want %q", code, out, errOut, table)
 	}
 }
 

@@ -5,17 +5,8 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/syntax"
 )
-
-// keywords are the language's keywords and contextual keywords
-// (LANGUAGE.md section 1); lang/syntax does not export its table.
-var keywords = []string{
-	"allocator", "array", "assert", "break", "capture", "continue", "device", "else", "false", "fn", "for",
-	"func", "if", "in", "kernel", "launch", "let", "nil", "on", "return", "true", "using", "while",
-}
-
-// configSettings are the attributes of `config`.
-var configSettings = []string{"allow_oversubscription", "debug", "launch_access"}
 
 // complete returns the completions of the word that ends the text before
 // the cursor, as suffixes to insert, and the length of that word.
@@ -36,7 +27,7 @@ func (s *session) complete(before string, _ int) ([]string, int) {
 
 // topNames are the names a statement can start with or refer to.
 func (s *session) topNames() []string {
-	names := append([]string(nil), keywords...)
+	names := syntax.Keywords()
 	names = append(names, s.in.PredeclaredNames()...)
 	for _, g := range s.in.Globals() {
 		names = append(names, g.Name)
@@ -48,7 +39,7 @@ func (s *session) topNames() []string {
 // for an array, settings for config, field names for a record.
 func (s *session) attrNames(name string) []string {
 	if name == "config" {
-		return configSettings
+		return interp.ConfigNames()
 	}
 	v := s.lookup(name)
 	switch v := v.(type) {

@@ -44,15 +44,19 @@
 //     and frees the old one's arrays.
 //   - :mem collects garbage first so that arrays nothing refers to are not
 //     listed. A buffer is named after every global that uses it (views
-//     too, "base,view") and `_` for the last value; runtime/mem does not
-//     expose a buffer's ID on an Array, so names are matched to
-//     Tracker.Live entries by device, kind, allocator and size (exact for
-//     the printed table: buffers that match alike print alike).
-//   - Completion: keywords (including the contextual array, device,
-//     allocator), predeclared names and globals; after `NAME.` the array
-//     attributes (interp.ArrayAttrNames), config's settings or a record's
-//     fields; after `:` the meta commands. Nothing else is completed
-//     (file names after :load are not).
-//   - The device table (WriteDevices) lives here and the CLI's `gscript
-//     devices` calls it, so :devices and the CLI print the same thing.
+//     too, "base,view") and `_` for the last value; names are matched to
+//     Tracker.Live entries by buffer ID (Array.BufferID).
+//   - Completion: keywords (syntax.Keywords, the contextual array, device,
+//     allocator included), predeclared names and globals; after `NAME.` the
+//     array attributes (interp.ArrayAttrNames), config's settings
+//     (interp.ConfigNames) or a record's fields; after `:` the meta
+//     commands. The tables come from their owners, so completion cannot
+//     drift from the language. Nothing else is completed (file names after
+//     :load are not).
+//   - This package imports interp and lang only (ARCHITECTURE.md). The
+//     device table comes in through Options.Devices: cmd/gscript passes
+//     the function behind `gscript devices`, so :devices and the CLI print
+//     the same thing; without it :devices says no listing is configured.
+//     :mem reads Tracker.Live through the interpreter and keeps only the
+//     printed fields of each buffer.
 package repl

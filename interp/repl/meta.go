@@ -3,15 +3,12 @@ package repl
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"runtime"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/gscript-lang/gscript/interp"
-	"github.com/gscript-lang/gscript/runtime/mem"
-	"github.com/gscript-lang/gscript/stdlib"
 )
 
 // metaCommand is one `:name` command.
@@ -107,7 +104,11 @@ func (s *session) metaHelp(context.Context, string) {
 }
 
 func (s *session) metaDevices(context.Context, string) {
-	if err := WriteDevices(s.stdout); err != nil {
+	if s.opts.Devices == nil {
+		fmt.Fprintln(s.stderr, "no device listing is configured (Options.Devices)")
+		return
+	}
+	if err := s.opts.Devices(s.stdout); err != nil {
 		fmt.Fprintln(s.stderr, err)
 	}
 }
@@ -163,16 +164,19 @@ func (s *session) metaQuit(context.Context, string) { s.quit = true }
 
 // memRow is one live buffer as :mem shows it.
 type memRow struct {
-	names string
-	buf   mem.LiveBuffer
-	shape []int
+	names                   string
+	id                      uint64
+	device, kind, allocator string
+	bytes                   int
+	shape                   []int
 }
 
 func (s *session) metaMem(context.Context, string) {
 	// A collection first, so that arrays nothing refers to any more are
 	// not listed as live.
 	runtime.GC()
-	rows := matchNames(s.in.Tracker().Live(), s.namedArrays())
+	rows := s.liveRows()
+	nameRows(rows, s.namedArrays())
 	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(w, "NAME\tDEVICE\tKIND\tSHAPE\tBYTES\tALLOCATOR")
 	total := 0
@@ -181,47 +185,55 @@ func (s *session) metaMem(context.Context, string) {
 		if r.shape != nil {
 			shape = fmt.Sprint(r.shape)
 		}
-		total += r.buf.Bytes
-		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", r.names, r.buf.Device, r.buf.Kind, shape, r.buf.Bytes, r.buf.Allocator)
+		total += r.bytes
+		fmt.Fprintf(w, "%s\t%s\t%s\t%s\t%d\t%s\n", r.names, r.device, r.kind, shape, r.bytes, r.allocator)
 	}
 	w.Flush()
 	fmt.Fprintf(s.stdout, "%d arrays, %d bytes\n", len(rows), total)
 }
 
+// liveRows is one unnamed row per live buffer of the interpreter, oldest
+// first.
+func (s *session) liveRows() []memRow {
+	live := s.in.Tracker().Live()
+	rows := make([]memRow, len(live))
+	for i, b := range live {
+		rows[i] = memRow{names: "-", id: b.ID, device: b.Device.String(), kind: b.Kind.String(), allocator: b.Allocator, bytes: b.Bytes}
+	}
+	return rows
+}
+
 // namedArray is a global (or `_`) whose value is a live array.
 type namedArray struct {
 	name string
-	a    *mem.Array
+	a    *interp.Array
 }
 
 func (s *session) namedArrays() []namedArray {
 	var out []namedArray
 	for _, g := range s.in.Globals() {
 		if a, ok := g.Value.(*interp.Array); ok && !a.A.Freed() {
-			out = append(out, namedArray{g.Name, a.A})
+			out = append(out, namedArray{g.Name, a})
 		}
 	}
 	if a, ok := s.last.(*interp.Array); ok && !a.A.Freed() {
-		out = append(out, namedArray{"_", a.A})
+		out = append(out, namedArray{"_", a})
 	}
 	return out
 }
 
-// matchNames names each live buffer after the arrays (globals and `_`)
-// that use it, views included; a buffer no global reaches shows as "-".
-func matchNames(live []mem.LiveBuffer, arrays []namedArray) []memRow {
-	rows := make([]memRow, len(live))
+// nameRows names each live buffer's row after the arrays (globals and
+// `_`) that use it, views included; a buffer no global reaches keeps "-".
+func nameRows(rows []memRow, arrays []namedArray) {
 	byID := map[uint64]int{}
-	for i, b := range live {
-		rows[i] = memRow{names: "-", buf: b}
-		byID[b.ID] = i
+	for i, r := range rows {
+		byID[r.id] = i
 	}
 	for _, g := range groupByBuffer(arrays) {
-		if i, ok := byID[g[0].a.BufferID()]; ok {
-			rows[i].names, rows[i].shape = joinNames(g), g[0].a.Shape()
+		if i, ok := byID[g[0].a.A.BufferID()]; ok {
+			rows[i].names, rows[i].shape = joinNames(g), g[0].a.A.Shape()
 		}
 	}
-	return rows
 }
 
 // groupByBuffer groups arrays that share a buffer, non-views first (the
@@ -231,8 +243,8 @@ func groupByBuffer(arrays []namedArray) [][]namedArray {
 outer:
 	for _, na := range arrays {
 		for i, g := range groups {
-			if g[0].a.SameBuffer(na.a) {
-				if !na.a.IsView() {
+			if g[0].a.A.SameBuffer(na.a.A) {
+				if !na.a.A.IsView() {
 					groups[i] = append([]namedArray{na}, g...)
 				} else {
 					groups[i] = append(g, na)
@@ -251,49 +263,4 @@ func joinNames(g []namedArray) string {
 		names[i] = na.name
 	}
 	return strings.Join(names, ",")
-}
-
-// WriteDevices writes the device table: one row per device with its
-// memory, paradigm and capabilities (the CLI's `gscript devices`).
-func WriteDevices(w io.Writer) error {
-	caps := []string{"managed", "concurrent", "pageable", "host_page_tables", "direct_host", "host_atomics", "pools", "unified"}
-	fmt.Fprintf(w, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", "DEVICE", "NAME", "CC", "SMs", "MEMORY", "PARADIGM", strings.Join(caps, " "))
-	for _, name := range stdlib.DeviceNames() {
-		dev, err := mem.ParseDevice(name)
-		if err != nil {
-			return err
-		}
-		r, err := stdlib.DeviceInfo(dev)
-		if err != nil {
-			fmt.Fprintf(w, "%-8s %v\n", name, err)
-			continue
-		}
-		get := func(n string) interp.Value { v, _ := r.Get(n); return v }
-		if !dev.IsCUDA() {
-			fmt.Fprintf(w, "%-8s %-26s %-4s %-5d %-9s %-13s %s\n", name, fmt.Sprintf("cpu (%d cores)", runtime.NumCPU()), "-", 0, gib(get("total_memory")), "host", "-")
-			continue
-		}
-		var flags []string
-		for i, n := range []string{"managed_memory", "concurrent_managed_access", "pageable_memory_access",
-			"pageable_memory_access_uses_host_page_tables", "direct_managed_mem_access_from_host",
-			"host_native_atomic_supported", "memory_pools_supported", "unified_addressing"} {
-			flags = append(flags, fmt.Sprintf("%*s", len(caps[i]), get(n)))
-		}
-		fmt.Fprintf(w, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", name, get("name"), get("compute_capability"),
-			get("multiprocessor_count"), gib(get("total_memory")), get("paradigm"), strings.Join(flags, " "))
-	}
-	if n := mem.CUDADeviceCount(); n == 0 {
-		if err := mem.CUDAAvailable(); err != nil {
-			fmt.Fprintf(w, "(no CUDA devices: %v)\n", err)
-		}
-	}
-	return nil
-}
-
-func gib(v interp.Value) string {
-	n, ok := v.(interp.Int)
-	if !ok {
-		return "?"
-	}
-	return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
 }

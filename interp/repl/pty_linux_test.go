@@ -30,7 +30,7 @@ func TestMain(m *testing.M) {
 	if hist, ok := os.LookupEnv(childEnv); ok {
 		err := Run(context.Background(), Options{
 			Interp:      interp.Options{Device: "cpu", Predeclared: stdlib.Universe()},
-			HistoryFile: hist, Banner: "test banner",
+			HistoryFile: hist, Banner: "test banner", Devices: fakeDevices,
 		})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -208,6 +208,8 @@ func TestPTYCompletion(t *testing.T) {
 	tm.expect("ccess")
 	tm.send("\r")
 	tm.expect(`\r\nchecked\r\n`)
+	tm.send(":dev\t\r") // completes to :devices, which lists through Options.Devices
+	tm.expect(`\r\ncpu +test device table\r\n`)
 	tm.exit()
 }
 

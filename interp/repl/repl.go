@@ -37,6 +37,12 @@ type Options struct {
 	Reader LineReader
 	// Interrupts, when set, replaces SIGINT as the source of interrupts.
 	Interrupts <-chan os.Signal
+	// Devices writes the device table that :devices shows (cmd/gscript
+	// passes the one `gscript devices` prints). The listing comes from the
+	// embedding program because it needs the standard library and the
+	// driver, which this package does not import. Nil: :devices says no
+	// listing is configured.
+	Devices func(w io.Writer) error
 }
 
 // Prompts of a terminal session.

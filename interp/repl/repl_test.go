@@ -53,7 +53,16 @@ func testOptions(rd LineReader, out, errOut *bytes.Buffer) Options {
 	return Options{
 		Interp: interp.Options{Device: "cpu", Predeclared: stdlib.Universe()},
 		Stdout: out, Stderr: errOut, Reader: rd, Interrupts: make(chan os.Signal),
+		Devices: fakeDevices,
 	}
+}
+
+// fakeDeviceTable is what fakeDevices, the tests' Options.Devices, writes.
+const fakeDeviceTable = "DEVICE  NAME\ncpu     test device table\n"
+
+func fakeDevices(w io.Writer) error {
+	_, err := io.WriteString(w, fakeDeviceTable)
+	return err
 }
 
 // runLines runs the REPL over lines and returns stdout, stderr and the reader.
@@ -203,7 +212,7 @@ func TestMetaCommands(t *testing.T) {
 		":devices", ":time STMT", // help
 		"NAME", "loaded  int   7", "twice", // vars
 		"14\n", "time: ", "3\n",
-		"DEVICE", "cpu", // :d = :devices
+		fakeDeviceTable, // :d = :devices
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
@@ -223,6 +232,26 @@ func TestMetaCommands(t *testing.T) {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errOut)
 		}
+	}
+}
+
+func TestDevicesListing(t *testing.T) {
+	rd := &fakeReader{lines: []string{":devices"}}
+	var out, errOut bytes.Buffer
+	opts := testOptions(rd, &out, &errOut)
+	opts.Devices = nil
+	runWithTimeout(t, opts)
+	if out.String() != "" || !strings.Contains(errOut.String(), "no device listing is configured") {
+		t.Errorf("without Options.Devices: stdout %q, stderr %q", out.String(), errOut.String())
+	}
+	rd = &fakeReader{lines: []string{":devices"}}
+	out.Reset()
+	errOut.Reset()
+	opts = testOptions(rd, &out, &errOut)
+	opts.Devices = func(io.Writer) error { return errors.New("no driver") }
+	runWithTimeout(t, opts)
+	if !strings.Contains(errOut.String(), "no driver") {
+		t.Errorf("a failed listing: stderr %q", errOut.String())
 	}
 }
 

@@ -54,4 +54,7 @@
 //   - Nesting is bounded (200 open brackets, 200 prefix operators in a row,
 //     2000 else-if links per statement) so hostile input cannot exhaust
 //     the stack; real scripts are far below these limits.
+//   - Keywords lists reserved and contextual keywords together, sorted:
+//     its users (REPL completion) offer both, and a tool that needs the
+//     distinction can lex the word.
 package syntax

@@ -2,6 +2,7 @@ package syntax
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -43,6 +44,21 @@ var keywords = map[string]bool{
 	"let": true, "fn": true, "func": true, "kernel": true, "return": true, "if": true, "else": true,
 	"for": true, "in": true, "while": true, "break": true, "continue": true, "launch": true,
 	"capture": true, "on": true, "using": true, "true": true, "false": true, "nil": true, "assert": true,
+}
+
+// contextualKeywords are keywords only where promoteContextual makes them so.
+var contextualKeywords = []string{"array", "device", "allocator"}
+
+// Keywords lists the language's keywords, the contextual ones (array,
+// device, allocator) included, sorted: for tools such as completion, which
+// must not keep a copy that drifts from the lexer's.
+func Keywords() []string {
+	out := append([]string(nil), contextualKeywords...)
+	for k := range keywords {
+		out = append(out, k)
+	}
+	slices.Sort(out)
+	return out
 }
 
 // Terminator values: what the user wrote, or why one was implied.

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -107,6 +108,25 @@ func TestContextualKeywords(t *testing.T) {
 		s := scan("t.gs", []byte(tt.src))
 		if got := tokString(s.toks); got != tt.want {
 			t.Errorf("scan(%q)\n got %s\nwant %s", tt.src, got, tt.want)
+		}
+	}
+}
+
+// TestKeywords checks that every word Keywords lists lexes as a keyword:
+// alone, or for a contextual one at the start of its declaration or scope.
+func TestKeywords(t *testing.T) {
+	forms := map[string]string{"array": "array x: f32[1]", "device": "device d {}", "allocator": "allocator a {}"}
+	kws := Keywords()
+	if !slices.IsSorted(kws) || len(kws) != len(keywords)+len(contextualKeywords) {
+		t.Errorf("Keywords() = %q", kws)
+	}
+	for _, kw := range kws {
+		src, ok := forms[kw]
+		if !ok {
+			src = kw
+		}
+		if toks := scan("t.gs", []byte(src)).toks; toks[0].Type != tKeyword || toks[0].Value != kw {
+			t.Errorf("%q: first token %q (type %d), want the keyword %s", src, toks[0].Value, toks[0].Type, kw)
 		}
 	}
 }

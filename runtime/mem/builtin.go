@@ -32,13 +32,13 @@ func IsBuiltin(alloc Allocator) bool {
 }
 
 // defaultIn is the built-in default for dev (MEMORY.md section 2) among
-// m's allocators: host on cpu; mempool on CUDA devices with
-// memory_pools_supported, else device.
-func defaultIn(m map[string]Allocator, dev Device) Allocator {
-	if !dev.IsCUDA() {
+// m's allocators, given dev's capabilities c: host on cpu; mempool on CUDA
+// devices with memory_pools_supported, else device.
+func defaultIn(m map[string]Allocator, dev Device, c Caps) Allocator {
+	switch {
+	case !dev.IsCUDA():
 		return m["host"]
-	}
-	if d, err := getCUDADevice(dev.Ordinal); err == nil && d.Info.Caps.MemoryPoolsSupported {
+	case c.MemoryPoolsSupported:
 		return m["mempool"]
 	}
 	return m["device"]
@@ -46,10 +46,14 @@ func defaultIn(m map[string]Allocator, dev Device) Allocator {
 
 // Registry is one interpreter's allocators: the built-ins (bound to its
 // Options), custom allocators registered by the embedding program, and
-// per-device defaults. The interpreter applies the selection order and asks
-// the registry for names and defaults. Safe for concurrent use.
+// per-device defaults. It owns the selection order (Choose); the
+// interpreter passes it the scopes in force. Safe for concurrent use.
 type Registry struct {
 	Options
+	// Caps overrides the capability lookup of the built-in defaults
+	// (tests, simulations); nil reads the devices' own capabilities.
+	Caps func(Device) Caps
+
 	mu       sync.Mutex
 	allocs   map[string]Allocator
 	defaults map[Device]Allocator
@@ -114,8 +118,8 @@ func (r *Registry) SetDefault(dev Device, a Allocator) error {
 		delete(r.defaults, dev)
 		return nil
 	}
-	if !a.AppliesTo(dev) {
-		return fmt.Errorf("allocator %s does not apply to device %s", a.Name(), dev)
+	if err := CheckApplies(a, dev); err != nil {
+		return err
 	}
 	r.defaults[dev] = a
 	return nil
@@ -129,7 +133,11 @@ func (r *Registry) Default(dev Device) Allocator {
 	if a := r.defaults[dev]; a != nil {
 		return a
 	}
-	return defaultIn(r.allocs, dev)
+	caps := r.Caps
+	if caps == nil {
+		caps = deviceCaps
+	}
+	return defaultIn(r.allocs, dev, caps(dev))
 }
 
 func joinNames(names []string) string {

@@ -1,6 +1,7 @@
 // Package mem holds gscript's memory policy (MEMORY.md): memory kinds,
 // devices, the Allocator protocol and the built-in allocators (host,
-// pinned, device, mempool, managed, managed_pool), Array buffers, host
+// pinned, device, mempool, managed, managed_pool), allocator selection
+// (Registry.Choose), Array buffers, host
 // access by kind, can_access (Access, AccessState.CanAccess), the launch
 // access policy (LaunchChecker), IPC (IPCHandle, FromIPC), wrapping of
 // external pointers (Wrap), freeing (Tracker), the ordering of launches
@@ -22,6 +23,14 @@
 //     allocation time. The oversubscription guard applies to managed_pool
 //     too. Package-level BuiltinAllocators/DefaultAllocator refuse
 //     oversubscription (callers without a registry).
+//   - Selection (Registry.Choose) gets the script's allocator scopes from
+//     the interpreter as values and decides alone. An unrestricted scope
+//     whose allocator does not serve the device is skipped, not an error
+//     (`allocator managed { }` leaves cpu arrays to host); a `using` or
+//     `allocator=` allocator that does not serve the device is an error
+//     (CheckApplies), as is `allocator NAME on DEVICE` when entered. The
+//     built-in default reads memory_pools_supported through Registry.Caps
+//     (nil: the device's own), so the order is testable without a GPU.
 //   - Custom allocators cannot take a built-in name; re-registering a custom
 //     name replaces it (existing arrays still free through the old one).
 //   - Tracker.SetCapturing(true) both defers frees (Tracker.Defer) and
