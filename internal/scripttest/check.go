@@ -35,7 +35,8 @@ func Positioned(err error) []*pos.Error {
 func (c *Chunk) CheckErrors(r Reporter, err error) {
 	r.Helper()
 	matched := map[*regexp.Regexp]bool{}
-	for _, e := range Positioned(err) {
+	errs := Positioned(err)
+	for _, e := range errs {
 		ok := false
 		for _, re := range c.WantErrs[e.Pos.Line] {
 			if re.MatchString(e.Msg) {
@@ -49,10 +50,25 @@ func (c *Chunk) CheckErrors(r Reporter, err error) {
 	for _, line := range slices.Sorted(maps.Keys(c.WantErrs)) {
 		for _, re := range c.WantErrs[line] {
 			if !matched[re] {
-				r.Errorf("%s: expected error %q did not occur (got %v)", c.fileLine(line), re, err)
+				r.Errorf("%s: expected error %q did not occur (got %s)", c.fileLine(line), re, c.summary(errs))
 			}
 		}
 	}
+}
+
+// summary lists errs at their file lines, for a report.
+func (c *Chunk) summary(errs []*pos.Error) string {
+	if len(errs) == 0 {
+		return "no error"
+	}
+	var b strings.Builder
+	for i, e := range errs {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(c.errLine(e.Pos) + ": " + e.Msg)
+	}
+	return b.String()
 }
 
 // errLine names where an error was: its file line, or the chunk for an

@@ -125,9 +125,9 @@ func TestCheckErrors(t *testing.T) {
 	first, two := c[0], c[2]
 	check(t, "expected", func(r Reporter) { first.CheckErrors(r, at(3, "undefined: y")) })
 	check(t, "wrapped", func(r Reporter) { first.CheckErrors(r, fmt.Errorf("run: %w", at(3, "undefined: y"))) })
-	check(t, "missing", func(r Reporter) { first.CheckErrors(r, nil) }, `s.gs:3: expected error "undefined: y" did not occur`)
+	check(t, "missing", func(r Reporter) { first.CheckErrors(r, nil) }, `s.gs:3: expected error "undefined: y" did not occur (got no error)`)
 	check(t, "wrong line", func(r Reporter) { first.CheckErrors(r, at(2, "undefined: y")) },
-		"s.gs:2: unexpected error: undefined: y", `s.gs:3: expected error`)
+		"s.gs:2: unexpected error: undefined: y", `s.gs:3: expected error "undefined: y" did not occur (got s.gs:2: undefined: y)`)
 	check(t, "wrong message", func(r Reporter) { first.CheckErrors(r, at(3, "undefined: z")) },
 		"s.gs:3: unexpected error: undefined: z", `s.gs:3: expected error`)
 	check(t, "no position", func(r Reporter) { first.CheckErrors(r, errors.New("undefined: y")) },
