@@ -34,7 +34,7 @@ func TestScripts(t *testing.T) {
 			if why := c.Skip(env); why != "" {
 				t.Skip(why)
 			}
-			conformance.Exec(t, c, dev)
+			conformance.Exec(t, c, dev, nil)
 		})
 	}
 }

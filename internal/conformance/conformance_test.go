@@ -58,7 +58,7 @@ func TestConformance(t *testing.T) {
 					if why != "" {
 						t.Skip(why)
 					}
-					Exec(t, c, dev)
+					Exec(t, c, dev, nil)
 				})
 				switch {
 				case why != "":

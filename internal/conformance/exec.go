@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io"
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -19,14 +20,17 @@ import (
 // the whole run.
 const chunkTimeout = 20 * time.Second
 
-// Exec runs c in a fresh interpreter with stdlib and default device dev
+// Exec runs c in a fresh interpreter with stdlib, the values of extra
+// (names a test gives its scripts; nil for none) and default device dev
 // ("" for the interpreter's choice), and checks its errors and output.
-func Exec(t *testing.T, c *scripttest.Chunk, dev string) {
+func Exec(t *testing.T, c *scripttest.Chunk, dev string, extra map[string]interp.Value) {
 	t.Helper()
+	predeclared := stdlib.Universe()
+	maps.Copy(predeclared, extra)
 	var out bytes.Buffer
 	in, err := interp.New(interp.Options{
 		Stdout: &out, Stderr: io.Discard, Device: dev,
-		Predeclared: stdlib.Universe(),
+		Predeclared: predeclared,
 	})
 	if err != nil {
 		t.Fatal(err)
