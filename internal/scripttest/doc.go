@@ -18,6 +18,11 @@
 //     CUDA device is present), cuda2 (two are), nocuda (none is), cpu (the
 //     default device is the cpu). See [Chunk.Skip].
 //
-// Mismatches are reported as file:line of the test file, so that a
-// failure points at the marker or the chunk that failed.
+// A test reads chunks with [Glob] (or [ReadFile], [Parse]), runs each
+// chunk's Source its own way (parse, check or interpret), then hands the
+// error it got to [Chunk.CheckErrors] and what it printed to
+// [Chunk.CheckOutput]; [Chunk.Skip] judges the conditions. Errors count
+// as positioned when they are (or wrap) a pos.ErrorList or a *pos.Error
+// (see [Positioned]). Mismatches are reported as file:line of the test
+// file, so that a failure points at the marker or the chunk that failed.
 package scripttest
