@@ -29,7 +29,7 @@ func splitChunks(src string) []string {
 }
 
 // fuzzSeeds returns the interpreter's script chunks, the lowering sources
-// and every source of this package's check tables.
+// and every chunk of this package's check scripts.
 func fuzzSeeds(f *testing.F) []string {
 	var seeds []string
 	scripts, _ := filepath.Glob("../../interp/testdata/*.gs")
@@ -41,11 +41,8 @@ func fuzzSeeds(f *testing.F) []string {
 		}
 		seeds = append(seeds, splitChunks(string(data))...)
 	}
-	for _, tc := range typeTests {
-		seeds = append(seeds, tc.src)
-	}
-	for _, tc := range poisonTests {
-		seeds = append(seeds, tc.src)
+	for _, c := range checkChunks(f) {
+		seeds = append(seeds, c.Source)
 	}
 	return seeds
 }

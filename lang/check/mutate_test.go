@@ -14,8 +14,8 @@ import (
 func TestMutationsNoPanic(t *testing.T) {
 	// f16 and array[f16] are unknown types: they poison the names they declare.
 	reps := []string{"", "1.5", "x", "true", "tid()", "f32", "x[0]", "sq(1)", "array[f32]", "f16", "array[f16]"}
-	for _, tc := range typeTests {
-		toks := strings.Fields(tc.src)
+	for _, c := range checkChunks(t) {
+		toks := strings.Fields(codeOf(c))
 		for i := range toks {
 			for _, rep := range reps {
 				m := append([]string{}, toks...)

@@ -1,0 +1,18 @@
+// Package conformance runs the kernel script tests on every available
+// backend against one expected output: the cpu always, and each CUDA
+// device cuda:N that runtime/mem finds. Its scripts are every chunk of
+// interp/testdata/*.gs that launches a kernel or declares an array, and
+// its own testdata/*.gs. Chunks tagged //!cuda or //!cuda2 run only on
+// CUDA backends, //!cpu only on the cpu (see internal/scripttest).
+// Subtests are named BACKEND/file:line and the test logs, per backend, how
+// many chunks passed and were skipped, so that a GPU run can quote them.
+//
+// Without a GPU only the cpu backend runs. On the GPU machine, build the
+// test binary here and run it from this directory (it reads
+// ../../interp/testdata and testdata relative to it):
+//
+//	CGO_ENABLED=0 go test -c -o .gpu/conformance.test ./internal/conformance
+//	cd internal/conformance && ../../.gpu/conformance.test -test.v -test.count=1
+//
+// Exec, the runner of one chunk, is shared with interp's script tests.
+package conformance

@@ -1,0 +1,49 @@
+// Syntax error tests (lang/syntax/script_test.go): each chunk is parsed
+// alone; ### marks the lines of the errors it must report, and nothing else.
+// The parser recovers at the next statement: one error per bad statement.
+let = 1                  ### "unexpected \"=\", expected name"
+x = 2
+fn f() {
+  y = )                  ### "unexpected \"\)\", expected expression"
+  z = 1
+}
+g(1))                    ### "unexpected \"\)\" at end of statement"
+let ok = 3
+w = 08                   ### "invalid number 08: leading zeros are not allowed"
+---
+// lexical errors and grammar errors in one file, reported in order
+x = 1 # 2                ### "unexpected character '#'"
+y = 08                   ### "invalid number 08"
+z = )                    ### "unexpected \"\)\", expected expression"
+---
+// else belongs on the line of the closing brace
+if a {
+}
+else {                   ### "unexpected keyword else: put else on the line of the closing }"
+}
+---
+// an unterminated string ends at the line's end; the next line still parses
+x = "abc                 ### "string literal not terminated"
+y = 1
+f(k=1, 2)                ### "positional argument after keyword argument"
+---
+// errors inside declarations of every kind
+fn f(a: f32) {}          ### "fn parameters have no types"
+kernel k(a) {}           ### "missing type for kernel parameter a"
+kernel j(a: f32) -> f32 {}  ### "a kernel has no result type"
+let a: array[f32, 0] = 1 ### "invalid array rank 0"
+launch k(x)              ### "unexpected \"\(\", expected \"\[\""
+---
+// assignments to what cannot be assigned
+1 = 2                    ### "cannot assign to a literal"
+f() = 2                  ### "cannot assign to a call"
+a[1:2] = b               ### "cannot assign to a slice"
+---
+// a well-formed chunk reports nothing
+kernel saxpy(x: array[f32], y: array[f32], a: f32) {
+    let i = tid()
+    y[i] = a * x[i] + y[i]
+}
+array x: f32[4] = 1.0
+launch saxpy[4](x, x, 2.0)
+print(x)                 //> output markers are not read here
