@@ -63,3 +63,28 @@ func TestRelaunchWithoutDriver(t *testing.T) {
 		t.Errorf("Relaunch of an empty launch: %v", err)
 	}
 }
+
+// Launch geometry: blocks of just the warps a small launch needs, 256
+// threads otherwise, and codegen.CoarsenPer launch threads per CUDA thread
+// from the coarsening threshold on.
+func TestGeometry(t *testing.T) {
+	const at = 1 << 20
+	tests := []struct {
+		total, coarsenAt int
+		want             backend.Geometry
+	}{
+		{0, at, backend.Geometry{Block: 0, Blocks: 0, PerThread: 1}},
+		{1, at, backend.Geometry{Block: 32, Blocks: 1, PerThread: 1}},
+		{33, at, backend.Geometry{Block: 64, Blocks: 1, PerThread: 1}},
+		{1000, at, backend.Geometry{Block: 256, Blocks: 4, PerThread: 1}},
+		{at - 1, at, backend.Geometry{Block: 256, Blocks: at / 256, PerThread: 1}},
+		{at, at, backend.Geometry{Block: 256, Blocks: at / 256 / codegen.CoarsenPer, PerThread: codegen.CoarsenPer}},
+		{at + 1, at, backend.Geometry{Block: 256, Blocks: at/256/codegen.CoarsenPer + 1, PerThread: codegen.CoarsenPer}},
+		{at, 0, backend.Geometry{Block: 256, Blocks: at / 256, PerThread: 1}},
+	}
+	for _, tt := range tests {
+		if got := geometry(tt.total, tt.coarsenAt); got != tt.want {
+			t.Errorf("geometry(%d, %d) = %+v, want %+v", tt.total, tt.coarsenAt, got, tt.want)
+		}
+	}
+}
