@@ -72,6 +72,9 @@ func (v *verifier) stmts(list []Stmt) error {
 }
 
 func (v *verifier) stmt(s Stmt) error {
+	if isNil(s) {
+		return v.errf(pos.Pos{}, "nil statement %T", s)
+	}
 	switch s := s.(type) {
 	case *Inst:
 		v.n++
@@ -387,4 +390,19 @@ func immAxis(imm any) (int, bool) {
 		return int(v), v >= -1<<31 && v < 1<<31
 	}
 	return 0, false
+}
+
+// isNil reports a nil statement, typed (a nil *Inst) or not.
+func isNil(s Stmt) bool {
+	switch s := s.(type) {
+	case *Inst:
+		return s == nil
+	case *If:
+		return s == nil
+	case *Loop:
+		return s == nil
+	case *Return:
+		return s == nil
+	}
+	return s == nil
 }

@@ -48,6 +48,7 @@ func TestVerifyRejects(t *testing.T) {
 		{"if", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &If{Cond: 1}) }, "if condition: has type f32"},
 		{"break", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &Break{}) }, "*ir.Break outside a loop"},
 		{"return", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &Return{Value: 1}) }, "return with a value"},
+		{"nil", func(k *Kernel) { k.Entry.Body[3] = (*Inst)(nil) }, "nil statement *ir.Inst"},
 		{"callee", func(k *Kernel) {
 			k.Entry.Body = append(k.Entry.Body, &Inst{Op: OpCall, Dst: NoReg, Callee: 3})
 		}, "(call): callee 3 out of range"},
