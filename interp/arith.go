@@ -71,6 +71,27 @@ func (n num) float64() float64 {
 	return float64(n.i)
 }
 
+// bits converts n to type t by ir.Convert's rule (an f32 rounds once,
+// also from a large int) and returns the raw bits.
+func (n num) bits(t ir.Type) uint64 {
+	switch {
+	case n.c.float():
+		return ir.FromFloat(n.f, t)
+	case n.c.t == ir.U8 || n.c.t == ir.U32 || n.c.t == ir.U64:
+		return ir.FromUint(n.u, t)
+	}
+	return ir.FromInt(n.i, t)
+}
+
+// in returns n converted to float type t, as a float64.
+func (n num) in(t ir.Type) float64 {
+	b := n.bits(t)
+	if t == ir.F32 {
+		return float64(math.Float32frombits(uint32(b)))
+	}
+	return math.Float64frombits(b)
+}
+
 // asInt64 returns the value of an integer num as int64, if it fits.
 func (n num) asInt64() (int64, bool) {
 	if n.c.t == ir.U8 || n.c.t == ir.U32 || n.c.t == ir.U64 {
@@ -221,8 +242,12 @@ func binaryNum(op string, x, y Value) (Value, error) {
 		if op == "%" || op == "&" || op == "|" || op == "^" {
 			return nil, errOperands(op, x, y)
 		}
-		r := floatOp(op, a.float64(), b.float64())
-		return makeNum(c, 0, 0, r)
+		if c.t == ir.Invalid {
+			return makeNum(c, 0, 0, floatOp(op, a.float64(), b.float64()))
+		}
+		// As in a kernel: both operands (an untyped literal included) take
+		// the result dtype first, then the operation rounds once in it.
+		return makeNum(c, 0, 0, floatOp(op, a.in(c.t), b.in(c.t)))
 	}
 	if c.t == ir.U64 {
 		ua, ok1 := a.asUint64()

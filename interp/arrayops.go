@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"math"
 	"slices"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -111,7 +110,7 @@ func fillFromList(a *mem.Array, l *List) error {
 }
 
 // CopyArray copies src into dst element by element (same shape), converting
-// between dtypes as a kernel conversion would.
+// between dtypes with ir.Convert, as a kernel conversion does.
 func CopyArray(dst, src *mem.Array) error {
 	if !slices.Equal(dst.Shape(), src.Shape()) {
 		return fmt.Errorf("shapes %s and %s differ", ShapeString(dst.Shape()), ShapeString(src.Shape()))
@@ -130,66 +129,11 @@ func CopyArray(dst, src *mem.Array) error {
 		i := 0
 		forEachOffset(dst, func(off int) {
 			bits := mem.LoadBits(sb, src.DType(), srcOffs[i])
-			mem.StoreBits(db, dst.DType(), off, convertBits(bits, src.DType(), dst.DType()))
+			mem.StoreBits(db, dst.DType(), off, ir.Convert(bits, src.DType(), dst.DType()))
 			i++
 		})
 		return nil
 	})
-}
-
-// convertBits converts an element between dtypes like a kernel conversion:
-// floats truncate toward zero into ints, ints wrap.
-func convertBits(bits uint64, from, to ir.Type) uint64 {
-	if from == to {
-		return bits
-	}
-	var i int64
-	var u uint64
-	var f float64
-	isFloat := false
-	switch from {
-	case ir.Bool, ir.U8, ir.U32, ir.U64:
-		u = bits
-		i = int64(bits)
-		f = float64(bits)
-	case ir.I32:
-		i = int64(int32(bits))
-		u, f = uint64(i), float64(i)
-	case ir.I64:
-		i = int64(bits)
-		u, f = uint64(i), float64(i)
-	case ir.F32:
-		f, isFloat = float64(math.Float32frombits(uint32(bits))), true
-	case ir.F64:
-		f, isFloat = math.Float64frombits(bits), true
-	}
-	switch to {
-	case ir.F32:
-		return uint64(math.Float32bits(float32(f)))
-	case ir.F64:
-		return math.Float64bits(f)
-	case ir.Bool:
-		if isFloat {
-			return b2u(f != 0)
-		}
-		return b2u(u != 0)
-	}
-	if isFloat {
-		if to == ir.U64 && f >= 1<<63 {
-			u = uint64(f)
-		} else {
-			i = int64(f)
-			u = uint64(i)
-		}
-	}
-	return u & sizeMask(to)
-}
-
-func b2u(b bool) uint64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 // ArrayTo copies an array to a device: `a.to(dev)`.

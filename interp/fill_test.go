@@ -19,6 +19,9 @@ var escaped any
 // and that it means what it should (run on the cpu backend).
 func TestFillKernelIR(t *testing.T) {
 	for _, dt := range dtypes {
+		if err := ir.Verify(fillKernel(dt)); err != nil {
+			t.Errorf("%s: %v", dt, err)
+		}
 		if _, err := codegen.Source(fillKernel(dt), codegen.Options{UnitStride: true}); err != nil {
 			t.Errorf("%s: codegen: %v", dt, err)
 		}

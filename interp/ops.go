@@ -221,10 +221,8 @@ func ElemBits(v Value, t ir.Type) (uint64, error) {
 	switch {
 	case t == ir.Bool:
 		return 0, fmt.Errorf("cannot use %s as bool", describe(v))
-	case t == ir.F32:
-		return uint64(math.Float32bits(float32(n.float64()))), nil
-	case t == ir.F64:
-		return math.Float64bits(n.float64()), nil
+	case t.IsFloat():
+		return n.bits(t), nil
 	}
 	if n.c.float() {
 		f := n.f

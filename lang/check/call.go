@@ -9,7 +9,7 @@ import (
 )
 
 // mathSpec describes a math builtin: its opcode, arity, whether it also
-// takes ints, and whether it returns bool.
+// takes ints, and whether it returns bool; all read from the op table.
 type mathSpec struct {
 	op         ir.Op
 	n          int
@@ -17,27 +17,28 @@ type mathSpec struct {
 	boolResult bool
 }
 
-var mathBuiltins = map[string]mathSpec{
-	"sqrt": {ir.OpSqrt, 1, false, false}, "rsqrt": {ir.OpRsqrt, 1, false, false},
-	"sin": {ir.OpSin, 1, false, false}, "cos": {ir.OpCos, 1, false, false}, "tan": {ir.OpTan, 1, false, false},
-	"asin": {ir.OpAsin, 1, false, false}, "acos": {ir.OpAcos, 1, false, false}, "atan": {ir.OpAtan, 1, false, false},
-	"atan2": {ir.OpAtan2, 2, false, false},
-	"sinh":  {ir.OpSinh, 1, false, false}, "cosh": {ir.OpCosh, 1, false, false}, "tanh": {ir.OpTanh, 1, false, false},
-	"exp": {ir.OpExp, 1, false, false}, "exp2": {ir.OpExp2, 1, false, false},
-	"log": {ir.OpLog, 1, false, false}, "log2": {ir.OpLog2, 1, false, false}, "log10": {ir.OpLog10, 1, false, false},
-	"pow":   {ir.OpPow, 2, false, false},
-	"floor": {ir.OpFloor, 1, false, false}, "ceil": {ir.OpCeil, 1, false, false},
-	"round": {ir.OpRound, 1, false, false}, "trunc": {ir.OpTrunc, 1, false, false},
-	"fma":   {ir.OpFma, 3, false, false},
-	"isnan": {ir.OpIsNan, 1, false, true}, "isinf": {ir.OpIsInf, 1, false, true},
-	"isfinite": {ir.OpIsFinite, 1, false, true},
-	"abs":      {ir.OpAbs, 1, true, false}, "sign": {ir.OpSign, 1, true, false},
-	"min": {ir.OpMin, 2, true, false}, "max": {ir.OpMax, 2, true, false}, "clamp": {ir.OpClamp, 3, true, false},
-}
+// mathNames are the math builtins; each is the op of the same name.
+var mathNames = []string{"sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
+	"tanh", "exp", "exp2", "log", "log2", "log10", "pow", "floor", "ceil", "round", "trunc", "fma",
+	"isnan", "isinf", "isfinite", "abs", "sign", "min", "max", "clamp"}
 
-var atomicOps = map[string]ir.Op{
-	"atomic_add": ir.OpAtomicAdd, "atomic_sub": ir.OpAtomicSub,
-	"atomic_min": ir.OpAtomicMin, "atomic_max": ir.OpAtomicMax, "atomic_cas": ir.OpAtomicCAS,
+var mathBuiltins = map[string]mathSpec{}
+
+// atomicOps has every atomic op of the table, under its name: a new
+// atomic is a builtin as soon as the table has it.
+var atomicOps = map[string]ir.Op{}
+
+func init() {
+	for _, name := range mathNames {
+		op, _ := ir.OpByName(name)
+		info, _ := op.Info()
+		mathBuiltins[name] = mathSpec{op, info.Arity, info.Types.Has(ir.I32), info.Result == ir.ResultBool}
+	}
+	for _, op := range ir.Ops() {
+		if info, _ := op.Info(); info.Atomic {
+			atomicOps[info.Name] = op
+		}
+	}
 }
 
 func isBuiltin(name string) bool {

@@ -139,37 +139,38 @@ func paramName(f *ir.Func, i int) string {
 }
 
 // instString prints one instruction: "rD:T = op operands" or, without a
-// destination, "op operands".
+// destination, "op operands". The op table's Form decides the layout, so a
+// new op prints without an edit here.
 func instString(f *ir.Func, in *ir.Inst) string {
-	var rhs string
-	switch in.Op {
-	case ir.OpConst:
-		rhs = fmt.Sprintf("const %v", in.Imm)
-	case ir.OpParam:
-		rhs = "param " + paramName(f, in.Param)
-	case ir.OpTid:
-		rhs = fmt.Sprintf("tid %v", in.Imm)
-	case ir.OpShape:
-		rhs = fmt.Sprintf("shape %s %v", paramName(f, in.Param), in.Imm)
-	case ir.OpLoad:
-		rhs = fmt.Sprintf("load %s[%s]", paramName(f, in.Param), regList(in.Args))
-	case ir.OpStore:
-		n := len(in.Args) - 1
-		rhs = fmt.Sprintf("store %s[%s] = r%d", paramName(f, in.Param), regList(in.Args[:n]), in.Args[n])
-	case ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax, ir.OpAtomicCAS:
-		rhs = fmt.Sprintf("%s %s %s", in.Op, paramName(f, in.Param), regList(in.Args))
-	case ir.OpCall:
-		rhs = callString(f, in)
-	case ir.OpPrint:
-		rhs = fmt.Sprintf("print %q %s", in.Format, regList(in.Args))
-	default:
-		rhs = fmt.Sprintf("%s %s", in.Op, regList(in.Args))
-	}
-	rhs = strings.TrimRight(rhs, " ")
+	rhs := strings.TrimRight(rhsString(f, in), " ")
 	if in.Dst == ir.NoReg {
 		return rhs
 	}
 	return fmt.Sprintf("r%d:%s = %s", in.Dst, f.Regs[in.Dst], rhs)
+}
+
+func rhsString(f *ir.Func, in *ir.Inst) string {
+	info, _ := in.Op.Info() // an unknown op prints as Op(N) with its operands
+	switch {
+	case in.Op == ir.OpConst || in.Op == ir.OpTid:
+		return fmt.Sprintf("%s %v", in.Op, in.Imm)
+	case in.Op == ir.OpParam:
+		return "param " + paramName(f, in.Param)
+	case in.Op == ir.OpShape:
+		return fmt.Sprintf("shape %s %v", paramName(f, in.Param), in.Imm)
+	case in.Op == ir.OpLoad:
+		return fmt.Sprintf("load %s[%s]", paramName(f, in.Param), regList(in.Args))
+	case in.Op == ir.OpStore:
+		n := len(in.Args) - 1
+		return fmt.Sprintf("store %s[%s] = r%d", paramName(f, in.Param), regList(in.Args[:n]), in.Args[n])
+	case info.Form == ir.FormAccess:
+		return fmt.Sprintf("%s %s %s", in.Op, paramName(f, in.Param), regList(in.Args))
+	case info.Form == ir.FormCall:
+		return callString(f, in)
+	case info.Form == ir.FormPrint:
+		return fmt.Sprintf("print %q %s", in.Format, regList(in.Args))
+	}
+	return fmt.Sprintf("%s %s", in.Op, regList(in.Args))
 }
 
 func callString(f *ir.Func, in *ir.Inst) string {

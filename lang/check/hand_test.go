@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
 )
 
 // These tests build ASTs by hand so they do not depend on the parser.
@@ -56,5 +57,19 @@ func TestHandSaxpy(t *testing.T) {
 	}
 	if !strings.Contains(got, "load x") {
 		t.Error("no load")
+	}
+}
+
+// TestBuiltinsFromOpTable: every math builtin names an op of the table
+// with its arity, so the checker and the backends agree on it.
+func TestBuiltinsFromOpTable(t *testing.T) {
+	for _, name := range mathNames {
+		op, ok := ir.OpByName(name)
+		if !ok || mathBuiltins[name].op != op || mathBuiltins[name].n < 1 {
+			t.Errorf("math builtin %s is not an op of the table (%v, %+v)", name, ok, mathBuiltins[name])
+		}
+	}
+	if len(atomicOps) != 5 {
+		t.Errorf("atomic builtins %v", atomicOps)
 	}
 }

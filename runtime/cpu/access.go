@@ -69,6 +69,9 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 		}
 		return ac.store(o.args[nidx], fast), nil
 	}
+	if !atomicOps[in.Op] {
+		return nil, c.errf(ctx, in.Pos, "unsupported op %s", in.Op)
+	}
 	if prm.Elem == ir.Bool || prm.Elem == ir.U8 {
 		return nil, c.errf(ctx, in.Pos, "%s on an array of %s", in.Op, prm.Elem)
 	}
@@ -348,6 +351,13 @@ func storeTidFor(t ir.Type) func(*frame, mask, int, *arrayInfo) {
 	return kStoreTid[uint64]
 }
 
+// atomicOps are the atomics update implements; access refuses any other
+// op, so an atomic added to the op table fails to compile until update
+// has its case.
+var atomicOps = map[ir.Op]bool{
+	ir.OpAtomicAdd: true, ir.OpAtomicSub: true, ir.OpAtomicMin: true, ir.OpAtomicMax: true, ir.OpAtomicCAS: true,
+}
+
 // atomic compiles atomic_add/sub/min/max/cas; vals is (value) or (compare,
 // value). Lanes apply their updates one after the other with sync/atomic,
 // so concurrent workers see a consistent memory order.
@@ -439,8 +449,10 @@ func update[T number](op ir.Op, old, v, cmp T, oldBits, cmpBits uint64) (T, bool
 			return v, true
 		}
 		return max(old, v), true
+	case ir.OpAtomicCAS:
+		return v, oldBits == cmpBits
 	}
-	return v, oldBits == cmpBits
+	return old, false // not reached: access rejects other ops at compile time
 }
 
 func rmw32[T int32 | uint32 | float32](p *uint32, op ir.Op, v, cmp T) T {

@@ -57,11 +57,15 @@ type fnCtx struct {
 	loops   []int      // flag vectors of the enclosing loops, innermost last
 }
 
-// Compile checks k and turns it into a Program. Errors are internal: the
-// checker produced IR this executor does not accept.
+// Compile checks k (ir.Verify, then what this executor needs) and turns it
+// into a Program. Errors are internal: the checker produced IR this executor
+// does not accept.
 func Compile(k *ir.Kernel) (prog *Program, err error) {
 	if k == nil || k.Entry == nil {
 		return nil, errors.New("cpu: no kernel")
+	}
+	if err := ir.Verify(k); err != nil {
+		return nil, err
 	}
 	defer func() {
 		if r := recover(); r != nil {

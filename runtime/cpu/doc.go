@@ -38,8 +38,10 @@
 //     fastest; OpTid Imm k is the index along axis k. A kernel with
 //     TidDims > 0 must be launched with exactly that many extents; one with
 //     TidDims == 0 takes any 1-4 extents (and must cover the tid axes it uses).
-//   - Float to integer conversion is defined as Go on amd64 for every host
-//     (written out, so arm64 hosts agree): to i32 and i64, NaN and
+//   - Compile runs ir.Verify first; TestEveryOp compiles a kernel for every
+//     op of the op table, and no op switch has a silent default.
+//   - Float to integer conversion is ir.Convert's rule (lang/ir/convert.go,
+//     Go on amd64, written out so arm64 hosts agree): to i32 and i64, NaN and
 //     out-of-range values give the minimum integer (0x80...0); u8 converts
 //     through i32 and u32 through i64, keeping the low bits (so -1.0 -> 255,
 //     NaN -> 0); u64 converts values >= 2^63 as (x - 2^63) with the top bit

@@ -30,7 +30,7 @@ func (c *compiler) leaf(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	uniform := true
 	switch in.Op {
 	case ir.OpConst:
-		bits, ok := immBits(in.Imm, t)
+		bits, ok := ir.ImmBits(in.Imm, t)
 		if !ok {
 			return nil, c.errf(ctx, in.Pos, "const has immediate %T", in.Imm)
 		}

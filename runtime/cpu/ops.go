@@ -107,32 +107,6 @@ func fma32(a, b, c float32) float32 {
 	return r
 }
 
-// Float to integer conversions, defined as Go on amd64 (CVTTSD2SI): NaN and
-// out-of-range values give the "integer indefinite" 0x80...0; u8 goes
-// through i32 and u32 through i64 (keeping the low bits); u64 above 2^63
-// converts x-2^63 and sets the top bit. Written out so that every host
-// gives the amd64 result.
-func toI32(f float64) int32 {
-	if f > -2147483649 && f < 2147483648 {
-		return int32(f)
-	}
-	return math.MinInt32
-}
-
-func toI64(f float64) int64 {
-	if f >= -9223372036854775808 && f < 9223372036854775808 {
-		return int64(f)
-	}
-	return math.MinInt64
-}
-
-func toU64(f float64) uint64 {
-	if f < 9223372036854775808 {
-		return uint64(toI64(f))
-	}
-	return uint64(toI64(f-9223372036854775808)) | 1<<63
-}
-
 // instOf2 wraps a two-register loop as an instruction.
 func instOf2(k func(*frame, mask, int, int), d, a int) instFn {
 	return func(fr *frame, m mask) error { k(fr, m, d, a); return nil }
@@ -186,79 +160,9 @@ func mkMov(t ir.Type, d, a int) instFn {
 	return instOf2(kMov[uint64], d, a)
 }
 
-// immBits converts an instruction's Imm (int64, uint64, float64 or bool;
-// int accepted too) to the raw bits of a value of type t.
-func immBits(imm any, t ir.Type) (uint64, bool) {
-	switch v := imm.(type) {
-	case bool:
-		return uint64(b2i(v)), true
-	case int:
-		return intBits(int64(v), t), true
-	case int64:
-		return intBits(v, t), true
-	case uint64:
-		return uintBits(v, t), true
-	case float64:
-		return floatBits(v, t), true
-	}
-	return 0, false
-}
-
-func intBits(v int64, t ir.Type) uint64 {
-	switch t {
-	case ir.F32:
-		return uint64(math.Float32bits(float32(v)))
-	case ir.F64:
-		return math.Float64bits(float64(v))
-	case ir.Bool:
-		return uint64(b2i(v != 0))
-	}
-	return truncBits(uint64(v), t)
-}
-
-func uintBits(v uint64, t ir.Type) uint64 {
-	switch t {
-	case ir.F32:
-		return uint64(math.Float32bits(float32(v)))
-	case ir.F64:
-		return math.Float64bits(float64(v))
-	case ir.Bool:
-		return uint64(b2i(v != 0))
-	}
-	return truncBits(v, t)
-}
-
-func floatBits(v float64, t ir.Type) uint64 {
-	switch t {
-	case ir.F32:
-		return uint64(math.Float32bits(float32(v)))
-	case ir.F64:
-		return math.Float64bits(v)
-	case ir.Bool:
-		return uint64(b2i(v != 0))
-	case ir.U8:
-		return uint64(uint8(toI32(v)))
-	case ir.I32:
-		return uint64(uint32(toI32(v)))
-	case ir.U64:
-		return toU64(v)
-	}
-	return truncBits(uint64(toI64(v)), t) // i64, u32
-}
-
-// truncBits keeps the low t.Size() bytes of an integer's bits.
-func truncBits(v uint64, t ir.Type) uint64 {
-	switch t.Size() {
-	case 1:
-		return uint64(uint8(v))
-	case 4:
-		return uint64(uint32(v))
-	}
-	return v
-}
-
-// kConv converts between numeric types where Go's conversion is C's:
-// int->int (wrapping), int->float and float->float (round to nearest).
+// kConv converts between numeric types where Go's conversion is
+// ir.Convert's rule: int->int (wrapping), int->float and float->float
+// (round to nearest). Float->int goes through the ir.FloatTo* functions.
 func kConv[S, D number](fr *frame, m mask, d, a int) {
 	Dv, A := vec[D](fr, d), vec[S](fr, a)
 	if m.all {
@@ -272,31 +176,31 @@ func kConv[S, D number](fr *frame, m mask, d, a int) {
 	}
 }
 
-// kF2Iv32 converts floats to i32 or u8 through toI32.
+// kF2Iv32 converts floats to i32 or u8 through ir.FloatToI32.
 func kF2Iv32[S float, D integer](fr *frame, m mask, d, a int) {
 	Dv, A := vec[D](fr, d), vec[S](fr, a)
 	if m.all {
 		for i := range Dv[:fr.n] {
-			Dv[i] = D(toI32(float64(A[i])))
+			Dv[i] = D(ir.FloatToI32(float64(A[i])))
 		}
 		return
 	}
 	for _, i := range m.idx {
-		Dv[i] = D(toI32(float64(A[i])))
+		Dv[i] = D(ir.FloatToI32(float64(A[i])))
 	}
 }
 
-// kF2Iv64 converts floats to i64 or u32 through toI64.
+// kF2Iv64 converts floats to i64 or u32 through ir.FloatToI64.
 func kF2Iv64[S float, D integer](fr *frame, m mask, d, a int) {
 	Dv, A := vec[D](fr, d), vec[S](fr, a)
 	if m.all {
 		for i := range Dv[:fr.n] {
-			Dv[i] = D(toI64(float64(A[i])))
+			Dv[i] = D(ir.FloatToI64(float64(A[i])))
 		}
 		return
 	}
 	for _, i := range m.idx {
-		Dv[i] = D(toI64(float64(A[i])))
+		Dv[i] = D(ir.FloatToI64(float64(A[i])))
 	}
 }
 
@@ -304,12 +208,12 @@ func kF2U64[S float](fr *frame, m mask, d, a int) {
 	Dv, A := vec[uint64](fr, d), vec[S](fr, a)
 	if m.all {
 		for i := range Dv[:fr.n] {
-			Dv[i] = toU64(float64(A[i]))
+			Dv[i] = ir.FloatToU64(float64(A[i]))
 		}
 		return
 	}
 	for _, i := range m.idx {
-		Dv[i] = toU64(float64(A[i]))
+		Dv[i] = ir.FloatToU64(float64(A[i]))
 	}
 }
 

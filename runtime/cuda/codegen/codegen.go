@@ -49,10 +49,8 @@ func Source(k *ir.Kernel, opts Options) (string, error) {
 	if k == nil || k.Entry == nil {
 		return "", &pos.Error{Msg: "codegen: nil kernel"}
 	}
-	for i, f := range k.Funcs {
-		if f == nil {
-			return "", errorf(k.Entry.Pos, "codegen: kernel %s: func %d is nil", k.Entry.Name, i)
-		}
+	if err := ir.Verify(k); err != nil {
+		return "", err
 	}
 	g := &gen{k: k, opts: opts, ids: map[*ir.Inst]int{}, need: map[string]bool{}}
 	walkKernel(k, func(_ *ir.Func, in *ir.Inst) { g.ids[in] = len(g.ids) })

@@ -62,13 +62,15 @@
 //   - Shifts follow Go: the count is taken as unsigned (a negative signed
 //     count counts as huge), counts >= the width give 0, or the sign fill for
 //     >> of a negative value. The guards make C's undefined cases defined.
-//   - float -> int conversions follow Go on amd64 (measured with Go 1.26):
+//   - Source runs ir.Verify first; TestEveryOp prints every op of the op table.
+//   - float -> int conversions follow ir.Convert (Go on amd64, measured with Go 1.26):
 //     i32 and i64 truncate, with NaN and out-of-range values giving the
 //     "integer indefinite" minimum integer (0x80000000, 0x8000000000000000);
 //     u8 converts through i32 and u32 through i64, then truncate; u64
 //     converts values >= 2^63 as int64(x - 2^63) | 1<<63 (so NaN, +-Inf and
 //     anything out of range give 1<<63, and negative values wrap). The gs_f2*
-//     helpers do this with explicit range checks; bool <-> number is C's
+//     helpers do this with explicit range checks (plain C, so
+//     TestConvertHelpersMatchIR compiles them with g++ against ir.Convert); bool <-> number is C's
 //     (non-zero is true; true is 1).
 //   - Float + - * / and sqrt use the __f*_rn/__d*_rn intrinsics: correctly
 //     rounded and never contracted into an FMA whatever -fmad, -prec-div or

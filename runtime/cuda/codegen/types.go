@@ -41,79 +41,21 @@ func utype(t ir.Type) string {
 	return "unsigned int"
 }
 
-// immBits returns a Go value's raw integer bits truncated to t's width, applying
-// Go's amd64 float->int conversion rules (see cvtFloat) to float immediates.
+// immBits returns an immediate's raw bits as a t (ir.ImmBits, plus the
+// int32, uint32 and float32 Go types that hand-built IR may use).
 func immBits(t ir.Type, imm any) (uint64, error) {
 	switch v := imm.(type) {
-	case int64:
-		return truncBits(t, uint64(v)), nil
-	case int:
-		return truncBits(t, uint64(int64(v))), nil
 	case int32:
-		return truncBits(t, uint64(int64(v))), nil
-	case uint64:
-		return truncBits(t, v), nil
+		imm = int64(v)
 	case uint32:
-		return truncBits(t, uint64(v)), nil
-	case bool:
-		if v {
-			return 1, nil
-		}
-		return 0, nil
-	case float64:
-		return truncBits(t, cvtFloat(t, v)), nil
+		imm = uint64(v)
 	case float32:
-		return truncBits(t, cvtFloat(t, float64(v))), nil
+		imm = float64(v)
+	}
+	if b, ok := ir.ImmBits(imm, t); ok {
+		return b, nil
 	}
 	return 0, fmt.Errorf("constant %v (%T) cannot be a %s", imm, imm, t)
-}
-
-func truncBits(t ir.Type, b uint64) uint64 {
-	switch t.Size() {
-	case 1:
-		return b & 0xff
-	case 4:
-		return b & 0xffffffff
-	}
-	return b
-}
-
-// cvtFloat converts f to integer type t exactly as Go does on amd64 (and as
-// the generated gs_f2* helpers do): i32 and i64 use the "integer indefinite"
-// value (the minimum integer) for NaN and out-of-range values; u8 goes through
-// i32 and u32 through i64 (then truncate); u64 subtracts 2^63 from values at
-// or above 2^63 and sets the top bit.
-func cvtFloat(t ir.Type, f float64) uint64 {
-	switch t {
-	case ir.I32, ir.U8:
-		return uint64(int64(f2i32(f)))
-	case ir.I64, ir.U32:
-		return uint64(f2i64(f))
-	case ir.U64:
-		if f < 9223372036854775808.0 {
-			return uint64(f2i64(f))
-		}
-		return uint64(f2i64(f-9223372036854775808.0)) | 1<<63
-	case ir.Bool:
-		if f != 0 {
-			return 1
-		}
-	}
-	return 0
-}
-
-func f2i32(f float64) int32 {
-	if f > -2147483649.0 && f < 2147483648.0 {
-		return int32(f)
-	}
-	return math.MinInt32
-}
-
-func f2i64(f float64) int64 {
-	if f >= -9223372036854775808.0 && f < 9223372036854775808.0 {
-		return int64(f)
-	}
-	return math.MinInt64
 }
 
 // immFloat converts an immediate to a float64 holding t's value (rounded to

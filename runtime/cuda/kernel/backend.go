@@ -41,6 +41,9 @@ type cudaBackend struct{}
 // built (or read from the disk cache) and loaded at their first launch:
 // which one a launch needs depends on its arguments' strides.
 func (cudaBackend) Compile(k *ir.Kernel, dev mem.Device, opts backend.Options) (backend.Program, error) {
+	if err := ir.Verify(k); err != nil {
+		return nil, err
+	}
 	d, err := cudadev.Get(dev.Ordinal)
 	if err != nil {
 		return nil, err

@@ -1,0 +1,181 @@
+// Package irtest builds small kernels from the op table for backend tests:
+// for every op, one kernel per operand type the table allows. A backend's
+// exhaustiveness test compiles every case, so an op added to the table
+// fails that test until the backend implements it.
+package irtest
+
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// Case is one kernel exercising Op at operand type T.
+type Case struct {
+	Op     ir.Op
+	T      ir.Type
+	Kernel *ir.Kernel
+}
+
+func (c Case) String() string { return fmt.Sprintf("%s/%s", c.Op, c.T) }
+
+// Cases returns a kernel for op at every operand type of its table row (for
+// convert, every pair of types).
+func Cases(op ir.Op) []Case {
+	info, ok := op.Info()
+	if !ok {
+		return nil
+	}
+	var cs []Case
+	for _, t := range info.Types.Types() {
+		if info.Form == ir.FormConvert {
+			for _, to := range info.Types.Types() {
+				cs = append(cs, Case{op, t, convert(t, to)})
+			}
+			continue
+		}
+		cs = append(cs, Case{op, t, build(op, info, t)})
+	}
+	return cs
+}
+
+// builder grows the entry func of a 1-D kernel.
+type builder struct {
+	f *ir.Func
+	i ir.Reg // tid()
+}
+
+func newBuilder(params ...ir.Param) *builder {
+	b := &builder{f: &ir.Func{Name: "k", Params: params}}
+	b.i = b.emit(ir.OpTid, ir.I32, nil, 0)
+	return b
+}
+
+func (b *builder) emit(op ir.Op, t ir.Type, args []ir.Reg, imm any) ir.Reg {
+	d := ir.NoReg
+	if t != ir.Invalid {
+		d = b.f.NewReg(t)
+	}
+	b.f.Body = append(b.f.Body, &ir.Inst{Op: op, Dst: d, Args: args, Imm: imm})
+	return d
+}
+
+func (b *builder) access(op ir.Op, t ir.Type, param int, args ...ir.Reg) ir.Reg {
+	r := b.emit(op, t, args, nil)
+	b.f.Body[len(b.f.Body)-1].(*ir.Inst).Param = param
+	return r
+}
+
+func (b *builder) load(param int, t ir.Type) ir.Reg { return b.access(ir.OpLoad, t, param, b.i) }
+
+func (b *builder) store(param int, v ir.Reg) { b.access(ir.OpStore, ir.Invalid, param, b.i, v) }
+
+func (b *builder) kernel(funcs ...*ir.Func) *ir.Kernel {
+	return &ir.Kernel{Entry: b.f, Funcs: funcs, TidDims: 1, UsesAtomics: true, UsesPrint: true}
+}
+
+func arr(name string, t ir.Type) ir.Param { return ir.Param{Name: name, Elem: t, NDim: 1} }
+
+// build makes `out[i] = op(a0[i], ...)` and the like for op's Form.
+func build(op ir.Op, info ir.OpInfo, t ir.Type) *ir.Kernel {
+	switch info.Form {
+	case ir.FormSame:
+		return same(op, info, t)
+	case ir.FormShift:
+		b := newBuilder(arr("a", t), arr("n", ir.I32), arr("out", t))
+		b.store(2, b.emit(op, t, []ir.Reg{b.load(0, t), b.load(1, ir.I32)}, nil))
+		return b.kernel()
+	case ir.FormSelect:
+		b := newBuilder(arr("c", ir.Bool), arr("a", t), arr("out", t))
+		x := b.load(1, t)
+		b.store(2, b.emit(op, t, []ir.Reg{b.load(0, ir.Bool), x, x}, nil))
+		return b.kernel()
+	case ir.FormLeaf:
+		return leaf(op, t)
+	case ir.FormAccess:
+		return access(op, info, t)
+	case ir.FormCall:
+		return call(t)
+	case ir.FormPrint:
+		b := newBuilder(arr("a", t))
+		x := b.load(0, t)
+		b.f.Body = append(b.f.Body, &ir.Inst{Op: op, Dst: ir.NoReg, Args: []ir.Reg{x, b.i}, Format: "x={} i={}\n"})
+		return b.kernel()
+	}
+	return nil // a form irtest does not know: the backends' tests fail on the nil kernel
+}
+
+func same(op ir.Op, info ir.OpInfo, t ir.Type) *ir.Kernel {
+	var params []ir.Param
+	for k := range info.Arity {
+		params = append(params, arr(fmt.Sprintf("a%d", k), t))
+	}
+	rt := t
+	if info.Result == ir.ResultBool {
+		rt = ir.Bool
+	}
+	b := newBuilder(append(params, arr("out", rt))...)
+	var args []ir.Reg
+	for k := range info.Arity {
+		args = append(args, b.load(k, t))
+	}
+	b.store(info.Arity, b.emit(op, rt, args, nil))
+	return b.kernel()
+}
+
+func convert(from, to ir.Type) *ir.Kernel {
+	b := newBuilder(arr("a", from), arr("out", to))
+	b.store(1, b.emit(ir.OpConvert, to, []ir.Reg{b.load(0, from)}, nil))
+	return b.kernel()
+}
+
+func leaf(op ir.Op, t ir.Type) *ir.Kernel {
+	b := newBuilder(arr("out", t), ir.Param{Name: "s", Elem: t})
+	var r ir.Reg
+	switch op {
+	case ir.OpParam:
+		r = b.access(op, t, 1)
+	case ir.OpShape:
+		r = b.emit(op, t, nil, 0)
+	case ir.OpTid:
+		r = b.emit(op, t, nil, 0)
+	default:
+		r = b.emit(op, t, nil, int64(-7))
+	}
+	b.store(0, r)
+	return b.kernel()
+}
+
+// access makes loads, stores and atomics: out[i] = old of the atomic.
+func access(op ir.Op, info ir.OpInfo, t ir.Type) *ir.Kernel {
+	b := newBuilder(arr("a", t), arr("out", t))
+	x := b.load(0, t)
+	switch {
+	case op == ir.OpLoad || op == ir.OpStore:
+		b.store(1, x)
+	default:
+		args := []ir.Reg{b.i}
+		for range info.Arity {
+			args = append(args, x)
+		}
+		b.store(0, b.access(op, t, 1, args...))
+	}
+	return b.kernel()
+}
+
+// call makes out[i] = twice(a[i]) with a device func twice(v) = v + v (or
+// v || v for bool).
+func call(t ir.Type) *ir.Kernel {
+	g := &ir.Func{Name: "twice", Params: []ir.Param{{Name: "v", Elem: t}}, Result: t}
+	v, r := g.NewReg(t), g.NewReg(t)
+	add := ir.OpAdd
+	if t == ir.Bool {
+		add = ir.OpOr
+	}
+	g.Body = []ir.Stmt{&ir.Inst{Op: ir.OpParam, Dst: v, Param: 0}, &ir.Inst{Op: add, Dst: r, Args: []ir.Reg{v, v}}, &ir.Return{Value: r}}
+	b := newBuilder(arr("a", t), arr("out", t))
+	d := b.f.NewReg(t)
+	b.f.Body = append(b.f.Body, &ir.Inst{Op: ir.OpCall, Dst: d, Args: []ir.Reg{b.load(0, t)}, ArrayArgs: []int{-1}, Callee: 0})
+	b.store(1, d)
+	return b.kernel(g)
+}

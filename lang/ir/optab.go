@@ -1,0 +1,201 @@
+package ir
+
+import "fmt"
+
+// TypeSet is a set of Types, one bit per Type.
+type TypeSet uint16
+
+// Type sets of the op table.
+const (
+	Bools   TypeSet = 1 << Bool
+	Ints    TypeSet = 1<<U8 | 1<<I32 | 1<<I64 | 1<<U32 | 1<<U64
+	Floats  TypeSet = 1<<F32 | 1<<F64
+	Nums            = Ints | Floats
+	Scalars         = Bools | Nums
+	// Atomics are the element types atomic read-modify-writes apply to
+	// (CUDA has no 1-byte atomics).
+	Atomics TypeSet = 1<<I32 | 1<<I64 | 1<<U32 | 1<<U64 | 1<<F32 | 1<<F64
+)
+
+// Has reports whether t is in s.
+func (s TypeSet) Has(t Type) bool { return t != Invalid && t < 16 && s&(1<<t) != 0 }
+
+// Types lists the members of s in Type order.
+func (s TypeSet) Types() []Type {
+	var ts []Type
+	for t := Bool; t <= F64; t++ {
+		if s.Has(t) {
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// Form is the operand shape of an op: which registers it reads and how
+// their types relate. Verify checks an instruction against its op's Form,
+// Arity, Types and Result.
+type Form uint8
+
+const (
+	FormLeaf    Form = iota // no register operands: an immediate, a parameter, tid or a shape
+	FormSame                // Arity operands of one type T (in Types)
+	FormConvert             // one operand of a type in Types; Dst of any type in Types
+	FormShift               // A of type T (in Types), B of any integer type
+	FormSelect              // A bool, B and C of one type T (in Types)
+	FormAccess              // array parameter Param, one integer index per dimension, then Arity values of its element type (in Types)
+	FormCall                // one Arg per callee parameter (NoReg at array positions, see Inst.ArrayArgs)
+	FormPrint               // any number of scalar operands, one per "{}" of Format
+)
+
+// Result is the rule giving the type of an instruction's Dst.
+type Result uint8
+
+const (
+	ResultNone    Result = iota // no Dst (NoReg)
+	ResultSame                  // T, the operand type
+	ResultBool                  // Bool
+	ResultI32                   // I32
+	ResultImm                   // any type in Types: the immediate converts to it (OpConst)
+	ResultParam                 // the scalar parameter's type (OpParam)
+	ResultAny                   // any type in Types (OpConvert)
+	ResultElem                  // the array's element type
+	ResultOldElem               // the array's element type, or NoReg (atomics: the old value)
+	ResultCallee                // the callee's result type, or NoReg
+)
+
+// OpInfo is one row of the op table: everything about an op that does not
+// depend on a backend. The checker, the IR dump, Verify and both backends
+// read it; a backend's exhaustiveness test iterates it.
+type OpInfo struct {
+	Name   string
+	Form   Form
+	Arity  int     // register operands (FormAccess: values after the indices); -1 when variable
+	Types  TypeSet // the types T the op is defined for
+	Result Result
+	Atomic bool // a read-modify-write of array memory
+}
+
+func same(name string, arity int, ts TypeSet) OpInfo {
+	return OpInfo{Name: name, Form: FormSame, Arity: arity, Types: ts, Result: ResultSame}
+}
+
+func test(name string, arity int, ts TypeSet) OpInfo {
+	return OpInfo{Name: name, Form: FormSame, Arity: arity, Types: ts, Result: ResultBool}
+}
+
+func atomic(name string, values int) OpInfo {
+	return OpInfo{Name: name, Form: FormAccess, Arity: values, Types: Atomics, Result: ResultOldElem, Atomic: true}
+}
+
+// opTable is indexed by Op; every Op constant has a row (TestOpTable).
+var opTable = [...]OpInfo{
+	OpConst:   {Name: "const", Form: FormLeaf, Types: Scalars, Result: ResultImm},
+	OpMov:     same("mov", 1, Scalars),
+	OpConvert: {Name: "convert", Form: FormConvert, Arity: 1, Types: Scalars, Result: ResultAny},
+	OpParam:   {Name: "param", Form: FormLeaf, Types: Scalars, Result: ResultParam},
+
+	OpNeg:    same("neg", 1, Nums),
+	OpNot:    same("not", 1, Bools),
+	OpBitNot: same("bitnot", 1, Ints),
+
+	OpAdd: same("add", 2, Nums),
+	OpSub: same("sub", 2, Nums),
+	OpMul: same("mul", 2, Nums),
+	OpDiv: same("div", 2, Nums),
+	OpRem: same("rem", 2, Ints),
+	OpShl: {Name: "shl", Form: FormShift, Arity: 2, Types: Ints, Result: ResultSame},
+	OpShr: {Name: "shr", Form: FormShift, Arity: 2, Types: Ints, Result: ResultSame},
+	OpAnd: same("and", 2, Ints|Bools),
+	OpOr:  same("or", 2, Ints|Bools),
+	OpXor: same("xor", 2, Ints|Bools),
+	OpEq:  test("eq", 2, Scalars),
+	OpNe:  test("ne", 2, Scalars),
+	OpLt:  test("lt", 2, Nums),
+	OpLe:  test("le", 2, Nums),
+	OpGt:  test("gt", 2, Nums),
+	OpGe:  test("ge", 2, Nums),
+
+	OpSqrt:     same("sqrt", 1, Floats),
+	OpRsqrt:    same("rsqrt", 1, Floats),
+	OpSin:      same("sin", 1, Floats),
+	OpCos:      same("cos", 1, Floats),
+	OpTan:      same("tan", 1, Floats),
+	OpAsin:     same("asin", 1, Floats),
+	OpAcos:     same("acos", 1, Floats),
+	OpAtan:     same("atan", 1, Floats),
+	OpSinh:     same("sinh", 1, Floats),
+	OpCosh:     same("cosh", 1, Floats),
+	OpTanh:     same("tanh", 1, Floats),
+	OpExp:      same("exp", 1, Floats),
+	OpExp2:     same("exp2", 1, Floats),
+	OpLog:      same("log", 1, Floats),
+	OpLog2:     same("log2", 1, Floats),
+	OpLog10:    same("log10", 1, Floats),
+	OpFloor:    same("floor", 1, Floats),
+	OpCeil:     same("ceil", 1, Floats),
+	OpRound:    same("round", 1, Floats),
+	OpTrunc:    same("trunc", 1, Floats),
+	OpAbs:      same("abs", 1, Nums),
+	OpSign:     same("sign", 1, Nums),
+	OpIsNan:    test("isnan", 1, Floats),
+	OpIsInf:    test("isinf", 1, Floats),
+	OpIsFinite: test("isfinite", 1, Floats),
+	OpAtan2:    same("atan2", 2, Floats),
+	OpPow:      same("pow", 2, Floats),
+	OpMin:      same("min", 2, Nums),
+	OpMax:      same("max", 2, Nums),
+	OpClamp:    same("clamp", 3, Nums),
+	OpFma:      same("fma", 3, Floats),
+	OpSelect:   {Name: "select", Form: FormSelect, Arity: 3, Types: Scalars, Result: ResultSame},
+
+	OpTid:   {Name: "tid", Form: FormLeaf, Types: 1 << I32, Result: ResultI32},
+	OpShape: {Name: "shape", Form: FormLeaf, Types: 1 << I32, Result: ResultI32},
+	OpLoad:  {Name: "load", Form: FormAccess, Types: Scalars, Result: ResultElem},
+	OpStore: {Name: "store", Form: FormAccess, Arity: 1, Types: Scalars, Result: ResultNone},
+
+	OpAtomicAdd: atomic("atomic_add", 1),
+	OpAtomicSub: atomic("atomic_sub", 1),
+	OpAtomicMin: atomic("atomic_min", 1),
+	OpAtomicMax: atomic("atomic_max", 1),
+	OpAtomicCAS: atomic("atomic_cas", 2),
+
+	OpCall:  {Name: "call", Form: FormCall, Arity: -1, Types: Scalars, Result: ResultCallee},
+	OpPrint: {Name: "print", Form: FormPrint, Arity: -1, Types: Scalars, Result: ResultNone},
+}
+
+// NumOps is the number of ops; every Op below it has a row in the table.
+const NumOps = Op(len(opTable))
+
+// Ops lists every op, in Op order.
+func Ops() []Op {
+	ops := make([]Op, NumOps)
+	for i := range ops {
+		ops[i] = Op(i)
+	}
+	return ops
+}
+
+// Info returns op's row of the table; ok is false for an unknown op.
+func (o Op) Info() (info OpInfo, ok bool) {
+	if o >= NumOps {
+		return OpInfo{}, false
+	}
+	return opTable[o], true
+}
+
+func (o Op) String() string {
+	if o < NumOps {
+		return opTable[o].Name
+	}
+	return fmt.Sprintf("Op(%d)", o)
+}
+
+// OpByName maps an op's name ("add", "atomic_cas") to the Op.
+func OpByName(name string) (Op, bool) {
+	for i, info := range opTable {
+		if info.Name == name {
+			return Op(i), true
+		}
+	}
+	return 0, false
+}

@@ -1,0 +1,408 @@
+package ir
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/pos"
+)
+
+// Verify checks that k is well-formed IR: every op is in the table, every
+// register exists, operand counts and types follow the op's row, parameter,
+// axis and callee references are valid, control statements are well placed.
+// Both backends call it before compiling, and the checker's lowering always
+// produces IR that passes it. The error names the func and the instruction.
+func Verify(k *Kernel) error {
+	if k == nil || k.Entry == nil {
+		return &pos.Error{Msg: "ir: no kernel"}
+	}
+	if k.TidDims < 0 || k.TidDims > 4 {
+		return &pos.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("ir: kernel %s: tid dimensions %d", k.Entry.Name, k.TidDims)}
+	}
+	for i, f := range k.Funcs {
+		if f == nil {
+			return &pos.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("ir: kernel %s: func %d is nil", k.Entry.Name, i)}
+		}
+	}
+	for _, f := range append([]*Func{k.Entry}, k.Funcs...) {
+		v := &verifier{k: k, f: f, entry: f == k.Entry}
+		if err := v.func_(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+type verifier struct {
+	k     *Kernel
+	f     *Func
+	entry bool
+	n     int // instructions seen, for error messages
+	loops int // enclosing loops
+}
+
+func (v *verifier) errf(at pos.Pos, format string, args ...any) error {
+	if !at.IsValid() {
+		at = v.f.Pos
+	}
+	return &pos.Error{Pos: at, Msg: fmt.Sprintf("ir: func %s: ", v.f.Name) + fmt.Sprintf(format, args...)}
+}
+
+func (v *verifier) func_() error {
+	for i, p := range v.f.Params {
+		if !Scalars.Has(p.Elem) || p.NDim < 0 || p.NDim > 4 {
+			return v.errf(pos.Pos{}, "parameter %d (%s) has type %s with %d dimensions", i, p.Name, p.Elem, p.NDim)
+		}
+	}
+	for r, t := range v.f.Regs {
+		if !Scalars.Has(t) {
+			return v.errf(pos.Pos{}, "register %d has type %s", r, t)
+		}
+	}
+	return v.stmts(v.f.Body)
+}
+
+func (v *verifier) stmts(list []Stmt) error {
+	for _, s := range list {
+		if err := v.stmt(s); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (v *verifier) stmt(s Stmt) error {
+	if isNil(s) {
+		return v.errf(pos.Pos{}, "nil statement %T", s)
+	}
+	switch s := s.(type) {
+	case *Inst:
+		v.n++
+		if err := v.inst(s); err != nil {
+			return v.errf(s.Pos, "instruction %d (%s): %v", v.n-1, s.Op, err)
+		}
+		return nil
+	case *If:
+		if err := v.cond(s.Cond, "if condition"); err != nil {
+			return err
+		}
+		if err := v.stmts(s.Then); err != nil {
+			return err
+		}
+		return v.stmts(s.Else)
+	case *Loop:
+		return v.loop(s)
+	case *Break, *Continue:
+		if v.loops == 0 {
+			return v.errf(pos.Pos{}, "%T outside a loop", s)
+		}
+		return nil
+	case *Return:
+		return v.ret(s)
+	}
+	return v.errf(pos.Pos{}, "unknown statement %T", s)
+}
+
+func (v *verifier) cond(r Reg, what string) error {
+	t, err := v.reg(r)
+	if err == nil && t != Bool {
+		err = fmt.Errorf("has type %s, want bool", t)
+	}
+	if err != nil {
+		return v.errf(pos.Pos{}, "%s: %v", what, err)
+	}
+	return nil
+}
+
+func (v *verifier) loop(s *Loop) error {
+	if err := v.stmts(s.Cond); err != nil {
+		return err
+	}
+	if s.CondReg != NoReg {
+		if err := v.cond(s.CondReg, "loop condition"); err != nil {
+			return err
+		}
+	}
+	v.loops++
+	err := v.stmts(s.Body)
+	v.loops--
+	if err != nil {
+		return err
+	}
+	return v.stmts(s.Post)
+}
+
+func (v *verifier) ret(s *Return) error {
+	switch {
+	case s.Value == NoReg && (v.entry || v.f.Result == Invalid):
+		return nil
+	case s.Value == NoReg:
+		return v.errf(pos.Pos{}, "return without a value from a func returning %s", v.f.Result)
+	case v.entry || v.f.Result == Invalid:
+		return v.errf(pos.Pos{}, "return with a value from %s, which has no result", v.f.Name)
+	}
+	t, err := v.reg(s.Value)
+	if err == nil && t != v.f.Result {
+		err = fmt.Errorf("returns %s, want %s", t, v.f.Result)
+	}
+	if err != nil {
+		return v.errf(pos.Pos{}, "return: %v", err)
+	}
+	return nil
+}
+
+// reg returns the type of register r.
+func (v *verifier) reg(r Reg) (Type, error) {
+	if r < 0 || int(r) >= len(v.f.Regs) {
+		return Invalid, fmt.Errorf("register %d out of range (%d registers)", r, len(v.f.Regs))
+	}
+	return v.f.Regs[r], nil
+}
+
+// regs returns the types of in.Args; NoReg operands (call array
+// positions) have type Invalid.
+func (v *verifier) regs(in *Inst) ([]Type, error) {
+	ts := make([]Type, len(in.Args))
+	for i, r := range in.Args {
+		if r == NoReg && in.Op == OpCall {
+			continue
+		}
+		t, err := v.reg(r)
+		if err != nil {
+			return nil, fmt.Errorf("operand %d: %v", i, err)
+		}
+		ts[i] = t
+	}
+	return ts, nil
+}
+
+// dst returns the type of in.Dst, or Invalid for NoReg.
+func (v *verifier) dst(in *Inst) (Type, error) {
+	if in.Dst == NoReg {
+		return Invalid, nil
+	}
+	t, err := v.reg(in.Dst)
+	if err != nil {
+		return Invalid, fmt.Errorf("destination: %v", err)
+	}
+	return t, nil
+}
+
+func (v *verifier) inst(in *Inst) error {
+	info, ok := in.Op.Info()
+	if !ok {
+		return fmt.Errorf("unknown op")
+	}
+	ts, err := v.regs(in)
+	if err != nil {
+		return err
+	}
+	dt, err := v.dst(in)
+	if err != nil {
+		return err
+	}
+	if info.Arity >= 0 && info.Form != FormAccess && len(ts) != info.Arity {
+		return fmt.Errorf("has %d operands, want %d", len(ts), info.Arity)
+	}
+	t, err := v.operands(in, info, ts)
+	if err != nil {
+		return err
+	}
+	return v.result(in, info, t, dt)
+}
+
+// operands checks the operand types against the op's Form and returns the
+// type T that the result rule refers to.
+func (v *verifier) operands(in *Inst, info OpInfo, ts []Type) (Type, error) {
+	switch info.Form {
+	case FormLeaf:
+		return Invalid, nil
+	case FormSame:
+		return sameType(info, ts...)
+	case FormConvert:
+		return sameType(info, ts[0])
+	case FormShift:
+		if !Ints.Has(ts[1]) {
+			return Invalid, fmt.Errorf("shift count has type %s, want an integer", ts[1])
+		}
+		return sameType(info, ts[0])
+	case FormSelect:
+		if ts[0] != Bool {
+			return Invalid, fmt.Errorf("condition has type %s, want bool", ts[0])
+		}
+		return sameType(info, ts[1:]...)
+	case FormAccess:
+		return v.access(in, info, ts)
+	case FormCall:
+		return Invalid, v.call(in, ts)
+	case FormPrint:
+		if n := strings.Count(in.Format, "{}"); n != len(ts) {
+			return Invalid, fmt.Errorf("format has %d {} for %d operands", n, len(ts))
+		}
+		return Invalid, nil
+	}
+	return Invalid, fmt.Errorf("op has unknown form %d", info.Form)
+}
+
+// sameType requires operands of one type in info.Types.
+func sameType(info OpInfo, ts ...Type) (Type, error) {
+	for i, t := range ts {
+		if t != ts[0] {
+			return Invalid, fmt.Errorf("operand %d has type %s, operand 0 has %s", i, t, ts[0])
+		}
+	}
+	if !info.Types.Has(ts[0]) {
+		return Invalid, fmt.Errorf("does not apply to %s", ts[0])
+	}
+	return ts[0], nil
+}
+
+// access checks an array access: indices, then Arity values.
+func (v *verifier) access(in *Inst, info OpInfo, ts []Type) (Type, error) {
+	p, err := v.arrayParam(in.Param)
+	if err != nil {
+		return Invalid, err
+	}
+	if len(ts) != p.NDim+info.Arity {
+		return Invalid, fmt.Errorf("has %d operands, want %d indices and %d values", len(ts), p.NDim, info.Arity)
+	}
+	for i, t := range ts[:p.NDim] {
+		if !Ints.Has(t) {
+			return Invalid, fmt.Errorf("index %d has type %s", i, t)
+		}
+	}
+	for i, t := range ts[p.NDim:] {
+		if t != p.Elem {
+			return Invalid, fmt.Errorf("value %d has type %s, array %s holds %s", i, t, p.Name, p.Elem)
+		}
+	}
+	if !info.Types.Has(p.Elem) {
+		return Invalid, fmt.Errorf("does not apply to an array of %s", p.Elem)
+	}
+	return p.Elem, nil
+}
+
+func (v *verifier) arrayParam(i int) (Param, error) {
+	if i < 0 || i >= len(v.f.Params) || !v.f.Params[i].IsArray() {
+		return Param{}, fmt.Errorf("parameter %d is not an array parameter", i)
+	}
+	return v.f.Params[i], nil
+}
+
+// call checks the arguments against the callee's parameters.
+func (v *verifier) call(in *Inst, ts []Type) error {
+	if in.Callee < 0 || in.Callee >= len(v.k.Funcs) {
+		return fmt.Errorf("callee %d out of range", in.Callee)
+	}
+	callee := v.k.Funcs[in.Callee]
+	if len(ts) != len(callee.Params) || len(in.ArrayArgs) != len(callee.Params) {
+		return fmt.Errorf("%s takes %d arguments, has %d (%d array slots)", callee.Name, len(callee.Params), len(ts), len(in.ArrayArgs))
+	}
+	for i, p := range callee.Params {
+		if !p.IsArray() {
+			if in.ArrayArgs[i] != -1 || ts[i] != p.Elem {
+				return fmt.Errorf("argument %d (%s) has type %s, want %s", i, p.Name, ts[i], p.Elem)
+			}
+			continue
+		}
+		a, err := v.arrayParam(in.ArrayArgs[i])
+		if err != nil || in.Args[i] != NoReg || a.Elem != p.Elem || a.NDim != p.NDim {
+			return fmt.Errorf("argument %d (%s) is not an array of %s with %d dimensions", i, p.Name, p.Elem, p.NDim)
+		}
+	}
+	return nil
+}
+
+// result checks Dst's type dt against the op's result rule (t is the
+// operand type T).
+func (v *verifier) result(in *Inst, info OpInfo, t, dt Type) error {
+	want := Invalid
+	switch info.Result {
+	case ResultNone:
+	case ResultSame:
+		want = t
+	case ResultBool:
+		want = Bool
+	case ResultI32:
+		want = I32
+		if err := v.axis(in); err != nil {
+			return err
+		}
+	case ResultImm:
+		if _, ok := ImmBits(in.Imm, dt); !ok || !info.Types.Has(dt) {
+			return fmt.Errorf("immediate %v (%T) into a %s register", in.Imm, in.Imm, dt)
+		}
+		return nil
+	case ResultParam:
+		if in.Param < 0 || in.Param >= len(v.f.Params) || v.f.Params[in.Param].IsArray() {
+			return fmt.Errorf("parameter %d is not a scalar parameter", in.Param)
+		}
+		want = v.f.Params[in.Param].Elem
+	case ResultAny:
+		if !info.Types.Has(dt) {
+			return fmt.Errorf("does not convert to %s", dt)
+		}
+		return nil
+	case ResultElem:
+		want = t
+	case ResultOldElem, ResultCallee:
+		if in.Dst == NoReg {
+			return nil
+		}
+		want = t
+		if info.Result == ResultCallee {
+			want = v.k.Funcs[in.Callee].Result
+		}
+	}
+	if dt != want {
+		return fmt.Errorf("destination has type %s, want %s", dt, want)
+	}
+	return nil
+}
+
+// axis checks the immediate axis of tid and shape.
+func (v *verifier) axis(in *Inst) error {
+	ax, ok := immAxis(in.Imm)
+	switch {
+	case !ok:
+		return fmt.Errorf("axis %v (%T) is not an integer", in.Imm, in.Imm)
+	case in.Op == OpTid && !v.entry:
+		return fmt.Errorf("tid in device func %s", v.f.Name)
+	case in.Op == OpTid && (ax < 0 || ax >= max(v.k.TidDims, 1)):
+		return fmt.Errorf("axis %d of a %d-D launch", ax, v.k.TidDims)
+	case in.Op == OpShape:
+		p, err := v.arrayParam(in.Param)
+		if err != nil {
+			return err
+		}
+		if ax < 0 || ax >= p.NDim {
+			return fmt.Errorf("axis %d of %s, which has %d dimensions", ax, p.Name, p.NDim)
+		}
+	}
+	return nil
+}
+
+func immAxis(imm any) (int, bool) {
+	switch v := imm.(type) {
+	case int:
+		return v, true
+	case int64:
+		return int(v), v >= -1<<31 && v < 1<<31
+	}
+	return 0, false
+}
+
+// isNil reports a nil statement, typed (a nil *Inst) or not.
+func isNil(s Stmt) bool {
+	switch s := s.(type) {
+	case *Inst:
+		return s == nil
+	case *If:
+		return s == nil
+	case *Loop:
+		return s == nil
+	case *Return:
+		return s == nil
+	}
+	return s == nil
+}

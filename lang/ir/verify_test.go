@@ -1,0 +1,87 @@
+package ir
+
+import (
+	"strings"
+	"testing"
+)
+
+// saxpy is a well-formed kernel: out[i] = a * x[i] + out[i].
+func saxpy() *Kernel {
+	f := &Func{Name: "saxpy", Params: []Param{{Name: "a", Elem: F32}, {Name: "x", Elem: F32, NDim: 1}, {Name: "out", Elem: F32, NDim: 1}}}
+	i, a, x, y, p := f.NewReg(I32), f.NewReg(F32), f.NewReg(F32), f.NewReg(F32), f.NewReg(F32)
+	f.Body = []Stmt{
+		&Inst{Op: OpTid, Dst: i, Imm: 0},
+		&Inst{Op: OpParam, Dst: a, Param: 0},
+		&Inst{Op: OpLoad, Dst: x, Param: 1, Args: []Reg{i}},
+		&Inst{Op: OpLoad, Dst: y, Param: 2, Args: []Reg{i}},
+		&Inst{Op: OpFma, Dst: p, Args: []Reg{a, x, y}},
+		&Inst{Op: OpStore, Dst: NoReg, Param: 2, Args: []Reg{i, p}},
+	}
+	return &Kernel{Entry: f, TidDims: 1}
+}
+
+func TestVerifyAccepts(t *testing.T) {
+	if err := Verify(saxpy()); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestVerifyRejects(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(k *Kernel)
+		want   string
+	}{
+		{"unknown op", func(k *Kernel) { inst(k, 4).Op = NumOps }, "instruction 4 (Op(66)): unknown op"},
+		{"arity", func(k *Kernel) { inst(k, 4).Args = []Reg{1, 2} }, "instruction 4 (fma): has 2 operands, want 3"},
+		{"operand type", func(k *Kernel) { inst(k, 4).Args[1] = 0 }, "instruction 4 (fma): operand 1 has type i32"},
+		{"class", func(k *Kernel) { in := inst(k, 4); in.Op, in.Args = OpRem, in.Args[:2] }, "(rem): does not apply to f32"},
+		{"bad register", func(k *Kernel) { inst(k, 4).Args[2] = 99 }, "instruction 4 (fma): operand 2: register 99 out of range"},
+		{"bad destination", func(k *Kernel) { inst(k, 4).Dst = -7 }, "destination: register -7 out of range"},
+		{"result type", func(k *Kernel) { inst(k, 4).Dst = 0 }, "destination has type i32, want f32"},
+		{"store value", func(k *Kernel) { inst(k, 5).Args[1] = 0 }, "(store): value 0 has type i32"},
+		{"indices", func(k *Kernel) { inst(k, 2).Args = nil }, "(load): has 0 operands, want 1 indices"},
+		{"not an array", func(k *Kernel) { inst(k, 2).Param = 0 }, "(load): parameter 0 is not an array"},
+		{"param", func(k *Kernel) { inst(k, 1).Param = 1 }, "(param): parameter 1 is not a scalar"},
+		{"tid axis", func(k *Kernel) { inst(k, 0).Imm = 1 }, "(tid): axis 1 of a 1-D launch"},
+		{"const", func(k *Kernel) { inst(k, 0).Op = OpConst; inst(k, 0).Imm = "x" }, "(const): immediate x (string)"},
+		{"if", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &If{Cond: 1}) }, "if condition: has type f32"},
+		{"break", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &Break{}) }, "*ir.Break outside a loop"},
+		{"return", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &Return{Value: 1}) }, "return with a value"},
+		{"nil", func(k *Kernel) { k.Entry.Body[3] = (*Inst)(nil) }, "nil statement *ir.Inst"},
+		{"callee", func(k *Kernel) {
+			k.Entry.Body = append(k.Entry.Body, &Inst{Op: OpCall, Dst: NoReg, Callee: 3})
+		}, "(call): callee 3 out of range"},
+	}
+	for _, tt := range tests {
+		k := saxpy()
+		tt.mutate(k)
+		err := Verify(k)
+		if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "ir: func saxpy: ") {
+			t.Errorf("%s: Verify = %v, want an error naming the func and %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func inst(k *Kernel, i int) *Inst { return k.Entry.Body[i].(*Inst) }
+
+func TestVerifyCall(t *testing.T) {
+	k := saxpy()
+	g := &Func{Name: "twice", Params: []Param{{Name: "v", Elem: F32}}, Result: F32}
+	v, r := g.NewReg(F32), g.NewReg(F32)
+	g.Body = []Stmt{&Inst{Op: OpParam, Dst: v, Param: 0}, &Inst{Op: OpAdd, Dst: r, Args: []Reg{v, v}}, &Return{Value: r}}
+	k.Funcs = []*Func{g}
+	call := &Inst{Op: OpCall, Dst: 4, Callee: 0, Args: []Reg{4}, ArrayArgs: []int{-1}}
+	k.Entry.Body = append(k.Entry.Body, call)
+	if err := Verify(k); err != nil {
+		t.Fatal(err)
+	}
+	call.Args = []Reg{0}
+	if err := Verify(k); err == nil || !strings.Contains(err.Error(), "argument 0 (v) has type i32") {
+		t.Errorf("Verify = %v", err)
+	}
+	call.Args, g.Body[2] = []Reg{4}, &Return{Value: NoReg}
+	if err := Verify(k); err == nil || !strings.Contains(err.Error(), "ir: func twice: return without a value") {
+		t.Errorf("Verify = %v", err)
+	}
+}
