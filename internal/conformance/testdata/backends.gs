@@ -58,7 +58,9 @@ launch k[8](out, r)
 print(out)           //> [0, 1, 7, 2, 5, 8, 16, 3]
 print(r[4], r[1])    //> 2.0 1.0
 ---
-// a run-time error in a kernel names the same line on every backend
+// a run-time error in a kernel names the same line on every backend (the
+// cpu always checks bounds; CUDA in debug mode)
+config.debug = true
 kernel bad(x: array[f32]) {
     let i = tid()
     x[i + 1] = 1  ### "kernel bad: index 4 out of bounds for axis 0 of array x"
