@@ -1,7 +1,25 @@
-// Package kernel builds kernel IR for a CUDA device and launches it: CUDA C
-// from runtime/cuda/codegen, compiled by NVRTC for the device's own
-// architecture, kept in an on-disk cache keyed by a hash of everything that
-// shapes the binary, and loaded as a module.
+// Package kernel is the CUDA backend (runtime/backend): it builds kernel IR
+// for a CUDA device and launches it: CUDA C from runtime/cuda/codegen,
+// compiled by NVRTC for the device's own architecture, kept in an on-disk
+// cache keyed by a hash of everything that shapes the binary, and loaded as
+// a module.
+//
+// # Decisions
+//
+//   - The backend's Program holds one module per variant (general strides,
+//     unit innermost stride; codegen.Options.UnitStride), built and loaded
+//     at the first launch that needs it, with the thread switched to relaxed
+//     capture mode when that launch is inside a capture (loading a module is
+//     an unsafe call in global mode).
+//   - The one "nothing changed since the last launch" cache of the launch
+//     path is Kernel's: a launch whose dimensions and arguments equal the
+//     last one's reuses its packed parameters (samePack, then Relaunch).
+//   - Launches go to the device's one gscript stream (runtime/internal/
+//     cudadev), which runtime/mem waits for before host access. A pinned
+//     caller (backend.Env.Pinned) keeps the context current between launches.
+//   - Launch geometry: blocks of 256 threads (fewer warps for a small
+//     launch), and codegen.CoarsenPer launch threads per CUDA thread from
+//     coarsenWaves times the threads the device holds at once.
 package kernel
 
 import (
