@@ -178,7 +178,7 @@ func makeNum(c numClass, i int64, u uint64, f float64) (Value, error) {
 	case c.t == ir.Invalid:
 		return Int(i), nil
 	case c.t == ir.F32:
-		return Scalar{T: ir.F32, Bits: uint64(math.Float32bits(float32(f)))}, nil
+		return Scalar{T: ir.F32, Bits: ir.FromFloat(f, ir.F32)}, nil
 	case c.t == ir.F64:
 		return Scalar{T: ir.F64, Bits: math.Float64bits(f)}, nil
 	case c.t == ir.U64:

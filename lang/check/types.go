@@ -120,7 +120,7 @@ func represent(v constant.Value, t ir.Type) (out constant.Value, ok bool) {
 	case t.IsFloat():
 		f, _ := constant.Float64Val(constant.ToFloat(v))
 		if t == ir.F32 {
-			f = float64(float32(f))
+			f = float64(math.Float32frombits(uint32(ir.FromFloat(f, ir.F32)))) // the rounding of ir.Convert
 		}
 		if math.IsInf(f, 0) {
 			return v, false
