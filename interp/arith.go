@@ -464,6 +464,11 @@ func compareNum(a, b num) (int, bool) {
 		}
 	}
 	x, y := a.float64(), b.float64()
+	if c := promote(a.c, b.c); c.t != ir.Invalid {
+		// As in a kernel: an untyped literal compared with an f32 is
+		// converted to f32 first (f32(0.2) == 0.2 holds).
+		x, y = a.in(c.t), b.in(c.t)
+	}
 	if x != x || y != y {
 		return 0, false
 	}

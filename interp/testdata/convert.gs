@@ -47,5 +47,20 @@ let out = zeros(1, dtype=f32)
 launch scale[1](x, out)
 print(out[0] == 0.2 * x[0], out[0])  //> true 0.20274602
 ---
+// host comparisons convert an untyped literal like kernel comparisons do
+kernel cmp(x: array[f32], out: array[bool]) {
+    out[0] = x[0] == 0.2
+    out[1] = 0.2 < x[0]
+    out[2] = x[0] <= 0.2
+}
+let x = array([0.2], dtype=f32)
+let o = zeros(3, dtype=bool)
+launch cmp[1](x, o)
+print(o)                                              //> [true, false, true]
+print([x[0] == 0.2, 0.2 < x[0], x[0] <= 0.2])        //> [true, false, true]
+print(f32(0.1) + 0.2 == f32(0.3), f64(0.2) == 0.2)    //> true true
+print(f32(16777217.0) == 16777217)                    //> true
+print(0.1 + 0.2 == 0.3)                               //> false
+---
 // host scalar conversions stay checked: out of range is an error
 print(i32(3e9))                      ### "overflows i32"
