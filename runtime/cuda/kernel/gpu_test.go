@@ -3,7 +3,6 @@ package kernel
 import (
 	"errors"
 	"fmt"
-	"github.com/gscript-lang/gscript/runtime/backend"
 	"math"
 	"strings"
 	"testing"
@@ -12,8 +11,10 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/ir/irtest"
 	"github.com/gscript-lang/gscript/lang/pos"
 	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/cuda"
 	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
 )
@@ -106,6 +107,48 @@ func TestGPUBuildColdWarm(t *testing.T) {
 		d := time.Since(start)
 		t.Logf("%s build of %d quick-start kernels: %v total, %v per module", label, len(names), d, d/time.Duration(len(names)))
 	}
+}
+
+// TestGPUEveryOp compiles with NVRTC, and loads, the kernel of every op of
+// the table at every operand type its row allows (lang/ir/irtest), plain
+// and with debug checks: codegen's exhaustiveness test proves it prints
+// every op, this that what it prints is CUDA C that NVRTC takes.
+func TestGPUEveryOp(t *testing.T) {
+	drv, ctx, info := gpu(t)
+	var cases []irtest.Case
+	for _, op := range ir.Ops() {
+		cases = append(cases, irtest.Cases(op)...)
+	}
+	b := NewBuilder(drv, nil)
+	jobs := make(chan int)
+	errs := make(chan error, len(cases))
+	start := time.Now()
+	for range 8 {
+		go func() {
+			for i := range jobs {
+				errs <- ctx.Do(func() error {
+					for _, debug := range []bool{false, true} {
+						k, err := b.Build(cases[i].Kernel, info, Options{Debug: debug})
+						if err != nil {
+							return fmt.Errorf("%s (debug %v): %w", cases[i], debug, err)
+						}
+						k.Unload()
+					}
+					return nil
+				})
+			}
+		}()
+	}
+	for i := range cases {
+		jobs <- i
+	}
+	close(jobs)
+	for range cases {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
+	}
+	t.Logf("%d op kernels compiled twice each in %v", len(cases), time.Since(start))
 }
 
 // TestGPULaunchAndDebug launches a kernel and checks the debug-mode bounds
