@@ -160,7 +160,7 @@ func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
 		if !ok {
 			pos = k.Entry.Pos
 		}
-		return nil, &CompileError{Kernel: k.Entry.Name, Pos: pos, Log: mapped, Err: err}
+		return nil, &backend.CompileError{Kernel: k.Entry.Name, Pos: pos, Log: mapped, Err: err}
 	}
 	b.cache.Put(key, img) // a failed cache write only costs a later compile
 	return img, nil
@@ -169,9 +169,6 @@ func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
 func (b *Builder) loadNVRTC() {
 	b.once.Do(func() { b.nvrtc, b.nvrtcErr = cuda.LoadNVRTC() })
 }
-
-// CompileError is an NVRTC failure, as the backend interface reports it.
-type CompileError = backend.CompileError
 
 // Unload releases the module (with the kernel's context current).
 func (k *Kernel) Unload() error { return k.drv.ModuleUnload(k.mod) }

@@ -245,7 +245,7 @@ func TestGPUCompileErrorPosition(t *testing.T) {
 		t.Fatalf("no marker for line 3 in:\n%s", src)
 	}
 	_, err = NewBuilder(drv, nil).image(k, strings.Join(lines, "\n"), fmt.Sprintf("sm_%d%d", info.Major, info.Minor))
-	var ce *CompileError
+	var ce *backend.CompileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("want a CompileError, got %v", err)
 	}
