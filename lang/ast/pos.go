@@ -12,3 +12,6 @@ type (
 	Error     = pos.Error
 	ErrorList = pos.ErrorList
 )
+
+// MaxErrors is how many errors a list keeps when truncated (pos.MaxErrors).
+const MaxErrors = pos.MaxErrors

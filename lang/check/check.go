@@ -54,6 +54,7 @@ func (c *Checker) Check(f *ast.File) (info *Info, err error) {
 	kernels := kc.run(r.kernels, r.funcs)
 	if len(errs) > 0 {
 		errs.Sort()
+		errs.Truncate(ast.MaxErrors)
 		return nil, errs
 	}
 	c.commit(r, kc)

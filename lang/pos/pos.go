@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Pos is a source position. Line and Col are 1-based; Col counts bytes.
@@ -57,9 +58,10 @@ func (e *Error) Error() string { return e.Pos.String() + ": " + e.Msg }
 // The zero value is an empty list ready to use.
 type ErrorList []*Error
 
-// Add appends an error at pos.
+// Add appends an error at pos. A message longer than a few hundred bytes
+// (one that quotes a huge token) is shortened in the middle.
 func (l *ErrorList) Add(pos Pos, format string, args ...any) {
-	*l = append(*l, &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)})
+	*l = append(*l, &Error{Pos: pos, Msg: clipMsg(fmt.Sprintf(format, args...))})
 }
 
 // Sort orders the list by position and drops exact duplicates.
@@ -94,4 +96,56 @@ func (l ErrorList) Error() string {
 		b.WriteString(e.Error())
 	}
 	return b.String()
+}
+
+// MaxErrors is how many errors Truncate keeps: as in the Go toolchain, ten
+// are enough to act on, and hostile input can produce millions.
+const MaxErrors = 10
+
+// Truncate keeps the first n errors (in list order, so Sort first) and
+// replaces the rest by one "too many errors: N more" error at the first
+// dropped one's position.
+func (l *ErrorList) Truncate(n int) {
+	s := *l
+	if len(s) <= n {
+		return
+	}
+	more := &Error{Pos: s[n].Pos, Msg: fmt.Sprintf("too many errors: %d more", len(s)-n)}
+	*l = append(s[:n:n], more)
+}
+
+// MaxEcho is how many bytes of a token or literal a message quotes.
+const MaxEcho = 40
+
+// Clip shortens s to at most MaxEcho bytes, cut at a character boundary,
+// with "..." appended, so that a message never echoes a megabyte literal.
+func Clip(s string) string {
+	if len(s) <= MaxEcho {
+		return s
+	}
+	cut := MaxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "..."
+}
+
+// maxMsg bounds a whole message. Producers clip what they echo (Clip);
+// this is the safety net for anything they missed: the middle of a longer
+// message is elided, keeping its start and end, where the words are.
+const maxMsg = 300
+
+func clipMsg(m string) string {
+	if len(m) <= maxMsg {
+		return m
+	}
+	head, tail := maxMsg*2/3, maxMsg/3
+	for head > 0 && !utf8.RuneStart(m[head]) {
+		head--
+	}
+	start := len(m) - tail
+	for start < len(m) && !utf8.RuneStart(m[start]) {
+		start++
+	}
+	return m[:head] + "..." + m[start:]
 }
