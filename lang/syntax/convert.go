@@ -11,7 +11,8 @@ import (
 // grammar is too loose to catch (assignment targets, keyword arguments,
 // parameter types, ...).
 type converter struct {
-	errs *ast.ErrorList
+	errs    *ast.ErrorList
+	tooDeep bool // MaxExprDepth was reported for the current statement's expression
 }
 
 func astPos(p lexer.Position) ast.Pos {
@@ -231,6 +232,19 @@ func describeExpr(x ast.Expr) string {
 
 // ---- expressions ----
 
+// Every expression conversion below returns the node and the depth of its
+// tree, so that a tree deeper than MaxExprDepth is reported here, before
+// the checker and the evaluator recurse over it. Grammar recursion is
+// bounded by the scanner's nesting limits, but chains (a + b + ...,
+// a.b.c..., f()()...) are loops here that build left-deep trees.
+
+// expr converts the expression of a statement.
+func (c *converter) expr(e *pExpr) ast.Expr {
+	x, _ := c.subExpr(e)
+	c.tooDeep = false
+	return x
+}
+
 func (c *converter) optExpr(e *pExpr) ast.Expr {
 	if e == nil {
 		return nil
@@ -239,15 +253,36 @@ func (c *converter) optExpr(e *pExpr) ast.Expr {
 }
 
 func (c *converter) exprs(es []*pExpr) []ast.Expr {
-	out := make([]ast.Expr, 0, len(es))
-	for _, e := range es {
-		out = append(out, c.expr(e))
-	}
+	out, _ := c.subExprs(es)
+	c.tooDeep = false
 	return out
 }
 
-func binary(x ast.Expr, op lexer.Token, y ast.Expr) ast.Expr {
-	return &ast.BinaryExpr{X: x, Op: op.Value, OpPos: astPos(op.Pos), Y: y}
+func (c *converter) optSubExpr(e *pExpr) (ast.Expr, int) {
+	if e == nil {
+		return nil, 0
+	}
+	return c.subExpr(e)
+}
+
+func (c *converter) subExprs(es []*pExpr) ([]ast.Expr, int) {
+	out, depth := make([]ast.Expr, 0, len(es)), 0
+	for _, e := range es {
+		x, d := c.subExpr(e)
+		out, depth = append(out, x), max(depth, d)
+	}
+	return out, depth
+}
+
+// nested is the depth of a node at p over children at most d deep; the
+// first node deeper than MaxExprDepth in a statement's expression is
+// reported.
+func (c *converter) nested(p ast.Pos, d int) int {
+	if d+1 > MaxExprDepth && !c.tooDeep {
+		c.tooDeep = true
+		c.errorf(p, "expression nested too deeply (more than %d levels, MaxExprDepth)", MaxExprDepth)
+	}
+	return d + 1
 }
 
 // Binary precedence, as in Go.
@@ -258,14 +293,22 @@ var precedence = map[string]int{
 	"*": 5, "/": 5, "%": 5, "<<": 5, ">>": 5, "&": 5,
 }
 
-// expr builds the tree of a flat operand/operator chain by precedence
-// climbing; operators of equal precedence associate to the left.
-func (c *converter) expr(e *pExpr) ast.Expr {
-	i := 0
-	return c.climb(c.unary(e.X), e.Rest, &i, 1)
+// operand is a converted subtree and its depth.
+type operand struct {
+	x     ast.Expr
+	depth int
 }
 
-func (c *converter) climb(x ast.Expr, rest []*pBin, i *int, minPrec int) ast.Expr {
+// subExpr builds the tree of a flat operand/operator chain by precedence
+// climbing; operators of equal precedence associate to the left.
+func (c *converter) subExpr(e *pExpr) (ast.Expr, int) {
+	i := 0
+	x, d := c.unary(e.X)
+	o := c.climb(operand{x, d}, e.Rest, &i, 1)
+	return o.x, o.depth
+}
+
+func (c *converter) climb(x operand, rest []*pBin, i *int, minPrec int) operand {
 	for *i < len(rest) {
 		op := rest[*i]
 		prec := precedence[op.Op.Value]
@@ -273,72 +316,89 @@ func (c *converter) climb(x ast.Expr, rest []*pBin, i *int, minPrec int) ast.Exp
 			break
 		}
 		*i++
-		y := c.unary(op.Y)
+		yx, yd := c.unary(op.Y)
+		y := operand{yx, yd}
 		for *i < len(rest) && precedence[rest[*i].Op.Value] > prec {
 			y = c.climb(y, rest, i, prec+1)
 		}
-		x = binary(x, op.Op, y)
+		pos := astPos(op.Op.Pos)
+		x = operand{&ast.BinaryExpr{X: x.x, Op: op.Op.Value, OpPos: pos, Y: y.x}, c.nested(pos, max(x.depth, y.depth))}
 	}
 	return x
 }
 
 // unary builds prefix operators around their operand; suffixes bind
 // tighter, so -a[i] is -(a[i]).
-func (c *converter) unary(u *pUnary) ast.Expr {
+func (c *converter) unary(u *pUnary) (ast.Expr, int) {
 	if u.Op != nil {
-		return &ast.UnaryExpr{Pos: astPos(u.Op.Pos), Op: u.Op.Value, X: c.unary(u.X)}
+		pos := astPos(u.Op.Pos)
+		x, d := c.unary(u.X)
+		return &ast.UnaryExpr{Pos: pos, Op: u.Op.Value, X: x}, c.nested(pos, d)
 	}
-	x := c.primary(u.P)
+	x, d := c.primary(u.P)
 	for _, s := range u.Sufs {
-		x = c.suffix(x, s)
+		x, d = c.suffix(x, d, s)
 	}
-	return x
+	return x, d
 }
 
-func (c *converter) primary(p *pPrimary) ast.Expr {
+func (c *converter) primary(p *pPrimary) (ast.Expr, int) {
 	switch {
 	case p.Paren != nil:
-		return &ast.ParenExpr{Pos: astPos(p.Paren.Lparen.Pos), X: c.expr(p.Paren.X)}
+		pos := astPos(p.Paren.Lparen.Pos)
+		x, d := c.subExpr(p.Paren.X)
+		return &ast.ParenExpr{Pos: pos, X: x}, c.nested(pos, d)
 	case p.List != nil:
-		return &ast.ListLit{Pos: astPos(p.List.Lbrack.Pos), Elems: c.exprs(p.List.Elems)}
+		pos := astPos(p.List.Lbrack.Pos)
+		elems, d := c.subExprs(p.List.Elems)
+		return &ast.ListLit{Pos: pos, Elems: elems}, c.nested(pos, d)
 	}
 	t := *p.Tok
 	pos := astPos(t.Pos)
 	switch {
 	case t.Type == tIdent:
-		return &ast.Ident{Pos: pos, Name: t.Value}
+		return &ast.Ident{Pos: pos, Name: t.Value}, 1
 	case t.Value == "true" || t.Value == "false":
-		return &ast.BoolLit{Pos: pos, Value: t.Value == "true"}
+		return &ast.BoolLit{Pos: pos, Value: t.Value == "true"}, 1
 	case t.Value == "nil":
-		return &ast.NilLit{Pos: pos}
+		return &ast.NilLit{Pos: pos}, 1
 	}
 	kind, v := literalValue(t)
-	return &ast.BasicLit{Pos: pos, Kind: kind, Raw: t.Value, Value: v}
+	return &ast.BasicLit{Pos: pos, Kind: kind, Raw: t.Value, Value: v}, 1
 }
 
-func (c *converter) suffix(x ast.Expr, s *pSuffix) ast.Expr {
+// suffix applies s to x, whose tree is d deep.
+func (c *converter) suffix(x ast.Expr, d int, s *pSuffix) (ast.Expr, int) {
 	switch {
 	case s.Lparen != nil:
-		return c.call(x, astPos(s.Lparen.Pos), s.Args)
+		return c.call(x, d, astPos(s.Lparen.Pos), s.Args)
 	case s.Attr != nil:
-		return &ast.AttrExpr{X: x, Name: c.ident(s.Attr)}
+		name := c.ident(s.Attr)
+		return &ast.AttrExpr{X: x, Name: name}, c.nested(name.Pos, d)
 	}
 	lb := astPos(s.Lbrack.Pos)
 	switch {
 	case s.Colon0:
-		return &ast.SliceExpr{X: x, Lbrack: lb, Hi: c.optExpr(s.Hi0)}
+		hi, hd := c.optSubExpr(s.Hi0)
+		return &ast.SliceExpr{X: x, Lbrack: lb, Hi: hi}, c.nested(lb, max(d, hd))
 	case s.Colon:
-		return &ast.SliceExpr{X: x, Lbrack: lb, Lo: c.expr(s.First), Hi: c.optExpr(s.Hi)}
+		lo, ld := c.subExpr(s.First)
+		hi, hd := c.optSubExpr(s.Hi)
+		return &ast.SliceExpr{X: x, Lbrack: lb, Lo: lo, Hi: hi}, c.nested(lb, max(d, ld, hd))
 	}
-	return &ast.IndexExpr{X: x, Lbrack: lb, Indices: append([]ast.Expr{c.expr(s.First)}, c.exprs(s.More)...)}
+	first, fd := c.subExpr(s.First)
+	more, md := c.subExprs(s.More)
+	return &ast.IndexExpr{X: x, Lbrack: lb, Indices: append([]ast.Expr{first}, more...)}, c.nested(lb, max(d, fd, md))
 }
 
 // call splits arguments into positional and keyword ones; a positional
-// argument after a keyword one is an error, as in Python.
-func (c *converter) call(fun ast.Expr, lparen ast.Pos, args []*pArg) ast.Expr {
+// argument after a keyword one is an error, as in Python. fun's tree is
+// d deep.
+func (c *converter) call(fun ast.Expr, d int, lparen ast.Pos, args []*pArg) (ast.Expr, int) {
 	call := &ast.CallExpr{Fun: fun, Lparen: lparen}
 	for _, a := range args {
-		x := c.expr(a.X)
+		x, xd := c.subExpr(a.X)
+		d = max(d, xd)
 		if a.Eq == nil {
 			if len(call.Kwargs) > 0 {
 				c.errorf(x.Start(), "positional argument after keyword argument")
@@ -352,9 +412,11 @@ func (c *converter) call(fun ast.Expr, lparen ast.Pos, args []*pArg) ast.Expr {
 			continue
 		}
 		c.checkDupKw(call.Kwargs, name)
-		call.Kwargs = append(call.Kwargs, &ast.KwArg{Name: name, Value: c.expr(a.Value)})
+		v, vd := c.subExpr(a.Value)
+		d = max(d, vd)
+		call.Kwargs = append(call.Kwargs, &ast.KwArg{Name: name, Value: v})
 	}
-	return call
+	return call, c.nested(lparen, d)
 }
 
 func (c *converter) checkDupKw(kws []*ast.KwArg, name *ast.Ident) {

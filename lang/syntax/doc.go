@@ -54,6 +54,29 @@
 //   - Nesting is bounded (200 open brackets, 200 prefix operators in a row,
 //     2000 else-if links per statement) so hostile input cannot exhaust
 //     the stack; real scripts are far below these limits.
+//   - Size is bounded so hostile input cannot exhaust memory or the stack
+//     of later passes; each limit is a positioned error and a named
+//     constant. MaxSourceBytes (4 MiB) is checked before scanning.
+//     MaxTokens (2^18) bounds memory: participle costs about 1 KB of peak
+//     memory per token, so the largest accepted source peaks near 300 MB;
+//     a real script has a few thousand tokens. MaxListElems (100000) is
+//     counted at the commas of a list literal (a "[" not after an operand),
+//     so a trailing comma at exactly the limit counts as one more. All
+//     three stop the scanner, and the parser does not run. MaxExprDepth
+//     (1000) bounds the depth of every expression tree, counted as the
+//     converter builds it: a chain a + b + ... or a.b.c... is as deep as it
+//     is long, and the checker and evaluator recurse over the tree.
+//   - Error lists (here and in lang/check) stop after ten errors with "too
+//     many errors: N more" at the first dropped one, as Go does. Tokens
+//     quoted in messages are clipped to 40 bytes with "..." (pos.Clip), and
+//     any message longer than 300 bytes loses its middle. An invalid UTF-8
+//     byte is printed as \xff, not U+FFFD. A UTF-8 byte-order mark at the
+//     start is skipped (columns on line 1 count from after it).
+//   - Messages never quote participle's grammar: an expected element that
+//     has no name in gscript's terms is left out of the message.
+//   - Continuation follows a REPL entry line by line with the scanner
+//     (brackets open, a string cut at the end of a line) so the REPL parses
+//     an entry once, when its brackets close, then asks IsIncomplete.
 //   - Keywords lists reserved and contextual keywords together, sorted:
 //     its users (REPL completion) offer both, and a tool that needs the
 //     distinction can lex the word.

@@ -23,7 +23,8 @@ var fuzzSeeds = []string{
 
 // FuzzParse checks that Parse never panics (the recover in Parse would
 // turn a panic into an "internal error" message, which fails here), that
-// every error has a valid position inside the input, and that every node
+// every error has a valid position inside the input and no grammar text,
+// and that every node
 // of the (possibly partial) tree has one too.
 func FuzzParse(f *testing.F) {
 	for _, s := range fuzzSeeds {
@@ -46,6 +47,11 @@ func FuzzParse(f *testing.F) {
 				checkPos(t, src, e.Pos, e.Msg)
 				if strings.Contains(e.Msg, "internal error") {
 					t.Fatalf("panic inside the parser: %v", e)
+				}
+				for _, g := range grammarText {
+					if strings.Contains(e.Msg, g) {
+						t.Fatalf("grammar text in a message: %v", e)
+					}
 				}
 			}
 		}

@@ -1,6 +1,7 @@
 package syntax
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"strconv"
@@ -76,13 +77,33 @@ const (
 	maxElseRun  = 2000
 )
 
+// Size limits bound the parser's memory and time on hostile input. Parsing
+// costs about 1 KB of peak memory per token (participle's structs and
+// branches), so the token limit, not the byte limit, is what bounds memory;
+// the byte limit bounds the scanner's own work on comments and strings.
+// Real scripts are a few thousand tokens; data belongs in files (load).
+const (
+	// MaxSourceBytes is the largest source Parse accepts.
+	MaxSourceBytes = 4 << 20
+	// MaxTokens is the most tokens (terminators included) in one source.
+	MaxTokens = 1 << 18
+	// MaxListElems is the most elements of one list literal.
+	MaxListElems = 100_000
+	// MaxExprDepth is the deepest expression tree: the checker and the
+	// evaluator recurse over it. A chain a + b + ... is as deep as it is
+	// long, because operators of one precedence associate to the left.
+	MaxExprDepth = 1000
+)
+
 // incompleteMsg starts every message that only says the input ended too
 // early; IsIncomplete relies on it.
 const incompleteMsg = "unexpected end of input"
 
 type bracket struct {
-	ch  byte
-	pos lexer.Position
+	ch     byte
+	pos    lexer.Position
+	list   bool // a "[" that opens a list literal, not an index
+	commas int  // commas directly inside a list literal
 }
 
 // scanner turns source into tokens with statement terminators inserted.
@@ -100,20 +121,54 @@ type scanner struct {
 	unaryRun int
 	elseRun  [maxNesting + 1]int // else links since the last terminator, per bracket depth
 	stopped  bool                // a nesting limit was hit; the rest of the input is not scanned
+	tooBig   bool                // a size limit was hit: not worth parsing at all
+	cutStr   bool                // the input ended inside a string literal
 }
 
 // scan tokenizes src. The token slice always ends with an EOF token.
 func scan(filename string, src []byte) *scanner {
 	s := &scanner{src: src, file: filename, line: 1}
-	if len(src) >= 2 && src[0] == '#' && src[1] == '!' {
+	if len(src) > MaxSourceBytes {
+		s.limit(s.posAt(MaxSourceBytes), "source longer than %d bytes (MaxSourceBytes)", MaxSourceBytes)
+	}
+	s.skipBOM()
+	if s.peekAt(0) == '#' && s.peekAt(1) == '!' {
 		s.skipLine()
 	}
-	for !s.stopped && s.off < len(s.src) {
-		s.next()
-	}
+	s.run()
 	s.finish()
 	promoteContextual(s.toks)
 	return s
+}
+
+func (s *scanner) run() {
+	for !s.stopped && s.off < len(s.src) {
+		s.next()
+	}
+}
+
+// skipBOM skips a UTF-8 byte-order mark, which editors on Windows write;
+// columns on line 1 count from after it.
+func (s *scanner) skipBOM() {
+	if bytes.HasPrefix(s.src, []byte("\uFEFF")) {
+		s.off, s.lineStart = 3, 3
+	}
+}
+
+// limit reports a size limit and stops scanning: what follows is not
+// worth scanning or parsing.
+func (s *scanner) limit(p lexer.Position, format string, args ...any) {
+	s.errorf(p, format, args...)
+	s.stopped, s.tooBig = true, true
+}
+
+// posAt is the position of byte offset off (for the source size limit,
+// found before any scanning).
+func (s *scanner) posAt(off int) lexer.Position {
+	before := s.src[:off]
+	line := bytes.Count(before, []byte("\n")) + 1
+	col := off - (bytes.LastIndexByte(before, '\n') + 1) + 1
+	return lexer.Position{Filename: s.file, Offset: off, Line: line, Column: col}
 }
 
 func (s *scanner) pos() lexer.Position {
@@ -167,6 +222,13 @@ func (s *scanner) emit(typ lexer.TokenType, val string, p lexer.Position) {
 			s.topTerms = append(s.topTerms, len(s.toks))
 		}
 		s.elseRun[len(s.stack)] = 0
+	}
+	if s.tooBig {
+		return
+	}
+	if len(s.toks) >= MaxTokens {
+		s.limit(p, "more than %d tokens (MaxTokens): split the script, or load data from a file", MaxTokens)
+		return
 	}
 	s.toks = append(s.toks, lexer.Token{Type: typ, Value: val, Pos: p})
 }
@@ -231,8 +293,10 @@ func (s *scanner) inParens() bool {
 
 func (s *scanner) illegal(r rune, size int) {
 	p := s.pos()
-	switch r {
-	case '\'', '`':
+	switch {
+	case r == utf8.RuneError && size == 1:
+		s.errorf(p, "invalid UTF-8 byte \\x%02x", s.src[s.off])
+	case r == '\'' || r == '`':
 		s.errorf(p, "unexpected character %q: strings use double quotes", r)
 	default:
 		s.errorf(p, "unexpected character %q", r)
@@ -304,6 +368,8 @@ func (s *scanner) punct() {
 
 func (s *scanner) operator(op string, p lexer.Position) {
 	switch op {
+	case ",":
+		s.countElem(p)
 	case ";":
 		// Empty statements are dropped so the grammar never sees one.
 		if n := len(s.toks); n > 0 && s.toks[n-1].Type != tTerm && !s.lastIs("{") {
@@ -316,7 +382,8 @@ func (s *scanner) operator(op string, p lexer.Position) {
 			s.stopped = true
 			return
 		}
-		s.stack = append(s.stack, bracket{op[0], p})
+		// A "[" after an operand indexes it; anywhere else it opens a list.
+		s.stack = append(s.stack, bracket{ch: op[0], pos: p, list: op == "[" && !s.lastEnds()})
 	case ")", "]", "}":
 		if op == "}" && s.lastEnds() {
 			s.emit(tTerm, termImplied, p)
@@ -324,6 +391,18 @@ func (s *scanner) operator(op string, p lexer.Position) {
 		s.close(op[0])
 	}
 	s.emit(tPunct, op, p)
+}
+
+// countElem counts a comma directly inside a list literal: comma number
+// MaxListElems starts element MaxListElems+1 (or is a trailing comma).
+func (s *scanner) countElem(p lexer.Position) {
+	if len(s.stack) == 0 || !s.stack[len(s.stack)-1].list {
+		return
+	}
+	b := &s.stack[len(s.stack)-1]
+	if b.commas++; b.commas >= MaxListElems {
+		s.limit(p, "list literal with more than %d elements (MaxListElems): load large data from a file", MaxListElems)
+	}
 }
 
 func (s *scanner) lastIs(v string) bool {
@@ -382,6 +461,7 @@ func (s *scanner) str() {
 // unterminated reports a string cut off by a newline or the end of input.
 // Only when nothing but white space follows is more input a possible fix.
 func (s *scanner) unterminated(p lexer.Position, raw string) {
+	s.cutStr = true
 	if strings.TrimSpace(string(s.src[s.off:])) == "" {
 		s.errorf(p, "%s in string literal", incompleteMsg)
 	} else {

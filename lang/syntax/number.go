@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // number scans a numeric literal. Like go/scanner it takes every letter and
@@ -78,7 +79,7 @@ func checkNumber(raw string, isFloat bool) string {
 	}
 	base, digits := intBase(raw)
 	if digits == "" {
-		return fmt.Sprintf("%s literal %s has no digits", baseName(base), raw)
+		return fmt.Sprintf("%s literal %s has no digits", baseName(base), pos.Clip(raw))
 	}
 	for _, c := range strings.ReplaceAll(digits, "_", "") {
 		if digitVal(c) >= base {
@@ -89,16 +90,16 @@ func checkNumber(raw string, isFloat bool) string {
 		return legacyOctal(raw)
 	}
 	if _, err := parseInt(raw); err != nil {
-		return fmt.Sprintf("integer literal %s is too large (the maximum is %d)", raw, uint64(math.MaxUint64))
+		return fmt.Sprintf("integer literal %s is too large (the maximum is %d)", pos.Clip(raw), uint64(math.MaxUint64))
 	}
 	return ""
 }
 
 func invalidDigit(raw string, c rune, base int) string {
 	if digitVal(c) >= 10 {
-		return fmt.Sprintf("invalid character %q in number %s", c, raw)
+		return fmt.Sprintf("invalid character %q in number %s", c, pos.Clip(raw))
 	}
-	return fmt.Sprintf("invalid digit %q in %s literal %s", c, baseName(base), raw)
+	return fmt.Sprintf("invalid digit %q in %s literal %s", c, baseName(base), pos.Clip(raw))
 }
 
 // legacyOctal explains a decimal literal with a leading zero, which C and
@@ -109,24 +110,24 @@ func legacyOctal(raw string) string {
 		rest = "0"
 	}
 	if strings.Trim(rest, "01234567") == "" {
-		return fmt.Sprintf("invalid number %s: leading zeros are not allowed (write 0o%s for octal, %s for decimal)", raw, rest, rest)
+		return fmt.Sprintf("invalid number %s: leading zeros are not allowed (write 0o%s for octal, %s for decimal)", pos.Clip(raw), pos.Clip(rest), pos.Clip(rest))
 	}
-	return fmt.Sprintf("invalid number %s: leading zeros are not allowed (write %s for decimal)", raw, rest)
+	return fmt.Sprintf("invalid number %s: leading zeros are not allowed (write %s for decimal)", pos.Clip(raw), pos.Clip(rest))
 }
 
 func checkFloat(raw string) string {
 	for _, c := range raw {
 		if c >= 'a' && c <= 'z' && c != 'e' || c >= 'A' && c <= 'Z' && c != 'E' {
-			return fmt.Sprintf("invalid character %q in number %s", c, raw)
+			return fmt.Sprintf("invalid character %q in number %s", c, pos.Clip(raw))
 		}
 	}
 	if i := strings.IndexAny(raw, "eE"); i >= 0 && strings.Trim(raw[i+1:], "+-_") == "" {
-		return fmt.Sprintf("exponent has no digits in %s", raw)
+		return fmt.Sprintf("exponent has no digits in %s", pos.Clip(raw))
 	}
 	if _, err := parseFloat(raw); errors.Is(err, strconv.ErrRange) {
-		return fmt.Sprintf("float literal %s is out of range", raw)
+		return fmt.Sprintf("float literal %s is out of range", pos.Clip(raw))
 	} else if err != nil {
-		return fmt.Sprintf("invalid number %s", raw)
+		return fmt.Sprintf("invalid number %s", pos.Clip(raw))
 	}
 	return ""
 }
@@ -146,7 +147,7 @@ func checkUnderscores(raw string) string {
 			continue
 		}
 		if i == 0 || i == len(body)-1 || !isDig(body[i-1]) || !isDig(body[i+1]) {
-			return fmt.Sprintf("'_' must separate successive digits in %s", raw)
+			return fmt.Sprintf("'_' must separate successive digits in %s", pos.Clip(raw))
 		}
 	}
 	return ""

@@ -9,6 +9,7 @@ import (
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/pos"
 )
 
 // Parse parses src. On failure it returns a non-nil *ast.File as far as it
@@ -23,10 +24,14 @@ func Parse(filename string, src []byte) (file *ast.File, err error) {
 			errs.Add(ast.Pos{File: filename, Line: 1, Col: 1}, "internal error in the parser: %v", r)
 		}
 		errs.Sort()
+		errs.Truncate(pos.MaxErrors)
 		err = errs.Err()
 	}()
 	sc := scan(filename, src)
 	errs = append(errs, sc.errs...)
+	if sc.tooBig {
+		return file, nil // a size limit: parsing would only cost memory
+	}
 	p := &fileParser{sc: sc, errs: &errs, lexErrs: sc.errs}
 	p.conv.errs = &errs
 	file.Stmts = p.parseFile()
@@ -125,10 +130,13 @@ func (p *fileParser) report(err error, start int) int {
 	if p.causedByLexError(start, idx) {
 		return idx
 	}
-	msg := perr.Message()
+	// Only the expected-token part of participle's message is used, and
+	// only in gscript's words (wanted): the rest is grammar text.
+	expect := ""
 	if u, ok := err.(*participle.UnexpectedTokenError); ok {
-		msg = p.unexpected(idx, expectedText(u.Message()))
+		expect = expectedText(u.Message())
 	}
+	msg := p.unexpected(idx, expect)
 	p.errs.Add(astPos(p.sc.toks[idx].Pos), "%s", msg)
 	return idx
 }
@@ -197,11 +205,11 @@ func (p *fileParser) describe(idx int) string {
 		}
 		return "newline"
 	case tIdent:
-		return "name " + t.Value
+		return "name " + pos.Clip(t.Value)
 	case tKeyword:
 		return "keyword " + t.Value
 	case tInt, tFloat:
-		return "number " + t.Value
+		return "number " + pos.Clip(t.Value)
 	case tString:
 		return "string literal"
 	}
@@ -247,6 +255,8 @@ func (p *fileParser) wanted(idx int, frag string) string {
 	}
 	if w, ok := productionNames[first]; ok {
 		first = w
+	} else if first[0] != '"' {
+		return "" // another production or token class: grammar text, not words
 	}
 	if first == `"{"` {
 		if ctx := braceContext[p.stmtKeyword(idx)]; ctx != "" {
