@@ -30,6 +30,11 @@
 //     Strings do not span lines: a string open at the end of a line asks
 //     for another line, which then completes the entry with the parser's
 //     error.
+//   - While a bracket or string is open at the end of a line
+//     (syntax.Continuation, which scans only the new line) the entry is
+//     not parsed at all; once they are closed it is parsed and
+//     syntax.IsIncomplete decides. A long entry therefore costs linear
+//     time. An error inside open brackets (f(1 2) shows when they close.
 //   - Ctrl-D (end of input) inside an unfinished entry runs it, so its
 //     "unexpected end of input" error is shown, then exits.
 //   - An interrupt (SIGINT) while no statement runs is ignored: on a

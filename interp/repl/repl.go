@@ -177,6 +177,7 @@ func (s *session) watchInterrupts(ctx context.Context) (stop func()) {
 // loop reads and runs entries until the input ends.
 func (s *session) loop(ctx context.Context) error {
 	var pending []string
+	var cont syntax.Continuation // the brackets and strings open in pending
 	for !s.quit && ctx.Err() == nil {
 		if len(pending) == 0 {
 			s.rd.SetPrompt(promptFirst)
@@ -186,7 +187,7 @@ func (s *session) loop(ctx context.Context) error {
 		line, err := s.rd.Readline()
 		switch {
 		case errors.Is(err, ErrInterrupt):
-			pending = nil // Ctrl-C drops the line and any unfinished statement
+			pending, cont = nil, syntax.Continuation{} // Ctrl-C drops the line and any unfinished statement
 			continue
 		case err == io.EOF:
 			if len(pending) > 0 {
@@ -199,16 +200,38 @@ func (s *session) loop(ctx context.Context) error {
 		if len(pending) == 0 && strings.TrimSpace(line) == "" {
 			continue
 		}
+		if len(pending) == 0 {
+			cont.Feed(statementPart(line))
+		} else {
+			cont.Feed(line)
+		}
 		pending = append(pending, line)
+		if cont.Open() {
+			continue // surely incomplete: no need to parse yet
+		}
 		text := strings.Join(pending, "\n")
 		if s.incomplete(text) {
 			continue
 		}
-		pending = nil
+		pending, cont = nil, syntax.Continuation{}
 		s.rd.SaveHistory(text)
 		s.entry(ctx, text)
 	}
 	return nil
+}
+
+// statementPart is the gscript text on the first line of an entry: the
+// line itself, the statement of :time, or nothing for other meta commands
+// (which are complete on one line).
+func statementPart(line string) string {
+	trimmed := strings.TrimLeft(line, " \t")
+	if !strings.HasPrefix(trimmed, ":") {
+		return line
+	}
+	if name, arg := splitMeta(trimmed); name == ":time" {
+		return arg
+	}
+	return ""
 }
 
 // incomplete reports whether text needs more lines: an open bracket or

@@ -377,3 +377,21 @@ func TestCaret(t *testing.T) {
 }
 
 func posAt(line, col int) ast.Pos { return ast.Pos{File: entryFile, Line: line, Col: col} }
+
+// A long entry is parsed once when its brackets close, not after every
+// line (that was quadratic: 2000 lines took a minute).
+func TestLongEntryIsLinear(t *testing.T) {
+	lines := []string{"fn f() {", "  let a = 0"}
+	for range 3000 {
+		lines = append(lines, "  a = a + 1")
+	}
+	lines = append(lines, "  return a", "}", "f()")
+	start := time.Now()
+	out, errOut, _ := runLines(t, lines...)
+	if out != "3000\n" || errOut != "" {
+		t.Fatalf("stdout %q, stderr %q", out, errOut)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
