@@ -157,7 +157,7 @@ func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stde
 	}
 	in, err := interp.New(interp.Options{
 		Stdout: stdout, Stderr: stderr, Device: f.device, LaunchAccess: f.launchAccess,
-		Predeclared: stdlib.Universe(),
+		Predeclared: stdlib.Universe(), Files: interp.AllFiles(),
 	})
 	if err != nil {
 		return usageError("%v", err)
@@ -173,7 +173,8 @@ func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stde
 
 // runREPL starts the REPL; it fails only when stdin cannot be read.
 func runREPL(f flags, stdin io.Reader, stdout, stderr io.Writer) error {
-	opts := interp.Options{Device: f.device, LaunchAccess: f.launchAccess, Predeclared: stdlib.Universe()}
+	opts := interp.Options{Device: f.device, LaunchAccess: f.launchAccess, Predeclared: stdlib.Universe(),
+		Files: interp.AllFiles()}
 	// Bad flags are usage errors, as for run; the REPL would report them
 	// as a failure to start.
 	in, err := interp.New(opts)
