@@ -47,6 +47,11 @@ type Options struct {
 	// DefaultAllocators sets per-device default allocators, by device name
 	// ("cpu", "cuda:0"): they win over the built-in defaults.
 	DefaultAllocators map[string]mem.Allocator
+	// Files is the file access of load and save. Nil grants none: scripts
+	// of an embedding program touch no file unless it says so. AllFiles
+	// grants what the process may (the CLI); RootedFiles confines reading
+	// and writing to directories.
+	Files *FileAccess
 }
 
 // accessState is the peer and pool access gscript enabled: CUDA state of
@@ -95,6 +100,7 @@ type Thread struct {
 	maxSteps int64                  // Options.MaxSteps
 	logger   *slog.Logger           // Options.Logger
 	warnMu   sync.Mutex             // Warn may run on cleanup goroutines
+	files    *FileAccess            // Options.Files
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -143,6 +149,7 @@ func New(opts Options) (*Interp, error) {
 	}
 	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
 	th.maxSteps = opts.MaxSteps
+	th.files = opts.Files
 	th.Allocs = mem.NewRegistry()
 	th.launches = mem.NewLaunchChecker(accessState, th.Warn)
 	for name, a := range opts.Allocators {
@@ -343,6 +350,10 @@ func (th *Thread) Context() context.Context { return th.ctx }
 
 // Canceled reports whether the running Exec was cancelled.
 func (th *Thread) Canceled() bool { return th.canceled.Load() }
+
+// Files is the file access the embedding program granted (Options.Files);
+// nil, whose methods fail with ErrNoFileAccess, when it granted none.
+func (th *Thread) Files() *FileAccess { return th.files }
 
 // PredeclaredNames lists the predeclared names (builtins, dtypes, memory
 // kinds, config), sorted: for REPL completion.

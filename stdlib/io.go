@@ -2,7 +2,9 @@ package stdlib
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -18,7 +20,17 @@ func pathArg(args *interp.Args, i int) (string, error) {
 	return string(s), nil
 }
 
+// ioChunk is how many bytes load and save move between polls of
+// cancellation: large enough to run at the disk's speed, small enough
+// that Ctrl-C or a deadline ends a large transfer promptly.
+const ioChunk = 8 << 20
+
+var errInterrupted = errors.New("interrupted")
+
 // load reads a .npy file into a new array: load(path, device=, allocator=).
+// The header's shape is checked against the file's size and allocated
+// (against the memory limit) before any data is read, and the data is read
+// straight into the array's memory.
 func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1, "device", "allocator"); err != nil {
 		return nil, err
@@ -27,12 +39,13 @@ func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := th.Files().Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("load: %v", err)
+		return nil, fmt.Errorf("load %s: %w", path, err)
 	}
 	defer f.Close()
-	h, data, err := npy.Read(bufio.NewReader(f))
+	r := bufio.NewReader(f)
+	h, l, err := readHeader(f, r)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %v", path, err)
 	}
@@ -40,15 +53,97 @@ func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := a.WriteHost(func(b []byte) error { copy(b, data); return nil }); err != nil {
+	if err := readData(th, r, a, l); err != nil {
 		a.Free()
-		return nil, err
+		return nil, fmt.Errorf("load %s: %v", path, err)
 	}
 	return &interp.Array{A: a}, nil
 }
 
-// save writes an array as a .npy file: save(path, a). It writes a
-// temporary file and renames it, so a failed save never leaves half a file.
+// readHeader reads f's header through r and checks that f is long enough
+// for the data it announces.
+func readHeader(f *os.File, r io.Reader) (npy.Header, npy.Layout, error) {
+	st, err := f.Stat()
+	if err != nil {
+		return npy.Header{}, npy.Layout{}, err
+	}
+	h, l, err := npy.ReadHeader(r)
+	if err == nil {
+		err = npy.CheckSize(h, l, st.Size())
+	}
+	return h, l, err
+}
+
+// readData fills a (new, C-contiguous) with the file's data. Fortran-order
+// data is read into a host array first, counted against the memory limit
+// like any array, and reordered from there.
+func readData(th *interp.Thread, r io.Reader, a *mem.Array, l npy.Layout) error {
+	if !l.Fortran || a.NDim() == 1 {
+		return readInto(th, r, a, l)
+	}
+	tmp, err := th.NewArray(a.DType(), a.Shape(), interp.String("cpu"), nil)
+	if err != nil {
+		return err
+	}
+	defer tmp.Free()
+	if err := readInto(th, r, tmp, l); err != nil {
+		return err
+	}
+	src, err := tmp.HostBytes()
+	if err != nil {
+		return err
+	}
+	return a.WriteHost(func(b []byte) error {
+		npy.FortranToC(b, src, a.Shape(), a.DType().Size())
+		return nil
+	})
+}
+
+// readInto reads a's bytes from r in file order, ioChunk at a time through
+// views of a: on a device whose memory the host cannot reach, WriteHost
+// stages each view, so no copy of the whole array is ever made.
+func readInto(th *interp.Thread, r io.Reader, a *mem.Array, l npy.Layout) error {
+	if a.Size() == 0 {
+		return nil
+	}
+	flat, err := a.Reshape([]int{a.Size()})
+	if err != nil {
+		return err
+	}
+	size := a.DType().Size()
+	per := max(1, ioChunk/size)
+	for lo := 0; lo < a.Size(); lo += per {
+		if th.Canceled() {
+			return errInterrupted
+		}
+		v, err := flat.Slice(lo, min(a.Size(), lo+per))
+		if err == nil {
+			err = v.WriteHost(func(b []byte) error {
+				if _, err := io.ReadFull(r, b); err != nil {
+					return readError(err)
+				}
+				l.Decode(b, size)
+				return nil
+			})
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// readError explains an end of file the size check did not foresee.
+func readError(err error) error {
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return errors.New("npy: data truncated (the file shrank while it was read)")
+	}
+	return fmt.Errorf("npy: reading data: %w", err)
+}
+
+// save writes an array as a .npy file: save(path, a), through
+// FileAccess.WriteFile, so the file is replaced atomically and durably, or
+// not at all.
 func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
@@ -65,27 +160,36 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	tmp := path + ".tmp"
-	f, err := os.Create(tmp)
+	h := npy.Header{DType: a.DType(), Shape: a.Shape()}
+	err = th.Files().WriteFile(path, func(w io.Writer) error {
+		return npy.Write(pollingWriter{th, w}, h, data)
+	})
 	if err != nil {
-		return nil, fmt.Errorf("save: %v", err)
-	}
-	w := bufio.NewWriter(f)
-	err = npy.Write(w, npy.Header{DType: a.DType(), Shape: a.Shape()}, data)
-	if err == nil {
-		err = w.Flush()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp, path)
-	}
-	if err != nil {
-		os.Remove(tmp)
-		return nil, fmt.Errorf("save %s: %v", path, err)
+		return nil, fmt.Errorf("save %s: %w", path, err)
 	}
 	return interp.Nil, nil
+}
+
+// pollingWriter writes ioChunk bytes at a time and stops when the run is
+// cancelled between them.
+type pollingWriter struct {
+	th *interp.Thread
+	w  io.Writer
+}
+
+func (p pollingWriter) Write(b []byte) (int, error) {
+	n := 0
+	for n < len(b) {
+		if p.th.Canceled() {
+			return n, errInterrupted
+		}
+		m, err := p.w.Write(b[n:min(len(b), n+ioChunk)])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // contiguousBytes returns a's elements in C order.

@@ -7,7 +7,9 @@
 //	gscript version       print the version
 //
 // Flags (before or after the command): --device DEV, --launch-access MODE.
-// Exit status: 0 success, 1 script error, 2 usage error.
+// Exit status: 0 success, 1 script error, 2 usage error, 130 when a second
+// Ctrl-C ends a running script (the first interrupts it). Scripts have the
+// user's file access (interp.AllFiles).
 package main
 
 import (
@@ -157,7 +159,7 @@ func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stde
 	}
 	in, err := interp.New(interp.Options{
 		Stdout: stdout, Stderr: stderr, Device: f.device, LaunchAccess: f.launchAccess,
-		Predeclared: stdlib.Universe(),
+		Predeclared: stdlib.Universe(), Files: interp.AllFiles(),
 	})
 	if err != nil {
 		return usageError("%v", err)
@@ -166,14 +168,34 @@ func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stde
 	if checkOnly {
 		return in.Check(name, src)
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt)
+	defer signal.Stop(sigs)
+	go interrupts(sigs, cancel, stderr, os.Exit)
 	return in.Exec(ctx, name, src)
+}
+
+// exitInterrupted is the exit status after a second Ctrl-C, the shell's
+// 128 + SIGINT.
+const exitInterrupted = 130
+
+// interrupts handles Ctrl-C while a script runs: the first cancels it (it
+// stops at its next step, with an error), a second exits at once, for a
+// script stuck where cancellation is not polled.
+func interrupts(sigs <-chan os.Signal, cancel func(), stderr io.Writer, exit func(int)) {
+	<-sigs
+	cancel()
+	<-sigs
+	fmt.Fprintln(stderr, "gscript: interrupted twice, exiting")
+	exit(exitInterrupted)
 }
 
 // runREPL starts the REPL; it fails only when stdin cannot be read.
 func runREPL(f flags, stdin io.Reader, stdout, stderr io.Writer) error {
-	opts := interp.Options{Device: f.device, LaunchAccess: f.launchAccess, Predeclared: stdlib.Universe()}
+	opts := interp.Options{Device: f.device, LaunchAccess: f.launchAccess, Predeclared: stdlib.Universe(),
+		Files: interp.AllFiles()}
 	// Bad flags are usage errors, as for run; the REPL would report them
 	// as a failure to start.
 	in, err := interp.New(opts)

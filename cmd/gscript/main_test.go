@@ -1,9 +1,11 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -131,5 +133,65 @@ func TestREPLReadErrorExitsNonZero(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := run([]string{"repl"}, failingReader{}, &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "disk on fire") {
 		t.Errorf("exit %d, stderr %q", code, errOut.String())
+	}
+}
+
+// TestSecondInterruptExits: the first Ctrl-C cancels the script, a second
+// one exits with status 130.
+func TestSecondInterruptExits(t *testing.T) {
+	sigs := make(chan os.Signal, 2)
+	canceled, exited := make(chan bool, 1), make(chan int, 1)
+	var stderr bytes.Buffer
+	go interrupts(sigs, func() { canceled <- true }, &stderr, func(code int) { exited <- code })
+	sigs <- os.Interrupt
+	<-canceled
+	select {
+	case code := <-exited:
+		t.Fatalf("exited with %d after one interrupt", code)
+	default:
+	}
+	sigs <- os.Interrupt
+	if code := <-exited; code != 130 {
+		t.Fatalf("exit status %d, want 130", code)
+	}
+}
+
+// TestInterruptSubprocess runs the built command on an endless loop and
+// interrupts it once: the script ends with the interrupted error (status
+// 1), the process is not killed. (Whether a second SIGINT comes before the
+// script has stopped is a race here; TestSecondInterruptExits covers it.)
+func TestInterruptSubprocess(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "gscript")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	script := filepath.Join(t.TempDir(), "loop.gs")
+	if err := os.WriteFile(script, []byte("print(\"ready\")\nwhile true { }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, "run", "--device", "cpu", script)
+	stdout, _ := cmd.StdoutPipe()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "ready\n" {
+		t.Fatalf("read %q, %v", line, err)
+	}
+	cmd.Process.Signal(os.Interrupt)
+	err := cmd.Wait()
+	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit status %d (%v), stderr %q; want 1 and the interrupted error", code, err, stderr.String())
+	}
+}
+
+// TestRunGrantsFiles: scripts the user runs have the user's file access.
+func TestRunGrantsFiles(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "a.npy")
+	code, out, stderr := gscript(t, "", "run", "--device", "cpu", writeScript(t, `save("`+p+`", full(2, 3.0))
+print(load("`+p+`"))`))
+	if code != 0 || out != "[3.0, 3.0]\n" {
+		t.Fatalf("status %d, out %q, stderr %q", code, out, stderr)
 	}
 }

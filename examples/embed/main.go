@@ -1,6 +1,7 @@
 // Command embed shows gscript inside a Go service: a handler runs a
 // user-supplied script over the service's data with a time budget, a step
 // budget and a memory budget, and returns the script's result or its error.
+// Scripts get no file access (Options.Files is nil): load and save fail.
 //
 //	go run ./examples/embed
 package main
@@ -36,6 +37,7 @@ func (s *Service) Handle(script string, budget time.Duration) (string, error) {
 	in, err := interp.New(interp.Options{
 		Stdout: &out, Stderr: io.Discard, Device: "cpu", Predeclared: env,
 		MaxSteps: 1_000_000, MemoryLimit: 64 << 20,
+		// Files: nil, so untrusted scripts cannot read or write files.
 	})
 	if err != nil {
 		return "", err
@@ -77,6 +79,13 @@ fn analyse(data) {
 }
 `
 
+const saveScript = `
+fn analyse(data) {
+    save("/tmp/stolen.npy", data)
+    return 0
+}
+`
+
 const badScript = `
 fn analyse(data) {
     return dta[0]
@@ -89,7 +98,8 @@ func main() {
 		s.data[i] = float32(i%10) - 4.5
 	}
 	failed := false
-	for _, c := range []struct{ name, script string }{{"mean and rms", goodScript}, {"runaway loop", slowScript}, {"typo", badScript}} {
+	for _, c := range []struct{ name, script string }{{"mean and rms", goodScript}, {"runaway loop", slowScript},
+		{"file write", saveScript}, {"typo", badScript}} {
 		res, err := s.Handle(c.script, 200*time.Millisecond)
 		var ee *interp.EvalError
 		switch {
@@ -100,7 +110,7 @@ func main() {
 		default:
 			fmt.Printf("%s: %v\n", c.name, err)
 		}
-		if c.name == "mean and rms" && err != nil {
+		if c.name == "mean and rms" && err != nil || c.name == "file write" && !errors.Is(err, interp.ErrNoFileAccess) {
 			failed = true
 		}
 	}

@@ -30,7 +30,7 @@ func Exec(t *testing.T, c *scripttest.Chunk, dev string, extra map[string]interp
 	var out bytes.Buffer
 	in, err := interp.New(interp.Options{
 		Stdout: &out, Stderr: io.Discard, Device: dev,
-		Predeclared: predeclared,
+		Predeclared: predeclared, Files: interp.AllFiles(), // the .npy tests save and load
 	})
 	if err != nil {
 		t.Fatal(err)

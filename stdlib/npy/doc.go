@@ -38,9 +38,14 @@
 //   - Headers longer than 64 KiB are refused before they are read (NumPy's
 //     own reader refuses more than 10000 bytes by default); a header for a
 //     supported array is under 200 bytes.
-//   - Data is read in chunks that grow as bytes arrive, so a header that
+//   - Read reads data in chunks that grow as bytes arrive, so a header that
 //     lies about the shape costs at most what the file really holds.
 //     Shapes over 2^47 elements (runtime/mem's limit) are refused outright.
+//     gscript's load instead calls ReadHeader, checks the claim against the
+//     file's size (CheckSize) and reads the data straight into the array,
+//     converting it with Layout.Decode and FortranToC.
+//   - A file without the magic is reported without its first bytes: load
+//     may be pointed at any file, and errors must not disclose contents.
 //   - Bytes after the data are ignored, as np.load ignores them.
 //   - Keys other than descr, fortran_order and shape are an error, as in
 //     NumPy; so is a shape given as a list rather than a tuple.

@@ -146,66 +146,115 @@ func shapeString(shape []int) string {
 	return repr(t)
 }
 
+// Layout is how a file stores its data, as ReadHeader found it.
+type Layout struct {
+	BigEndian bool  // elements are big-endian: Decode swaps them
+	Fortran   bool  // elements are in Fortran order: FortranToC reorders them
+	Offset    int64 // bytes before the data (magic, version, length, header)
+}
+
+// NBytes is the size of h's data in bytes.
+func (h Header) NBytes() int64 {
+	n, _ := checkShape(h.Shape) // ReadHeader validated it
+	return n * int64(h.DType.Size())
+}
+
 // Read reads a .npy file (versions 1.0, 2.0, 3.0) and returns the header and the elements as C-contiguous
 // little-endian bytes, converting from big-endian and from Fortran order as needed.
 func Read(r io.Reader) (Header, []byte, error) {
-	h, bigEndian, fortran, err := readHeader(r)
+	h, l, err := ReadHeader(r)
 	if err != nil {
-		return Header{}, nil, fmt.Errorf("npy: %w", err)
+		return Header{}, nil, err
 	}
-	n, _ := checkShape(h.Shape) // readHeader validated it
-	size := h.DType.Size()
-	want := n * int64(size)
+	want := h.NBytes()
 	data, err := readN(r, want)
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return Header{}, nil, fmt.Errorf("npy: data truncated: %v%s needs %d bytes, the file has %d",
-				h.DType, shapeString(h.Shape), want, len(data))
+			return Header{}, nil, truncatedData(h, int64(len(data)))
 		}
 		return Header{}, nil, fmt.Errorf("npy: reading data: %w", err)
 	}
-	if bigEndian {
-		swapBytes(data, size)
-	}
-	if fortran && len(h.Shape) > 1 {
-		data = fortranToC(data, h.Shape, size)
+	l.Decode(data, h.DType.Size())
+	if l.Fortran && len(h.Shape) > 1 {
+		c := make([]byte, len(data))
+		FortranToC(c, data, h.Shape, h.DType.Size())
+		data = c
 	}
 	return h, data, nil
 }
 
-// readHeader reads magic, version and the header dict and interprets it.
-func readHeader(r io.Reader) (h Header, bigEndian, fortran bool, err error) {
-	hlen, err := readPrelude(r)
+// ReadHeader reads magic, version and the header dict and interprets it,
+// leaving r at the first byte of data: for callers that read the data
+// into memory of their own (gscript's load reads it into the array).
+func ReadHeader(r io.Reader) (Header, Layout, error) {
+	h, l, err := readHeader(r)
 	if err != nil {
-		return h, false, false, err
+		return Header{}, Layout{}, fmt.Errorf("npy: %w", err)
+	}
+	return h, l, nil
+}
+
+// CheckSize reports a file of size bytes too short for h's data, before
+// anything is allocated for it.
+func CheckSize(h Header, l Layout, size int64) error {
+	if has := max(0, size-l.Offset); has < h.NBytes() {
+		return truncatedData(h, has)
+	}
+	return nil
+}
+
+// truncatedData is the error for data shorter than the header says.
+func truncatedData(h Header, has int64) error {
+	return fmt.Errorf("npy: data truncated: %v%s needs %d bytes, the file has %d",
+		h.DType, shapeString(h.Shape), h.NBytes(), has)
+}
+
+// Decode turns data read from the file (any whole number of elements of
+// size bytes) into little-endian elements, in place.
+func (l Layout) Decode(data []byte, size int) {
+	if l.BigEndian {
+		swapBytes(data, size)
+	}
+}
+
+// readHeader reads magic, version and the header dict and interprets it.
+func readHeader(r io.Reader) (h Header, l Layout, err error) {
+	hlen, prelude, err := readPrelude(r)
+	if err != nil {
+		return h, l, err
 	}
 	text, err := readN(r, hlen)
 	if err != nil {
 		if errors.Is(err, io.ErrUnexpectedEOF) {
-			return h, false, false, fmt.Errorf("header truncated: length %d, the file has %d bytes of it",
+			return h, l, fmt.Errorf("header truncated: length %d, the file has %d bytes of it",
 				hlen, len(text))
 		}
-		return h, false, false, fmt.Errorf("reading header: %w", err)
+		return h, l, fmt.Errorf("reading header: %w", err)
 	}
 	d, err := parseDict(text)
 	if err != nil {
-		return h, false, false, err
+		return h, l, err
 	}
-	return interpret(d)
+	h, l.BigEndian, l.Fortran, err = interpret(d)
+	l.Offset = prelude + hlen
+	return h, l, err
 }
 
-// readPrelude checks magic and version and returns the header length.
-func readPrelude(r io.Reader) (int64, error) {
+// readPrelude checks magic and version and returns the header length and
+// the length of the prelude itself.
+func readPrelude(r io.Reader) (hlen, prelude int64, err error) {
 	var pre [len(magic) + 2]byte
 	n, err := io.ReadFull(r, pre[:])
 	if n == 0 && errors.Is(err, io.EOF) {
-		return 0, errors.New("not a .npy file: the file is empty")
+		return 0, 0, errors.New("not a .npy file: the file is empty")
 	}
 	if !bytes.HasPrefix([]byte(magic), pre[:min(n, len(magic))]) {
-		return 0, fmt.Errorf("not a .npy file: bad magic %q", pre[:min(n, len(magic))])
+		// The bytes found are not shown: load may be pointed at any file,
+		// and its error must not disclose the file's contents.
+		return 0, 0, errors.New("not a .npy file: it does not start with NumPy's magic bytes")
 	}
 	if err != nil {
-		return 0, truncated("file truncated before the header length", err)
+		return 0, 0, truncated("file truncated before the header length", err)
 	}
 	major, minor := pre[len(magic)], pre[len(magic)+1]
 	lenSize := 4
@@ -214,17 +263,17 @@ func readPrelude(r io.Reader) (int64, error) {
 		lenSize = 2
 	case (major == 2 || major == 3) && minor == 0:
 	default:
-		return 0, fmt.Errorf("unsupported .npy format version %d.%d (1.0, 2.0 and 3.0 are supported)", major, minor)
+		return 0, 0, fmt.Errorf("unsupported .npy format version %d.%d (1.0, 2.0 and 3.0 are supported)", major, minor)
 	}
 	var lb [4]byte
 	if _, err := io.ReadFull(r, lb[:lenSize]); err != nil {
-		return 0, truncated("file truncated in the header length", err)
+		return 0, 0, truncated("file truncated in the header length", err)
 	}
-	hlen := int64(binary.LittleEndian.Uint32(lb[:]))
+	hlen = int64(binary.LittleEndian.Uint32(lb[:]))
 	if hlen > maxHeaderLen {
-		return 0, fmt.Errorf("header length %d is larger than the %d bytes allowed", hlen, maxHeaderLen)
+		return 0, 0, fmt.Errorf("header length %d is larger than the %d bytes allowed", hlen, maxHeaderLen)
 	}
-	return hlen, nil
+	return hlen, int64(len(pre) + lenSize), nil
 }
 
 // truncated maps end-of-file errors to msg and keeps real I/O errors.
@@ -318,11 +367,11 @@ func swapBytes(data []byte, size int) {
 	}
 }
 
-// fortranToC reorders column-major elements into row-major ones. It walks
-// the C-order index (last axis fastest) and tracks the matching Fortran
+// FortranToC reorders src's column-major elements of size bytes into
+// row-major ones in dst (as long as src, not overlapping it). It walks the
+// C-order index (last axis fastest) and tracks the matching Fortran
 // offset, whose strides grow from the first axis.
-func fortranToC(src []byte, shape []int, size int) []byte {
-	dst := make([]byte, len(src))
+func FortranToC(dst, src []byte, shape []int, size int) {
 	nd := len(shape)
 	fstride := make([]int, nd)
 	st := size
@@ -344,5 +393,4 @@ func fortranToC(src []byte, shape []int, size int) []byte {
 			idx[ax] = 0
 		}
 	}
-	return dst
 }

@@ -316,7 +316,7 @@ func TestReadErrors(t *testing.T) {
 		err   string // regexp
 	}{
 		{"empty", nil, `not a \.npy file: the file is empty`},
-		{"bad magic", []byte("PK\x03\x04 not npy at all"), `bad magic "PK\\x03\\x04 n"`},
+		{"bad magic", []byte("PK\x03\x04 not npy at all"), `not a \.npy file: it does not start with NumPy's magic bytes$`},
 		{"short magic", []byte("\x93NUM"), `truncated before the header length`},
 		{"no version", []byte("\x93NUMPY\x01"), `truncated before the header length`},
 		{"no length", []byte("\x93NUMPY\x01\x00\x10"), `truncated in the header length`},
@@ -557,4 +557,35 @@ func FuzzRead(f *testing.F) {
 			t.Fatalf("round trip of a read file changed it: %v", err)
 		}
 	})
+}
+
+// TestReadErrorHidesContents: the error for a file that is not a .npy
+// file must not show its bytes (load may be pointed at any file).
+func TestReadErrorHidesContents(t *testing.T) {
+	_, _, err := Read(strings.NewReader("root:x:0:0:secret"))
+	if err == nil || strings.Contains(err.Error(), "root") {
+		t.Fatalf("got %v, want an error without the file's bytes", err)
+	}
+}
+
+// TestCheckSize: the header's claim is checked against the file's size
+// from the data offset ReadHeader reports, for every format version.
+func TestCheckSize(t *testing.T) {
+	dict := "{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4)}"
+	for _, src := range [][]byte{file(dict, make([]byte, 48)), fileV(2, dict, make([]byte, 48))} {
+		h, l, err := ReadHeader(bytes.NewReader(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if l.Offset != int64(len(src)-48) {
+			t.Fatalf("offset %d, want %d", l.Offset, len(src)-48)
+		}
+		if err := CheckSize(h, l, int64(len(src))); err != nil {
+			t.Fatal(err)
+		}
+		err = CheckSize(h, l, int64(len(src)-1))
+		if err == nil || !strings.Contains(err.Error(), "data truncated: f32(3, 4) needs 48 bytes, the file has 47") {
+			t.Fatalf("got %v, want a truncation error", err)
+		}
+	}
 }

@@ -8,4 +8,4 @@ array m: u8[3] = [0, 7, 255]
 save(tmpdir + "/m.npy", m)
 print(load(tmpdir + "/m.npy"))           //> [0, 7, 255]
 ---
-let x = load(tmpdir + "/nope.npy")       ### "load: open .*/nope.npy: no such file or directory"
+let x = load(tmpdir + "/nope.npy")       ### "load .*/nope.npy: no such file or directory"
