@@ -145,7 +145,7 @@ func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev m
 	if err != nil {
 		return backend.Arg{}, err
 	}
-	if err := th.launches.Check(th.Config.mode, kernel, name, dev, a); err != nil {
+	if err := th.launches.Check(th.Config.mode, kernel, p.Name, name, dev, a); err != nil {
 		return backend.Arg{}, err
 	}
 	if err := a.OrderLaunch(dev); err != nil {

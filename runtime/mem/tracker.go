@@ -142,7 +142,7 @@ func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (
 		}
 		if a.ptr, err = alloc.Alloc(dev, nbytes); err != nil {
 			t.used.Add(-int64(nbytes))
-			return nil, err
+			return nil, asAllocError(alloc, dev, nbytes, err)
 		}
 		if kind == Unknown {
 			if kind, pool, err = classifyOwn(alloc, dev, a.ptr, nbytes); err != nil {
@@ -172,6 +172,17 @@ func (t *Tracker) reserve(alloc Allocator, dev Device, nbytes int) error {
 			Err: fmt.Errorf("memory limit of %d bytes reached (%d in use)", t.Limit, used-int64(nbytes))}
 	}
 	return nil
+}
+
+// asAllocError gives an allocator's failure the allocator, device and byte
+// count MEMORY.md section 2 asks for: built-in allocators return an
+// *AllocError already, a custom one may return any error.
+func asAllocError(alloc Allocator, dev Device, nbytes int, err error) error {
+	var ae *AllocError
+	if errors.As(err, &ae) {
+		return err
+	}
+	return &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes, Err: err}
 }
 
 func newArray(buf *Buffer, dtype ir.Type, shape []int) *Array {
