@@ -95,6 +95,7 @@ type Thread struct {
 	maxSteps int64                  // Options.MaxSteps
 	logger   *slog.Logger           // Options.Logger
 	warnMu   sync.Mutex             // Warn may run on cleanup goroutines
+	closed   bool                   // Close was called
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -265,6 +266,9 @@ func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info, lastVa
 // synchronization of the devices it launched on, so that an asynchronous
 // kernel failure is reported by the run that caused it.
 func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
+	if th.closed {
+		return ErrClosed
+	}
 	th.ctx = ctx
 	th.canceled.Store(false)
 	stop := context.AfterFunc(ctx, func() { th.canceled.Store(true) })
@@ -288,8 +292,14 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	return err
 }
 
-// Close frees every array the interpreter still holds.
+// ErrClosed is returned by Exec, ExecREPL, Run and Call after Close: a
+// closed interpreter would track new arrays that nothing frees.
+var ErrClosed = errors.New("interpreter is closed")
+
+// Close frees every array the interpreter still holds; later runs fail
+// with ErrClosed.
 func (in *Interp) Close() error {
+	in.th.closed = true
 	return in.th.Tracker.FreeAll()
 }
 
