@@ -302,7 +302,10 @@ func (th *Thread) execFor(s *ast.ForStmt, fr *frame) (ctrl, error) {
 		if err != nil {
 			return ctrlNone, err
 		}
-		for i := lo; (step > 0 && i < hi) || (step < 0 && i > hi); i += step {
+		// Counting the iterations first keeps the counter from overflowing:
+		// the step after the last value is never taken.
+		i := lo
+		for n := RangeLen(lo, hi, step); n > 0; n, i = n-1, i+step {
 			var v Value
 			if s.VarUsed {
 				v = Int(i) // boxing allocates: only for a variable the body reads
@@ -332,6 +335,18 @@ func (th *Thread) execFor(s *ast.ForStmt, fr *frame) (ctrl, error) {
 func isPredeclared(e ast.Expr, name string) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == name && id.Scope == ast.ScopePredeclared
+}
+
+// RangeLen is the number of values of range(lo, hi, step), computed
+// without overflow (the distance between two int64s fits a uint64).
+func RangeLen(lo, hi, step int64) uint64 {
+	switch {
+	case step > 0 && lo < hi:
+		return (uint64(hi)-uint64(lo)-1)/uint64(step) + 1
+	case step < 0 && lo > hi:
+		return (uint64(lo)-uint64(hi)-1)/(-uint64(step)) + 1
+	}
+	return 0
 }
 
 // rangeArgs evaluates range(stop) / range(start, stop[, step]).

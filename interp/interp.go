@@ -114,7 +114,7 @@ func (th *Thread) Warn(msg string) {
 // polls cancellation.
 func (th *Thread) step() error {
 	if th.canceled.Load() {
-		return errCanceled
+		return ErrInterrupted
 	}
 	th.steps++
 	if th.maxSteps > 0 && th.steps > th.maxSteps {
@@ -322,8 +322,9 @@ type NamedValue struct {
 	Value Value
 }
 
-// errCanceled is returned when the context is cancelled.
-var errCanceled = errors.New("interrupted")
+// ErrInterrupted is returned when the context is cancelled; builtins that
+// poll Thread.Canceled return it too.
+var ErrInterrupted = errors.New("interrupted")
 
 // CurrentDevice is the device arrays and launches use when none is named:
 // the innermost device scope, else the default device.
