@@ -181,7 +181,7 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 			if err != nil {
 				return err
 			}
-			if v, err = binary(op, old, v); err != nil {
+			if v, err = binary(th, op, old, v); err != nil {
 				return th.errorAt(s.OpPos, err)
 			}
 		}
@@ -199,7 +199,7 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 			if err != nil {
 				return th.errorAt(t.Name.Pos, err)
 			}
-			if v, err = binary(op, old, v); err != nil {
+			if v, err = binary(th, op, old, v); err != nil {
 				return th.errorAt(s.OpPos, err)
 			}
 		}
@@ -222,7 +222,7 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, opPos ast.Po
 		if err != nil {
 			return th.errorAt(t.Lbrack, err)
 		}
-		if v, err = binary(op, old, v); err != nil {
+		if v, err = binary(th, op, old, v); err != nil {
 			return th.errorAt(opPos, err)
 		}
 	}
@@ -499,7 +499,7 @@ func (th *Thread) evalBinary(e *ast.BinaryExpr, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := binary(e.Op, x, y)
+	v, err := binary(th, e.Op, x, y)
 	return v, th.errorAt(e.OpPos, err)
 }
 

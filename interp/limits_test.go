@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/stdlib"
@@ -50,5 +52,57 @@ func TestClosedInterpRefusesRuns(t *testing.T) {
 	}
 	if n := len(in.Tracker().Live()); n != 0 {
 		t.Errorf("%d arrays tracked after Close", n)
+	}
+}
+
+// The embedding example's budgets: doubling a string or a list must fail
+// with an error long before the process runs out of memory.
+func TestDoublingHitsMemoryLimit(t *testing.T) {
+	for _, src := range []string{
+		`let s = "ab"
+for i in range(64) { s = s + s }`,
+		`let s = "ab"
+for i in range(64) { s += s }`,
+		`let l = [1, 2]
+for i in range(64) { l = l + l }`,
+	} {
+		in := newLimited(t, interp.Options{MaxSteps: 1e6, MemoryLimit: 1 << 20})
+		err := in.Exec(context.Background(), "double.gs", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), "does not fit in the memory limit") {
+			t.Errorf("%s: got %v", src, err)
+		}
+	}
+}
+
+// TestStrIsBounded: formatting writes into one builder within the limit,
+// so a list shared many times over (2^40 leaves from 40 lists) fails fast.
+func TestStrIsBounded(t *testing.T) {
+	in := newLimited(t, interp.Options{MemoryLimit: 1 << 20})
+	src := `let d = [0]
+for i in range(40) { d = [d, d] }
+let s = str(d)`
+	start := time.Now()
+	err := in.Exec(context.Background(), "str.gs", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "formatted value is longer than the limit") {
+		t.Errorf("got %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestLongBuiltinsPollCancellation: range() as a list stops at the
+// deadline rather than building all its elements first.
+func TestLongBuiltinsPollCancellation(t *testing.T) {
+	in := newLimited(t, interp.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := in.Exec(ctx, "range.gs", []byte("let l = range(16000000)\nlet s = str(l)"))
+	if !errors.Is(err, interp.ErrInterrupted) {
+		t.Errorf("got %v", err)
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("took %v past a 5ms deadline", d)
 	}
 }

@@ -51,7 +51,7 @@ func print(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		s, err := interp.Format(v)
+		s, err := th.Format(v)
 		if err != nil {
 			return nil, err
 		}
@@ -112,6 +112,9 @@ func rangeList(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if n > maxRangeList {
 		return nil, fmt.Errorf("range of more than %d elements as a list: iterate with for instead", maxRangeList)
 	}
+	if err := th.CheckListLen(int(n)); err != nil {
+		return nil, err
+	}
 	return rangeElems(th, lo, step, int(n))
 }
 
@@ -120,18 +123,13 @@ func rangeList(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 func rangeElems(th *interp.Thread, lo, step int64, n int) (interp.Value, error) {
 	elems := make([]interp.Value, n)
 	for k := range elems {
-		if k%pollEvery == 0 && th.Canceled() {
+		if k%interp.PollEvery == 0 && th.Canceled() {
 			return nil, interp.ErrInterrupted
 		}
 		elems[k] = interp.Int(lo + int64(k)*step)
 	}
 	return &interp.List{Elems: elems}, nil
 }
-
-// pollEvery is how many elements a long builtin handles between polls of
-// cancellation: rare enough to cost nothing, often enough to stop within
-// a millisecond.
-const pollEvery = 1 << 14
 
 func typeOf(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1); err != nil {
@@ -144,7 +142,7 @@ func str(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1); err != nil {
 		return nil, err
 	}
-	return interp.String(args.Positional[0].String()), nil
+	return th.Str(args.Positional[0])
 }
 
 func toInt(th *interp.Thread, args *interp.Args) (interp.Value, error) {
