@@ -106,3 +106,14 @@ func TestLongBuiltinsPollCancellation(t *testing.T) {
 		t.Errorf("took %v past a 5ms deadline", d)
 	}
 }
+
+// TestDroppedArraysUnderMemoryLimit: arrays a loop drops are freed when
+// the limit is reached (a Go collection, then one more try), not only
+// when the Go heap happens to grow.
+func TestDroppedArraysUnderMemoryLimit(t *testing.T) {
+	in := newLimited(t, interp.Options{MemoryLimit: 3 * 4 << 20})
+	src := "for i in range(40) { let a = ones(1000000) }"
+	if err := in.Exec(context.Background(), "drop.gs", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+}
