@@ -39,6 +39,14 @@ type Options struct {
 	// MaxSteps, when positive, caps the loop iterations and fn calls of
 	// one Exec, Run or Call: a runaway script gets an error.
 	MaxSteps int64
+	// MaxKernelSteps, when positive, caps the loop iterations of the cpu
+	// kernels one Exec, Run or Call launches, counted per thread (a loop
+	// of 100 iterations in each of 1000 threads is 100000 steps); the
+	// launch that spends it fails. Kernel steps are far cheaper than host
+	// steps, hence a budget of their own. CUDA kernels are not counted:
+	// they are bounded by the context's deadline and cancellation, which
+	// end the waits for them (the device finishes the queued work).
+	MaxKernelSteps int64
 	// Logger receives warnings (failed background frees, unknown memory
 	// in launches). Nil: they are written to Stderr.
 	Logger *slog.Logger
@@ -93,6 +101,8 @@ type Thread struct {
 	defDev   *mem.Device            // the default device, once resolved
 	steps    int64                  // loop iterations and calls in this session
 	maxSteps int64                  // Options.MaxSteps
+	kSteps   atomic.Int64           // cpu kernel loop iterations in this session
+	maxK     int64                  // Options.MaxKernelSteps
 	logger   *slog.Logger           // Options.Logger
 	warnMu   sync.Mutex             // Warn may run on cleanup goroutines
 	closed   bool                   // Close was called
@@ -143,7 +153,7 @@ func New(opts Options) (*Interp, error) {
 		in.predeclared[name] = v
 	}
 	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
-	th.maxSteps = opts.MaxSteps
+	th.maxSteps, th.maxK = opts.MaxSteps, opts.MaxKernelSteps
 	th.Allocs = mem.NewRegistry()
 	th.launches = mem.NewLaunchChecker(accessState, th.Warn)
 	for name, a := range opts.Allocators {
@@ -279,6 +289,10 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	// A new session may hold another OS thread, whose current context
 	// the backends do not know.
 	th.env = backend.Env{Out: th.Stdout, Cancel: &th.canceled, Pinned: true}
+	if th.maxK > 0 {
+		th.kSteps.Store(0)
+		th.env.Steps, th.env.MaxSteps = &th.kSteps, th.maxK
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = &EvalError{Pos: th.lastPos, Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace()}

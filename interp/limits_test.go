@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -115,5 +116,32 @@ func TestDroppedArraysUnderMemoryLimit(t *testing.T) {
 	src := "for i in range(40) { let a = ones(1000000) }"
 	if err := in.Exec(context.Background(), "drop.gs", []byte(src)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestKernelStepBudget: cpu kernel loops count toward MaxKernelSteps, per
+// thread, and the launch that spends it fails with ErrStepBudget.
+func TestKernelStepBudget(t *testing.T) {
+	src := `kernel spin(out: array[i32], n: i32) {
+    let acc = 0
+    for k in range(n) { acc += 1 }
+    out[tid()] = acc
+}
+array o: i32[1000]
+launch spin[1000](o, 100)
+launch spin[1000](o, 1000000)`
+	in := newLimited(t, interp.Options{MaxSteps: 1e6, MaxKernelSteps: 1e6})
+	start := time.Now()
+	err := in.Exec(context.Background(), "spin.gs", []byte(src))
+	if !errors.Is(err, backend.ErrStepBudget) || !strings.Contains(err.Error(), "spin.gs:8") {
+		t.Errorf("got %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+	// The first launch (1000 x 101 condition evaluations) fits.
+	in = newLimited(t, interp.Options{MaxKernelSteps: 1e6})
+	if err := in.Exec(context.Background(), "spin.gs", []byte(strings.Split(src, "\nlaunch spin[1000](o, 1000000)")[0])); err != nil {
+		t.Error(err)
 	}
 }
