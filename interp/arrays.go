@@ -225,19 +225,7 @@ func iterate(th *Thread, x Value) ([]Value, error) {
 
 // Format is v's print form, with the errors String cannot report (an
 // array that was freed, or whose device cannot be read now).
-func Format(v Value) (string, error) {
-	switch v := v.(type) {
-	case *Array:
-		return formatArray(v.A)
-	case *List:
-		for _, e := range v.Elems {
-			if _, err := Format(e); err != nil {
-				return "", err
-			}
-		}
-	}
-	return v.String(), nil
-}
+func Format(v Value) (string, error) { return (*Thread)(nil).Format(v) }
 
 // printThreshold: arrays with more elements print summarised (NumPy's).
 const printThreshold = 1000

@@ -181,7 +181,7 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 			if err != nil {
 				return err
 			}
-			if v, err = binary(op, old, v); err != nil {
+			if v, err = binary(th, op, old, v); err != nil {
 				return th.errorAt(s.OpPos, err)
 			}
 		}
@@ -199,7 +199,7 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 			if err != nil {
 				return th.errorAt(t.Name.Pos, err)
 			}
-			if v, err = binary(op, old, v); err != nil {
+			if v, err = binary(th, op, old, v); err != nil {
 				return th.errorAt(s.OpPos, err)
 			}
 		}
@@ -222,7 +222,7 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, opPos ast.Po
 		if err != nil {
 			return th.errorAt(t.Lbrack, err)
 		}
-		if v, err = binary(op, old, v); err != nil {
+		if v, err = binary(th, op, old, v); err != nil {
 			return th.errorAt(opPos, err)
 		}
 	}
@@ -302,7 +302,10 @@ func (th *Thread) execFor(s *ast.ForStmt, fr *frame) (ctrl, error) {
 		if err != nil {
 			return ctrlNone, err
 		}
-		for i := lo; (step > 0 && i < hi) || (step < 0 && i > hi); i += step {
+		// Counting the iterations first keeps the counter from overflowing:
+		// the step after the last value is never taken.
+		i := lo
+		for n := RangeLen(lo, hi, step); n > 0; n, i = n-1, i+step {
 			var v Value
 			if s.VarUsed {
 				v = Int(i) // boxing allocates: only for a variable the body reads
@@ -332,6 +335,18 @@ func (th *Thread) execFor(s *ast.ForStmt, fr *frame) (ctrl, error) {
 func isPredeclared(e ast.Expr, name string) bool {
 	id, ok := e.(*ast.Ident)
 	return ok && id.Name == name && id.Scope == ast.ScopePredeclared
+}
+
+// RangeLen is the number of values of range(lo, hi, step), computed
+// without overflow (the distance between two int64s fits a uint64).
+func RangeLen(lo, hi, step int64) uint64 {
+	switch {
+	case step > 0 && lo < hi:
+		return (uint64(hi)-uint64(lo)-1)/uint64(step) + 1
+	case step < 0 && lo > hi:
+		return (uint64(lo)-uint64(hi)-1)/(-uint64(step)) + 1
+	}
+	return 0
 }
 
 // rangeArgs evaluates range(stop) / range(start, stop[, step]).
@@ -484,7 +499,7 @@ func (th *Thread) evalBinary(e *ast.BinaryExpr, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	v, err := binary(e.Op, x, y)
+	v, err := binary(th, e.Op, x, y)
 	return v, th.errorAt(e.OpPos, err)
 }
 

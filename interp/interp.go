@@ -34,11 +34,23 @@ type Options struct {
 	LaunchAccess string
 	// Predeclared adds host values (the standard library, host functions).
 	Predeclared map[string]Value
-	// MemoryLimit, when positive, caps the bytes of live arrays.
+	// MemoryLimit, when positive, caps the bytes of live arrays; dropped
+	// arrays are collected before it is reported (mem.Tracker). Each host
+	// string or list a script builds must also fit in what the arrays
+	// leave of it; without a limit they are capped by MaxStringBytes and
+	// MaxListLen.
 	MemoryLimit int64
 	// MaxSteps, when positive, caps the loop iterations and fn calls of
 	// one Exec, Run or Call: a runaway script gets an error.
 	MaxSteps int64
+	// MaxKernelSteps, when positive, caps the loop iterations of the cpu
+	// kernels one Exec, Run or Call launches, counted per thread (a loop
+	// of 100 iterations in each of 1000 threads is 100000 steps); the
+	// launch that spends it fails. Kernel steps are far cheaper than host
+	// steps, hence a budget of their own. CUDA kernels are not counted:
+	// they are bounded by the context's deadline and cancellation, which
+	// end the waits for them (the device finishes the queued work).
+	MaxKernelSteps int64
 	// Logger receives warnings (failed background frees, unknown memory
 	// in launches). Nil: they are written to Stderr.
 	Logger *slog.Logger
@@ -98,9 +110,12 @@ type Thread struct {
 	defDev   *mem.Device            // the default device, once resolved
 	steps    int64                  // loop iterations and calls in this session
 	maxSteps int64                  // Options.MaxSteps
+	kSteps   atomic.Int64           // cpu kernel loop iterations in this session
+	maxK     int64                  // Options.MaxKernelSteps
 	logger   *slog.Logger           // Options.Logger
 	warnMu   sync.Mutex             // Warn may run on cleanup goroutines
 	files    *FileAccess            // Options.Files
+	closed   bool                   // Close was called
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -119,7 +134,7 @@ func (th *Thread) Warn(msg string) {
 // polls cancellation.
 func (th *Thread) step() error {
 	if th.canceled.Load() {
-		return errCanceled
+		return ErrInterrupted
 	}
 	th.steps++
 	if th.maxSteps > 0 && th.steps > th.maxSteps {
@@ -148,7 +163,7 @@ func New(opts Options) (*Interp, error) {
 		in.predeclared[name] = v
 	}
 	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
-	th.maxSteps = opts.MaxSteps
+	th.maxSteps, th.maxK = opts.MaxSteps, opts.MaxKernelSteps
 	th.files = opts.Files
 	th.Allocs = mem.NewRegistry()
 	th.launches = mem.NewLaunchChecker(accessState, th.Warn)
@@ -272,6 +287,9 @@ func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info, lastVa
 // synchronization of the devices it launched on, so that an asynchronous
 // kernel failure is reported by the run that caused it.
 func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
+	if th.closed {
+		return ErrClosed
+	}
 	th.ctx = ctx
 	th.canceled.Store(false)
 	stop := context.AfterFunc(ctx, func() { th.canceled.Store(true) })
@@ -282,6 +300,10 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	// A new session may hold another OS thread, whose current context
 	// the backends do not know.
 	th.env = backend.Env{Out: th.Stdout, Cancel: &th.canceled, Pinned: true}
+	if th.maxK > 0 {
+		th.kSteps.Store(0)
+		th.env.Steps, th.env.MaxSteps = &th.kSteps, th.maxK
+	}
 	defer func() {
 		if r := recover(); r != nil {
 			err = &EvalError{Pos: th.lastPos, Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace()}
@@ -295,8 +317,14 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	return err
 }
 
-// Close frees every array the interpreter still holds.
+// ErrClosed is returned by Exec, ExecREPL, Run and Call after Close: a
+// closed interpreter would track new arrays that nothing frees.
+var ErrClosed = errors.New("interpreter is closed")
+
+// Close frees every array the interpreter still holds; later runs fail
+// with ErrClosed.
 func (in *Interp) Close() error {
+	in.th.closed = true
 	return in.th.Tracker.FreeAll()
 }
 
@@ -319,8 +347,9 @@ type NamedValue struct {
 	Value Value
 }
 
-// errCanceled is returned when the context is cancelled.
-var errCanceled = errors.New("interrupted")
+// ErrInterrupted is returned when the context is cancelled; builtins that
+// poll Thread.Canceled return it too.
+var ErrInterrupted = errors.New("interrupted")
 
 // CurrentDevice is the device arrays and launches use when none is named:
 // the innermost device scope, else the default device.

@@ -145,7 +145,7 @@ func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev m
 	if err != nil {
 		return backend.Arg{}, err
 	}
-	if err := th.launches.Check(th.Config.mode, kernel, name, dev, a); err != nil {
+	if err := th.launches.Check(th.Config.mode, kernel, p.Name, name, dev, a); err != nil {
 		return backend.Arg{}, err
 	}
 	if err := a.OrderLaunch(dev); err != nil {
@@ -221,7 +221,7 @@ func (th *Thread) launchError(kernel string, at ast.Pos, err error) error {
 	var ce *backend.CompileError
 	switch {
 	case errors.Is(err, backend.ErrCanceled):
-		return th.errorAt(at, errCanceled)
+		return th.errorAt(at, ErrInterrupted)
 	case errors.As(err, &ke):
 		bt := append([]CallFrame{{Name: kernel, Pos: at}}, th.backtrace()...)
 		return &EvalError{Pos: ke.Pos, Msg: "kernel " + kernel + ": " + ke.Msg, Backtrace: bt, Cause: err}

@@ -9,8 +9,9 @@ import (
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
-// binary applies a binary operator (not && or ||) to host values.
-func binary(op string, x, y Value) (Value, error) {
+// binary applies a binary operator (not && or ||) to host values. th
+// (which may be nil) sizes concatenations against its memory budget.
+func binary(th *Thread, op string, x, y Value) (Value, error) {
 	switch op {
 	case "==", "!=":
 		eq, err := equal(x, y)
@@ -24,10 +25,16 @@ func binary(op string, x, y Value) (Value, error) {
 		switch a := x.(type) {
 		case String:
 			if b, ok := y.(String); ok {
+				if err := th.checkStringLen(len(a) + len(b)); err != nil {
+					return nil, err
+				}
 				return a + b, nil
 			}
 		case *List:
 			if b, ok := y.(*List); ok {
+				if err := th.CheckListLen(len(a.Elems) + len(b.Elems)); err != nil {
+					return nil, err
+				}
 				elems := make([]Value, 0, len(a.Elems)+len(b.Elems))
 				return &List{Elems: append(append(elems, a.Elems...), b.Elems...)}, nil
 			}
@@ -41,7 +48,11 @@ func binary(op string, x, y Value) (Value, error) {
 
 // equal compares two values; values of different types compare only when
 // both are numbers.
-func equal(x, y Value) (bool, error) {
+func equal(x, y Value) (bool, error) { return equalDepth(x, y, 0) }
+
+// equalDepth compares lists nested up to maxFormatDepth deep: a list that
+// contains itself would otherwise recurse until the Go stack overflows.
+func equalDepth(x, y Value, depth int) (bool, error) {
 	if a, ok := toNum(x); ok {
 		b, ok := toNum(y)
 		if !ok {
@@ -59,8 +70,11 @@ func equal(x, y Value) (bool, error) {
 		if len(a.Elems) != len(b.Elems) {
 			return false, nil
 		}
+		if depth >= maxFormatDepth {
+			return false, fmt.Errorf("cannot compare lists nested more than %d deep", maxFormatDepth)
+		}
 		for i := range a.Elems {
-			eq, err := equal(a.Elems[i], b.Elems[i])
+			eq, err := equalDepth(a.Elems[i], b.Elems[i], depth+1)
 			if err != nil || !eq {
 				return false, err
 			}
@@ -292,8 +306,8 @@ func parseNumber(s string, t ir.Type) (Value, error) {
 	return ConvertScalar(Int(i), t)
 }
 
-// Binary applies a binary operator, for builtins.
-func Binary(op string, x, y Value) (Value, error) { return binary(op, x, y) }
+// Binary applies a binary operator, for builtins (sized by the caps alone).
+func Binary(op string, x, y Value) (Value, error) { return binary(nil, op, x, y) }
 
 // Equal reports x == y with the language's rules.
 func Equal(x, y Value) (bool, error) { return equal(x, y) }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 
 	"github.com/gscript-lang/gscript/internal/repr"
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -76,16 +75,8 @@ func (s Scalar) Type() string   { return s.T.String() }
 func (s Scalar) String() string { return formatBits(s.T, s.Bits) }
 func (*List) Type() string      { return "list" }
 func (l *List) String() string {
-	var b strings.Builder
-	b.WriteByte('[')
-	for i, e := range l.Elems {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(quoted(e))
-	}
-	b.WriteByte(']')
-	return b.String()
+	s, _ := (*Thread)(nil).format(l, false) // cut short past MaxStringBytes
+	return s
 }
 func (*Array) Type() string { return "array" }
 func (a *Array) String() string {
@@ -101,18 +92,8 @@ func (DType) Type() string     { return "dtype" }
 func (d DType) String() string { return ir.Type(d).String() }
 func (*Record) Type() string   { return "record" }
 func (r *Record) String() string {
-	var b strings.Builder
-	b.WriteByte('{')
-	for i, n := range r.Names {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString(n)
-		b.WriteString(": ")
-		b.WriteString(quoted(r.Values[i]))
-	}
-	b.WriteByte('}')
-	return b.String()
+	s, _ := (*Thread)(nil).format(r, false)
+	return s
 }
 
 // Get returns the field named name.
@@ -123,14 +104,6 @@ func (r *Record) Get(name string) (Value, bool) {
 		}
 	}
 	return nil, false
-}
-
-// quoted prints v as an element of a list or record: strings are quoted.
-func quoted(v Value) string {
-	if s, ok := v.(String); ok {
-		return strconv.Quote(string(s))
-	}
-	return v.String()
 }
 
 // Kernel is a checked kernel; it compiles for a backend on first launch.

@@ -51,7 +51,7 @@ func print(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		s, err := interp.Format(v)
+		s, err := th.Format(v)
 		if err != nil {
 			return nil, err
 		}
@@ -88,15 +88,15 @@ func rangeList(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 3); err != nil {
 		return nil, err
 	}
-	var v [3]int
+	var v [3]int64
 	for i, a := range args.Positional {
 		n, ok := a.(interp.Int)
 		if !ok {
 			return nil, fmt.Errorf("range argument must be an int, not %s", a.Type())
 		}
-		v[i] = int(n)
+		v[i] = int64(n)
 	}
-	lo, hi, step := 0, v[0], 1
+	lo, hi, step := int64(0), v[0], int64(1)
 	if len(args.Positional) > 1 {
 		lo, hi = v[0], v[1]
 	}
@@ -106,14 +106,29 @@ func rangeList(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if step == 0 {
 		return nil, fmt.Errorf("range step must not be zero")
 	}
-	l := &interp.List{}
-	for i := lo; (step > 0 && i < hi) || (step < 0 && i > hi); i += step {
-		if len(l.Elems) >= maxRangeList {
-			return nil, fmt.Errorf("range of more than %d elements as a list: iterate with for instead", maxRangeList)
-		}
-		l.Elems = append(l.Elems, interp.Int(i))
+	// The length is known before anything is built, so a range too long
+	// to be a list costs nothing.
+	n := interp.RangeLen(lo, hi, step)
+	if n > maxRangeList {
+		return nil, fmt.Errorf("range of more than %d elements as a list: iterate with for instead", maxRangeList)
 	}
-	return l, nil
+	if err := th.CheckListLen(int(n)); err != nil {
+		return nil, err
+	}
+	return rangeElems(th, lo, step, int(n))
+}
+
+// rangeElems builds the list lo, lo+step, ... of n ints, polling
+// cancellation as it goes (boxing millions of ints takes a while).
+func rangeElems(th *interp.Thread, lo, step int64, n int) (interp.Value, error) {
+	elems := make([]interp.Value, n)
+	for k := range elems {
+		if k%interp.PollEvery == 0 && th.Canceled() {
+			return nil, interp.ErrInterrupted
+		}
+		elems[k] = interp.Int(lo + int64(k)*step)
+	}
+	return &interp.List{Elems: elems}, nil
 }
 
 func typeOf(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -127,7 +142,7 @@ func str(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1); err != nil {
 		return nil, err
 	}
-	return interp.String(args.Positional[0].String()), nil
+	return th.Str(args.Positional[0])
 }
 
 func toInt(th *interp.Thread, args *interp.Args) (interp.Value, error) {

@@ -56,6 +56,11 @@ print(array([[1, 2], [3, 4]], dtype=u8).dtype, empty(2).dtype, zeros([2, 3]).sha
 print(zeros(2, device="cpu", allocator="host").memory_kind)      //> HOST
 print(zeros(0), zeros([2, 0]))                                   //> [] [[], []]
 ---
+// one shape rule whatever the order of the axes: each extent is bounded too
+zeros([0, 9223372036854775807])        ### "shape \[0 9223372036854775807\] is too large"
+---
+zeros([9223372036854775807, 0])        ### "shape \[9223372036854775807 0\] is too large"
+---
 zeros(2, dtype="f32")                  ### "dtype must be a dtype"
 ---
 zeros(2, colour=1)                     ### "zeros has no keyword argument colour"

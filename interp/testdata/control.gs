@@ -22,6 +22,15 @@ for v in ["a", "b"] { print(v) }     //> a
                                      //> b
 print(range(3), range(1, 7, 3))      //> [0, 1, 2] [1, 4]
 ---
+// range never overflows: the step past the last value is not taken
+for i in range(9223372036854775800, 9223372036854775807, 5) { print(i) } //> 9223372036854775800
+                                     //> 9223372036854775805
+for i in range(-9223372036854775801, -9223372036854775807 - 1, -5) { print(i) } //> -9223372036854775801
+                                     //> -9223372036854775806
+print(range(9223372036854775800, 9223372036854775807, 5)) //> [9223372036854775800, 9223372036854775805]
+---
+range(-9223372036854775807 - 1, 9223372036854775807) ### "range of more than 16777216 elements as a list"
+---
 for i in range(1, 2, 0) { }          ### "range step must not be zero"
 ---
 let n = 0

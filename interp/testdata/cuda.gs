@@ -28,12 +28,12 @@ print(devices()[0], devices()[1])      //> cpu cuda:0
 // arrays must live where the kernel runs
 kernel k(x: array[f32]) { x[tid()] = 1.0 }
 array h: f32[4] on "cpu"
-launch k[4](h) on "cuda:0"             ### "kernel k: argument h is an array on cpu \(memory_kind=HOST\) that launch device cuda:0 cannot access"
+launch k[4](h) on "cuda:0"             ### "kernel k: argument x \(h\) is an array on cpu \(memory_kind=HOST\) that launch device cuda:0 cannot access"
 ---
 //!cuda
 kernel k(x: array[f32]) { x[tid()] = 1.0 }
 array d: f32[4] on "cuda:0"
-launch k[4](d) on "cpu"                ### "argument d is an array on cuda:0 \(memory_kind=CUDA_MEMPOOL\) that launch device cpu cannot access"
+launch k[4](d) on "cpu"                ### "argument x \(d\) is an array on cuda:0 \(memory_kind=CUDA_MEMPOOL\) that launch device cpu cannot access"
 ---
 //!cuda
 kernel k(x: array[f32]) { x[tid()] = 1.0 }

@@ -14,7 +14,7 @@ print(mg, pn)                          //> [2.0, 2.0, 2.0, 2.0] [2.0, 2.0, 2.0, 
 kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
 array dv: f32[4] = 1.0 on "cuda:0" using device
 print(can_access("cuda:1", dv))        //> false
-launch addone[4](dv) on "cuda:1"       ### "argument dv is an array on cuda:0 \(memory_kind=CUDA_DEVICE\) that launch device cuda:1 cannot access: peer access"
+launch addone[4](dv) on "cuda:1"       ### "argument x \(dv\) is an array on cuda:0 \(memory_kind=CUDA_DEVICE\) that launch device cuda:1 cannot access: peer access"
 ---
 //!cuda2
 kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }

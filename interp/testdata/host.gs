@@ -84,3 +84,15 @@ print(str(1.5) + "!", str([1]), i32(2.9), u8(255), f64(1))             //> 1.5! 
 print(u8(256))                     ### "overflows u8"
 ---
 print(int("x"))                    ### "cannot parse"
+---
+// a list inside itself prints as [...]; deep nesting is cut at 64 levels
+let l = [1, 2]
+l[0] = l
+print(l, str([l]))                     //> [[...], 2] [[[...], 2]]
+let d = 0
+for i in range(70) { d = [d] }
+print(len(str(d)))                     //> 133
+---
+let l = [1]
+l[0] = l
+print(l == l)                          ### "cannot compare lists nested more than 64 deep"

@@ -58,6 +58,31 @@ array o: i32[8]
 launch loops[8](o)
 print(o)                               //> [421, 420, 419, 418, 417, 416, 415, 421]
 ---
+// range counters never wrap: a step that would overflow ends the loop
+kernel edges(out: array[i32], s: i32) {
+    let n = 0
+    for k in range(2147483640, 2147483647, 5) { n += 1 }
+    out[0] = n
+    n = 0
+    for k in range(-2147483641, -2147483648, -5) { n += 1 }
+    out[1] = n
+    n = 0
+    for k in range(2147483640, 2147483647, s) { n += 1 }
+    out[2] = n
+    n = 0
+    for k in range(-2147483641, -2147483648, -s) { n += 1 }
+    out[3] = n
+    let m: i64 = 0
+    for k in range(i64(9223372036854775800), i64(9223372036854775807), i64(5)) { m += 1 }
+    out[4] = i32(m)
+    n = 0
+    for k in range(u8(250), u8(255), u8(3)) { n += 1 }
+    out[5] = n
+}
+array e: i32[6]
+launch edges[1](e, 5)
+print(e)                               //> [2, 2, 2, 2, 2, 2]
+---
 kernel maths(x: array[f64], out: array[f64]) {
     let i = tid()
     let v = x[i]

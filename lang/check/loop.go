@@ -2,6 +2,7 @@ package check
 
 import (
 	"go/constant"
+	"go/token"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -54,13 +55,80 @@ func (b *body) forStmt(s *ast.ForStmt) {
 		no = b.reg(ir.Bool)
 		b.emit(&ir.Inst{Op: ir.OpConst, Dst: no, Imm: false})
 	}
+	lim := b.stepLimits(t, stepReg, step, zero)
 	loop := &ir.Loop{}
 	b.into(&loop.Cond, func() {
 		loop.CondReg = b.rangeCond(counter, stop, stepReg, step, zero, no)
 	})
 	b.loopBody(&loop.Body, s.Body, func() { b.newVar(s.Var.Name, t, counter) })
-	loop.Post = []ir.Stmt{&ir.Inst{Op: ir.OpAdd, Dst: counter, Args: []ir.Reg{counter, stepReg}}}
+	b.into(&loop.Post, func() { b.rangeStep(t, counter, stop, stepReg, lim) })
 	b.emit(loop)
+}
+
+// stepLimits holds, for a range step that may overflow the counter, the
+// registers rangeStep compares the counter with: the counter may step up
+// while counter <= hi (max - step) and down while counter >= lo (min -
+// step). They are set before the loop; up is step > 0, or invalid for a
+// constant step (only hi or lo is then set).
+type stepLimits struct {
+	hi, lo, up ir.Reg
+	unit       bool // a constant step of 1 or -1 cannot overflow
+}
+
+// stepLimits computes the loop-invariant limits of rangeStep. A constant
+// step of 1 or -1 needs none: the counter is below stop (above for -1)
+// when it steps, so the step stays within the type.
+func (b *body) stepLimits(t ir.Type, step ir.Reg, stepOp operand, zero ir.Reg) stepLimits {
+	r := intRanges[t]
+	if stepOp.mode == modeConst {
+		if constant.Compare(constant.BinaryOp(stepOp.val, token.MUL, stepOp.val), token.EQL, constant.MakeInt64(1)) {
+			return stepLimits{unit: true}
+		}
+		lim := stepLimits{hi: ir.NoReg, lo: ir.NoReg, up: ir.NoReg}
+		if constant.Sign(stepOp.val) > 0 {
+			lim.hi = b.constReg(t, constant.BinaryOp(r[1], token.SUB, stepOp.val))
+		} else {
+			lim.lo = b.constReg(t, constant.BinaryOp(r[0], token.SUB, stepOp.val))
+		}
+		return lim
+	}
+	// max - step and min - step wrap for the sign that does not apply:
+	// rangeStep selects the one that does.
+	lim := stepLimits{hi: b.reg(t), lo: b.reg(t), up: b.cmp(ir.OpGt, step, zero)}
+	b.emit(&ir.Inst{Op: ir.OpSub, Dst: lim.hi, Args: []ir.Reg{b.constReg(t, r[1]), step}})
+	b.emit(&ir.Inst{Op: ir.OpSub, Dst: lim.lo, Args: []ir.Reg{b.constReg(t, r[0]), step}})
+	return lim
+}
+
+// rangeStep advances the counter by step, or sets it to stop (which ends
+// the loop) when the step would overflow the counter's type: kernels wrap
+// on overflow, and a wrapped counter would run the loop again, about
+// 2^32 / step more times for i32.
+func (b *body) rangeStep(t ir.Type, counter, stop, step ir.Reg, lim stepLimits) {
+	if lim.unit {
+		b.emit(&ir.Inst{Op: ir.OpAdd, Dst: counter, Args: []ir.Reg{counter, step}})
+		return
+	}
+	var fits ir.Reg
+	switch {
+	case lim.up == ir.NoReg && lim.lo == ir.NoReg:
+		fits = b.cmp(ir.OpLe, counter, lim.hi)
+	case lim.up == ir.NoReg:
+		fits = b.cmp(ir.OpGe, counter, lim.lo)
+	default:
+		upOK, downOK := b.cmp(ir.OpLe, counter, lim.hi), b.cmp(ir.OpGe, counter, lim.lo)
+		fits = b.reg(ir.Bool)
+		b.emit(&ir.Inst{Op: ir.OpSelect, Dst: fits, Args: []ir.Reg{lim.up, upOK, downOK}})
+	}
+	next := b.reg(t)
+	b.emit(&ir.Inst{Op: ir.OpAdd, Dst: next, Args: []ir.Reg{counter, step}})
+	b.emit(&ir.Inst{Op: ir.OpSelect, Dst: counter, Args: []ir.Reg{fits, next, stop}})
+}
+
+func (b *body) constReg(t ir.Type, v constant.Value) ir.Reg {
+	dst := b.reg(t)
+	b.emit(&ir.Inst{Op: ir.OpConst, Dst: dst, Imm: imm(v, t)})
+	return dst
 }
 
 // rangeBounds checks the range(...) header and returns the loop type

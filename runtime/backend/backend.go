@@ -82,6 +82,13 @@ type Options struct {
 type Env struct {
 	Out    io.Writer    // device print output (nil: discarded)
 	Cancel *atomic.Bool // polled by long-running launches; true stops them with ErrCanceled
+	// Steps, when non-nil, counts kernel loop iterations (one per thread
+	// per evaluation of a loop condition) across launches; a launch that
+	// takes it past MaxSteps stops with an error wrapping ErrStepBudget.
+	// Only the cpu backend counts: CUDA kernels are bounded by the
+	// cancellation of the waits for them (Cancel, a context's deadline).
+	Steps    *atomic.Int64
+	MaxSteps int64
 	// Pinned says the goroutine holds its OS thread locked for as long as
 	// it uses this Env (runtime.LockOSThread), so a backend may leave its
 	// device context current on the thread between launches.
@@ -123,9 +130,12 @@ type KernelError struct {
 	Pos    pos.Pos
 	Kernel string
 	Msg    string
+	Err    error // the cause when it is a sentinel (ErrStepBudget), else nil
 }
 
 func (e *KernelError) Error() string { return fmt.Sprintf("%s: kernel %s: %s", e.Pos, e.Kernel, e.Msg) }
+
+func (e *KernelError) Unwrap() error { return e.Err }
 
 // CompileError is a failure of a device compiler (NVRTC). Pos is the
 // script position of the first message (the kernel's when none maps) and
@@ -145,6 +155,9 @@ func (e *CompileError) Unwrap() error { return e.Err }
 
 // ErrCanceled is returned by a launch stopped through Env.Cancel.
 var ErrCanceled = errors.New("launch canceled")
+
+// ErrStepBudget is wrapped by the error of a launch that spent Env.MaxSteps.
+var ErrStepBudget = errors.New("kernel step budget exhausted")
 
 var registry struct {
 	mu sync.RWMutex

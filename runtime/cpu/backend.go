@@ -26,7 +26,7 @@ type program struct{ *Program }
 
 // Launch runs the kernel to completion on every core.
 func (p program) Launch(env *backend.Env, dims []int, args []backend.Arg) error {
-	return p.Program.Launch(dims, args, Options{Out: env.Out, Cancel: env.Cancel})
+	return p.Program.Launch(dims, args, Options{Out: env.Out, Cancel: env.Cancel, Steps: env.Steps, MaxSteps: env.MaxSteps})
 }
 
 // Geometry is the executor's: blocks of lanes threads run together.

@@ -340,7 +340,7 @@ func (l *loopRun) run(fr *frame, in mask) (mask, error) {
 	f := fr.flags[l.flag]
 	cur := in
 	for it := 0; !cur.empty(); it++ {
-		if fr.ln.stopped() {
+		if fr.ln.stoppedAfter(fr.base, cur.count(fr.n)) {
 			return cur, errStopped
 		}
 		var err error

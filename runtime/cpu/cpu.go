@@ -22,11 +22,14 @@ type (
 // Options for one launch. Out receives device print output (nil: discard).
 // Cancel, when non-nil, is polled between blocks of threads (and on every
 // loop iteration); when it becomes true Launch stops and returns
-// ErrCanceled. Workers is the number of goroutines (0 = GOMAXPROCS).
+// ErrCanceled. Steps and MaxSteps are backend.Env's step budget, counted
+// at the same polls. Workers is the number of goroutines (0 = GOMAXPROCS).
 type Options struct {
-	Out     io.Writer
-	Cancel  *atomic.Bool
-	Workers int
+	Out      io.Writer
+	Cancel   *atomic.Bool
+	Steps    *atomic.Int64
+	MaxSteps int64
+	Workers  int
 }
 
 // ErrCanceled is returned by a launch stopped through Options.Cancel.
@@ -58,6 +61,8 @@ type launch struct {
 	arrays []arrayInfo // by kernel parameter index; zero for scalars
 	bits   []uint64    // by kernel parameter index; scalars only
 	cancel *atomic.Bool
+	steps  *atomic.Int64 // Options.Steps: nil, no budget
+	max    int64
 	stop   atomic.Bool // set on error or cancellation: workers finish up
 	next   atomic.Int64
 
@@ -119,7 +124,7 @@ func (p *Program) newLaunch(dims []int, args []Arg, opts Options) (*launch, erro
 	if len(dims) < p.tidAxes {
 		return nil, fmt.Errorf("kernel %s: tid() uses %d dimensions but the launch has %d", k.Name, p.tidAxes, len(dims))
 	}
-	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, out: opts.Out, total: 1}
+	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, steps: opts.Steps, max: opts.MaxSteps, out: opts.Out, total: 1}
 	for i, d := range dims {
 		if d < 0 {
 			return nil, fmt.Errorf("kernel %s: negative launch extent %d", k.Name, d)
@@ -238,6 +243,18 @@ func (ln *launch) cancelNow() {
 	ln.canceled = true
 	ln.errMu.Unlock()
 	ln.stop.Store(true)
+}
+
+// stoppedAfter is stopped for a loop about to run another iteration on n
+// lanes of the block at base: with a step budget it counts them first
+// (one atomic add per block iteration, beside the cancellation poll).
+func (ln *launch) stoppedAfter(base, n int) bool {
+	if ln.steps != nil && ln.steps.Add(int64(n)) > ln.max {
+		ln.fail(base, &KernelError{Pos: ln.p.k.Entry.Pos, Kernel: ln.p.k.Entry.Name,
+			Msg: fmt.Sprintf("step budget of %d kernel loop iterations exhausted", ln.max), Err: backend.ErrStepBudget})
+		return true
+	}
+	return ln.stopped()
 }
 
 // stopped reports whether a long-running loop should give up: another

@@ -20,6 +20,14 @@ type mask struct {
 
 func (m mask) empty() bool { return !m.all && len(m.idx) == 0 }
 
+// count is the number of active lanes of a block of n.
+func (m mask) count(n int) int {
+	if m.all {
+		return n
+	}
+	return len(m.idx)
+}
+
 // first returns the lowest active lane (m must not be empty).
 func (m mask) first() int {
 	if m.all {

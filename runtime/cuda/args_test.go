@@ -62,6 +62,9 @@ func TestArgsPacking(t *testing.T) {
 // LaunchKernel through purego.SyscallN) against the libc stand-in and
 // checks that a steady-state launch allocates nothing.
 func TestLaunchPathAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates: allocation counts are meaningless under -race")
+	}
 	d := fakeDriver(t)
 	a := NewArgs(3)
 	launch := func() {

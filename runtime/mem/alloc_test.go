@@ -181,3 +181,23 @@ func TestClassifyMyPointersOnCPU(t *testing.T) {
 type classifyingHost struct{ HostAllocator }
 
 func (classifyingHost) Kind() Kind { return Unknown }
+
+// bareAlloc is a custom allocator whose Alloc fails with a plain error.
+type bareAlloc struct{ *fakeAlloc }
+
+func (bareAlloc) Alloc(Device, int) (uintptr, error) { return 0, errBoom }
+
+func TestCustomAllocatorErrorIsAllocError(t *testing.T) {
+	tr := NewTracker(nil)
+	_, err := tr.New(bareAlloc{&fakeAlloc{name: "arena", kind: Host, noCtx: true}}, CPUDevice, ir.F32, []int{4})
+	var ae *AllocError
+	if !errors.As(err, &ae) || !errors.Is(err, errBoom) {
+		t.Fatalf("want an *AllocError wrapping the cause, got %v", err)
+	}
+	if want := "arena allocator: cannot allocate 16 bytes on cpu: boom"; err.Error() != want {
+		t.Errorf("got %q, want %q", err, want)
+	}
+	if tr.Used() != 0 {
+		t.Errorf("a failed allocation stays counted: %d bytes", tr.Used())
+	}
+}

@@ -26,6 +26,14 @@ type Array struct {
 	view    bool
 }
 
+// MaxElems bounds an array's element count and each of its extents. The
+// per-extent bound makes the rule independent of the order of the axes
+// (a zero extent would otherwise let any other pass) and keeps every
+// extent and stride representable on both backends; stdlib/npy's reader
+// and writer apply the same rule, so what save writes load reads.
+const MaxElems = 1 << 47
+
+// checkShape applies the shape rule and returns the element count.
 func checkShape(shape []int) (int, error) {
 	if len(shape) < 1 || len(shape) > MaxDims {
 		return 0, fmt.Errorf("arrays have 1 to %d dimensions, not %d", MaxDims, len(shape))
@@ -35,7 +43,7 @@ func checkShape(shape []int) (int, error) {
 		if d < 0 {
 			return 0, fmt.Errorf("negative dimension %d in shape %v", d, shape)
 		}
-		if d != 0 && n > (1<<47)/d {
+		if d > MaxElems || d != 0 && n > MaxElems/d {
 			return 0, fmt.Errorf("shape %v is too large", shape)
 		}
 		n *= d

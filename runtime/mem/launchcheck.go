@@ -36,20 +36,22 @@ func ParseLaunchMode(s string) (LaunchMode, error) {
 }
 
 // LaunchError is an array argument that a launch may not use. Its text
-// names the kernel, the argument, both devices, the memory kind, what
-// failed, and the remedies.
+// names the kernel, the parameter and the call site's variable, both
+// devices, the memory kind, what failed, and the remedies.
 type LaunchError struct {
-	Kernel, Arg string
-	LaunchDev   Device
-	ArrayDev    Device
-	Kind        Kind
-	Reason      string // the capability or access state that failed
-	Strict      bool   // refused by strict mode, not by the access rules
+	Kernel    string
+	Param     string // the kernel's parameter
+	Arg       string // the argument at the call site (the parameter's name when it is no variable)
+	LaunchDev Device
+	ArrayDev  Device
+	Kind      Kind
+	Reason    string // the capability or access state that failed
+	Strict    bool   // refused by strict mode, not by the access rules
 }
 
 func (e *LaunchError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "kernel %s: argument %s is an array on %s (memory_kind=%s)", e.Kernel, e.Arg, e.ArrayDev, e.Kind)
+	fmt.Fprintf(&b, "kernel %s: argument %s is an array on %s (memory_kind=%s)", e.Kernel, argDesc(e.Param, e.Arg), e.ArrayDev, e.Kind)
 	if e.Strict {
 		fmt.Fprintf(&b, " but the launch is on %s, and launch_access = \"strict\" requires every array on the launch device", e.LaunchDev)
 		fmt.Fprintf(&b, "; move it with %s.to(%q), or set config.launch_access = \"checked\" to allow arrays %s can access", e.Arg, e.LaunchDev.String(), e.LaunchDev)
@@ -63,6 +65,15 @@ func (e *LaunchError) Error() string {
 		b.WriteString(", or use managed memory on a device with concurrent_managed_access (a cpu launch never gets memory the CPU cannot dereference, even in relaxed mode)")
 	}
 	return b.String()
+}
+
+// argDesc names a launch argument as "param (variable)", or "param" when
+// the call site passes no differently named variable.
+func argDesc(param, arg string) string {
+	if param == arg || arg == "" {
+		return param
+	}
+	return param + " (" + arg + ")"
 }
 
 // warnKey is one (kernel, argument, source device, launch device).
@@ -94,18 +105,19 @@ func NewLaunchChecker(state *AccessState, warn func(string)) *LaunchChecker {
 	return &LaunchChecker{State: state, Warn: warn}
 }
 
-// Check decides whether a launch of kernel on launchDev may receive a as
-// argument argName under mode. A nil error means go ahead.
-func (c *LaunchChecker) Check(mode LaunchMode, kernel, argName string, launchDev Device, a *Array) error {
+// Check decides whether a launch of kernel on launchDev may receive a for
+// parameter param, passed as argName at the call site, under mode. A nil
+// error means go ahead.
+func (c *LaunchChecker) Check(mode LaunchMode, kernel, param, argName string, launchDev Device, a *Array) error {
 	if a.Freed() {
-		return fmt.Errorf("kernel %s: argument %s: %w", kernel, argName, ErrFreed)
+		return fmt.Errorf("kernel %s: argument %s: %w", kernel, argDesc(param, argName), ErrFreed)
 	}
 	owner := a.Device()
 	if owner == launchDev {
 		return nil
 	}
 	if mode == Strict {
-		return &LaunchError{Kernel: kernel, Arg: argName, LaunchDev: launchDev, ArrayDev: owner, Kind: a.Kind(), Strict: true}
+		return &LaunchError{Kernel: kernel, Param: param, Arg: argName, LaunchDev: launchDev, ArrayDev: owner, Kind: a.Kind(), Strict: true}
 	}
 	r := c.State.CanAccess(launchDev, a)
 	switch {
@@ -117,10 +129,10 @@ func (c *LaunchChecker) Check(mode LaunchMode, kernel, argName string, launchDev
 	case mode == Relaxed:
 		return nil
 	case r.Access == AccessUnknown:
-		c.warnOnce(kernel, argName, owner, launchDev, a.Kind(), r.Reason)
+		c.warnOnce(kernel, argDesc(param, argName), owner, launchDev, a.Kind(), r.Reason)
 		return nil
 	}
-	return &LaunchError{Kernel: kernel, Arg: argName, LaunchDev: launchDev, ArrayDev: owner, Kind: a.Kind(), Reason: r.Reason}
+	return &LaunchError{Kernel: kernel, Param: param, Arg: argName, LaunchDev: launchDev, ArrayDev: owner, Kind: a.Kind(), Reason: r.Reason}
 }
 
 func (c *LaunchChecker) warnOnce(kernel, arg string, src, dst Device, kind Kind, reason string) {

@@ -51,7 +51,7 @@ func TestLaunchCheckModes(t *testing.T) {
 	}
 	for i, tc := range tests {
 		c, _ := newChecker(tc.caps)
-		err := c.Check(tc.mode, "k", "x", tc.dev, tc.a)
+		err := c.Check(tc.mode, "k", "x", "x", tc.dev, tc.a)
 		if (err == nil) != tc.ok {
 			t.Errorf("%d: %s launch on %s of %s on %s: %v, want ok=%v", i, tc.mode, tc.dev, tc.a.Kind(), tc.a.Device(), err, tc.ok)
 		}
@@ -74,21 +74,24 @@ func TestLaunchErrorText(t *testing.T) {
 		}
 	}
 	dev := fakeArray(t, tr, CUDADevice, cuda1)
-	check(c.Check(Checked, "saxpy", "y", cuda0, dev),
+	check(c.Check(Checked, "saxpy", "y", "y", cuda0, dev),
 		"kernel saxpy", "argument y", "array on cuda:1", "memory_kind=CUDA_DEVICE", "launch device cuda:0",
 		"peer access from cuda:0 to cuda:1 is not enabled", `y.to("cuda:0")`, "enable peer or pool access",
 		"use managed memory", `launch_access = "relaxed"`)
 	pool := fakeArray(t, tr, CUDAMempool, cuda1)
-	check(c.Check(Checked, "saxpy", "x", cuda0, pool), "memory_kind=CUDA_MEMPOOL", "memory pool of cuda:1 does not grant access to cuda:0")
-	check(c.Check(Relaxed, "fill", "a", CPUDevice, dev), "launch device cpu", "CUDA_DEVICE memory of cuda:1 is not host-accessible", `a.to("cpu")`, "even in relaxed mode")
-	err := c.Check(Relaxed, "fill", "a", CPUDevice, dev)
+	check(c.Check(Checked, "saxpy", "x", "x", cuda0, pool), "memory_kind=CUDA_MEMPOOL", "memory pool of cuda:1 does not grant access to cuda:0")
+	check(c.Check(Relaxed, "fill", "a", "a", CPUDevice, dev), "launch device cpu", "CUDA_DEVICE memory of cuda:1 is not host-accessible", `a.to("cpu")`, "even in relaxed mode")
+	err := c.Check(Relaxed, "fill", "a", "a", CPUDevice, dev)
 	if strings.Contains(err.Error(), `set config.launch_access = "relaxed"`) {
 		t.Errorf("a cpu launch error must not suggest relaxed mode: %v", err)
 	}
-	check(c.Check(Strict, "saxpy", "m", cuda0, fakeArray(t, tr, CUDAManaged, cuda1)), "memory_kind=CUDA_MANAGED", `"strict"`, `m.to("cuda:0")`)
+	check(c.Check(Strict, "saxpy", "m", "m", cuda0, fakeArray(t, tr, CUDAManaged, cuda1)), "memory_kind=CUDA_MANAGED", `"strict"`, `m.to("cuda:0")`)
+	// A parameter and a differently named variable: both are named, the
+	// remedy uses the variable.
+	check(c.Check(Checked, "copy", "src", "hh", cuda0, dev), "argument src (hh) is an array", `hh.to("cuda:0")`)
 	a := fakeArray(t, tr, CUDADevice, cuda0)
 	a.Free()
-	if err := c.Check(Checked, "k", "a", cuda0, a); !errors.Is(err, ErrFreed) {
+	if err := c.Check(Checked, "k", "a", "a", cuda0, a); !errors.Is(err, ErrFreed) {
 		t.Errorf("freed array: %v", err)
 	}
 }
@@ -98,14 +101,14 @@ func TestLaunchWarnOnce(t *testing.T) {
 	c, warnings := newChecker(capsManagedOnly)
 	u := fakeArray(t, tr, Unknown, cuda1)
 	for i := 0; i < 3; i++ {
-		if err := c.Check(Checked, "k", "x", cuda0, u); err != nil {
+		if err := c.Check(Checked, "k", "x", "x", cuda0, u); err != nil {
 			t.Fatal(err)
 		}
 	}
-	c.Check(Checked, "k", "y", cuda0, u)
-	c.Check(Checked, "k2", "x", cuda0, u)
-	c.Check(Checked, "k", "x", cuda2, u)
-	c.Check(Relaxed, "k3", "x", cuda0, u) // relaxed: no check, no warning
+	c.Check(Checked, "k", "y", "y", cuda0, u)
+	c.Check(Checked, "k2", "x", "x", cuda0, u)
+	c.Check(Checked, "k", "x", "x", cuda2, u)
+	c.Check(Relaxed, "k3", "x", "x", cuda0, u) // relaxed: no check, no warning
 	if len(*warnings) != 4 {
 		t.Fatalf("%d warnings, want 4: %q", len(*warnings), *warnings)
 	}
@@ -123,16 +126,16 @@ func TestLaunchWarnCacheBound(t *testing.T) {
 	c.Limit = 3
 	u := fakeArray(t, tr, Unknown, cuda1)
 	for i := 0; i < 10; i++ {
-		c.Check(Checked, fmt.Sprintf("k%d", i), "x", cuda0, u)
+		c.Check(Checked, fmt.Sprintf("k%d", i), "x", "x", cuda0, u)
 	}
 	if n := c.WarnCacheLen(); n != 3 {
 		t.Errorf("cache holds %d keys, want the bound 3", n)
 	}
-	c.Check(Checked, "k9", "x", cuda0, u) // still remembered
+	c.Check(Checked, "k9", "x", "x", cuda0, u) // still remembered
 	if len(*warnings) != 10 {
 		t.Errorf("%d warnings, want 10", len(*warnings))
 	}
-	c.Check(Checked, "k0", "x", cuda0, u) // forgotten: warns again
+	c.Check(Checked, "k0", "x", "x", cuda0, u) // forgotten: warns again
 	if len(*warnings) != 11 {
 		t.Errorf("%d warnings after an evicted key, want 11", len(*warnings))
 	}
@@ -145,8 +148,8 @@ func TestLaunchCheckAllocs(t *testing.T) {
 	u := fakeArray(t, tr, Unknown, cuda1)
 	same := fakeArray(t, tr, CUDADevice, cuda0)
 	for _, a := range []*Array{m, u, same} {
-		c.Check(Checked, "k", "x", cuda0, a)
-		if n := testing.AllocsPerRun(100, func() { c.Check(Checked, "k", "x", cuda0, a) }); n != 0 {
+		c.Check(Checked, "k", "x", "x", cuda0, a)
+		if n := testing.AllocsPerRun(100, func() { c.Check(Checked, "k", "x", "x", cuda0, a) }); n != 0 {
 			t.Errorf("Check of %s allocates %v times per call", a.Kind(), n)
 		}
 	}
@@ -168,7 +171,7 @@ func BenchmarkLaunchCheck(b *testing.B) {
 		b.Run(bc.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if err := c.Check(Checked, "saxpy", "x", cuda0, bc.a); err != nil {
+				if err := c.Check(Checked, "saxpy", "x", "x", cuda0, bc.a); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -95,18 +95,36 @@ type Buffer struct {
 type Tracker struct {
 	mu     sync.Mutex
 	nextID uint64
-	live   map[uint64]weak.Pointer[Buffer]
+	live   map[uint64]liveBuffer
 	// Warn receives failures of frees that nobody waits for (Go cleanups).
 	Warn func(error)
 	// Limit, when positive, caps the bytes of live arrays: an allocation
 	// past it fails (the embedding API's memory budget).
 	Limit int64
-	used  atomic.Int64
+	// GCThreshold is how many tracked bytes may be allocated between two
+	// Go collections (0: DefaultGCThreshold, or Limit/2 when smaller).
+	// Array memory lives outside the Go heap, so without this the Go GC
+	// would not run for it and dropped arrays would pile up.
+	GCThreshold int64
+	used        atomic.Int64
+	sinceGC     atomic.Int64 // tracked bytes allocated since the last collect
 
 	qmu       sync.Mutex
 	deferring bool
 	capturing bool
 	queue     []*allocation
+}
+
+// DefaultGCThreshold is GCThreshold's default: 256 MiB of arrays
+// allocated between collections keeps the cost of a GC (about a
+// millisecond for a small heap) far below that of touching the memory.
+const DefaultGCThreshold = 256 << 20
+
+// liveBuffer is a live list entry: the weak pointer finds the buffer while
+// it is reachable; the allocation lets collect free it once it is not.
+type liveBuffer struct {
+	w weak.Pointer[Buffer]
+	a *allocation
 }
 
 // Used is the number of bytes of live arrays.
@@ -115,7 +133,7 @@ func (t *Tracker) Used() int64 { return t.used.Load() }
 // NewTracker returns an empty tracker that reports failed background frees
 // to warn (which may be nil to drop them).
 func NewTracker(warn func(error)) *Tracker {
-	return &Tracker{live: map[uint64]weak.Pointer[Buffer]{}, Warn: warn}
+	return &Tracker{live: map[uint64]liveBuffer{}, Warn: warn}
 }
 
 // New allocates a zero-filled C-contiguous array of dtype and shape on dev
@@ -140,9 +158,9 @@ func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (
 		if err := t.reserve(alloc, dev, nbytes); err != nil {
 			return nil, err
 		}
-		if a.ptr, err = alloc.Alloc(dev, nbytes); err != nil {
+		if a.ptr, err = t.alloc(alloc, dev, nbytes); err != nil {
 			t.used.Add(-int64(nbytes))
-			return nil, err
+			return nil, asAllocError(alloc, dev, nbytes, err)
 		}
 		if kind == Unknown {
 			if kind, pool, err = classifyOwn(alloc, dev, a.ptr, nbytes); err != nil {
@@ -164,14 +182,84 @@ func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (
 	return newArray(buf, dtype, shape), nil
 }
 
-// reserve counts nbytes against the limit.
+// reserve counts nbytes against the limit. Past the limit it collects
+// the arrays nothing refers to any more and tries once more; every
+// GCThreshold bytes it collects anyway.
 func (t *Tracker) reserve(alloc Allocator, dev Device, nbytes int) error {
+	if t.sinceGC.Add(int64(nbytes)) > t.gcThreshold() {
+		t.collect()
+	}
+	if err := t.tryReserve(alloc, dev, nbytes); err == nil {
+		return nil
+	}
+	t.collect()
+	return t.tryReserve(alloc, dev, nbytes)
+}
+
+func (t *Tracker) gcThreshold() int64 {
+	th := t.GCThreshold
+	if th <= 0 {
+		th = DefaultGCThreshold
+	}
+	if t.Limit > 0 {
+		th = min(th, t.Limit/2)
+	}
+	return th
+}
+
+// collect runs a Go collection and frees, now, the buffers it found
+// unreachable. The collection clears their weak pointers; their cleanups
+// would free them too, but later and on another goroutine, so a caller
+// could not wait for them. release is idempotent: those cleanups then do
+// nothing.
+func (t *Tracker) collect() {
+	t.sinceGC.Store(0)
+	runtime.GC()
+	var dead []*allocation
+	t.mu.Lock()
+	for id, e := range t.live {
+		if e.w.Value() == nil {
+			dead = append(dead, e.a)
+			delete(t.live, id)
+		}
+	}
+	t.mu.Unlock()
+	for _, a := range dead {
+		if err := a.release(); err != nil && t.Warn != nil {
+			t.Warn(err)
+		}
+	}
+}
+
+func (t *Tracker) tryReserve(alloc Allocator, dev Device, nbytes int) error {
 	if used := t.used.Add(int64(nbytes)); t.Limit > 0 && used > t.Limit {
 		t.used.Add(-int64(nbytes))
 		return &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes,
 			Err: fmt.Errorf("memory limit of %d bytes reached (%d in use)", t.Limit, used-int64(nbytes))}
 	}
 	return nil
+}
+
+// alloc calls the allocator; when it fails, dropped arrays may be holding
+// the memory it lacks, so it collects them and tries once more.
+func (t *Tracker) alloc(alloc Allocator, dev Device, nbytes int) (uintptr, error) {
+	ptr, err := alloc.Alloc(dev, nbytes)
+	if err == nil {
+		return ptr, nil
+	}
+	t.collect()
+	return alloc.Alloc(dev, nbytes)
+}
+
+// asAllocError gives an allocator's failure the allocator, device and byte
+// count MEMORY.md section 2 asks for: built-in allocators return an
+// *AllocError already, a custom one may return any error.
+func asAllocError(alloc Allocator, dev Device, nbytes int, err error) error {
+	var ae *AllocError
+	if errors.As(err, &ae) {
+		return err
+	}
+	return &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes, Err: err}
 }
 
 func newArray(buf *Buffer, dtype ir.Type, shape []int) *Array {
@@ -182,7 +270,7 @@ func (t *Tracker) track(buf *Buffer) {
 	t.mu.Lock()
 	t.nextID++
 	buf.id = t.nextID
-	t.live[buf.id] = weak.Make(buf)
+	t.live[buf.id] = liveBuffer{w: weak.Make(buf), a: buf.a}
 	t.mu.Unlock()
 	runtime.AddCleanup(buf, func(c cleanupArg) {
 		if err := c.a.release(); err != nil && c.t.Warn != nil {
@@ -214,8 +302,8 @@ func (t *Tracker) Live() []LiveBuffer {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	var out []LiveBuffer
-	for id, w := range t.live {
-		b := w.Value()
+	for id, e := range t.live {
+		b := e.w.Value()
 		if b == nil || b.a.freed.Load() {
 			continue
 		}
@@ -231,12 +319,12 @@ func (t *Tracker) Live() []LiveBuffer {
 func (t *Tracker) FreeAll() error {
 	t.mu.Lock()
 	var bufs []*Buffer
-	for _, w := range t.live {
-		if b := w.Value(); b != nil {
+	for _, e := range t.live {
+		if b := e.w.Value(); b != nil {
 			bufs = append(bufs, b)
 		}
 	}
-	t.live = map[uint64]weak.Pointer[Buffer]{}
+	t.live = map[uint64]liveBuffer{}
 	t.mu.Unlock()
 	sort.Slice(bufs, func(i, j int) bool { return bufs[i].id < bufs[j].id })
 	var errs []error

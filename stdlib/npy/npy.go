@@ -28,8 +28,9 @@ const (
 	growthAxisMaxDigits = 21
 	// maxDims is gscript's largest array rank (runtime/mem.MaxDims).
 	maxDims = 4
-	// maxElems matches runtime/mem's shape limit: anything larger could
-	// never become a gscript array, so we refuse it before reading data.
+	// maxElems matches runtime/mem's shape rule (mem.MaxElems bounds the
+	// element count and each extent): anything larger could never become a
+	// gscript array, so we refuse it before reading data.
 	maxElems = 1 << 47
 	// maxHeaderLen bounds the header we are willing to read. NumPy's own
 	// default limit is 10000 bytes; a header for a supported dtype and at
@@ -129,7 +130,7 @@ func checkShape(shape []int) (int64, error) {
 		if d < 0 {
 			return 0, fmt.Errorf("negative dimension %d in shape %s", d, shapeString(shape))
 		}
-		if d != 0 && n > maxElems/int64(d) {
+		if int64(d) > maxElems || d != 0 && n > maxElems/int64(d) { // each extent too, as runtime/mem
 			return 0, fmt.Errorf("shape %s is too large (more than 2^47 elements)", shapeString(shape))
 		}
 		n *= int64(d)

@@ -1,0 +1,186 @@
+package interp
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Host values have size caps so that a script cannot build a value that
+// exhausts the process (doubling a string 33 times reaches 8 GiB): every
+// concatenation, range() list and formatted string is sized before it is
+// built. Under Options.MemoryLimit a value must also fit in what the live
+// arrays leave of the limit.
+const (
+	// MaxStringBytes is the longest host string: 256 MiB.
+	MaxStringBytes = 1 << 28
+	// MaxListLen is the longest host list: 2^24 elements (256 MiB of
+	// element slots).
+	MaxListLen = 1 << 24
+	// listElemBytes is what one list element costs (an interface value).
+	listElemBytes = 16
+	// maxFormatDepth bounds the nesting of lists that formatting writes
+	// out (deeper ones print as [...], as a list inside itself does) and
+	// that == compares.
+	maxFormatDepth = 64
+	// PollEvery is how many elements a long builtin handles between polls
+	// of Thread.Canceled: rare enough to cost nothing, often enough to stop
+	// within a millisecond.
+	PollEvery = 1 << 14
+)
+
+// hostBudget is the most bytes one string or list may take now: the caps,
+// and under MemoryLimit what the live arrays leave. th may be nil (no
+// interpreter: the caps alone).
+func (th *Thread) hostBudget() int64 {
+	budget := int64(MaxStringBytes)
+	if th != nil && th.Tracker != nil && th.Tracker.Limit > 0 {
+		budget = min(budget, th.Tracker.Limit-th.Tracker.Used())
+	}
+	return budget
+}
+
+// checkStringLen refuses a string of n bytes before it is built.
+func (th *Thread) checkStringLen(n int) error {
+	if n > MaxStringBytes {
+		return fmt.Errorf("string of %d bytes is longer than the limit of %d bytes", n, MaxStringBytes)
+	}
+	if b := th.hostBudget(); int64(n) > b {
+		return fmt.Errorf("string of %d bytes does not fit in the memory limit (%d bytes left)", n, max(b, 0))
+	}
+	return nil
+}
+
+// CheckListLen refuses a list of n elements before it is built.
+func (th *Thread) CheckListLen(n int) error {
+	if n > MaxListLen {
+		return fmt.Errorf("list of %d elements is longer than the limit of %d elements", n, MaxListLen)
+	}
+	if b := th.hostBudget(); int64(n)*listElemBytes > b {
+		return fmt.Errorf("list of %d elements does not fit in the memory limit (%d bytes left)", n, max(b, 0))
+	}
+	return nil
+}
+
+// formatter writes a value into one builder, so nested lists cost their
+// length, not their length times their depth. It stops with an error past
+// limit bytes or when the run is cancelled.
+type formatter struct {
+	b      strings.Builder
+	th     *Thread // polled for cancellation; nil: no polling
+	limit  int64
+	strict bool    // an unreadable array is an error (print), not text (str)
+	open   []*List // the lists being written, outermost first
+	nodes  int
+	err    error
+}
+
+func newFormatter(th *Thread, strict bool) *formatter {
+	return &formatter{th: th, limit: th.hostBudget(), strict: strict}
+}
+
+// format writes v as print does (strings unquoted at the top level).
+func (th *Thread) format(v Value, strict bool) (string, error) {
+	f := newFormatter(th, strict)
+	f.value(v, false)
+	return f.b.String(), f.err
+}
+
+// value writes v; quote quotes strings (elements of lists and records).
+func (f *formatter) value(v Value, quote bool) {
+	if f.err != nil {
+		return
+	}
+	if f.nodes++; f.th != nil && f.nodes%PollEvery == 0 && f.th.Canceled() {
+		f.err = ErrInterrupted
+		return
+	}
+	switch v := v.(type) {
+	case String:
+		if quote {
+			f.write(strconv.Quote(string(v)))
+		} else {
+			f.write(string(v))
+		}
+	case *List:
+		f.list(v)
+	case *Record:
+		f.record(v)
+	case *Array:
+		s, err := formatArray(v.A)
+		if err != nil && f.strict {
+			f.err = err
+			return
+		}
+		if err != nil {
+			s = "<array: " + err.Error() + ">"
+		}
+		f.write(s)
+	default:
+		f.write(v.String())
+	}
+}
+
+func (f *formatter) list(l *List) {
+	for _, o := range f.open {
+		if o == l {
+			f.write("[...]")
+			return
+		}
+	}
+	if len(f.open) >= maxFormatDepth {
+		f.write("[...]")
+		return
+	}
+	f.open = append(f.open, l)
+	f.write("[")
+	for i, e := range l.Elems {
+		if i > 0 {
+			f.write(", ")
+		}
+		f.value(e, true)
+	}
+	f.write("]")
+	f.open = f.open[:len(f.open)-1]
+}
+
+// record writes r's fields. Records are made by builtins and hold no
+// records of their own, but may hold lists: those nest as above.
+func (f *formatter) record(r *Record) {
+	f.write("{")
+	for i, n := range r.Names {
+		if i > 0 {
+			f.write(", ")
+		}
+		f.write(n)
+		f.write(": ")
+		f.value(r.Values[i], true)
+	}
+	f.write("}")
+}
+
+func (f *formatter) write(s string) {
+	if f.err != nil {
+		return
+	}
+	if int64(f.b.Len()+len(s)) > f.limit {
+		f.err = fmt.Errorf("formatted value is longer than the limit of %d bytes", max(f.limit, 0))
+		return
+	}
+	f.b.WriteString(s)
+}
+
+// Str formats v as str() does: within the size caps, polling cancellation.
+func (th *Thread) Str(v Value) (Value, error) {
+	if s, ok := v.(String); ok {
+		return s, nil
+	}
+	s, err := th.format(v, false)
+	if err != nil {
+		return nil, err
+	}
+	return String(s), nil
+}
+
+// Format formats v as print does: an unreadable array is an error.
+func (th *Thread) Format(v Value) (string, error) { return th.format(v, true) }

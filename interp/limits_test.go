@@ -1,0 +1,147 @@
+package interp_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/backend"
+	"github.com/gscript-lang/gscript/stdlib"
+)
+
+// newLimited makes a cpu interpreter with the standard library and opts'
+// limits, closed when the test ends.
+func newLimited(t *testing.T, opts interp.Options) *interp.Interp {
+	t.Helper()
+	opts.Stdout, opts.Device, opts.Predeclared = io.Discard, "cpu", stdlib.Universe()
+	in, err := interp.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close() })
+	return in
+}
+
+// TestClosedInterpRefusesRuns: after Close nothing runs, so nothing is
+// tracked that no later Close would free.
+func TestClosedInterpRefusesRuns(t *testing.T) {
+	in := newLimited(t, interp.Options{})
+	ctx := context.Background()
+	if err := in.Exec(ctx, "a.gs", []byte("fn f() { return 1 }")); err != nil {
+		t.Fatal(err)
+	}
+	in.Close()
+	if err := in.Exec(ctx, "b.gs", []byte("let a = zeros(4)")); !errors.Is(err, interp.ErrClosed) {
+		t.Errorf("Exec after Close: %v", err)
+	}
+	if _, err := in.ExecREPL(ctx, "c.gs", []byte("zeros(4)")); !errors.Is(err, interp.ErrClosed) {
+		t.Errorf("ExecREPL after Close: %v", err)
+	}
+	if _, err := in.Call(ctx, "f"); !errors.Is(err, interp.ErrClosed) {
+		t.Errorf("Call after Close: %v", err)
+	}
+	prog, err := interp.Compile("d.gs", []byte("let a = zeros(4)"), stdlib.Universe())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Run(ctx, prog); !errors.Is(err, interp.ErrClosed) {
+		t.Errorf("Run after Close: %v", err)
+	}
+	if n := len(in.Tracker().Live()); n != 0 {
+		t.Errorf("%d arrays tracked after Close", n)
+	}
+}
+
+// The embedding example's budgets: doubling a string or a list must fail
+// with an error long before the process runs out of memory.
+func TestDoublingHitsMemoryLimit(t *testing.T) {
+	for _, src := range []string{
+		`let s = "ab"
+for i in range(64) { s = s + s }`,
+		`let s = "ab"
+for i in range(64) { s += s }`,
+		`let l = [1, 2]
+for i in range(64) { l = l + l }`,
+	} {
+		in := newLimited(t, interp.Options{MaxSteps: 1e6, MemoryLimit: 1 << 20})
+		err := in.Exec(context.Background(), "double.gs", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), "does not fit in the memory limit") {
+			t.Errorf("%s: got %v", src, err)
+		}
+	}
+}
+
+// TestStrIsBounded: formatting writes into one builder within the limit,
+// so a list shared many times over (2^40 leaves from 40 lists) fails fast.
+func TestStrIsBounded(t *testing.T) {
+	in := newLimited(t, interp.Options{MemoryLimit: 1 << 20})
+	src := `let d = [0]
+for i in range(40) { d = [d, d] }
+let s = str(d)`
+	start := time.Now()
+	err := in.Exec(context.Background(), "str.gs", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "formatted value is longer than the limit") {
+		t.Errorf("got %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestLongBuiltinsPollCancellation: range() as a list stops at the
+// deadline rather than building all its elements first.
+func TestLongBuiltinsPollCancellation(t *testing.T) {
+	in := newLimited(t, interp.Options{})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	err := in.Exec(ctx, "range.gs", []byte("let l = range(16000000)\nlet s = str(l)"))
+	if !errors.Is(err, interp.ErrInterrupted) {
+		t.Errorf("got %v", err)
+	}
+	if d := time.Since(start); d > 500*time.Millisecond {
+		t.Errorf("took %v past a 5ms deadline", d)
+	}
+}
+
+// TestDroppedArraysUnderMemoryLimit: arrays a loop drops are freed when
+// the limit is reached (a Go collection, then one more try), not only
+// when the Go heap happens to grow.
+func TestDroppedArraysUnderMemoryLimit(t *testing.T) {
+	in := newLimited(t, interp.Options{MemoryLimit: 3 * 4 << 20})
+	src := "for i in range(40) { let a = ones(1000000) }"
+	if err := in.Exec(context.Background(), "drop.gs", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestKernelStepBudget: cpu kernel loops count toward MaxKernelSteps, per
+// thread, and the launch that spends it fails with ErrStepBudget.
+func TestKernelStepBudget(t *testing.T) {
+	src := `kernel spin(out: array[i32], n: i32) {
+    let acc = 0
+    for k in range(n) { acc += 1 }
+    out[tid()] = acc
+}
+array o: i32[1000]
+launch spin[1000](o, 100)
+launch spin[1000](o, 1000000)`
+	in := newLimited(t, interp.Options{MaxSteps: 1e6, MaxKernelSteps: 1e6})
+	start := time.Now()
+	err := in.Exec(context.Background(), "spin.gs", []byte(src))
+	if !errors.Is(err, backend.ErrStepBudget) || !strings.Contains(err.Error(), "spin.gs:8") {
+		t.Errorf("got %v", err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+	// The first launch (1000 x 101 condition evaluations) fits.
+	in = newLimited(t, interp.Options{MaxKernelSteps: 1e6})
+	if err := in.Exec(context.Background(), "spin.gs", []byte(strings.Split(src, "\nlaunch spin[1000](o, 1000000)")[0])); err != nil {
+		t.Error(err)
+	}
+}

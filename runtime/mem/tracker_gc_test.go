@@ -1,0 +1,80 @@
+package mem
+
+import (
+	"sync/atomic"
+	"testing"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+const mib = 1 << 20
+
+// dropArrays allocates n 4 MiB host arrays (off the Go heap) and drops
+// each at once, as `let a = ones(...)` in a loop does; check runs after
+// each allocation.
+func dropArrays(t *testing.T, tr *Tracker, n int, check func()) {
+	t.Helper()
+	for i := range n {
+		a, err := tr.New(HostAllocator{}, CPUDevice, ir.F32, []int{mib})
+		if err != nil {
+			t.Fatalf("iteration %d: %v", i, err)
+		}
+		_ = a
+		check()
+	}
+}
+
+// TestDroppedArraysFitTheLimit: under a limit of three arrays, dropped
+// arrays are collected and freed before the limit is reported.
+func TestDroppedArraysFitTheLimit(t *testing.T) {
+	tr := NewTracker(nil)
+	tr.Limit = 3 * 4 * mib
+	dropArrays(t, tr, 50, func() {})
+	tr.FreeAll()
+}
+
+// TestDroppedArraysDriveCollection: without a limit, tracked memory stays
+// within GCThreshold plus one array.
+func TestDroppedArraysDriveCollection(t *testing.T) {
+	tr := NewTracker(nil)
+	tr.GCThreshold = 16 * mib
+	dropArrays(t, tr, 50, func() {
+		if u := tr.Used(); u > 20*mib {
+			t.Fatalf("%d MiB tracked", u/mib)
+		}
+	})
+	tr.FreeAll()
+}
+
+// TestFailedAllocationCollects: an allocator that fails while dropped
+// arrays hold memory gets a second try after they are freed.
+func TestFailedAllocationCollects(t *testing.T) {
+	tr := NewTracker(nil)
+	f := &scarceAlloc{fakeAlloc: newFake(Host)}
+	f.room.Store(2)
+	for i := range 10 {
+		if _, err := tr.New(f, CPUDevice, ir.F32, []int{16}); err != nil {
+			t.Fatalf("iteration %d: %v", i, err)
+		}
+	}
+}
+
+// scarceAlloc has room for a fixed number of live allocations. Free may
+// run on a cleanup goroutine: room is atomic.
+type scarceAlloc struct {
+	*fakeAlloc
+	room atomic.Int32
+}
+
+func (s *scarceAlloc) Alloc(dev Device, n int) (uintptr, error) {
+	if s.room.Add(-1) < 0 {
+		s.room.Add(1)
+		return 0, errBoom
+	}
+	return s.fakeAlloc.Alloc(dev, n)
+}
+
+func (s *scarceAlloc) Free(dev Device, p uintptr, n int) error {
+	s.room.Add(1)
+	return s.fakeAlloc.Free(dev, p, n)
+}
