@@ -411,7 +411,20 @@ func (th *Thread) evalList(es []ast.Expr, fr *frame) ([]Value, error) {
 	return out, nil
 }
 
+// eval evaluates e. Evaluation recurses on the Go stack once per nested
+// expression, and fn calls multiply that (2000 calls each 1000 levels
+// deep would overflow Go's 1 GB stack): the depth is bounded as a whole.
 func (th *Thread) eval(e ast.Expr, fr *frame) (Value, error) {
+	if th.evalDepth >= maxEvalDepth {
+		return nil, th.errorAt(e.Start(), errEvalDepth)
+	}
+	th.evalDepth++
+	v, err := th.evalExpr(e, fr)
+	th.evalDepth--
+	return v, err
+}
+
+func (th *Thread) evalExpr(e ast.Expr, fr *frame) (Value, error) {
 	switch e := e.(type) {
 	case *ast.Ident:
 		return th.load(e, fr)

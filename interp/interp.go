@@ -82,40 +82,41 @@ type Interp struct {
 // Thread is the execution state that builtins see: output, the current
 // device and allocator scopes, configuration and the live arrays.
 type Thread struct {
-	in       *Interp
-	Stdout   io.Writer
-	Stderr   io.Writer
-	globals  []Value
-	calls    []CallFrame
-	devices  []mem.Device     // device scope stack; the last is current
-	allocs   []mem.AllocScope // allocator scope stack, outermost first
-	Config   *Config
-	Tracker  *mem.Tracker
-	Allocs   *mem.Registry      // this interpreter's allocators
-	launches *mem.LaunchChecker // launch access policy, with its warn-once cache
-	canceled atomic.Bool
-	ctx      context.Context
-	info     *check.Info // the chunk being run: its kernels' IR
-	lastPos  ast.Pos     // the statement being run, for internal errors
-	used     []bool      // by ordinal: CUDA devices launched on since the last wait
-	env      backend.Env // this thread's side of launches
-	progs    map[progKey]backend.Program
-	lastKey  progKey // the last launch's program, found without the map
-	lastProg backend.Program
-	stack    []Value                // launch arguments being evaluated
-	dimStack []int                  // launch dimensions being evaluated (a stack, like stack)
-	argStack []backend.Arg          // launch arguments packed (a stack, like stack)
-	capture  *mem.Capture           // the capture block recording, if any
-	fills    map[ir.Type]*ir.Kernel // fill kernels, by dtype
-	defDev   *mem.Device            // the default device, once resolved
-	steps    int64                  // loop iterations and calls in this session
-	maxSteps int64                  // Options.MaxSteps
-	kSteps   atomic.Int64           // cpu kernel loop iterations in this session
-	maxK     int64                  // Options.MaxKernelSteps
-	logger   *slog.Logger           // Options.Logger
-	warnMu   sync.Mutex             // Warn may run on cleanup goroutines
-	files    *FileAccess            // Options.Files
-	closed   bool                   // Close was called
+	in        *Interp
+	Stdout    io.Writer
+	Stderr    io.Writer
+	globals   []Value
+	calls     []CallFrame
+	devices   []mem.Device     // device scope stack; the last is current
+	allocs    []mem.AllocScope // allocator scope stack, outermost first
+	Config    *Config
+	Tracker   *mem.Tracker
+	Allocs    *mem.Registry      // this interpreter's allocators
+	launches  *mem.LaunchChecker // launch access policy, with its warn-once cache
+	canceled  atomic.Bool
+	ctx       context.Context
+	info      *check.Info // the chunk being run: its kernels' IR
+	lastPos   ast.Pos     // the statement being run, for internal errors
+	used      []bool      // by ordinal: CUDA devices launched on since the last wait
+	env       backend.Env // this thread's side of launches
+	progs     map[progKey]backend.Program
+	lastKey   progKey // the last launch's program, found without the map
+	lastProg  backend.Program
+	stack     []Value                // launch arguments being evaluated
+	dimStack  []int                  // launch dimensions being evaluated (a stack, like stack)
+	argStack  []backend.Arg          // launch arguments packed (a stack, like stack)
+	capture   *mem.Capture           // the capture block recording, if any
+	fills     map[ir.Type]*ir.Kernel // fill kernels, by dtype
+	defDev    *mem.Device            // the default device, once resolved
+	steps     int64                  // loop iterations and calls in this session
+	maxSteps  int64                  // Options.MaxSteps
+	kSteps    atomic.Int64           // cpu kernel loop iterations in this session
+	maxK      int64                  // Options.MaxKernelSteps
+	evalDepth int                    // nested evals on the Go stack now
+	logger    *slog.Logger           // Options.Logger
+	warnMu    sync.Mutex             // Warn may run on cleanup goroutines
+	files     *FileAccess            // Options.Files
+	closed    bool                   // Close was called
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -142,6 +143,13 @@ func (th *Thread) step() error {
 	}
 	return nil
 }
+
+// maxEvalDepth bounds nested evaluation as a whole (expressions within
+// expressions, across fn calls): about 130 MB of Go stack at its deepest.
+const maxEvalDepth = 100_000
+
+// errEvalDepth is the error of evaluation nested past maxEvalDepth.
+var errEvalDepth = fmt.Errorf("evaluation nested too deeply (more than %d levels of expressions and calls)", maxEvalDepth)
 
 // maxCallDepth bounds fn recursion so a runaway script gets an error, not a
 // Go stack overflow.

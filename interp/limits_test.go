@@ -145,3 +145,20 @@ launch spin[1000](o, 1000000)`
 		t.Error(err)
 	}
 }
+
+// TestEvalDepthAcrossCalls: each fn call may nest an expression a thousand
+// levels deep (the parser's bound), and 2000 calls of that overflowed Go's
+// stack (a fatal error); nested evaluation is bounded as a whole.
+func TestEvalDepthAcrossCalls(t *testing.T) {
+	in := newLimited(t, interp.Options{})
+	chain := strings.Repeat(" + 1", 995)
+	src := "fn f(n) {\n  if n == 0 { return 0 }\n  return f(n - 1)" + chain + "\n}\nprint(f(1990))"
+	err := in.Exec(context.Background(), "deep.gs", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "deep.gs:3:") || !strings.Contains(err.Error(), "evaluation nested too deeply") {
+		t.Fatalf("err = %v", err)
+	}
+	// The interpreter is usable afterwards, and ordinary recursion works.
+	if err := in.Exec(context.Background(), "ok.gs", []byte("fn g(n) {\n  if n == 0 { return 0 }\n  return 1 + g(n - 1)\n}\nprint(g(1500))")); err != nil {
+		t.Fatal(err)
+	}
+}
