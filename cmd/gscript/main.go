@@ -177,10 +177,6 @@ func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stde
 	return in.Exec(ctx, name, src)
 }
 
-// exitInterrupted is the exit status after a second Ctrl-C, the shell's
-// 128 + SIGINT.
-const exitInterrupted = 130
-
 // interrupts handles Ctrl-C while a script runs: the first cancels it (it
 // stops at its next step, with an error), a second exits at once, for a
 // script stuck where cancellation is not polled.
@@ -189,7 +185,7 @@ func interrupts(sigs <-chan os.Signal, cancel func(), stderr io.Writer, exit fun
 	cancel()
 	<-sigs
 	fmt.Fprintln(stderr, "gscript: interrupted twice, exiting")
-	exit(exitInterrupted)
+	exit(repl.ExitInterrupted)
 }
 
 // runREPL starts the REPL; it fails only when stdin cannot be read.

@@ -40,7 +40,10 @@
 //   - An interrupt (SIGINT) while no statement runs is ignored: on a
 //     terminal readline reads Ctrl-C as a key, and a scripted session is
 //     ended by closing its input. An interrupted statement prints the
-//     interpreter's "interrupted" error (with its position).
+//     interpreter's "interrupted" error (with its position). A second
+//     interrupt while that statement still runs (stuck where cancellation
+//     is not polled, e.g. in a Go function) exits the process with status
+//     130, as `gscript run` does.
 //   - Meta commands take a unique prefix (:q, :dev). :time STMT may
 //     continue over several lines like any statement and prints
 //     "time: DURATION" on stdout after the statement's own output. :load

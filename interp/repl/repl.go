@@ -37,6 +37,9 @@ type Options struct {
 	Reader LineReader
 	// Interrupts, when set, replaces SIGINT as the source of interrupts.
 	Interrupts <-chan os.Signal
+	// Exit, when set, replaces os.Exit for a second interrupt of a
+	// statement that keeps running (tests).
+	Exit func(code int)
 	// Devices writes the device table that :devices shows (cmd/gscript
 	// passes the one `gscript devices` prints). The listing comes from the
 	// embedding program because it needs the standard library and the
@@ -66,6 +69,7 @@ type session struct {
 
 	mu      sync.Mutex
 	running context.CancelFunc // the running statement's, nil at the prompt
+	stopped bool               // running was called: the statement was interrupted
 	quit    bool
 }
 
@@ -138,7 +142,9 @@ func (s *session) close() {
 	}
 }
 
-// watchInterrupts cancels the running statement on each interrupt. An
+// watchInterrupts cancels the running statement on an interrupt; a second
+// interrupt while that statement still runs (stuck where cancellation is
+// not polled) ends the process with status 130, as `gscript run` does. An
 // interrupt at the prompt is ignored: on a terminal readline sees Ctrl-C as
 // a key (it clears the line) and no signal is raised.
 func (s *session) watchInterrupts(ctx context.Context) (stop func()) {
@@ -154,11 +160,7 @@ func (s *session) watchInterrupts(ctx context.Context) (stop func()) {
 		for {
 			select {
 			case <-sigs:
-				s.mu.Lock()
-				if s.running != nil {
-					s.running()
-				}
-				s.mu.Unlock()
+				s.interrupt()
 			case <-done:
 				return
 			case <-ctx.Done():
@@ -279,12 +281,41 @@ func (s *session) exec(ctx context.Context, text string) {
 	}
 }
 
+// interrupt cancels the running statement, or exits when it was already
+// cancelled and still runs.
+func (s *session) interrupt() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.running == nil:
+	case s.stopped:
+		fmt.Fprintln(s.stderr, "gscript: interrupted twice, exiting")
+		s.exit(ExitInterrupted)
+	default:
+		s.running()
+		s.stopped = true
+	}
+}
+
+// ExitInterrupted is the exit status after a second Ctrl-C, the shell's
+// 128 + SIGINT.
+const ExitInterrupted = 130
+
+// exit ends the process (Options.Exit in tests).
+func (s *session) exit(code int) {
+	if s.opts.Exit != nil {
+		s.opts.Exit(code)
+		return
+	}
+	os.Exit(code)
+}
+
 // interruptible runs fn with a context that an interrupt cancels.
 func (s *session) interruptible(ctx context.Context, fn func(context.Context) error) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.mu.Lock()
-	s.running = cancel
+	s.running, s.stopped = cancel, false
 	s.mu.Unlock()
 	err := fn(ctx)
 	s.mu.Lock()

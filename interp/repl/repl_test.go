@@ -395,3 +395,40 @@ func TestLongEntryIsLinear(t *testing.T) {
 		t.Errorf("took %v", d)
 	}
 }
+
+// A statement stuck where cancellation is not polled (here a Go function)
+// ignores the first interrupt; the second ends the process with 130.
+func TestSecondInterruptExits(t *testing.T) {
+	release := make(chan struct{})
+	stuck, err := interp.Func("stuck", func() int { <-release; return 1 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	sigs := make(chan os.Signal)
+	rd := &fakeReader{lines: []string{"stuck()"}}
+	var out, errOut bytes.Buffer
+	opts := testOptions(rd, &out, &errOut)
+	opts.Interp.Predeclared["stuck"] = stuck
+	opts.Interrupts = sigs
+	exited := make(chan int, 1)
+	opts.Exit = func(code int) { exited <- code; close(release) }
+	go func() {
+		for {
+			select {
+			case sigs <- os.Interrupt:
+			case <-release:
+				return
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}()
+	runWithTimeout(t, opts)
+	select {
+	case code := <-exited:
+		if code != ExitInterrupted || !strings.Contains(errOut.String(), "interrupted twice") {
+			t.Errorf("exit %d, stderr %q", code, errOut.String())
+		}
+	default:
+		t.Fatalf("no exit; stderr %q", errOut.String())
+	}
+}
