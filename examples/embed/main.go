@@ -1,6 +1,7 @@
 // Command embed shows gscript inside a Go service: a handler runs a
 // user-supplied script over the service's data with a time budget, a step
-// budget and a memory budget, and returns the script's result or its error.
+// budget, a memory budget and an output budget, and returns the script's
+// result or its error.
 // Scripts get no file access (Options.Files is nil): load and save fail.
 //
 //	go run ./examples/embed
@@ -35,7 +36,7 @@ func (s *Service) Handle(script string, budget time.Duration) (string, error) {
 	}
 	var out strings.Builder
 	in, err := interp.New(interp.Options{
-		Stdout: &out, Stderr: io.Discard, Device: "cpu", Predeclared: env,
+		Stdout: &limitWriter{w: &out, left: maxOutput}, Stderr: io.Discard, Device: "cpu", Predeclared: env,
 		MaxSteps: 1_000_000, MemoryLimit: 64 << 20,
 		// Files: nil, so untrusted scripts cannot read or write files.
 	})
@@ -57,6 +58,26 @@ func (s *Service) Handle(script string, budget time.Duration) (string, error) {
 		return "", err
 	}
 	return strings.TrimSpace(out.String() + " " + v.String()), nil
+}
+
+// maxOutput bounds what one script may print: the service buffers it.
+const maxOutput = 64 << 10
+
+// limitWriter passes on at most left bytes, then fails: a script printing
+// without end gets an error instead of filling the service's memory.
+type limitWriter struct {
+	w    io.Writer
+	left int
+}
+
+var errOutputLimit = errors.New("output limit reached")
+
+func (l *limitWriter) Write(p []byte) (int, error) {
+	if len(p) > l.left {
+		return 0, errOutputLimit
+	}
+	l.left -= len(p)
+	return l.w.Write(p)
 }
 
 const goodScript = `
@@ -86,6 +107,13 @@ fn analyse(data) {
 }
 `
 
+const floodScript = `
+fn analyse(data) {
+    while true { print(data) }
+    return 0
+}
+`
+
 const badScript = `
 fn analyse(data) {
     return dta[0]
@@ -99,7 +127,7 @@ func main() {
 	}
 	failed := false
 	for _, c := range []struct{ name, script string }{{"mean and rms", goodScript}, {"runaway loop", slowScript},
-		{"file write", saveScript}, {"typo", badScript}} {
+		{"file write", saveScript}, {"output flood", floodScript}, {"typo", badScript}} {
 		res, err := s.Handle(c.script, 200*time.Millisecond)
 		var ee *interp.EvalError
 		switch {
@@ -110,7 +138,8 @@ func main() {
 		default:
 			fmt.Printf("%s: %v\n", c.name, err)
 		}
-		if c.name == "mean and rms" && err != nil || c.name == "file write" && !errors.Is(err, interp.ErrNoFileAccess) {
+		if c.name == "mean and rms" && err != nil || c.name == "file write" && !errors.Is(err, interp.ErrNoFileAccess) ||
+			c.name == "output flood" && !errors.Is(err, errOutputLimit) {
 			failed = true
 		}
 	}
