@@ -25,6 +25,7 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/interp/repl"
+	"github.com/gscript-lang/gscript/lang/syntax"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -150,9 +151,9 @@ func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stde
 	name := path
 	if path == "-" {
 		name = "<stdin>"
-		src, err = io.ReadAll(stdin)
+		src, err = syntax.ReadSource(stdin)
 	} else {
-		src, err = os.ReadFile(path)
+		src, err = syntax.ReadSourceFile(path)
 	}
 	if err != nil {
 		return &exitError{code: 1, msg: "gscript: " + err.Error()}

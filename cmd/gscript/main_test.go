@@ -195,3 +195,34 @@ print(load("`+p+`"))`))
 		t.Fatalf("status %d, out %q, stderr %q", code, out, stderr)
 	}
 }
+
+// zeros reads as an endless stream of zero bytes, like /dev/zero.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// Endless input (`gscript - < /dev/zero`, `gscript repl < /dev/zero`, a
+// script file that is a device) is read only up to the source limit and
+// fails with an error, instead of filling memory.
+func TestEndlessInputIsBounded(t *testing.T) {
+	for _, args := range [][]string{{"-"}, {"repl"}} {
+		var out, errOut bytes.Buffer
+		code := run(args, zeros{}, &out, &errOut)
+		if code != 1 || !strings.Contains(errOut.String(), "MaxSourceBytes") {
+			t.Errorf("gscript %v: exit %d, stderr %.200q", args, code, errOut.String())
+		}
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		var out, errOut bytes.Buffer
+		if code := run([]string{"run", "/dev/zero"}, strings.NewReader(""), &out, &errOut); code != 1 || !strings.Contains(errOut.String(), "/dev/zero:") {
+			t.Errorf("run /dev/zero: exit %d, stderr %.200q", code, errOut.String())
+		}
+		code := run([]string{"repl"}, strings.NewReader(":load /dev/zero\nprint(\"after\")\n"), &out, &errOut)
+		if code != 0 || !strings.Contains(out.String(), "after") || !strings.Contains(errOut.String(), "MaxSourceBytes") {
+			t.Errorf("repl :load /dev/zero: exit %d, stdout %q, stderr %.200q", code, out.String(), errOut.String())
+		}
+	}
+}

@@ -3,12 +3,12 @@ package repl
 import (
 	"context"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/syntax"
 )
 
 // metaCommand is one `:name` command.
@@ -133,7 +133,7 @@ func oneLine(s string, n int) string {
 
 func (s *session) metaLoad(ctx context.Context, path string) {
 	path = strings.Trim(path, `"'`)
-	src, err := os.ReadFile(path)
+	src, err := syntax.ReadSourceFile(path)
 	if err != nil {
 		fmt.Fprintln(s.stderr, err)
 		return

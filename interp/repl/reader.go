@@ -3,6 +3,7 @@ package repl
 import (
 	"bufio"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/chzyer/readline"
+	"github.com/gscript-lang/gscript/lang/syntax"
 )
 
 // LineReader is the line editor the REPL reads from: chzyer/readline on a
@@ -37,15 +39,29 @@ type plainReader struct {
 // NewPlainReader returns a LineReader for a non-terminal input.
 func NewPlainReader(r io.Reader) LineReader { return &plainReader{r: bufio.NewReader(r)} }
 
+// errLineTooLong ends a session whose input has a line longer than any
+// script may be (an endless stream such as /dev/zero has no newline).
+var errLineTooLong = fmt.Errorf("an input line is longer than %d bytes (syntax.MaxSourceBytes)", syntax.MaxSourceBytes)
+
 func (p *plainReader) Readline() (string, error) {
-	line, err := p.r.ReadString('\n')
-	if err == io.EOF && line != "" {
-		err = nil // the last line had no newline; EOF comes on the next call
+	var line []byte
+	for {
+		chunk, err := p.r.ReadSlice('\n')
+		line = append(line, chunk...)
+		if len(line) > syntax.MaxSourceBytes {
+			return "", errLineTooLong
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(line) > 0 {
+			err = nil // the last line had no newline; EOF comes on the next call
+		}
+		if err != nil {
+			return "", err
+		}
+		return strings.TrimSuffix(strings.TrimSuffix(string(line), "\n"), "\r"), nil
 	}
-	if err != nil {
-		return "", err
-	}
-	return strings.TrimSuffix(strings.TrimSuffix(line, "\n"), "\r"), nil
 }
 
 func (p *plainReader) SetPrompt(string)         {}

@@ -170,3 +170,25 @@ func TestContinuation(t *testing.T) {
 		}
 	}
 }
+
+// An endless source is read only up to the limit, and parsing it reports
+// the size.
+func TestReadSourceIsBounded(t *testing.T) {
+	src, err := ReadSource(endless{})
+	if err != nil || len(src) != MaxSourceBytes+1 {
+		t.Fatalf("read %d bytes, %v", len(src), err)
+	}
+	if _, err := Parse("z.gs", src); err == nil || !strings.Contains(err.Error(), "MaxSourceBytes") {
+		t.Errorf("Parse = %v", err)
+	}
+}
+
+// endless reads as an infinite stream of spaces, like /dev/zero.
+type endless struct{}
+
+func (endless) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = ' '
+	}
+	return len(p), nil
+}
