@@ -1,7 +1,7 @@
 // Command embed shows gscript inside a Go service: a handler runs a
-// user-supplied script over the service's data with a time budget, a step
-// budget, a memory budget and an output budget, and returns the script's
-// result or its error.
+// user-supplied script over the service's data with a time budget, step
+// budgets for host code and cpu kernels, a memory budget and an output
+// budget, and returns the script's result or its error.
 // Scripts get no file access (Options.Files is nil): load and save fail.
 //
 //	go run ./examples/embed
@@ -37,7 +37,7 @@ func (s *Service) Handle(script string, budget time.Duration) (string, error) {
 	var out strings.Builder
 	in, err := interp.New(interp.Options{
 		Stdout: &limitWriter{w: &out, left: maxOutput}, Stderr: io.Discard, Device: "cpu", Predeclared: env,
-		MaxSteps: 1_000_000, MemoryLimit: 64 << 20,
+		MaxSteps: 1_000_000, MaxKernelSteps: 10_000_000, MemoryLimit: 64 << 20,
 		// Files: nil, so untrusted scripts cannot read or write files.
 	})
 	if err != nil {
@@ -107,6 +107,17 @@ fn analyse(data) {
 }
 `
 
+const kernelLoopScript = `
+kernel spin(x: array[f32]) {
+    let i = tid()
+    while true { x[i] = x[i] + 1.0 }
+}
+fn analyse(data) {
+    launch spin[len(data)](data)
+    return 0
+}
+`
+
 const floodScript = `
 fn analyse(data) {
     while true { print(data) }
@@ -127,7 +138,7 @@ func main() {
 	}
 	failed := false
 	for _, c := range []struct{ name, script string }{{"mean and rms", goodScript}, {"runaway loop", slowScript},
-		{"file write", saveScript}, {"output flood", floodScript}, {"typo", badScript}} {
+		{"file write", saveScript}, {"kernel loop", kernelLoopScript}, {"output flood", floodScript}, {"typo", badScript}} {
 		res, err := s.Handle(c.script, 200*time.Millisecond)
 		var ee *interp.EvalError
 		switch {
