@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // Host values have size caps so that a script cannot build a value that
@@ -29,13 +32,14 @@ const (
 	PollEvery = 1 << 14
 )
 
-// hostBudget is the most bytes one string or list may take now: the caps,
-// and under MemoryLimit what the live arrays leave. th may be nil (no
-// interpreter: the caps alone).
-func (th *Thread) hostBudget() int64 {
+// hostBudget is the most bytes a string or list of want bytes may take
+// now: the caps, and under MemoryLimit what the live arrays and large
+// host values leave (after a collection when that is less than want). th
+// may be nil (no interpreter: the caps alone).
+func (th *Thread) hostBudget(want int64) int64 {
 	budget := int64(MaxStringBytes)
-	if th != nil && th.Tracker != nil && th.Tracker.Limit > 0 {
-		budget = min(budget, th.Tracker.Limit-th.Tracker.Used())
+	if th != nil && th.Tracker != nil {
+		budget = min(budget, th.Tracker.Room(want))
 	}
 	return budget
 }
@@ -45,7 +49,7 @@ func (th *Thread) checkStringLen(n int) error {
 	if n > MaxStringBytes {
 		return fmt.Errorf("string of %d bytes is longer than the limit of %d bytes", n, MaxStringBytes)
 	}
-	if b := th.hostBudget(); int64(n) > b {
+	if b := th.hostBudget(int64(n)); int64(n) > b {
 		return fmt.Errorf("string of %d bytes does not fit in the memory limit (%d bytes left)", n, max(b, 0))
 	}
 	return nil
@@ -56,7 +60,7 @@ func (th *Thread) CheckListLen(n int) error {
 	if n > MaxListLen {
 		return fmt.Errorf("list of %d elements is longer than the limit of %d elements", n, MaxListLen)
 	}
-	if b := th.hostBudget(); int64(n)*listElemBytes > b {
+	if b := th.hostBudget(int64(n) * listElemBytes); int64(n)*listElemBytes > b {
 		return fmt.Errorf("list of %d elements does not fit in the memory limit (%d bytes left)", n, max(b, 0))
 	}
 	return nil
@@ -76,14 +80,41 @@ type formatter struct {
 }
 
 func newFormatter(th *Thread, strict bool) *formatter {
-	return &formatter{th: th, limit: th.hostBudget(), strict: strict}
+	return &formatter{th: th, limit: th.hostBudget(0), strict: strict}
 }
 
 // format writes v as print does (strings unquoted at the top level).
 func (th *Thread) format(v Value, strict bool) (string, error) {
 	f := newFormatter(th, strict)
 	f.value(v, false)
-	return f.b.String(), f.err
+	if f.err != nil {
+		return "", f.err
+	}
+	s, err := th.holdString(f.b.String())
+	return string(s), err
+}
+
+// holdString counts a large string just built toward the memory limit
+// while it lives (mem.HoldHost), so that many of them cannot add up past
+// it; th may be nil.
+func (th *Thread) holdString(s string) (String, error) {
+	if th != nil && len(s) >= mem.HostHoldMin {
+		if err := mem.HoldHost(th.Tracker, unsafe.StringData(s), len(s)); err != nil {
+			return "", err
+		}
+	}
+	return String(s), nil
+}
+
+// HoldList counts a large list just built toward the memory limit while
+// it lives, like holdString.
+func (th *Thread) HoldList(l *List) (Value, error) {
+	if th != nil && th.Tracker != nil {
+		if err := mem.HoldHost(th.Tracker, l, cap(l.Elems)*listElemBytes); err != nil {
+			return nil, err
+		}
+	}
+	return l, nil
 }
 
 // value writes v; quote quotes strings (elements of lists and records).

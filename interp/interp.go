@@ -34,11 +34,11 @@ type Options struct {
 	LaunchAccess string
 	// Predeclared adds host values (the standard library, host functions).
 	Predeclared map[string]Value
-	// MemoryLimit, when positive, caps the bytes of live arrays; dropped
-	// arrays are collected before it is reported (mem.Tracker). Each host
-	// string or list a script builds must also fit in what the arrays
-	// leave of it; without a limit they are capped by MaxStringBytes and
-	// MaxListLen.
+	// MemoryLimit, when positive, caps the bytes of live arrays and of
+	// the large host strings and lists a script builds (64 KiB and more,
+	// mem.HoldHost); dropped values are collected before it is reported
+	// (mem.Tracker). Without a limit strings and lists are still capped
+	// by MaxStringBytes and MaxListLen.
 	MemoryLimit int64
 	// MaxSteps, when positive, caps the loop iterations and fn calls of
 	// one Exec, Run or Call: a runaway script gets an error.

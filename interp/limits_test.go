@@ -162,3 +162,23 @@ func TestEvalDepthAcrossCalls(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Many large strings and lists, each within the budget, cannot add up past
+// MemoryLimit: the live ones count toward it. Dropped ones give their
+// bytes back, so a loop that replaces one never runs out.
+func TestHostValuesCountTowardMemoryLimit(t *testing.T) {
+	in := newLimited(t, interp.Options{MemoryLimit: 8 << 20})
+	ctx := context.Background()
+	build := "let s = \"x\"\nfor i in range(20) { s = s + s }\n" // 1 MiB
+	keep := build + "let kept = []\nfor i in range(100) { kept = kept + [s + str(i)] }\n"
+	err := in.Exec(ctx, "keep.gs", []byte(keep))
+	if err == nil || !strings.Contains(err.Error(), "memory limit") {
+		t.Fatalf("keeping 100 MiB of strings under an 8 MiB limit: %v", err)
+	}
+	drop := build + "let t = \"\"\nfor i in range(100) { t = s + str(i) }\nprint(len(t))\n" +
+		"let l = []\nfor i in range(40) { l = range(100000) }\nprint(len(l))\n"
+	in2 := newLimited(t, interp.Options{MemoryLimit: 8 << 20}) // keep.gs's globals still hold its values
+	if err := in2.Exec(ctx, "drop.gs", []byte(drop)); err != nil {
+		t.Fatalf("replacing a 1 MiB string 100 times and a 1.6 MB list 40 times: %v", err)
+	}
+}

@@ -28,7 +28,7 @@ func binary(th *Thread, op string, x, y Value) (Value, error) {
 				if err := th.checkStringLen(len(a) + len(b)); err != nil {
 					return nil, err
 				}
-				return a + b, nil
+				return th.holdString(string(a + b))
 			}
 		case *List:
 			if b, ok := y.(*List); ok {
@@ -36,7 +36,7 @@ func binary(th *Thread, op string, x, y Value) (Value, error) {
 					return nil, err
 				}
 				elems := make([]Value, 0, len(a.Elems)+len(b.Elems))
-				return &List{Elems: append(append(elems, a.Elems...), b.Elems...)}, nil
+				return th.HoldList(&List{Elems: append(append(elems, a.Elems...), b.Elems...)})
 			}
 		}
 	}

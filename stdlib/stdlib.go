@@ -128,7 +128,7 @@ func rangeElems(th *interp.Thread, lo, step int64, n int) (interp.Value, error) 
 		}
 		elems[k] = interp.Int(lo + int64(k)*step)
 	}
-	return &interp.List{Elems: elems}, nil
+	return th.HoldList(&interp.List{Elems: elems})
 }
 
 func typeOf(th *interp.Thread, args *interp.Args) (interp.Value, error) {

@@ -98,8 +98,9 @@ type Tracker struct {
 	live   map[uint64]liveBuffer
 	// Warn receives failures of frees that nobody waits for (Go cleanups).
 	Warn func(error)
-	// Limit, when positive, caps the bytes of live arrays: an allocation
-	// past it fails (the embedding API's memory budget).
+	// Limit, when positive, caps the bytes of live arrays and of the
+	// large host values HoldHost counts: an allocation past it fails (the
+	// embedding API's memory budget).
 	Limit int64
 	// GCThreshold is how many tracked bytes may be allocated between two
 	// Go collections (0: DefaultGCThreshold, or Limit/2 when smaller).
@@ -108,6 +109,7 @@ type Tracker struct {
 	GCThreshold int64
 	used        atomic.Int64
 	sinceGC     atomic.Int64 // tracked bytes allocated since the last collect
+	host        []hostHold   // large host values counted in used (HoldHost)
 
 	qmu       sync.Mutex
 	deferring bool
@@ -127,7 +129,8 @@ type liveBuffer struct {
 	a *allocation
 }
 
-// Used is the number of bytes of live arrays.
+// Used is the number of bytes of live arrays, and under a Limit of the
+// large host values HoldHost counts.
 func (t *Tracker) Used() int64 { return t.used.Load() }
 
 // NewTracker returns an empty tracker that reports failed background frees
@@ -223,6 +226,7 @@ func (t *Tracker) collect() {
 			delete(t.live, id)
 		}
 	}
+	t.sweepHost()
 	t.mu.Unlock()
 	for _, a := range dead {
 		if err := a.release(); err != nil && t.Warn != nil {
