@@ -35,7 +35,7 @@ type Options struct {
 	// Predeclared adds host values (the standard library, host functions).
 	Predeclared map[string]Value
 	// MemoryLimit, when positive, caps the bytes of live arrays and of
-	// the large host strings and lists a script builds (64 KiB and more,
+	// the host strings and lists a script builds (1 KiB and more,
 	// mem.HoldHost); dropped values are collected before it is reported
 	// (mem.Tracker). Without a limit strings and lists are still capped
 	// by MaxStringBytes and MaxListLen.

@@ -11,10 +11,12 @@ import (
 // memory budget. They live on the Go heap, so a weak pointer says when one
 // is gone: collect sweeps the dead ones and gives their bytes back.
 
-// HostHoldMin is the smallest value HoldHost counts: smaller ones cost
-// more to track than they weigh, and values this large are always fresh
-// heap allocations (weak pointers need heap objects).
-const HostHoldMin = 64 << 10
+// HostHoldMin is the smallest value HoldHost counts: holding one costs
+// about 0.5 us (a weak pointer), which smaller values would pay many times
+// over their own cost, and values this large are always fresh heap
+// allocations (weak pointers need heap objects). Uncounted values are
+// bounded by the step budget: each step makes a few of them.
+const HostHoldMin = 1 << 10
 
 // hostHold is one counted host value.
 type hostHold struct {
