@@ -157,7 +157,11 @@ func TestContinuation(t *testing.T) {
 		{[]string{`let s = "a // (`}, true},
 		{[]string{`let s = "a`, `b"`}, false}, // strings do not span lines: complete, with an error
 		{[]string{`x = ")" // {`}, false},
-		{[]string{"let a =", "1 +"}, false}, // not a bracket: IsIncomplete decides
+		{[]string{"let a =", "1 +"}, true}, // a newline after an operator does not end the statement
+		{[]string{"let a =", "1 +", "", "// note"}, true},
+		{[]string{"let a =", "1 +", "2"}, false},
+		{[]string{"let a = f(x) // (", "print(a)"}, false},
+		{[]string{"return"}, false},
 		{[]string{strings.Repeat("(", maxNesting+1)}, false},
 	}
 	for _, tt := range tests {
