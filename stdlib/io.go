@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -164,6 +165,9 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	err = th.Files().WriteFile(path, func(w io.Writer) error {
 		return npy.Write(pollingWriter{th, w}, h, data)
 	})
+	// data may be a's own memory: a (perhaps made only for this call)
+	// must not be collected, and its memory freed, under the write.
+	runtime.KeepAlive(a)
 	if err != nil {
 		return nil, fmt.Errorf("save %s: %w", path, err)
 	}

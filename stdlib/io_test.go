@@ -259,3 +259,31 @@ func TestLoadHidesContents(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// TestSaveKeepsTemporaryAlive: save writes the bytes of the array memory
+// itself; an array made only for the call (`save(p, full(...))`) must stay
+// reachable until the write ends, or a collection frees it under the write
+// ("bad address", or another array's data in the file).
+func TestSaveKeepsTemporaryAlive(t *testing.T) {
+	dir := t.TempDir()
+	stop := make(chan struct{})
+	defer close(stop)
+	go func() {
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				runtime.GC()
+			}
+		}
+	}()
+	for i := range 20 {
+		src := fmt.Sprintf(`save(dir + "/t.npy", full(1 << 20, %d.0))
+let a = load(dir + "/t.npy")
+print(min(a) == max(a), max(a))`, i)
+		if out := mustExec(t, dir, src); out != fmt.Sprintf("true %d.0\n", i) {
+			t.Fatalf("save %d: %q", i, out)
+		}
+	}
+}

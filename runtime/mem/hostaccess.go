@@ -108,7 +108,9 @@ func (a *Array) SyncForHost() error {
 
 // HostBytes returns the bytes from element [0, ...] up to the last element
 // of an array the CPU may access in place. It does not synchronize: use
-// ReadHost, or SyncForHost first.
+// ReadHost, or SyncForHost first. The bytes are a's memory, which is freed
+// when a is collected: keep a reachable (runtime.KeepAlive) while using
+// them.
 func (a *Array) HostBytes() ([]byte, error) {
 	p, err := a.Ptr()
 	if err != nil {
@@ -127,8 +129,8 @@ func hostSlice(p uintptr, n int) []byte { return unsafe.Slice((*byte)(HostPointe
 
 // ReadHost returns the bytes from element [0, ...] to the last element for
 // reading on the host: the memory itself when the CPU can access it (after
-// SyncForHost), else a copy through a staging buffer after the device's
-// queued work finished.
+// SyncForHost; keep a reachable while using them, as for HostBytes), else a
+// copy through a staging buffer after the device's queued work finished.
 func (a *Array) ReadHost() ([]byte, error) {
 	if a.HostAccessible() {
 		if err := a.SyncForHost(); err != nil {
