@@ -100,38 +100,23 @@ func readData(th *interp.Thread, r io.Reader, a *mem.Array, l npy.Layout) error 
 	})
 }
 
-// readInto reads a's bytes from r in file order, ioChunk at a time through
-// views of a: on a device whose memory the host cannot reach, WriteHost
-// stages each view, so no copy of the whole array is ever made.
+// readInto reads a's bytes from r in file order, a chunk at a time
+// (mem.StagingChunk), polling cancellation between chunks: into a's own
+// memory where the host reaches it, else through staging buffers whose
+// copies to the device overlap the reading (mem.Array.WriteStream), so no
+// copy of the whole array is ever made.
 func readInto(th *interp.Thread, r io.Reader, a *mem.Array, l npy.Layout) error {
-	if a.Size() == 0 {
-		return nil
-	}
-	flat, err := a.Reshape([]int{a.Size()})
-	if err != nil {
-		return err
-	}
 	size := a.DType().Size()
-	per := max(1, ioChunk/size)
-	for lo := 0; lo < a.Size(); lo += per {
+	return a.WriteStream(func(b []byte) error {
 		if th.Canceled() {
 			return errInterrupted
 		}
-		v, err := flat.Slice(lo, min(a.Size(), lo+per))
-		if err == nil {
-			err = v.WriteHost(func(b []byte) error {
-				if _, err := io.ReadFull(r, b); err != nil {
-					return readError(err)
-				}
-				l.Decode(b, size)
-				return nil
-			})
+		if _, err := io.ReadFull(r, b); err != nil {
+			return readError(err)
 		}
-		if err != nil {
-			return err
-		}
-	}
-	return nil
+		l.Decode(b, size)
+		return nil
+	})
 }
 
 // readError explains an end of file the size check did not foresee.
@@ -157,21 +142,39 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	data, err := contiguousBytes(a)
-	if err != nil {
-		return nil, err
-	}
 	h := npy.Header{DType: a.DType(), Shape: a.Shape()}
 	err = th.Files().WriteFile(path, func(w io.Writer) error {
-		return npy.Write(pollingWriter{th, w}, h, data)
+		return writeArray(pollingWriter{th, w}, h, a)
 	})
-	// data may be a's own memory: a (perhaps made only for this call)
-	// must not be collected, and its memory freed, under the write.
+	// The bytes written may be a's own memory: a (perhaps made only for
+	// this call) must not be collected, and its memory freed, under the
+	// write.
 	runtime.KeepAlive(a)
 	if err != nil {
 		return nil, fmt.Errorf("save %s: %w", path, err)
 	}
 	return interp.Nil, nil
+}
+
+// writeArray writes a as a .npy file: a contiguous array straight from
+// its memory, or through staging buffers whose copies from the device
+// overlap the writing (mem.Array.ReadStream); a strided view gathered
+// into C order first.
+func writeArray(w io.Writer, h npy.Header, a *mem.Array) error {
+	if !a.IsContiguous() {
+		data, err := contiguousBytes(a)
+		if err != nil {
+			return err
+		}
+		return npy.Write(w, h, data)
+	}
+	if err := npy.WriteHeader(w, h); err != nil {
+		return err
+	}
+	return a.ReadStream(func(b []byte) error {
+		_, err := w.Write(b)
+		return err
+	})
 }
 
 // pollingWriter writes ioChunk bytes at a time and stops when the run is

@@ -40,6 +40,7 @@ type cudaDev struct {
 		pool cuda.MemPool
 		err  error
 	}
+	staging stagingPool // page-locked buffers of streaming copies
 }
 
 // caps are the device's memory capabilities.

@@ -44,25 +44,53 @@ const (
 // Write writes an array in .npy format version 1.0 (2.0 when the header needs it): elements in C order,
 // little-endian. data holds the C-contiguous elements (len = product(shape) * dtype size).
 func Write(w io.Writer, h Header, data []byte) error {
-	descr, ok := descrs[h.DType]
-	if !ok {
-		return fmt.Errorf("npy: cannot write dtype %v", h.DType)
-	}
-	n, err := checkShape(h.Shape)
+	descr, n, err := checkWrite(h)
 	if err != nil {
-		return fmt.Errorf("npy: %w", err)
+		return err
 	}
 	if want := n * int64(h.DType.Size()); int64(len(data)) != want {
 		return fmt.Errorf("npy: %v%s needs %d bytes of data, got %d", h.DType, shapeString(h.Shape), want, len(data))
 	}
-	prefix, err := wrapHeader(headerDict(descr, h.Shape))
+	if err := writeHeader(w, descr, h.Shape); err != nil {
+		return err
+	}
+	if _, err := w.Write(data); err != nil {
+		return fmt.Errorf("npy: %w", err)
+	}
+	return nil
+}
+
+// WriteHeader writes the magic, version and header of a .npy file for h;
+// h.NBytes() bytes of C-ordered little-endian elements must follow (a
+// caller streaming them from device memory).
+func WriteHeader(w io.Writer, h Header) error {
+	descr, _, err := checkWrite(h)
+	if err != nil {
+		return err
+	}
+	return writeHeader(w, descr, h.Shape)
+}
+
+// checkWrite checks that h can be written: its dtype's descr and element
+// count.
+func checkWrite(h Header) (string, int64, error) {
+	descr, ok := descrs[h.DType]
+	if !ok {
+		return "", 0, fmt.Errorf("npy: cannot write dtype %v", h.DType)
+	}
+	n, err := checkShape(h.Shape)
+	if err != nil {
+		return "", 0, fmt.Errorf("npy: %w", err)
+	}
+	return descr, n, nil
+}
+
+func writeHeader(w io.Writer, descr string, shape []int) error {
+	prefix, err := wrapHeader(headerDict(descr, shape))
 	if err != nil {
 		return fmt.Errorf("npy: %w", err)
 	}
 	if _, err := w.Write(prefix); err != nil {
-		return fmt.Errorf("npy: %w", err)
-	}
-	if _, err := w.Write(data); err != nil {
 		return fmt.Errorf("npy: %w", err)
 	}
 	return nil
