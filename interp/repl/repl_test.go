@@ -151,6 +151,18 @@ func TestEOFInsideStatementReportsIt(t *testing.T) {
 	}
 }
 
+// keepInterrupting sends an interrupt every 20 ms until stop closes.
+func keepInterrupting(sigs chan<- os.Signal, stop <-chan struct{}) {
+	for {
+		select {
+		case sigs <- os.Interrupt:
+		case <-stop:
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 func TestInterruptStopsRunningStatement(t *testing.T) {
 	sigs := make(chan os.Signal)
 	rd := &fakeReader{lines: []string{"let n = 0", "while true { n = n + 1 }", "print(n > 0)"}}
@@ -162,16 +174,7 @@ func TestInterruptStopsRunningStatement(t *testing.T) {
 	opts.Exit = func(int) {}
 	stop := make(chan struct{})
 	defer close(stop)
-	go func() { // interrupts at the prompt are ignored, so keep sending
-		for {
-			select {
-			case sigs <- os.Interrupt:
-			case <-stop:
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
+	go keepInterrupting(sigs, stop) // interrupts at the prompt are ignored
 	runWithTimeout(t, opts)
 	if out.String() != "true\n" || !strings.Contains(errOut.String(), "interrupted") {
 		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
@@ -424,16 +427,7 @@ func TestSecondInterruptExits(t *testing.T) {
 	opts.Interrupts = sigs
 	exited := make(chan int, 1)
 	opts.Exit = func(code int) { exited <- code; close(release) }
-	go func() {
-		for {
-			select {
-			case sigs <- os.Interrupt:
-			case <-release:
-				return
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
-	}()
+	go keepInterrupting(sigs, release)
 	runWithTimeout(t, opts)
 	select {
 	case code := <-exited:
