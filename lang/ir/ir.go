@@ -1,9 +1,3 @@
-// Package ir is gscript's kernel IR: the typed, lowered form of a kernel that
-// both backends consume. runtime/cpu executes it over blocks of threads and
-// runtime/cuda prints CUDA C from it. The IR is structured (if, loop, break,
-// continue, return) so that masked vector execution and C printing stay
-// simple; straight-line code is a list of instructions writing typed virtual
-// registers.
 package ir
 
 import (
@@ -159,6 +153,37 @@ const (
 	OpCall  // Dst = Funcs[Callee](Args...); Dst may be NoReg
 	OpPrint // device print: Format with %v-style verbs filled from Args
 
+	// Block kernels (Kernel.Block set), entry func only; see "Block
+	// kernels" in doc.go for the exact semantics both backends share.
+	OpThreadId // Dst(i32) = index of the thread in its block along axis Imm
+	OpBlockId  // Dst(i32) = index of the block in the grid along axis Imm
+	OpBlockDim // Dst(i32) = Kernel.Block[Imm]
+	OpGridDim  // Dst(i32) = blocks of the launch along axis Imm
+	OpLaneId   // Dst(i32) = linear thread index in the block % 32
+	OpWarpId   // Dst(i32) = linear thread index in the block / 32
+	OpSync     // barrier of every thread of the block (__syncthreads)
+	OpSyncWarp // barrier of the threads of the warp (__syncwarp)
+	// shuffles: Dst = A as held by another lane of the warp, chosen by B (i32)
+	OpShfl     // lane B & 31
+	OpShflDown // lane + B; the own value when B is outside 0..31 or lane+B > 31
+	OpShflUp   // lane - B; the own value when B is outside 0..31 or lane-B < 0
+	OpShflXor  // lane ^ (B & 31)
+	OpBallot   // Dst(u32): bit k set where lane k's A (bool) holds
+	OpWarpAll  // Dst(bool): A holds on every lane of the warp
+	OpWarpAny  // Dst(bool): A holds on some lane of the warp
+	OpWarpSum  // Dst = sum of A over the warp, in the butterfly order of doc.go
+	OpWarpMin  // as OpMin over the warp
+	OpWarpMax
+	// block collectives: reached by every thread of the block, as OpSync
+	OpBlockSum      // sum of A over the block (doc.go: the order)
+	OpBlockMin      // as OpMin over the block
+	OpBlockMax      // as OpMax over the block
+	OpBlockScan     // inclusive prefix sum of A in linear thread order
+	OpBlockScanExcl // exclusive prefix sum (thread 0 gets 0)
+	OpBlockCount    // Dst(i32): threads of the block where A (bool) holds
+	OpBlockAny      // Dst(bool): A holds on some thread of the block
+	OpBlockAll      // Dst(bool): A holds on every thread of the block
+
 	// A new op gets a row in opTable (optab.go), which Verify, the checker
 	// and both backends read; their exhaustiveness tests fail until each
 	// implements it.
@@ -169,14 +194,16 @@ type Stmt interface{ irStmt() }
 
 // Inst is one instruction. Operands are registers; Imm holds constants
 // (int64, uint64, float64 or bool, converted to Dst's type), the axis of
-// OpTid/OpShape; Param is the parameter index for OpParam, OpShape, OpLoad,
-// OpStore and atomics; Callee indexes Program.Funcs for OpCall.
+// OpTid/OpShape and the block index ops; Param is the parameter index for
+// OpParam, and for OpShape, OpLoad, OpStore and atomics the index of the
+// array in Space; Callee indexes Program.Funcs for OpCall.
 type Inst struct {
 	Op     Op
 	Dst    Reg
 	Args   []Reg
 	Imm    any
 	Param  int
+	Space  Space // which arrays Param indexes, for array accesses and OpShape
 	Callee int
 	// ArrayArgs, for OpCall, has one entry per callee parameter: the
 	// caller's parameter index passed for an array parameter, -1 for a
@@ -232,6 +259,48 @@ type Param struct {
 // IsArray reports whether the parameter is an array.
 func (p Param) IsArray() bool { return p.NDim > 0 }
 
+// Space is where the array of an access lives: Inst.Param indexes the
+// parameters, the kernel's shared arrays or the func's local arrays.
+type Space uint8
+
+const (
+	SpaceParam  Space = iota // Func.Params (an array parameter)
+	SpaceShared              // Kernel.Shared (in a block kernel's entry func)
+	SpaceLocal               // Func.Locals of the func that runs the access
+)
+
+var spaceNames = [...]string{"param", "shared", "local"}
+
+func (s Space) String() string {
+	if int(s) < len(spaceNames) {
+		return spaceNames[s]
+	}
+	return fmt.Sprintf("Space(%d)", s)
+}
+
+// Buffer is a fixed-shape array a kernel declares: Kernel.Shared (one per
+// block, not initialised: a script must write before it reads) or
+// Func.Locals (one per thread, zeroed each time the func starts). Dims are
+// static extents (1-4 of them, each at least 1), C order.
+type Buffer struct {
+	Name string
+	Elem Type
+	Dims []int
+	Pos  pos.Pos
+}
+
+// Len is the number of elements.
+func (b Buffer) Len() int {
+	n := 1
+	for _, d := range b.Dims {
+		n *= d
+	}
+	return n
+}
+
+// Bytes is the buffer's size in bytes.
+func (b Buffer) Bytes() int { return b.Len() * b.Elem.Size() }
+
 // Func is a kernel or a device func. Registers 0..len(Params)-1 are not
 // special: scalar parameters are read with OpParam, arrays are named by
 // parameter index.
@@ -241,6 +310,7 @@ type Func struct {
 	Params []Param
 	Result Type // Invalid for kernels and funcs without a result
 	Regs   []Type
+	Locals []Buffer // per-thread arrays (SpaceLocal)
 	Body   []Stmt
 }
 
@@ -261,4 +331,45 @@ type Kernel struct {
 	// Uses* summarise the body so backends can skip work.
 	UsesAtomics bool
 	UsesPrint   bool
+	// Block is the block shape of a block kernel (COOPERATIVE.md): 1-3
+	// extents in C order (the last axis is the fastest, CUDA's x), their
+	// product at most MaxBlockThreads; nil for a flat kernel. A block
+	// kernel is launched over a grid: a launch's extents count blocks per
+	// axis, as many as len(Block), and are never coarsened. TidDims is 0
+	// or len(Block).
+	Block []int
+	// Shared are the block-scoped arrays of a block kernel (SpaceShared).
+	Shared []Buffer
+}
+
+// MaxBlockThreads bounds the threads of one block (CUDA's limit).
+const MaxBlockThreads = 1024
+
+// WarpSize is the number of lanes of a warp on every backend.
+const WarpSize = 32
+
+// IsBlock reports whether k is a block kernel.
+func (k *Kernel) IsBlock() bool { return len(k.Block) > 0 }
+
+// BlockThreads is the number of threads of one block of a block kernel
+// (0 for a flat kernel).
+func (k *Kernel) BlockThreads() int {
+	if !k.IsBlock() {
+		return 0
+	}
+	n := 1
+	for _, d := range k.Block {
+		n *= d
+	}
+	return n
+}
+
+// SharedBytes is the shared memory one block of k uses: its buffers in
+// order, each at an offset aligned to 16 bytes.
+func (k *Kernel) SharedBytes() int {
+	n := 0
+	for _, b := range k.Shared {
+		n = (n+15)&^15 + b.Bytes()
+	}
+	return n
 }

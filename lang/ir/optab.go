@@ -45,6 +45,7 @@ const (
 	FormAccess              // array parameter Param, one integer index per dimension, then Arity values of its element type (in Types)
 	FormCall                // one Arg per callee parameter (NoReg at array positions, see Inst.ArrayArgs)
 	FormPrint               // any number of scalar operands, one per "{}" of Format
+	FormLane                // A of type T (in Types), B of type i32 (a lane, offset or mask)
 )
 
 // Result is the rule giving the type of an instruction's Dst.
@@ -61,6 +62,17 @@ const (
 	ResultElem                  // the array's element type
 	ResultOldElem               // the array's element type, or NoReg (atomics: the old value)
 	ResultCallee                // the callee's result type, or NoReg
+	ResultU32                   // U32
+)
+
+// Axis says what an op's immediate axis counts.
+type Axis uint8
+
+const (
+	AxisNone   Axis = iota // no axis
+	AxisLaunch             // an axis of the launch (tid): below max(TidDims, 1)
+	AxisArray              // an axis of the array Param (shape)
+	AxisBlock              // an axis of the block shape (block kernels' index ops)
 )
 
 // OpInfo is one row of the op table: everything about an op that does not
@@ -73,6 +85,14 @@ type OpInfo struct {
 	Types  TypeSet // the types T the op is defined for
 	Result Result
 	Atomic bool // a read-modify-write of array memory
+	Axis   Axis // what Imm counts, for ops with an axis
+	// Block ops exist only in the entry func of a block kernel; Warp ops
+	// also need the block's thread count to be a multiple of WarpSize;
+	// Barrier ops must be reached by every thread of the block (the
+	// checker's uniformity rule, a run-time error on the cpu).
+	Block   bool
+	Warp    bool
+	Barrier bool
 }
 
 func same(name string, arity int, ts TypeSet) OpInfo {
@@ -85,6 +105,23 @@ func test(name string, arity int, ts TypeSet) OpInfo {
 
 func atomic(name string, values int) OpInfo {
 	return OpInfo{Name: name, Form: FormAccess, Arity: values, Types: Atomics, Result: ResultOldElem, Atomic: true}
+}
+
+// index is a block kernel's i32 index op; per-axis ones take an AxisBlock.
+func index(name string, axis Axis) OpInfo {
+	return OpInfo{Name: name, Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: axis, Block: true}
+}
+
+// warp is a warp-level op of Form, operand types ts and result r.
+func warp(name string, form Form, arity int, ts TypeSet, r Result) OpInfo {
+	return OpInfo{Name: name, Form: form, Arity: arity, Types: ts, Result: r, Block: true, Warp: true}
+}
+
+// collective is a block collective: a warp op that every thread reaches.
+func collective(name string, ts TypeSet, r Result) OpInfo {
+	info := warp(name, FormSame, 1, ts, r)
+	info.Barrier = true
+	return info
 }
 
 // opTable is indexed by Op; every Op constant has a row (TestOpTable).
@@ -148,8 +185,8 @@ var opTable = [...]OpInfo{
 	OpFma:      same("fma", 3, Floats),
 	OpSelect:   {Name: "select", Form: FormSelect, Arity: 3, Types: Scalars, Result: ResultSame},
 
-	OpTid:   {Name: "tid", Form: FormLeaf, Types: 1 << I32, Result: ResultI32},
-	OpShape: {Name: "shape", Form: FormLeaf, Types: 1 << I32, Result: ResultI32},
+	OpTid:   {Name: "tid", Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: AxisLaunch},
+	OpShape: {Name: "shape", Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: AxisArray},
 	OpLoad:  {Name: "load", Form: FormAccess, Types: Scalars, Result: ResultElem},
 	OpStore: {Name: "store", Form: FormAccess, Arity: 1, Types: Scalars, Result: ResultNone},
 
@@ -161,6 +198,35 @@ var opTable = [...]OpInfo{
 
 	OpCall:  {Name: "call", Form: FormCall, Arity: -1, Types: Scalars, Result: ResultCallee},
 	OpPrint: {Name: "print", Form: FormPrint, Arity: -1, Types: Scalars, Result: ResultNone},
+
+	OpThreadId: index("thread_id", AxisBlock),
+	OpBlockId:  index("block_id", AxisBlock),
+	OpBlockDim: index("block_dim", AxisBlock),
+	OpGridDim:  index("grid_dim", AxisBlock),
+	OpLaneId:   index("lane_id", AxisNone),
+	OpWarpId:   index("warp_id", AxisNone),
+	OpSync:     {Name: "sync", Form: FormLeaf, Result: ResultNone, Block: true, Barrier: true},
+	OpSyncWarp: {Name: "sync_warp", Form: FormLeaf, Result: ResultNone, Block: true, Warp: true},
+
+	OpShfl:     warp("shfl", FormLane, 2, Scalars, ResultSame),
+	OpShflDown: warp("shfl_down", FormLane, 2, Scalars, ResultSame),
+	OpShflUp:   warp("shfl_up", FormLane, 2, Scalars, ResultSame),
+	OpShflXor:  warp("shfl_xor", FormLane, 2, Scalars, ResultSame),
+	OpBallot:   warp("ballot", FormSame, 1, Bools, ResultU32),
+	OpWarpAll:  warp("warp_all", FormSame, 1, Bools, ResultBool),
+	OpWarpAny:  warp("warp_any", FormSame, 1, Bools, ResultBool),
+	OpWarpSum:  warp("warp_sum", FormSame, 1, Nums, ResultSame),
+	OpWarpMin:  warp("warp_min", FormSame, 1, Nums, ResultSame),
+	OpWarpMax:  warp("warp_max", FormSame, 1, Nums, ResultSame),
+
+	OpBlockSum:      collective("block_sum", Nums, ResultSame),
+	OpBlockMin:      collective("block_min", Nums, ResultSame),
+	OpBlockMax:      collective("block_max", Nums, ResultSame),
+	OpBlockScan:     collective("block_scan", Nums, ResultSame),
+	OpBlockScanExcl: collective("block_scan_exclusive", Nums, ResultSame),
+	OpBlockCount:    collective("block_count", Bools, ResultI32),
+	OpBlockAny:      collective("block_any", Bools, ResultBool),
+	OpBlockAll:      collective("block_all", Bools, ResultBool),
 }
 
 // NumOps is the number of ops; every Op below it has a row in the table.

@@ -16,15 +16,18 @@ func TestOpTable(t *testing.T) {
 		if back, ok := OpByName(info.Name); !ok || back != op {
 			t.Errorf("OpByName(%q) = %v, %v", info.Name, back, ok)
 		}
-		if info.Types == 0 {
+		if info.Types == 0 && info.Result != ResultNone {
 			t.Errorf("%s applies to no type", op)
 		}
 		if info.Atomic != (info.Result == ResultOldElem) {
 			t.Errorf("%s: atomic %v with result rule %d", op, info.Atomic, info.Result)
 		}
+		if (info.Warp || info.Barrier || info.Axis == AxisBlock) && !info.Block {
+			t.Errorf("%s: a warp, barrier or block-axis op that is not a block op", op)
+		}
 	}
-	if OpPrint != NumOps-1 {
-		t.Errorf("the last Op constant is %d, the table has %d rows", OpPrint, NumOps)
+	if OpBlockAll != NumOps-1 {
+		t.Errorf("the last Op constant is %d, the table has %d rows", OpBlockAll, NumOps)
 	}
 	if _, ok := NumOps.Info(); ok {
 		t.Errorf("op %d, past the table, has a row", NumOps)

@@ -24,6 +24,9 @@ func Verify(k *Kernel) error {
 			return &pos.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("ir: kernel %s: func %d is nil", k.Entry.Name, i)}
 		}
 	}
+	if err := verifyBlock(k); err != nil {
+		return &pos.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("ir: kernel %s: %v", k.Entry.Name, err)}
+	}
 	for _, f := range append([]*Func{k.Entry}, k.Funcs...) {
 		v := &verifier{k: k, f: f, entry: f == k.Entry}
 		if err := v.func_(); err != nil {
@@ -48,7 +51,59 @@ func (v *verifier) errf(at pos.Pos, format string, args ...any) error {
 	return &pos.Error{Pos: at, Msg: fmt.Sprintf("ir: func %s: ", v.f.Name) + fmt.Sprintf(format, args...)}
 }
 
+// blockLimits are CUDA's per-axis block limits, for x (the last axis),
+// y and z.
+var blockLimits = [3]int{1024, 1024, 64}
+
+// verifyBlock checks a block kernel's shape and shared arrays.
+func verifyBlock(k *Kernel) error {
+	if !k.IsBlock() {
+		if k.Block != nil || len(k.Shared) > 0 {
+			return fmt.Errorf("shared arrays or an empty block shape in a flat kernel")
+		}
+		return nil
+	}
+	r := len(k.Block)
+	if r > 3 {
+		return fmt.Errorf("block shape %v has %d axes, at most 3", k.Block, r)
+	}
+	for i, d := range k.Block {
+		if d < 1 || d > blockLimits[r-1-i] {
+			return fmt.Errorf("block shape %v: axis %d is %d, want 1..%d", k.Block, i, d, blockLimits[r-1-i])
+		}
+	}
+	if n := k.BlockThreads(); n > MaxBlockThreads {
+		return fmt.Errorf("block shape %v has %d threads, at most %d", k.Block, n, MaxBlockThreads)
+	}
+	if k.TidDims != 0 && k.TidDims != r {
+		return fmt.Errorf("tid dimensions %d in a kernel with a %d-D block", k.TidDims, r)
+	}
+	return verifyBuffers(k.Shared, "shared")
+}
+
+// maxBufferBytes bounds one shared or local array, far above any device's
+// limit, so that sizes never overflow.
+const maxBufferBytes = 1 << 30
+
+func verifyBuffers(bs []Buffer, what string) error {
+	for i, b := range bs {
+		ok := Scalars.Has(b.Elem) && len(b.Dims) >= 1 && len(b.Dims) <= 4
+		n := 1
+		for _, d := range b.Dims {
+			ok = ok && d >= 1 && d <= maxBufferBytes
+			n = min(n*max(d, 1), maxBufferBytes+1)
+		}
+		if !ok || n*b.Elem.Size() > maxBufferBytes {
+			return fmt.Errorf("%s array %d (%s) has type %s with extents %v", what, i, b.Name, b.Elem, b.Dims)
+		}
+	}
+	return nil
+}
+
 func (v *verifier) func_() error {
+	if err := verifyBuffers(v.f.Locals, "local"); err != nil {
+		return v.errf(pos.Pos{}, "%v", err)
+	}
 	for i, p := range v.f.Params {
 		if !Scalars.Has(p.Elem) || p.NDim < 0 || p.NDim > 4 {
 			return v.errf(pos.Pos{}, "parameter %d (%s) has type %s with %d dimensions", i, p.Name, p.Elem, p.NDim)
@@ -204,11 +259,33 @@ func (v *verifier) inst(in *Inst) error {
 	if info.Arity >= 0 && info.Form != FormAccess && len(ts) != info.Arity {
 		return fmt.Errorf("has %d operands, want %d", len(ts), info.Arity)
 	}
+	if err := v.place(info); err != nil {
+		return err
+	}
+	if in.Space != SpaceParam && info.Form != FormAccess && in.Op != OpShape {
+		return fmt.Errorf("space %s on an op without an array", in.Space)
+	}
 	t, err := v.operands(in, info, ts)
 	if err != nil {
 		return err
 	}
 	return v.result(in, info, t, dt)
+}
+
+// place checks that a block op is in the entry func of a block kernel
+// whose thread count suits it.
+func (v *verifier) place(info OpInfo) error {
+	switch {
+	case !info.Block:
+		return nil
+	case !v.k.IsBlock():
+		return fmt.Errorf("%s outside a block kernel", info.Name)
+	case !v.entry:
+		return fmt.Errorf("%s in device func %s", info.Name, v.f.Name)
+	case info.Warp && v.k.BlockThreads()%WarpSize != 0:
+		return fmt.Errorf("%s in a block of %d threads, not a multiple of %d", info.Name, v.k.BlockThreads(), WarpSize)
+	}
+	return nil
 }
 
 // operands checks the operand types against the op's Form and returns the
@@ -235,6 +312,11 @@ func (v *verifier) operands(in *Inst, info OpInfo, ts []Type) (Type, error) {
 		return v.access(in, info, ts)
 	case FormCall:
 		return Invalid, v.call(in, ts)
+	case FormLane:
+		if ts[1] != I32 {
+			return Invalid, fmt.Errorf("lane operand has type %s, want i32", ts[1])
+		}
+		return sameType(info, ts[0])
 	case FormPrint:
 		if n := strings.Count(in.Format, "{}"); n != len(ts) {
 			return Invalid, fmt.Errorf("format has %d {} for %d operands", n, len(ts))
@@ -259,7 +341,7 @@ func sameType(info OpInfo, ts ...Type) (Type, error) {
 
 // access checks an array access: indices, then Arity values.
 func (v *verifier) access(in *Inst, info OpInfo, ts []Type) (Type, error) {
-	p, err := v.arrayParam(in.Param)
+	p, err := v.array(in)
 	if err != nil {
 		return Invalid, err
 	}
@@ -280,6 +362,30 @@ func (v *verifier) access(in *Inst, info OpInfo, ts []Type) (Type, error) {
 		return Invalid, fmt.Errorf("does not apply to an array of %s", p.Elem)
 	}
 	return p.Elem, nil
+}
+
+// array describes the array an access or OpShape names in its Space, as
+// a Param.
+func (v *verifier) array(in *Inst) (Param, error) {
+	var bs []Buffer
+	switch in.Space {
+	case SpaceParam:
+		return v.arrayParam(in.Param)
+	case SpaceShared:
+		if !v.entry {
+			return Param{}, fmt.Errorf("shared array in device func %s", v.f.Name)
+		}
+		bs = v.k.Shared
+	case SpaceLocal:
+		bs = v.f.Locals
+	default:
+		return Param{}, fmt.Errorf("unknown space %d", in.Space)
+	}
+	if in.Param < 0 || in.Param >= len(bs) {
+		return Param{}, fmt.Errorf("%s array %d out of range (%d)", in.Space, in.Param, len(bs))
+	}
+	b := bs[in.Param]
+	return Param{Name: b.Name, Elem: b.Elem, NDim: len(b.Dims)}, nil
 }
 
 func (v *verifier) arrayParam(i int) (Param, error) {
@@ -325,9 +431,11 @@ func (v *verifier) result(in *Inst, info OpInfo, t, dt Type) error {
 		want = Bool
 	case ResultI32:
 		want = I32
-		if err := v.axis(in); err != nil {
+		if err := v.axis(in, info); err != nil {
 			return err
 		}
+	case ResultU32:
+		want = U32
 	case ResultImm:
 		if _, ok := ImmBits(in.Imm, dt); !ok || !info.Types.Has(dt) {
 			return fmt.Errorf("immediate %v (%T) into a %s register", in.Imm, in.Imm, dt)
@@ -360,18 +468,23 @@ func (v *verifier) result(in *Inst, info OpInfo, t, dt Type) error {
 	return nil
 }
 
-// axis checks the immediate axis of tid and shape.
-func (v *verifier) axis(in *Inst) error {
+// axis checks the immediate axis of the ops that have one.
+func (v *verifier) axis(in *Inst, info OpInfo) error {
+	if info.Axis == AxisNone {
+		return nil
+	}
 	ax, ok := immAxis(in.Imm)
 	switch {
 	case !ok:
 		return fmt.Errorf("axis %v (%T) is not an integer", in.Imm, in.Imm)
-	case in.Op == OpTid && !v.entry:
+	case info.Axis == AxisLaunch && !v.entry:
 		return fmt.Errorf("tid in device func %s", v.f.Name)
-	case in.Op == OpTid && (ax < 0 || ax >= max(v.k.TidDims, 1)):
+	case info.Axis == AxisLaunch && (ax < 0 || ax >= max(v.k.TidDims, 1)):
 		return fmt.Errorf("axis %d of a %d-D launch", ax, v.k.TidDims)
-	case in.Op == OpShape:
-		p, err := v.arrayParam(in.Param)
+	case info.Axis == AxisBlock && (ax < 0 || ax >= len(v.k.Block)):
+		return fmt.Errorf("axis %d of a %d-D block", ax, len(v.k.Block))
+	case info.Axis == AxisArray:
+		p, err := v.array(in)
 		if err != nil {
 			return err
 		}

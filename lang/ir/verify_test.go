@@ -32,7 +32,7 @@ func TestVerifyRejects(t *testing.T) {
 		mutate func(k *Kernel)
 		want   string
 	}{
-		{"unknown op", func(k *Kernel) { inst(k, 4).Op = NumOps }, "instruction 4 (Op(66)): unknown op"},
+		{"unknown op", func(k *Kernel) { inst(k, 4).Op = NumOps }, "unknown op"},
 		{"arity", func(k *Kernel) { inst(k, 4).Args = []Reg{1, 2} }, "instruction 4 (fma): has 2 operands, want 3"},
 		{"operand type", func(k *Kernel) { inst(k, 4).Args[1] = 0 }, "instruction 4 (fma): operand 1 has type i32"},
 		{"class", func(k *Kernel) { in := inst(k, 4); in.Op, in.Args = OpRem, in.Args[:2] }, "(rem): does not apply to f32"},
@@ -83,5 +83,58 @@ func TestVerifyCall(t *testing.T) {
 	call.Args, g.Body[2] = []Reg{4}, &Return{Value: NoReg}
 	if err := Verify(k); err == nil || !strings.Contains(err.Error(), "ir: func twice: return without a value") {
 		t.Errorf("Verify = %v", err)
+	}
+}
+
+// blockSum is a well-formed block kernel of 64 threads: a shared array,
+// a local array, a barrier and a block collective.
+func blockSum() *Kernel {
+	f := &Func{Name: "bsum", Params: []Param{{Name: "x", Elem: F32, NDim: 1}, {Name: "out", Elem: F32, NDim: 1}},
+		Locals: []Buffer{{Name: "acc", Elem: F32, Dims: []int{4}}}}
+	i, t, b, x, s, z := f.NewReg(I32), f.NewReg(I32), f.NewReg(I32), f.NewReg(F32), f.NewReg(F32), f.NewReg(I32)
+	f.Body = []Stmt{
+		&Inst{Op: OpTid, Dst: i, Imm: 0},
+		&Inst{Op: OpThreadId, Dst: t, Imm: 0},
+		&Inst{Op: OpLoad, Dst: x, Param: 0, Args: []Reg{i}},
+		&Inst{Op: OpStore, Dst: NoReg, Space: SpaceShared, Param: 0, Args: []Reg{t, x}},
+		&Inst{Op: OpSync, Dst: NoReg},
+		&Inst{Op: OpBlockSum, Dst: s, Args: []Reg{x}},
+		&Inst{Op: OpConst, Dst: z, Imm: int64(0)},
+		&Inst{Op: OpStore, Dst: NoReg, Space: SpaceLocal, Param: 0, Args: []Reg{z, s}},
+		&Inst{Op: OpBlockId, Dst: b, Imm: 0},
+		&Inst{Op: OpStore, Dst: NoReg, Param: 1, Args: []Reg{b, s}},
+	}
+	return &Kernel{Entry: f, TidDims: 1, Block: []int{64}, Shared: []Buffer{{Name: "tile", Elem: F32, Dims: []int{64}}}}
+}
+
+func TestVerifyBlockKernel(t *testing.T) {
+	if err := Verify(blockSum()); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		mutate func(k *Kernel)
+		want   string
+	}{
+		{"flat", func(k *Kernel) { k.Block, k.Shared = nil, nil }, "(thread_id): thread_id outside a block kernel"},
+		{"warp multiple", func(k *Kernel) { k.Block = []int{48}; k.Shared[0].Dims = []int{48} }, "block_sum in a block of 48 threads, not a multiple of 32"},
+		{"axis", func(k *Kernel) { inst(k, 1).Imm = 1 }, "(thread_id): axis 1 of a 1-D block"},
+		{"too many threads", func(k *Kernel) { k.Block = []int{2, 1024} }, "has 2048 threads"},
+		{"z limit", func(k *Kernel) { k.Block = []int{65, 1, 1} }, "axis 0 is 65, want 1..64"},
+		{"tid dims", func(k *Kernel) { k.TidDims = 2 }, "tid dimensions 2 in a kernel with a 1-D block"},
+		{"shared index", func(k *Kernel) { inst(k, 3).Param = 1 }, "shared array 1 out of range"},
+		{"local type", func(k *Kernel) { inst(k, 7).Args[1] = 0 }, "value 0 has type i32, array acc holds f32"},
+		{"shared extents", func(k *Kernel) { k.Shared[0].Dims = []int{0} }, "shared array 0 (tile)"},
+		{"space on add", func(k *Kernel) { inst(k, 6).Space = SpaceLocal }, "space local on an op without an array"},
+	}
+	for _, tt := range tests {
+		k := blockSum()
+		tt.mutate(k)
+		if err := Verify(k); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Verify = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	if got := blockSum().SharedBytes(); got != 256 {
+		t.Errorf("SharedBytes = %d, want 256", got)
 	}
 }

@@ -99,7 +99,8 @@ type Env struct {
 	Current uintptr
 }
 
-// Geometry is how a backend runs a launch of some extents.
+// Geometry is how a backend runs a launch of some extents. A block
+// kernel's is exactly its block and grid, with PerThread 1.
 type Geometry struct {
 	Block     int // threads of one block (cpu: lanes run together)
 	Blocks    int
@@ -117,11 +118,38 @@ type Program interface {
 	// Geometry is how a launch over dims runs.
 	Geometry(dims []int) Geometry
 	// Launch runs the kernel over dims (1-4 extents, their product at most
-	// 2^31-1) threads with args, one per kernel parameter. The cpu runs it
+	// 2^31-1) threads with args, one per kernel parameter; for a block
+	// kernel dims is the grid, blocks per axis (CheckGrid). The cpu runs it
 	// to completion; CUDA queues it on the device's stream (in a Debug
 	// build it waits and reports a failed check, except while the stream
 	// is captured). It allocates nothing in steady state.
 	Launch(env *Env, dims []int, args []Arg) error
+}
+
+// gridLimits are the blocks a grid may have along its last axis (CUDA's
+// x) and along each other axis, on every backend alike.
+var gridLimits = [2]int{1<<31 - 1, 65535}
+
+// CheckGrid checks the extents of a block kernel's launch: one per block
+// axis, each within CUDA's grid limits (0 blocks launches nothing). A
+// flat kernel is not checked here.
+func CheckGrid(k *ir.Kernel, dims []int) error {
+	if !k.IsBlock() {
+		return nil
+	}
+	if len(dims) != len(k.Block) {
+		return fmt.Errorf("kernel %s has a %d-D block (%v) and is launched over a %d-D grid", k.Entry.Name, len(k.Block), k.Block, len(dims))
+	}
+	for i, d := range dims {
+		limit := gridLimits[1]
+		if i == len(dims)-1 {
+			limit = gridLimits[0]
+		}
+		if d < 0 || d > limit {
+			return fmt.Errorf("kernel %s: grid axis %d has %d blocks, want 0..%d", k.Entry.Name, i, d, limit)
+		}
+	}
+	return nil
 }
 
 // KernelError is a run-time failure inside a kernel: an out-of-bounds

@@ -62,3 +62,25 @@ func TestArrayArg(t *testing.T) {
 		t.Error("an innermost axis of one element has no stride that matters")
 	}
 }
+
+func TestCheckGrid(t *testing.T) {
+	k := &ir.Kernel{Entry: &ir.Func{Name: "k"}, Block: []int{16, 16}}
+	for _, tt := range []struct {
+		dims []int
+		want string
+	}{
+		{[]int{2, 3}, ""},
+		{[]int{0, 1 << 30}, ""},
+		{[]int{4}, "has a 2-D block ([16 16]) and is launched over a 1-D grid"},
+		{[]int{65536, 1}, "grid axis 0 has 65536 blocks, want 0..65535"},
+		{[]int{1, -1}, "grid axis 1 has -1 blocks"},
+	} {
+		err := backend.CheckGrid(k, tt.dims)
+		if (tt.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("CheckGrid(%v) = %v, want %q", tt.dims, err, tt.want)
+		}
+	}
+	if err := backend.CheckGrid(&ir.Kernel{Entry: &ir.Func{Name: "flat"}}, []int{1, 2, 3}); err != nil {
+		t.Errorf("a flat kernel: %v", err)
+	}
+}

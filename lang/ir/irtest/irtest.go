@@ -10,33 +10,95 @@ import (
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
-// Case is one kernel exercising Op at operand type T.
+// Case is one kernel exercising Op at operand type T (Invalid for ops
+// without operands, such as sync), on an array in Space for accesses.
 type Case struct {
 	Op     ir.Op
 	T      ir.Type
+	Space  ir.Space
 	Kernel *ir.Kernel
 }
 
-func (c Case) String() string { return fmt.Sprintf("%s/%s", c.Op, c.T) }
+func (c Case) String() string {
+	if c.Space != ir.SpaceParam {
+		return fmt.Sprintf("%s/%s/%s", c.Op, c.T, c.Space)
+	}
+	return fmt.Sprintf("%s/%s", c.Op, c.T)
+}
+
+// BlockShape is the block of the block kernels irtest builds for block
+// ops: two warps, so collectives cross a warp boundary.
+var BlockShape = []int{64}
 
 // Cases returns a kernel for op at every operand type of its table row (for
-// convert, every pair of types).
+// convert, every pair of types; for accesses and shape, also on a shared
+// and a local array). Block ops get block kernels of BlockShape.
 func Cases(op ir.Op) []Case {
 	info, ok := op.Info()
 	if !ok {
 		return nil
 	}
+	if info.Types == 0 {
+		return []Case{{Op: op, Kernel: block(bare(op))}}
+	}
 	var cs []Case
 	for _, t := range info.Types.Types() {
-		if info.Form == ir.FormConvert {
+		switch {
+		case info.Form == ir.FormConvert:
 			for _, to := range info.Types.Types() {
-				cs = append(cs, Case{op, t, convert(t, to)})
+				cs = append(cs, Case{Op: op, T: t, Kernel: convert(t, to)})
 			}
-			continue
+		case info.Form == ir.FormAccess || op == ir.OpShape:
+			for _, sp := range []ir.Space{ir.SpaceParam, ir.SpaceShared, ir.SpaceLocal} {
+				cs = append(cs, Case{Op: op, T: t, Space: sp, Kernel: inSpace(build(op, info, t), sp)})
+			}
+		case info.Block:
+			cs = append(cs, Case{Op: op, T: t, Kernel: block(build(op, info, t))})
+		default:
+			cs = append(cs, Case{Op: op, T: t, Kernel: build(op, info, t)})
 		}
-		cs = append(cs, Case{op, t, build(op, info, t)})
 	}
 	return cs
+}
+
+// block makes k a block kernel of BlockShape.
+func block(k *ir.Kernel) *ir.Kernel {
+	k.Block = BlockShape
+	return k
+}
+
+// bare makes `op(); out[i] = 1` for an op without operands or result.
+func bare(op ir.Op) *ir.Kernel {
+	b := newBuilder(arr("out", ir.I32))
+	b.emit(op, ir.Invalid, nil, nil)
+	b.store(0, b.emit(ir.OpConst, ir.I32, nil, int64(1)))
+	return b.kernel()
+}
+
+// inSpace moves the accesses of array parameter 0 of k into a shared
+// (block kernel) or local array of the same element type and 64 elements.
+func inSpace(k *ir.Kernel, sp ir.Space) *ir.Kernel {
+	if sp == ir.SpaceParam {
+		return k
+	}
+	p := k.Entry.Params[0]
+	buf := ir.Buffer{Name: p.Name + "_" + sp.String(), Elem: p.Elem, Dims: []int{BlockShape[0]}}
+	for _, s := range k.Entry.Body {
+		if in, ok := s.(*ir.Inst); ok && in.Param == 0 && (in.Op == ir.OpShape || isAccess(in.Op)) {
+			in.Space = sp
+		}
+	}
+	if sp == ir.SpaceShared {
+		k.Shared = append(k.Shared, buf)
+		return block(k)
+	}
+	k.Entry.Locals = append(k.Entry.Locals, buf)
+	return k
+}
+
+func isAccess(op ir.Op) bool {
+	info, _ := op.Info()
+	return info.Form == ir.FormAccess
 }
 
 // builder grows the entry func of a 1-D kernel.
@@ -81,7 +143,7 @@ func build(op ir.Op, info ir.OpInfo, t ir.Type) *ir.Kernel {
 	switch info.Form {
 	case ir.FormSame:
 		return same(op, info, t)
-	case ir.FormShift:
+	case ir.FormShift, ir.FormLane:
 		b := newBuilder(arr("a", t), arr("n", ir.I32), arr("out", t))
 		b.store(2, b.emit(op, t, []ir.Reg{b.load(0, t), b.load(1, ir.I32)}, nil))
 		return b.kernel()
@@ -111,8 +173,13 @@ func same(op ir.Op, info ir.OpInfo, t ir.Type) *ir.Kernel {
 		params = append(params, arr(fmt.Sprintf("a%d", k), t))
 	}
 	rt := t
-	if info.Result == ir.ResultBool {
+	switch info.Result {
+	case ir.ResultBool:
 		rt = ir.Bool
+	case ir.ResultI32:
+		rt = ir.I32
+	case ir.ResultU32:
+		rt = ir.U32
 	}
 	b := newBuilder(append(params, arr("out", rt))...)
 	var args []ir.Reg
@@ -135,9 +202,7 @@ func leaf(op ir.Op, t ir.Type) *ir.Kernel {
 	switch op {
 	case ir.OpParam:
 		r = b.access(op, t, 1)
-	case ir.OpShape:
-		r = b.emit(op, t, nil, 0)
-	case ir.OpTid:
+	case ir.OpShape, ir.OpTid, ir.OpThreadId, ir.OpBlockId, ir.OpBlockDim, ir.OpGridDim, ir.OpLaneId, ir.OpWarpId:
 		r = b.emit(op, t, nil, 0)
 	default:
 		r = b.emit(op, t, nil, int64(-7))

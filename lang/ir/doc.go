@@ -1,0 +1,51 @@
+// Package ir is gscript's kernel IR: the typed, lowered form of a kernel that
+// both backends consume. runtime/cpu executes it over blocks of threads and
+// runtime/cuda prints CUDA C from it. The IR is structured (if, loop, break,
+// continue, return) so that masked vector execution and C printing stay
+// simple; straight-line code is a list of instructions writing typed virtual
+// registers.
+//
+// # Block kernels
+//
+// A kernel with Kernel.Block set runs as a grid of blocks of exactly that
+// shape on every backend, never coarsened (COOPERATIVE.md). These rules are
+// the contract both backends implement bit for bit, so that a block kernel
+// prints the same results on cpu and CUDA:
+//
+//   - Threads of a block are numbered in C order over Block (the last axis
+//     fastest, CUDA's threadIdx.x); blocks likewise over the grid. The
+//     linear thread index t gives lane_id = t % 32 and warp_id = t / 32.
+//     OpTid in a block kernel is block_id*block_dim + thread_id per axis.
+//   - Shuffles read the value the source lane holds at the same
+//     instruction; the source is B&31 (shfl), lane+B (shfl_down), lane-B
+//     (shfl_up) or lane^(B&31) (shfl_xor), and a lane whose source is
+//     outside 0..31, or whose B is outside 0..31 for shfl_down/shfl_up,
+//     gets its own value. All lanes of the warp execute a shuffle (the
+//     checker and Verify make warp ops need a multiple-of-32 block).
+//   - warp_sum(v): for m in 16, 8, 4, 2, 1: v = v + shfl_xor(v, m). Every
+//     lane ends with the same bits (IEEE addition is commutative). warp_min
+//     and warp_max follow the same butterfly with OpMin / OpMax (so a NaN
+//     operand yields the other). Integer sums wrap.
+//   - block_sum/min/max(v): w = the warp op of v; barrier; lane 0 of each
+//     warp stores w in slot[warp_id]; barrier; every warp computes the warp
+//     op of (lane < warps ? slot[lane] : identity), which every thread
+//     returns. The identity is 0 for sums, +Inf / -Inf for float min / max
+//     and the type's largest / smallest value for integers.
+//   - block_scan(v), inclusive: s = v; for d in 1, 2, 4, 8, 16: u =
+//     shfl_up(s, d); if lane >= d { s = u + s }. Barrier; lane 31 stores s
+//     in slot[warp_id]; barrier; p = slot[0] + slot[1] + ... + slot[w-1]
+//     summed left to right for w = warp_id (no prefix for warp 0); the
+//     result is s for warp 0, p + s otherwise. block_scan_exclusive uses
+//     e = shfl_up(s, 1) and gives: for lane 0, 0 (warp 0) or p; for other
+//     lanes, e (warp 0) or p + e.
+//   - block_count, block_any and block_all count the threads where the
+//     operand holds (exact, so any order gives the same result).
+//   - Every block collective and sync() must be reached by all threads of
+//     the block that have not returned: the checker proves it statically
+//     (block uniformity); the cpu reports a violation it meets at run time
+//     as a KernelError at the instruction, and CUDA leaves it undefined.
+//   - Shared arrays are not initialised (the cpu gives zeros; CUDA whatever
+//     the memory held); local arrays are zeroed when their func starts.
+//   - Launch geometry: the grid's last axis holds at most 2^31-1 blocks,
+//     the others 65535 each (CUDA's limits, enforced on every backend).
+package ir
