@@ -10,14 +10,24 @@ import (
 
 var placement = []string{"dtype", "device", "allocator"}
 
-// newArray makes an array for a constructor from its dtype=, device= and
-// allocator= arguments.
+// newArray makes an array for a constructor that writes every element
+// itself, from its dtype=, device= and allocator= arguments: its memory is
+// not zero-filled first where the allocator can skip that.
 func newArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*mem.Array, error) {
+	return th.NewArrayUninit(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
+}
+
+// zeroArray is newArray for zeros: zero-filled by the allocator.
+func zeroArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*mem.Array, error) {
 	return th.NewArray(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
 }
 
-func filled(th *interp.Thread, args *interp.Args, shapeArg interp.Value, value interp.Value) (interp.Value, error) {
-	shape, err := interp.ShapeArg([]interp.Value{shapeArg})
+// filled makes the array of a shape constructor: zeros is zero-filled by
+// its allocator (zero set); empty is not initialised at all, as NumPy's
+// and CuPy's (value nil); ones and full are filled with value on their
+// device.
+func filled(th *interp.Thread, args *interp.Args, value interp.Value, zero bool) (interp.Value, error) {
+	shape, err := interp.ShapeArg([]interp.Value{args.Positional[0]})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
@@ -25,7 +35,11 @@ func filled(th *interp.Thread, args *interp.Args, shapeArg interp.Value, value i
 	if err != nil {
 		return nil, err
 	}
-	a, err := newArray(th, args, dt, shape)
+	newArr := newArray
+	if zero {
+		newArr = zeroArray
+	}
+	a, err := newArr(th, args, dt, shape)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +56,14 @@ func zeros(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1, placement...); err != nil {
 		return nil, err
 	}
-	return filled(th, args, args.Positional[0], nil)
+	return filled(th, args, nil, true)
+}
+
+func empty(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1, placement...); err != nil {
+		return nil, err
+	}
+	return filled(th, args, nil, false)
 }
 
 func ones(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -57,14 +78,14 @@ func ones(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if dt == ir.Bool {
 		one = interp.Bool(true)
 	}
-	return filled(th, args, args.Positional[0], one)
+	return filled(th, args, one, false)
 }
 
 func full(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2, placement...); err != nil {
 		return nil, err
 	}
-	return filled(th, args, args.Positional[0], args.Positional[1])
+	return filled(th, args, args.Positional[1], false)
 }
 
 func arange(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -189,7 +210,11 @@ func array(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &interp.Array{A: a}, th.CopyArray(a, src.A)
+		if err := th.CopyArray(a, src.A); err != nil {
+			a.Free()
+			return nil, err
+		}
+		return &interp.Array{A: a}, nil
 	case *interp.List:
 		shape, err := interp.ListShape(src)
 		if err != nil {

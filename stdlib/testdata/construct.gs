@@ -4,7 +4,7 @@ let o = ones([2, 2], dtype=i32)
 let f = full(2, 7.5)
 print(z, o, f)                   //> [0.0, 0.0, 0.0] [[1, 1], [1, 1]] [7.5, 7.5]
 print(z.dtype, o.dtype, f.dtype) //> f32 i32 f32
-print(empty(2), sum(zeros(0)))   //> [0.0, 0.0] 0.0
+print(empty(2).shape, empty([2, 3], dtype=i64).dtype, sum(zeros(0)))  //> [2] i64 0.0
 print(ones(2, dtype=bool), zeros(2, dtype=u8), full([1, 2], -1, dtype=i64))  //> [true, true] [0, 0] [[-1, -1]]
 ---
 // ranges: integer by default, float when a bound is
