@@ -16,6 +16,11 @@ print(linspace(0, 1, 5))         //> [0.0, 0.25, 0.5, 0.75, 1.0]
 let a = array([[1, 2], [3, 4]], dtype=f64)
 print(a, a.shape, a.dtype)       //> [[1.0, 2.0], [3.0, 4.0]] [2, 2] f64
 ---
+// a list longer than one staging chunk (8 MiB) reaches a device array in
+// several streamed copies
+let a = array(range(2200000))
+print(a.dtype, a[0], a[2199999], sum(a))  //> i32 0 2199999 2419998900000
+---
 let x = zeros(-1)                ### "zeros: shape: negative dimension -1"
 ---
 let x = ones(2, dtype=f16)       ### "undefined: f16"
