@@ -102,21 +102,21 @@ type Thread struct {
 	progs     map[progKey]backend.Program
 	lastKey   progKey // the last launch's program, found without the map
 	lastProg  backend.Program
-	stack     []Value                // launch arguments being evaluated
-	dimStack  []int                  // launch dimensions being evaluated (a stack, like stack)
-	argStack  []backend.Arg          // launch arguments packed (a stack, like stack)
-	capture   *mem.Capture           // the capture block recording, if any
-	fills     map[ir.Type]*ir.Kernel // fill kernels, by dtype
-	defDev    *mem.Device            // the default device, once resolved
-	steps     int64                  // loop iterations and calls in this session
-	maxSteps  int64                  // Options.MaxSteps
-	kSteps    atomic.Int64           // cpu kernel loop iterations in this session
-	maxK      int64                  // Options.MaxKernelSteps
-	evalDepth int                    // nested evals on the Go stack now
-	logger    *slog.Logger           // Options.Logger
-	warnMu    sync.Mutex             // Warn may run on cleanup goroutines
-	files     *FileAccess            // Options.Files
-	closed    bool                   // Close was called
+	stack     []Value               // launch arguments being evaluated
+	dimStack  []int                 // launch dimensions being evaluated (a stack, like stack)
+	argStack  []backend.Arg         // launch arguments packed (a stack, like stack)
+	capture   *mem.Capture          // the capture block recording, if any
+	kernels   map[string]*ir.Kernel // kernels built in Go, by name (CachedKernel)
+	defDev    *mem.Device           // the default device, once resolved
+	steps     int64                 // loop iterations and calls in this session
+	maxSteps  int64                 // Options.MaxSteps
+	kSteps    atomic.Int64          // cpu kernel loop iterations in this session
+	maxK      int64                 // Options.MaxKernelSteps
+	evalDepth int                   // nested evals on the Go stack now
+	logger    *slog.Logger          // Options.Logger
+	warnMu    sync.Mutex            // Warn may run on cleanup goroutines
+	files     *FileAccess           // Options.Files
+	closed    bool                  // Close was called
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.

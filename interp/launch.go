@@ -257,6 +257,22 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 	return th.launchError(k.Entry.Name, th.lastPos, th.run1(prog, dev, dims, th.argStack[base:]))
 }
 
+// CachedKernel returns the kernel cached on this thread under name,
+// building it on first use. A kernel built in Go (a fill, a constructor's)
+// is built once per thread so that the programs compiled from it, which
+// the thread keeps per kernel, are reused by every later launch.
+func (th *Thread) CachedKernel(name string, build func() *ir.Kernel) *ir.Kernel {
+	k := th.kernels[name]
+	if k == nil {
+		if th.kernels == nil {
+			th.kernels = map[string]*ir.Kernel{}
+		}
+		k = build()
+		th.kernels[name] = k
+	}
+	return k
+}
+
 // markUsed records that work was queued on CUDA device dev since the last
 // wait.
 func (th *Thread) markUsed(dev mem.Device) {

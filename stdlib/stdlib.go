@@ -22,7 +22,7 @@ func Universe() map[string]interp.Value {
 	fns := map[string]fn{
 		"print": print, "len": length, "range": rangeList, "type": typeOf,
 		"str": str, "int": toInt, "float": toFloat, "time": now, "free": free,
-		"zeros": zeros, "ones": ones, "full": full, "empty": zeros, "arange": arange,
+		"zeros": zeros, "ones": ones, "full": full, "empty": empty, "arange": arange,
 		"linspace": linspace, "array": array, "load": load, "save": save,
 		"copy": copyArray, "fill": fill, "to": to, "reshape": reshape,
 		"sum": sum, "mean": mean, "min": minFn, "max": maxFn, "dot": dot,

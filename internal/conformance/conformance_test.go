@@ -14,7 +14,7 @@ import (
 var usesDevice = regexp.MustCompile(`(?m)\blaunch\b|^\s*array\s`)
 
 // scripts returns the conformance chunks: the device-dependent chunks of
-// interp's script tests, and all of this package's.
+// interp's script tests, stdlibScripts, and all of this package's.
 func scripts(t *testing.T) []*scripttest.Chunk {
 	interpChunks, err := scripttest.Glob("../../interp/testdata/*.gs")
 	if err != nil {
@@ -30,8 +30,19 @@ func scripts(t *testing.T) []*scripttest.Chunk {
 			chunks = append(chunks, c)
 		}
 	}
+	for _, f := range stdlibScripts {
+		cs, err := scripttest.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks = append(chunks, cs...)
+	}
 	return append(chunks, own...)
 }
+
+// stdlibScripts are the standard library's script tests of work done on
+// the array's device (constructors, ranges): all their chunks run here.
+var stdlibScripts = []string{"../../stdlib/testdata/construct.gs", "../../stdlib/testdata/ranges.gs"}
 
 // backends lists the devices present: the cpu, then every CUDA device.
 func backends() []string {

@@ -13,11 +13,21 @@
 //
 // # Decisions where MEMORY.md is silent
 //
-//   - Protocol extensions are optional methods (CaptureSafer, ContextFreer)
-//     so that small allocators need not spell them out: not capture-safe,
-//     and Free in the owning context on CUDA devices, by default. Alloc and
-//     Free keep their signatures; the owning context is the primary context
-//     of the device passed to them.
+//   - Protocol extensions are optional methods (CaptureSafer, ContextFreer,
+//     UninitAllocator) so that small allocators need not spell them out:
+//     not capture-safe, Free in the owning context on CUDA devices, and
+//     always zero-filled, by default. Alloc and Free keep their signatures;
+//     the owning context is the primary context of the device passed to
+//     them.
+//   - Alloc returns zero-filled memory: a memset queued on gscript's stream
+//     for CUDA memory, a clear of cuMemHostAlloc's pinned memory, mmap's own
+//     zero pages on the host. Tracker.NewUninit serves arrays whose every
+//     element is written before any is read (empty, load, the constructors
+//     that fill on the device) through AllocUninit, which skips that fill,
+//     where the allocator has one: every built-in allocator but host, whose
+//     pages the kernel zeroes whatever one asks. A custom allocator without
+//     it keeps its contract and zero-fills. Capture checks, limits and
+//     accounting do not depend on the path.
 //   - config.allow_oversubscription lives in Options, embedded in each
 //     Registry; the registry's managed and managed_pool allocators read it at
 //     allocation time. The oversubscription guard applies to managed_pool
