@@ -438,3 +438,13 @@ func TestSecondInterruptExits(t *testing.T) {
 		t.Fatalf("no exit; stderr %q", errOut.String())
 	}
 }
+
+// TestExplainShowsText: the REPL shows explain_access's text, not the
+// record's fields; print and the fields still give the record.
+func TestExplainShowsText(t *testing.T) {
+	out, errOut, _ := runLines(t, "array x: f32[4]", `explain_access("cpu", x)`, `explain_access("cpu", x).accessible`)
+	want := "cpu can access x, a HOST array on cpu. Rule: target is the owner: always accessible; here the array lives on cpu.\ntrue\n"
+	if out != want || errOut != "" {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+}
