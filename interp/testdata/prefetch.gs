@@ -121,7 +121,7 @@ print(g.text)                          //> cuda:0 cannot access h, a HOST array 
 // a launch access error ends with explain_access's remedy
 kernel k(x: array[f32]) { x[tid()] = 1.0 }
 array d: f32[4] on "cuda:0" using mempool
-launch k[4](d) on "cpu"                ### "; remedy: use the managed allocator \(array d: ... using managed\)$"
+launch k[4](d) on "cpu"                ### "; remedy: use the managed allocator \(array d: ... using managed\)"
 ---
 //!cuda2
 // managed memory used on two GPUs: each launch prefetches it to its device

@@ -85,8 +85,8 @@ func location(dev Device) cuda.MemLocation {
 	return cuda.HostLocation
 }
 
-// managedRange checks op for a and target and returns a's owner device,
-// the address of its first byte and its byte count (0: nothing to do).
+// managedRange checks op for a and target and returns a's owner device
+// and its bytes widened to whole pages (a count of 0: nothing to do).
 func (a *Array) managedRange(op string, target Device) (*cudaDev, cuda.DevicePtr, int, error) {
 	if a.Freed() {
 		return nil, 0, 0, ErrFreed
@@ -104,7 +104,11 @@ func (a *Array) managedRange(op string, target Device) (*cudaDev, cuda.DevicePtr
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	return d, cuda.DevicePtr(a.buf.a.ptr + uintptr(a.off)), a.spanBytes(), nil
+	if a.spanBytes() == 0 {
+		return d, 0, 0, nil
+	}
+	p, n := a.buf.pages(a.off, a.off+a.spanBytes())
+	return d, p, n, nil
 }
 
 // Prefetch migrates a's bytes (a view's byte range) to dev, a CUDA device
@@ -124,7 +128,7 @@ func (a *Array) Prefetch(dev Device) error {
 	if err != nil {
 		return fmt.Errorf("prefetch to %s: %w", dev, err)
 	}
-	a.buf.moved(placeOf(dev), a.off, a.off+n)
+	a.buf.moved(placeOf(dev), a.off, a.off+a.spanBytes())
 	return nil
 }
 

@@ -187,6 +187,18 @@ func (b *Buffer) moved(p place, lo, hi int) {
 
 func (b *Buffer) advised() bool { return b.last.advice.Load() != 0 }
 
+// pageSize is the granule prefetch ranges are widened to.
+const pageSize = 4 << 10
+
+// pages is bytes [lo, hi) of b widened to whole pages within the buffer,
+// as an address and a byte count: the driver migrates pages, and an
+// element's bytes rarely start on one.
+func (b *Buffer) pages(lo, hi int) (cuda.DevicePtr, int) {
+	lo &^= pageSize - 1
+	hi = min((hi+pageSize-1)&^(pageSize-1), b.a.nbytes)
+	return cuda.DevicePtr(b.a.ptr + uintptr(lo)), hi - lo
+}
+
 // LaunchPrefetch is the automatic prefetch of one launch: Start it, Add
 // each array argument, Issue it just before the launch, on the same
 // goroutine. It keeps its slices from launch to launch: no allocation in
@@ -264,8 +276,9 @@ func (d *cudaDev) autoPrefetch(bufs []*Buffer, batch *prefetchBatch, touches boo
 			Caps: d.caps(), Advised: b.advised(), Capturing: capturing}
 		ok, _ := autoPrefetch(f)
 		if ok {
-			batch.ptrs = append(batch.ptrs, cuda.DevicePtr(b.a.ptr+uintptr(lo)))
-			batch.sizes = append(batch.sizes, uintptr(hi-lo))
+			p, n := b.pages(lo, hi)
+			batch.ptrs = append(batch.ptrs, p)
+			batch.sizes = append(batch.sizes, uintptr(n))
 		}
 		if ok || touches {
 			b.touched(at, 0, 0)
@@ -323,8 +336,9 @@ func (b *Buffer) prefetchToHost(last Device, lo, n int) error {
 	if ok, _ := autoPrefetch(f); !ok {
 		return nil
 	}
+	p, size := b.pages(lo, lo+n)
 	return d.Ctx.Do(func() error {
-		if err := d.Drv.MemPrefetchAsync(cuda.DevicePtr(b.a.ptr+uintptr(lo)), n, cuda.HostLocation, 0, d.Stream); err != nil {
+		if err := d.Drv.MemPrefetchAsync(p, size, cuda.HostLocation, 0, d.Stream); err != nil {
 			return err
 		}
 		return d.Drv.StreamSynchronize(d.Stream)

@@ -3,6 +3,9 @@ package mem
 import (
 	"strings"
 	"testing"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/cuda"
 )
 
 // capsIntegrated is a synthetic integrated GPU (a Jetson-like part): the
@@ -170,5 +173,21 @@ func TestLaunchPrefetchAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, launch); n != 0 {
 		t.Errorf("steady-state launch prefetch allocates %v times", n)
+	}
+}
+
+// TestPages: prefetch ranges widen to whole pages, within the buffer.
+func TestPages(t *testing.T) {
+	a, err := NewTracker(nil).New(newFake(CUDAManaged), cuda0, ir.U8, []int{10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := cuda.DevicePtr(a.buf.a.ptr)
+	for _, c := range []struct{ lo, hi, off, n int }{
+		{5, 9, 0, 4096}, {4095, 4097, 0, 8192}, {4096, 8192, 4096, 4096}, {9000, 10000, 8192, 1808}, {0, 10000, 0, 10000},
+	} {
+		if p, n := a.buf.pages(c.lo, c.hi); p != base+cuda.DevicePtr(c.off) || n != c.n {
+			t.Errorf("pages(%d, %d) = +%d, %d; want +%d, %d", c.lo, c.hi, p-base, n, c.off, c.n)
+		}
 	}
 }
