@@ -224,10 +224,11 @@ func (p *LaunchPrefetch) reset() {
 
 // Add notes an array argument. Other memory costs a kind check; a managed
 // buffer last touched by the launch device one comparison (and, while a
-// capture records, a second: the capture lists its buffers).
+// capture records, a second: the capture lists its buffers). Graph memory
+// is left out: it is mapped only while its graph runs.
 func (p *LaunchPrefetch) Add(a *Array) {
 	b := a.buf
-	if b.kind != CUDAManaged || p.at == placeHost || b.a.nbytes == 0 {
+	if b.kind != CUDAManaged || p.at == placeHost || b.a.nbytes == 0 || b.graphMem {
 		return
 	}
 	if place(b.last.at.Load()) == p.at && captures.Load() == 0 {

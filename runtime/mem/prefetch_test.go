@@ -152,6 +152,13 @@ func TestLaunchPrefetchAdd(t *testing.T) {
 	if len(p.bufs) != 1 {
 		t.Error("a buffer last touched by cuda:0 was not collected for cuda:1")
 	}
+	g := fakeArray(t, tr, CUDAManaged, cuda0)
+	g.buf.graphMem = true
+	p.Start(cuda1)
+	p.Add(g)
+	if len(p.bufs) != 0 {
+		t.Error("graph memory was collected: it is mapped only while its graph runs")
+	}
 }
 
 // TestLaunchPrefetchAllocs: the automatic prefetch adds no allocation to
