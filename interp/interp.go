@@ -32,6 +32,8 @@ type Options struct {
 	Device string
 	// LaunchAccess sets config.launch_access initially ("" = "checked").
 	LaunchAccess string
+	// Prefetch sets config.prefetch initially ("" = "auto").
+	Prefetch string
 	// Predeclared adds host values (the standard library, host functions).
 	Predeclared map[string]Value
 	// MemoryLimit, when positive, caps the bytes of live arrays and of
@@ -106,6 +108,7 @@ type Thread struct {
 	dimStack  []int                 // launch dimensions being evaluated (a stack, like stack)
 	argStack  []backend.Arg         // launch arguments packed (a stack, like stack)
 	capture   *mem.Capture          // the capture block recording, if any
+	prefetch  mem.LaunchPrefetch    // the automatic prefetch of the launch being packed
 	kernels   map[string]*ir.Kernel // kernels built in Go, by name (CachedKernel)
 	defDev    *mem.Device           // the default device, once resolved
 	steps     int64                 // loop iterations and calls in this session
@@ -191,6 +194,7 @@ func New(opts Options) (*Interp, error) {
 	}
 	th.Tracker = mem.NewTracker(func(err error) { th.Warn(err.Error()) })
 	th.Tracker.Limit = opts.MemoryLimit
+	th.Config.tracker = th.Tracker
 	in.th = th
 	in.predeclared["config"] = th.Config
 	in.predeclared["_"] = Nil // the REPL's last value
@@ -203,6 +207,11 @@ func New(opts Options) (*Interp, error) {
 	}
 	if opts.LaunchAccess != "" {
 		if err := th.Config.set("launch_access", String(opts.LaunchAccess)); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Prefetch != "" {
+		if err := th.Config.set("prefetch", String(opts.Prefetch)); err != nil {
 			return nil, err
 		}
 	}

@@ -55,6 +55,7 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
+	th.prefetch.Start(d)
 	if err := th.packArgs(s, k, th.stack[base:], d); err != nil {
 		return err
 	}
@@ -117,8 +118,9 @@ func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.D
 }
 
 // packArg converts v for parameter p of a launch on dev. An array passes
-// the launch access check and is ordered after other devices' work on it
-// (runtime/mem's rules); name is the argument's name in messages.
+// the launch access check, is ordered after other devices' work on it and
+// joins the launch's automatic prefetch (runtime/mem's rules); name is the
+// argument's name in messages.
 func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev mem.Device) (backend.Arg, error) {
 	if !p.IsArray() {
 		if _, isArr := v.(*Array); isArr {
@@ -151,6 +153,7 @@ func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev m
 	if err := a.OrderLaunch(dev); err != nil {
 		return backend.Arg{}, err
 	}
+	th.prefetch.Add(a)
 	return backend.ArrayArg(a, ptr, name), nil
 }
 
@@ -202,10 +205,14 @@ func (th *Thread) program(k *ir.Kernel, dev mem.Device) (backend.Program, error)
 	return p, nil
 }
 
-// run1 launches prog on dev and notes the device's queued work.
+// run1 launches prog on dev, after the automatic prefetch of its managed
+// arguments, and notes the device's queued work.
 func (th *Thread) run1(prog backend.Program, dev mem.Device, dims []int, args []backend.Arg) error {
 	if dev.IsCUDA() {
 		th.markUsed(dev)
+		if err := th.prefetch.Issue(); err != nil {
+			return err
+		}
 	}
 	return prog.Launch(&th.env, dims, args)
 }
@@ -247,6 +254,7 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 	}
 	base := len(th.argStack)
 	defer func() { th.argStack = th.argStack[:base] }()
+	th.prefetch.Start(dev)
 	for i, p := range params {
 		arg, err := th.packArg(k.Entry.Name, p, args[i], p.Name, dev)
 		if err != nil {

@@ -45,9 +45,12 @@ type (
 	// DType is a dtype value (f32 ...); calling it converts.
 	DType ir.Type
 	// Record is an ordered set of named fields (device_info, mem_info).
+	// Display, when set, is what the REPL shows for it instead of the
+	// fields (explain_access: its text).
 	Record struct {
-		Names  []string
-		Values []Value
+		Names   []string
+		Values  []Value
+		Display string
 	}
 )
 

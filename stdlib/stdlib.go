@@ -31,6 +31,7 @@ func Universe() map[string]interp.Value {
 		"mem_info": memInfo, "synchronize": synchronize,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,
 		"enable_mempool_access": enableMempoolAccess, "replay": replay,
+		"prefetch": prefetch, "advise": advise, "explain_access": explainAccess,
 	}
 	for name, f := range mathFuncs() {
 		fns[name] = f

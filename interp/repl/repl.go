@@ -277,8 +277,16 @@ func (s *session) exec(ctx context.Context, text string) {
 	}
 	if v != nil {
 		s.last = v
-		fmt.Fprintln(s.stdout, v.String())
+		fmt.Fprintln(s.stdout, shown(v))
 	}
+}
+
+// shown is what the REPL prints for a bare expression's value.
+func shown(v interp.Value) string {
+	if r, ok := v.(*interp.Record); ok && r.Display != "" {
+		return r.Display
+	}
+	return v.String()
 }
 
 // interrupt cancels the running statement, or exits when it was already

@@ -313,7 +313,7 @@ func TestCompletion(t *testing.T) {
 		{"xs.mem", []string{"ory_kind"}, 3},
 		{"print(xs.sh", []string{"ape"}, 2},
 		{"config.la", []string{"unch_access"}, 2},
-		{"config.", []string{"allow_oversubscription", "debug", "launch_access"}, 0},
+		{"config.", []string{"allow_oversubscription", "debug", "launch_access", "prefetch"}, 0},
 		{"info.us", []string{"ed_by_arrays"}, 2},
 		{"counter.", nil, 0},
 		{"con", []string{"fig", "tinue"}, 3},
@@ -436,5 +436,15 @@ func TestSecondInterruptExits(t *testing.T) {
 		}
 	default:
 		t.Fatalf("no exit; stderr %q", errOut.String())
+	}
+}
+
+// TestExplainShowsText: the REPL shows explain_access's text, not the
+// record's fields; print and the fields still give the record.
+func TestExplainShowsText(t *testing.T) {
+	out, errOut, _ := runLines(t, "array x: f32[4]", `explain_access("cpu", x)`, `explain_access("cpu", x).accessible`)
+	want := "cpu can access x, a HOST array on cpu. Rule: target is the owner: always accessible; here the array lives on cpu.\ntrue\n"
+	if out != want || errOut != "" {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
 	}
 }

@@ -88,6 +88,7 @@ type Buffer struct {
 	// graphMem marks memory allocated during a graph capture (a graph
 	// allocation node): never accessible from the cpu.
 	graphMem bool
+	last     touchState // where managed memory was last touched (prefetch.go)
 }
 
 // Tracker makes arrays and keeps a weak list of live buffers, so that the
@@ -110,6 +111,8 @@ type Tracker struct {
 	used        atomic.Int64
 	sinceGC     atomic.Int64 // tracked bytes allocated since the last collect
 	host        []hostHold   // large host values counted in used (HoldHost)
+
+	prefetchOff atomic.Bool // config.prefetch = "off" (prefetch.go)
 
 	qmu       sync.Mutex
 	deferring bool
