@@ -41,9 +41,11 @@ type bufLayout struct {
 func (c *compiler) addLocals(f *ir.Func) []int {
 	idx := make([]int, len(f.Locals))
 	for i, b := range f.Locals {
+		size := b.Elem.Size() // a power of two: aligns the array's elements
+		c.localBytes = (c.localBytes + size - 1) &^ (size - 1)
 		idx[i] = len(c.p.bufs)
 		c.p.bufs = append(c.p.bufs, bufLayout{buf: b, local: true, at: c.localBytes})
-		c.localBytes = (c.localBytes + b.Bytes() + 7) &^ 7
+		c.localBytes += b.Bytes()
 	}
 	return idx
 }
@@ -88,7 +90,7 @@ func (c *compiler) layout() error {
 			b.at = p.sharedBytes + b.at*p.width
 		}
 	}
-	p.memBytes = p.sharedBytes + c.localBytes*p.width
+	p.memBytes = (p.sharedBytes + c.localBytes*p.width + 7) &^ 7
 	return nil
 }
 

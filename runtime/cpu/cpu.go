@@ -114,7 +114,7 @@ const maxFrameBytes = 1 << 30
 
 // maxFrames is how many frames fit in maxFrameBytes (at least one).
 func (p *Program) maxFrames() int {
-	return max(1, maxFrameBytes/(p.memBytes+len(p.regs)*lanes*8))
+	return max(1, maxFrameBytes/max(1, p.memBytes+len(p.regs)*lanes*8))
 }
 
 // newLaunch validates dims and args and binds them to the kernel's
