@@ -231,18 +231,18 @@ func TestBufferLimits(t *testing.T) {
 	b := kernel("big", arr("out", ir.I32, 1)).block(32)
 	b.shared("a", ir.F32, 100)
 	b.shared("b", ir.U8, maxSharedBytes-400)
-	if _, err := Compile(b.k); err != nil {
+	if _, err := Compile(b.k, backend.Options{}); err != nil {
 		t.Errorf("shared at the limit: %v", err)
 	}
 	b.k.Shared[1].Dims[0]++
-	_, err := Compile(b.k)
+	_, err := Compile(b.k, backend.Options{})
 	if want := "kernel big: shared arrays take 232449 bytes per block, more than the 232448 bytes a block may have on cpu"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
 
 	b = kernel("loc", arr("out", ir.I32, 1))
 	b.local("l", ir.F64, 1<<16)
-	p, err := Compile(b.k)
+	p, err := Compile(b.k, backend.Options{})
 	if err != nil {
 		t.Fatalf("local at the limit: %v", err)
 	}
@@ -250,7 +250,7 @@ func TestBufferLimits(t *testing.T) {
 		t.Errorf("a flat kernel with 512 KiB of locals per thread runs %d lanes", p.width)
 	}
 	b.local("m", ir.U8, 1)
-	if _, err := Compile(b.k); err == nil || !strings.Contains(err.Error(), "local arrays take 524289 bytes per thread") {
+	if _, err := Compile(b.k, backend.Options{}); err == nil || !strings.Contains(err.Error(), "local arrays take 524289 bytes per thread") {
 		t.Errorf("err = %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/pos"
+	"github.com/gscript-lang/gscript/runtime/backend"
 )
 
 // builder writes IR by hand the way the checker lowers source.
@@ -136,7 +137,7 @@ func (b *builder) ret(v ir.Reg) {
 
 func (b *builder) compile(t testing.TB) *Program {
 	t.Helper()
-	p, err := Compile(b.k)
+	p, err := Compile(b.k, backend.Options{})
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}

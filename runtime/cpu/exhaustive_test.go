@@ -6,6 +6,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/ir/irtest"
+	"github.com/gscript-lang/gscript/runtime/backend"
 )
 
 // TestEveryOp compiles a kernel for every op of the table at every operand
@@ -14,7 +15,7 @@ import (
 func TestEveryOp(t *testing.T) {
 	for _, op := range ir.Ops() {
 		for _, c := range irtest.Cases(op) {
-			if _, err := Compile(c.Kernel); err != nil {
+			if _, err := Compile(c.Kernel, backend.Options{}); err != nil {
 				t.Errorf("%s: %v", c, err)
 			}
 		}
@@ -27,7 +28,7 @@ func TestCompileVerifies(t *testing.T) {
 	k := irtest.Cases(ir.OpAdd)[0].Kernel
 	in := k.Entry.Body[len(k.Entry.Body)-2].(*ir.Inst) // the add
 	in.Args = in.Args[:1]
-	_, err := Compile(k)
+	_, err := Compile(k, backend.Options{})
 	if err == nil || !strings.Contains(err.Error(), "ir: func k: instruction") || !strings.Contains(err.Error(), "(add): has 1 operands, want 2") {
 		t.Errorf("Compile = %v", err)
 	}
