@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"sync"
 	"testing"
 	"unsafe"
 
@@ -146,12 +147,22 @@ func (b *builder) compile(t testing.TB) *Program {
 
 // slice makes a C-contiguous array argument over xs with the given shape
 // (default 1-D).
-// escaped keeps the data of slice's arguments on the heap: a launch takes
+// escape keeps the data of slice's arguments on the heap: a launch takes
 // addresses as uintptr, and a stack that grows moves without updating them.
-var escaped any
+// The sink is locked, as concurrent tests build arguments too.
+func escape(x any) {
+	escapedMu.Lock()
+	escaped = x
+	escapedMu.Unlock()
+}
+
+var (
+	escapedMu sync.Mutex
+	escaped   any
+)
 
 func slice[T any](xs []T, shape ...int) Arg {
-	escaped = xs
+	escape(xs)
 	if len(shape) == 0 {
 		shape = []int{len(xs)}
 	}

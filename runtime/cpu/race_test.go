@@ -19,9 +19,9 @@ func TestSharedRaces(t *testing.T) {
 		return func(b *builder, th ir.Reg) (*ir.Inst, *ir.Inst) {
 			w := b.storeIn(ir.SpaceShared, 0, th, th)
 			between(b)
-			v := b.loadIn(ir.SpaceShared, 0, src(b, th))
-			b.store(0, th, v)
-			return (*b.list)[len(*b.list)-2].(*ir.Inst), w
+			ld := b.emit(&ir.Inst{Op: ir.OpLoad, Dst: b.f.NewReg(ir.I32), Space: ir.SpaceShared, Args: []ir.Reg{src(b, th)}})
+			b.store(0, b.tid(0), ld.Dst)
+			return ld, w
 		}
 	}
 	none := func(*builder) {}
@@ -64,7 +64,7 @@ func TestSharedRaces(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = p.Launch([]int{3}, []Arg{slice(make([]int32, 64))}, Options{})
+			err = p.Launch([]int{3}, []Arg{slice(make([]int32, 3*64))}, Options{})
 			switch {
 			case tt.want == "" || !debug:
 				if err != nil {
