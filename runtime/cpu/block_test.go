@@ -253,6 +253,14 @@ func TestBufferLimits(t *testing.T) {
 	if _, err := Compile(b.k, backend.Options{}); err == nil || !strings.Contains(err.Error(), "local arrays take 524289 bytes per thread") {
 		t.Errorf("err = %v", err)
 	}
+
+	// A block of 1024 threads cannot narrow: its 512 MiB frames run on one
+	// worker.
+	b = kernel("wide", arr("out", ir.I32, 1)).block(1024)
+	b.local("l", ir.F64, 1<<16)
+	if p, err = Compile(b.k, backend.Options{}); err != nil || p.width != 1024 || p.maxWorkers != 1 {
+		t.Errorf("err = %v, %d lanes on %d workers", err, p.width, p.maxWorkers)
+	}
 }
 
 // TestGrid: a block kernel's launch extents are blocks per axis, checked

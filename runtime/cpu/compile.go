@@ -35,6 +35,7 @@ type Program struct {
 	entryLocals []int     // bufs of the kernel's own locals, zeroed at block start
 	warpRegs    []int     // registers warp ops read, zeroed at block start
 	race        *raceInfo // nil unless debugging a block kernel with shared arrays
+	maxWorkers  int       // frames that fit in maxFrameBytes
 }
 
 // stmtFn runs a statement (list) over mask m and returns the lanes that
