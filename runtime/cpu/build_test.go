@@ -1,11 +1,13 @@
 package cpu
 
 import (
+	"sync"
 	"testing"
 	"unsafe"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/pos"
+	"github.com/gscript-lang/gscript/runtime/backend"
 )
 
 // builder writes IR by hand the way the checker lowers source.
@@ -136,7 +138,7 @@ func (b *builder) ret(v ir.Reg) {
 
 func (b *builder) compile(t testing.TB) *Program {
 	t.Helper()
-	p, err := Compile(b.k)
+	p, err := Compile(b.k, backend.Options{})
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}
@@ -145,12 +147,22 @@ func (b *builder) compile(t testing.TB) *Program {
 
 // slice makes a C-contiguous array argument over xs with the given shape
 // (default 1-D).
-// escaped keeps the data of slice's arguments on the heap: a launch takes
+// escape keeps the data of slice's arguments on the heap: a launch takes
 // addresses as uintptr, and a stack that grows moves without updating them.
-var escaped any
+// The sink is locked, as concurrent tests build arguments too.
+func escape(x any) {
+	escapedMu.Lock()
+	escaped = x
+	escapedMu.Unlock()
+}
+
+var (
+	escapedMu sync.Mutex
+	escaped   any
+)
 
 func slice[T any](xs []T, shape ...int) Arg {
-	escaped = xs
+	escape(xs)
 	if len(shape) == 0 {
 		shape = []int{len(xs)}
 	}
@@ -164,4 +176,52 @@ func slice[T any](xs []T, shape ...int) Arg {
 		st *= shape[i]
 	}
 	return Arg{Array: a}
+}
+
+// block makes the kernel a block kernel of shape dims.
+func (b *builder) block(dims ...int) *builder {
+	b.k.Block = dims
+	return b
+}
+
+// index emits a block index op (thread_id, block_id, ...) along ax.
+func (b *builder) index(op ir.Op, ax int) ir.Reg {
+	d := b.f.NewReg(ir.I32)
+	b.emit(&ir.Inst{Op: op, Dst: d, Imm: int64(ax)})
+	return d
+}
+
+// shared declares a shared array of the kernel and returns its index.
+func (b *builder) shared(name string, t ir.Type, dims ...int) int {
+	b.k.Shared = append(b.k.Shared, ir.Buffer{Name: name, Elem: t, Dims: dims})
+	return len(b.k.Shared) - 1
+}
+
+// local declares a local array of b's func and returns its index.
+func (b *builder) local(name string, t ir.Type, dims ...int) int {
+	b.f.Locals = append(b.f.Locals, ir.Buffer{Name: name, Elem: t, Dims: dims})
+	return len(b.f.Locals) - 1
+}
+
+// buffer is the shared or local array p.
+func (b *builder) buffer(sp ir.Space, p int) ir.Buffer {
+	if sp == ir.SpaceShared {
+		return b.k.Shared[p]
+	}
+	return b.f.Locals[p]
+}
+
+func (b *builder) loadIn(sp ir.Space, p int, idx ...ir.Reg) ir.Reg {
+	d := b.f.NewReg(b.buffer(sp, p).Elem)
+	b.emit(&ir.Inst{Op: ir.OpLoad, Dst: d, Space: sp, Param: p, Args: idx})
+	return d
+}
+
+func (b *builder) storeIn(sp ir.Space, p int, args ...ir.Reg) *ir.Inst {
+	return b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Space: sp, Param: p, Args: args})
+}
+
+// sync emits a barrier op (sync or sync_warp).
+func (b *builder) sync(op ir.Op) *ir.Inst {
+	return b.emit(&ir.Inst{Op: op, Dst: ir.NoReg})
 }
