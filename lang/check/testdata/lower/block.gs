@@ -28,3 +28,14 @@ kernel vote(x: array[i32]) block(64) {
     sync_warp()
     x[tid()] = block_scan(up) + block_count(warp_any(bits != u32(0))) + cdiv(v, 4)
 }
+func dot2(a: f32, b: f32) -> f32 {
+    local v: f32[2]
+    v[0] = a
+    v[1] = b
+    return v[0] * v[1] + f32(len(v))
+}
+kernel locals(x: array[f32]) {
+    local t: f64[2, 2]
+    t[1, 1] = f64(x[tid()])
+    x[tid()] = dot2(f32(t[1, 1]), 2.0)
+}
