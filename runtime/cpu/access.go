@@ -13,8 +13,8 @@ import (
 
 // access is a compiled array access (load, store or atomic).
 type access struct {
-	op     ir.Op
-	kp     int // kernel parameter index of the array
+	op ir.Op
+	arrayRef
 	elem   ir.Type
 	size   int // element size in bytes
 	idx    []int
@@ -23,12 +23,45 @@ type access struct {
 	pos    pos.Pos
 }
 
-func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
-	p := in.Param
-	if p < 0 || p >= len(ctx.f.Params) || !ctx.f.Params[p].IsArray() {
-		return nil, c.errf(ctx, in.Pos, "%s of param %d, which is not an array", in.Op, p)
+// arrayRef is where an access finds its array: kernel argument kp, or
+// the frame's shared or local array buf (>= 0). lane is the distance in
+// bytes between the lanes' copies of a local array, 0 otherwise.
+type arrayRef struct {
+	kp, buf, lane int
+}
+
+func (ac *access) array(fr *frame) *arrayInfo {
+	if ac.buf >= 0 {
+		return &fr.bufs[ac.buf]
 	}
-	prm := ctx.f.Params[p]
+	return &fr.ln.arrays[ac.kp]
+}
+
+// arrayOf resolves the array an access or shape names in its Space, and
+// describes it as a parameter.
+func (c *compiler) arrayOf(ctx *fnCtx, in *ir.Inst) (ir.Param, arrayRef, error) {
+	p := in.Param
+	var b ir.Buffer
+	ref := arrayRef{buf: p}
+	switch {
+	case in.Space == ir.SpaceParam && p >= 0 && p < len(ctx.f.Params) && ctx.f.Params[p].IsArray():
+		return ctx.f.Params[p], arrayRef{kp: ctx.arrays[p], buf: -1}, nil
+	case in.Space == ir.SpaceShared && ctx.kernel && p >= 0 && p < len(c.k.Shared):
+		b = c.k.Shared[p] // the first entries of Program.bufs
+	case in.Space == ir.SpaceLocal && p >= 0 && p < len(ctx.locals):
+		b = ctx.f.Locals[p]
+		ref = arrayRef{buf: ctx.locals[p], lane: b.Elem.Size()}
+	default:
+		return ir.Param{}, ref, c.errf(ctx, in.Pos, "%s of %s array %d, which %s does not have", in.Op, in.Space, p, ctx.f.Name)
+	}
+	return ir.Param{Name: b.Name, Elem: b.Elem, NDim: len(b.Dims)}, ref, nil
+}
+
+func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
+	prm, ref, err := c.arrayOf(ctx, in)
+	if err != nil {
+		return nil, err
+	}
 	nidx := len(o.args)
 	switch in.Op {
 	case ir.OpStore, ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax:
@@ -39,7 +72,7 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if nidx != prm.NDim {
 		return nil, c.errf(ctx, in.Pos, "%s of %s with %d indices, array has %d dimensions", in.Op, prm.Name, nidx, prm.NDim)
 	}
-	ac := &access{op: in.Op, kp: ctx.arrays[p], elem: prm.Elem, size: prm.Elem.Size(), pos: in.Pos,
+	ac := &access{op: in.Op, arrayRef: ref, elem: prm.Elem, size: prm.Elem.Size(), pos: in.Pos,
 		idx: o.args[:nidx], itypes: o.types[:nidx]}
 	for k, t := range ac.itypes {
 		f := accumFor(t)
@@ -56,7 +89,9 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if o.dst >= 0 && o.dt != prm.Elem {
 		return nil, c.errf(ctx, in.Pos, "%s of %s array into %s register", in.Op, prm.Elem, o.dt)
 	}
-	fast := nidx == 1 && c.k.TidDims == 1 && ctx.isTid(in.Args[0], 0) && prm.Elem != ir.Bool
+	// x[tid()] of a 1-D launch; also right in a 1-D block kernel, whose
+	// tid() is the frame's base + lane while that fits in i32.
+	fast := ref.buf < 0 && nidx == 1 && c.k.TidDims == 1 && ctx.isTid(in.Args[0], 0) && prm.Elem != ir.Bool
 	switch in.Op {
 	case ir.OpLoad:
 		if o.dst < 0 {
@@ -141,9 +176,26 @@ func (ac *access) offsets(fr *frame, m mask, arr *arrayInfo) error {
 		}
 	}
 	if bad < 0 {
+		ac.addLanes(fr, m)
 		return nil
 	}
 	return ac.boundsErr(fr, arr, badAxis, indexString(fr, ac.idx[badAxis], ac.itypes[badAxis], bad))
+}
+
+// addLanes moves the offsets of a local array to each lane's copy.
+func (ac *access) addLanes(fr *frame, m mask) {
+	if ac.lane == 0 {
+		return
+	}
+	if m.all {
+		for i := range fr.off[:fr.n] {
+			fr.off[i] += i * ac.lane
+		}
+		return
+	}
+	for _, i := range m.idx {
+		fr.off[i] += int(i) * ac.lane
+	}
 }
 
 func indexString(fr *frame, r int, t ir.Type, lane int) string {
@@ -190,8 +242,8 @@ func (ac *access) tidErr(fr *frame, m mask, arr *arrayInfo) error {
 func (ac *access) load(d int, fast bool) instFn {
 	gather, tid := gatherFor(ac.elem), loadTidFor(ac.elem)
 	return func(fr *frame, m mask) error {
-		arr := &fr.ln.arrays[ac.kp]
-		if fast {
+		arr := ac.array(fr)
+		if fast && fr.base+fr.n-1 <= maxThreads {
 			if fr.base+m.last(fr.n) >= arr.shape[0] {
 				return ac.tidErr(fr, m, arr)
 			}
@@ -209,8 +261,8 @@ func (ac *access) load(d int, fast bool) instFn {
 func (ac *access) store(v int, fast bool) instFn {
 	scatter, tid := scatterFor(ac.elem), storeTidFor(ac.elem)
 	return func(fr *frame, m mask) error {
-		arr := &fr.ln.arrays[ac.kp]
-		if fast {
+		arr := ac.array(fr)
+		if fast && fr.base+fr.n-1 <= maxThreads {
 			if fr.base+m.last(fr.n) >= arr.shape[0] {
 				return ac.tidErr(fr, m, arr)
 			}
@@ -382,7 +434,7 @@ func (ac *access) atomic(d int, vals []int) instFn {
 		k = kAtomic64[float64]
 	}
 	return func(fr *frame, m mask) error {
-		arr := &fr.ln.arrays[ac.kp]
+		arr := ac.array(fr)
 		if err := ac.offsets(fr, m, arr); err != nil {
 			return err
 		}

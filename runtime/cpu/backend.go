@@ -29,11 +29,15 @@ func (p program) Launch(env *backend.Env, dims []int, args []backend.Arg) error 
 	return p.Program.Launch(dims, args, Options{Out: env.Out, Cancel: env.Cancel, Steps: env.Steps, MaxSteps: env.MaxSteps})
 }
 
-// Geometry is the executor's: blocks of lanes threads run together.
+// Geometry is the executor's: blocks of width lanes run together; a
+// block kernel's blocks are its own, dims being the grid.
 func (p program) Geometry(dims []int) backend.Geometry {
-	total := 1
+	n := 1
 	for _, d := range dims {
-		total *= d
+		n *= d
 	}
-	return backend.Geometry{Block: lanes, Blocks: (total + lanes - 1) / lanes, PerThread: 1}
+	if p.blk == nil {
+		n = (n + p.width - 1) / p.width
+	}
+	return backend.Geometry{Block: p.width, Blocks: n, PerThread: 1}
 }

@@ -61,3 +61,42 @@ func BenchmarkSaxpyGoLoop(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkTranspose2D is `out[i, j] = m[j, i]` over a 2-D launch: the
+// odometer tid and the general (bounds-checked, strided) access path.
+func BenchmarkTranspose2D(b *testing.B) {
+	const n = 2048
+	kb := kernel("t", arr("m", ir.F32, 2), arr("out", ir.F32, 2))
+	i, j := kb.tid(0), kb.tid(1)
+	kb.store(1, i, j, kb.load(0, j, i))
+	p := kb.compile(b)
+	m, out := make([]float32, n*n), make([]float32, n*n)
+	args := []Arg{slice(m, n, n), slice(out, n, n)}
+	b.SetBytes(n * n * 8)
+	for b.Loop() {
+		if err := p.Launch([]int{n, n}, args, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDivergentLoop is `s = 0; for k in range(0, i % 64) { s += k }
+// ; out[i] = s`: masked loops whose lanes leave at different iterations.
+func BenchmarkDivergentLoop(b *testing.B) {
+	const n = 1 << 20
+	kb := kernel("loop", arr("out", ir.I32, 1))
+	i := kb.tid(0)
+	s := kb.f.NewReg(ir.I32)
+	kb.mov(s, i32c(kb, 0))
+	kb.forRange(i32c(kb, 0), kb.op(ir.OpRem, ir.I32, i, i32c(kb, 64)), func(k ir.Reg) {
+		kb.mov(s, kb.op(ir.OpAdd, ir.I32, s, k))
+	})
+	kb.store(0, i, s)
+	p := kb.compile(b)
+	out := make([]int32, n)
+	for b.Loop() {
+		if err := p.Launch([]int{n}, []Arg{slice(out)}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -165,3 +165,51 @@ func slice[T any](xs []T, shape ...int) Arg {
 	}
 	return Arg{Array: a}
 }
+
+// block makes the kernel a block kernel of shape dims.
+func (b *builder) block(dims ...int) *builder {
+	b.k.Block = dims
+	return b
+}
+
+// index emits a block index op (thread_id, block_id, ...) along ax.
+func (b *builder) index(op ir.Op, ax int) ir.Reg {
+	d := b.f.NewReg(ir.I32)
+	b.emit(&ir.Inst{Op: op, Dst: d, Imm: int64(ax)})
+	return d
+}
+
+// shared declares a shared array of the kernel and returns its index.
+func (b *builder) shared(name string, t ir.Type, dims ...int) int {
+	b.k.Shared = append(b.k.Shared, ir.Buffer{Name: name, Elem: t, Dims: dims})
+	return len(b.k.Shared) - 1
+}
+
+// local declares a local array of b's func and returns its index.
+func (b *builder) local(name string, t ir.Type, dims ...int) int {
+	b.f.Locals = append(b.f.Locals, ir.Buffer{Name: name, Elem: t, Dims: dims})
+	return len(b.f.Locals) - 1
+}
+
+// buffer is the shared or local array p.
+func (b *builder) buffer(sp ir.Space, p int) ir.Buffer {
+	if sp == ir.SpaceShared {
+		return b.k.Shared[p]
+	}
+	return b.f.Locals[p]
+}
+
+func (b *builder) loadIn(sp ir.Space, p int, idx ...ir.Reg) ir.Reg {
+	d := b.f.NewReg(b.buffer(sp, p).Elem)
+	b.emit(&ir.Inst{Op: ir.OpLoad, Dst: d, Space: sp, Param: p, Args: idx})
+	return d
+}
+
+func (b *builder) storeIn(sp ir.Space, p int, args ...ir.Reg) *ir.Inst {
+	return b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Space: sp, Param: p, Args: args})
+}
+
+// sync emits a barrier op (sync or sync_warp).
+func (b *builder) sync(op ir.Op) *ir.Inst {
+	return b.emit(&ir.Inst{Op: op, Dst: ir.NoReg})
+}

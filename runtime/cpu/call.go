@@ -46,6 +46,9 @@ func (c *compiler) call(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if err != nil {
 		return nil, err
 	}
+	if len(callee.locals) > 0 {
+		body = withLocals(body, callee.locals)
+	}
 	if o.dst < 0 {
 		return func(fr *frame, m mask) error { _, err := body(fr, m); return err }, nil
 	}
@@ -56,6 +59,15 @@ func (c *compiler) call(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 		}
 		return mov(fr, m)
 	}, nil
+}
+
+// withLocals zeroes a func's local arrays for the calling lanes before
+// its body: each call starts with zeros.
+func withLocals(body stmtFn, locals []int) stmtFn {
+	return func(fr *frame, m mask) (mask, error) {
+		zeroLocals(fr, m, locals)
+		return body(fr, m)
+	}
 }
 
 func (c *compiler) bindParam(ctx, callee *fnCtx, in *ir.Inst, o operands, i int, prm ir.Param) error {

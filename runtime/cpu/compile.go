@@ -3,6 +3,7 @@ package cpu
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -20,6 +21,18 @@ type Program struct {
 	body    stmtFn
 	tidAxes int // 1 + the largest tid axis used
 	frames  sync.Pool
+
+	// width is the lanes of a block: a block kernel's threads, else lanes
+	// (fewer when local arrays are large, see layout).
+	width int
+	blk   *blockShape // nil for a flat kernel
+	// bufs are the shared arrays, then the local arrays of every func
+	// instance, in frame memory of memBytes (buffer.go).
+	bufs        []bufLayout
+	memBytes    int
+	sharedBytes int
+	entryLocals []int // bufs of the kernel's own locals, zeroed at block start
+	warpRegs    []int // registers warp ops read, zeroed at block start
 }
 
 // stmtFn runs a statement (list) over mask m and returns the lanes that
@@ -42,6 +55,10 @@ type compiler struct {
 	p         *Program
 	instances int
 	active    map[*ir.Func]bool // funcs being compiled: recursion check
+	hoisted   map[int]bool      // registers computed in setup
+	warpRegs  []int             // operands of warp ops
+	// localBytes is the bytes of one lane's local arrays so far.
+	localBytes int
 }
 
 // fnCtx is one instance of a Func.
@@ -51,6 +68,7 @@ type fnCtx struct {
 	arrays  []int // kernel parameter index of each array parameter (-1 for scalars)
 	scalars []int // global register of each scalar parameter of a func (-1 in the kernel)
 	result  int   // global register receiving the result, -1 for none
+	locals  []int // Program.bufs index of each of the Func's local arrays
 	kernel  bool
 	defs    []int      // number of instructions writing each local register
 	def     []*ir.Inst // the writing instruction, when there is one
@@ -72,7 +90,13 @@ func Compile(k *ir.Kernel) (prog *Program, err error) {
 			prog, err = nil, &pos.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("cpu: kernel %s: internal compile error: %v", k.Entry.Name, r)}
 		}
 	}()
-	c := &compiler{k: k, p: &Program{k: k}, active: map[*ir.Func]bool{}}
+	c := &compiler{k: k, p: &Program{k: k}, active: map[*ir.Func]bool{}, hoisted: map[int]bool{}}
+	if k.IsBlock() {
+		c.p.blk = newBlockShape(k.Block)
+		if err := c.addShared(); err != nil {
+			return nil, err
+		}
+	}
 	ctx := c.instance(k.Entry, true)
 	for i, prm := range k.Entry.Params {
 		if prm.IsArray() {
@@ -81,11 +105,17 @@ func Compile(k *ir.Kernel) (prog *Program, err error) {
 	}
 	c.active[k.Entry] = true
 	body, err := c.stmts(ctx, k.Entry.Body)
+	if err == nil {
+		err = c.layout()
+	}
 	if err != nil {
 		return nil, err
 	}
 	p := c.p
 	p.body = body
+	p.entryLocals = ctx.locals
+	// A hoisted register keeps its setup value; zeroing it would lose it.
+	p.warpRegs = slices.DeleteFunc(c.warpRegs, func(r int) bool { return c.hoisted[r] })
 	p.frames.New = func() any { return newFrame(p) }
 	return p, nil
 }
@@ -98,6 +128,7 @@ func (c *compiler) instance(f *ir.Func, kernel bool) *fnCtx {
 		ctx.arrays[i], ctx.scalars[i] = -1, -1
 	}
 	c.p.regs = append(c.p.regs, f.Regs...)
+	ctx.locals = c.addLocals(f)
 	ctx.defs = make([]int, len(f.Regs))
 	ctx.def = make([]*ir.Inst, len(f.Regs))
 	countDefs(ctx, f.Body)
@@ -384,8 +415,12 @@ func (c *compiler) jump(ctx *fnCtx, v uint8, what string) (stmtFn, error) {
 	}, nil
 }
 
-// ret ends the lanes; in a func it first stores the result.
+// ret ends the lanes; in a func it first stores the result, in a block
+// kernel it tells the barriers.
 func (c *compiler) ret(ctx *fnCtx, s *ir.Return) (stmtFn, error) {
+	if ctx.kernel && c.p.blk != nil {
+		return func(fr *frame, m mask) (mask, error) { retire(fr, m); return mask{}, nil }, nil
+	}
 	if s.Value == ir.NoReg || ctx.result < 0 {
 		return func(fr *frame, m mask) (mask, error) { return mask{}, nil }, nil
 	}
@@ -402,7 +437,7 @@ func (c *compiler) ret(ctx *fnCtx, s *ir.Return) (stmtFn, error) {
 
 // runSetup computes the hoisted uniform registers for a frame's launch.
 func (p *Program) runSetup(fr *frame) {
-	fr.base, fr.n = 0, lanes
+	fr.base, fr.n = 0, p.width
 	for _, f := range p.setup {
 		_ = f(fr, mask{all: true}) // hoisted instructions cannot fail
 	}

@@ -55,9 +55,10 @@ type arrayInfo struct {
 type launch struct {
 	p      *Program
 	nd     int
-	dims   [4]int
-	inner  [4]int // product of the extents after each axis
-	total  int
+	dims   [4]int      // the launch's threads per axis; a block kernel's blocks
+	inner  [4]int      // product of the extents after each axis
+	total  int         // threads of a flat kernel
+	blocks int         // frame blocks: of lanes threads, or a block kernel's
 	arrays []arrayInfo // by kernel parameter index; zero for scalars
 	bits   []uint64    // by kernel parameter index; scalars only
 	cancel *atomic.Bool
@@ -81,21 +82,20 @@ type launch struct {
 // panics.
 func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 	ln, err := p.newLaunch(dims, args, opts)
-	if err != nil || ln.total == 0 {
+	if err != nil || ln.blocks == 0 {
 		return err
 	}
-	nblocks := (ln.total + lanes - 1) / lanes
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, nblocks)
+	workers = min(workers, ln.blocks, p.maxFrames())
 	if workers == 1 {
-		ln.work(nblocks)
+		ln.work()
 	} else {
 		var wg sync.WaitGroup
 		for range workers {
-			wg.Go(func() { ln.work(nblocks) })
+			wg.Go(ln.work)
 		}
 		wg.Wait()
 	}
@@ -108,6 +108,15 @@ func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 	return nil
 }
 
+// maxFrameBytes bounds the memory of a launch's frames together: a
+// kernel with large local arrays runs on fewer workers.
+const maxFrameBytes = 1 << 30
+
+// maxFrames is how many frames fit in maxFrameBytes (at least one).
+func (p *Program) maxFrames() int {
+	return max(1, maxFrameBytes/max(1, p.memBytes+len(p.regs)*lanes*8))
+}
+
 // newLaunch validates dims and args and binds them to the kernel's
 // parameters.
 func (p *Program) newLaunch(dims []int, args []Arg, opts Options) (*launch, error) {
@@ -115,35 +124,72 @@ func (p *Program) newLaunch(dims []int, args []Arg, opts Options) (*launch, erro
 	if len(args) != len(k.Params) {
 		return nil, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(args))
 	}
-	if len(dims) < 1 || len(dims) > 4 {
-		return nil, fmt.Errorf("kernel %s: launch needs 1 to 4 dimensions, got %d", k.Name, len(dims))
+	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, steps: opts.Steps, max: opts.MaxSteps, out: opts.Out}
+	var err error
+	if p.blk != nil {
+		err = ln.grid(dims)
+	} else {
+		err = ln.threads(dims)
 	}
-	if p.k.TidDims > 0 && len(dims) != p.k.TidDims {
-		return nil, fmt.Errorf("kernel %s: tid() has %d dimensions but the launch has %d", k.Name, p.k.TidDims, len(dims))
+	if err == nil {
+		err = ln.bind(args)
 	}
-	if len(dims) < p.tidAxes {
-		return nil, fmt.Errorf("kernel %s: tid() uses %d dimensions but the launch has %d", k.Name, p.tidAxes, len(dims))
-	}
-	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, steps: opts.Steps, max: opts.MaxSteps, out: opts.Out, total: 1}
-	for i, d := range dims {
-		if d < 0 {
-			return nil, fmt.Errorf("kernel %s: negative launch extent %d", k.Name, d)
-		}
-		ln.dims[i] = d
-		if d != 0 && ln.total > maxThreads/d {
-			return nil, fmt.Errorf("kernel %s: launch of more than 2^31-1 threads", k.Name)
-		}
-		ln.total *= d
-	}
-	inner := 1
-	for i := len(dims) - 1; i >= 0; i-- {
-		ln.inner[i] = inner
-		inner *= dims[i]
-	}
-	if err := ln.bind(args); err != nil {
+	if err != nil {
 		return nil, err
 	}
 	return ln, nil
+}
+
+// grid sets a block kernel's launch up: dims are blocks per axis, within
+// CUDA's grid limits (backend.CheckGrid).
+func (ln *launch) grid(dims []int) error {
+	if err := backend.CheckGrid(ln.p.k, dims); err != nil {
+		return err
+	}
+	ln.blocks = 1
+	for i, d := range dims {
+		ln.dims[i] = d
+		ln.blocks *= d // below 2^63 within the grid limits
+	}
+	ln.setInner()
+	return nil
+}
+
+// setInner fills ln.inner from ln.dims.
+func (ln *launch) setInner() {
+	inner := 1
+	for i := ln.nd - 1; i >= 0; i-- {
+		ln.inner[i] = inner
+		inner *= ln.dims[i]
+	}
+}
+
+// threads sets a flat kernel's launch up: dims are threads per axis.
+func (ln *launch) threads(dims []int) error {
+	p, k := ln.p, ln.p.k.Entry
+	if len(dims) < 1 || len(dims) > 4 {
+		return fmt.Errorf("kernel %s: launch needs 1 to 4 dimensions, got %d", k.Name, len(dims))
+	}
+	if p.k.TidDims > 0 && len(dims) != p.k.TidDims {
+		return fmt.Errorf("kernel %s: tid() has %d dimensions but the launch has %d", k.Name, p.k.TidDims, len(dims))
+	}
+	if len(dims) < p.tidAxes {
+		return fmt.Errorf("kernel %s: tid() uses %d dimensions but the launch has %d", k.Name, p.tidAxes, len(dims))
+	}
+	ln.total = 1
+	for i, d := range dims {
+		if d < 0 {
+			return fmt.Errorf("kernel %s: negative launch extent %d", k.Name, d)
+		}
+		ln.dims[i] = d
+		if d != 0 && ln.total > maxThreads/d {
+			return fmt.Errorf("kernel %s: launch of more than 2^31-1 threads", k.Name)
+		}
+		ln.total *= d
+	}
+	ln.setInner()
+	ln.blocks = (ln.total + p.width - 1) / p.width
+	return nil
 }
 
 // bind copies the arguments into the launch, checking array shapes.
@@ -176,7 +222,7 @@ func (ln *launch) bind(args []Arg) error {
 
 // work runs blocks taken from the shared counter until none are left or the
 // launch stops. Each worker has its own frame from the program's pool.
-func (ln *launch) work(nblocks int) {
+func (ln *launch) work() {
 	fr := ln.p.frames.Get().(*frame)
 	defer func() {
 		fr.ln = nil // do not keep the launch's arrays alive from the pool
@@ -198,11 +244,10 @@ func (ln *launch) work(nblocks int) {
 			return
 		}
 		b := int(ln.next.Add(1) - 1)
-		if b >= nblocks {
+		if b >= ln.blocks {
 			return
 		}
-		fr.base = b * lanes
-		fr.n = min(lanes, ln.total-fr.base)
+		ln.p.begin(fr, b)
 		_, err := ln.p.body(fr, mask{all: true})
 		ln.flush(fr)
 		if err != nil {

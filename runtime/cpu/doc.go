@@ -3,9 +3,9 @@
 //
 // # Execution model
 //
-// A launch's threads are cut into blocks of 1024 consecutive linear thread
-// ids; worker goroutines take blocks from a shared counter. Within a block
-// every IR register is a typed vector with one value per lane and every
+// A flat launch's threads are cut into blocks of 1024 consecutive linear
+// thread ids; worker goroutines take blocks from a shared counter. Within a
+// block every IR register is a typed vector with one value per lane and every
 // instruction is one tight loop over the lanes, compiled once (Compile) into
 // closures specialised by opcode and type. Each worker has a frame of
 // register vectors and mask lists that is reused for every block and kept
@@ -23,10 +23,23 @@
 // atomics, integer division) only touch active lanes, and an access checks
 // every active lane's indices before any element is read or written.
 //
-// Fast paths: a uniform Const/Param/Shape whose register has one definition
-// is computed once per launch and worker; a 1-D access x[i] where i is tid()
-// (through moves) in a 1-D kernel is a bounds check of the block's range and
-// a copy (contiguous) or strided loop, never reading the index register.
+// Fast paths: a Const/Param/Shape or a block index op that is the same in
+// every block, whose register has one definition, is computed once per
+// launch and worker; a 1-D access x[i] where i is tid() (through moves) in a
+// 1-D kernel (flat, or a block kernel whose thread ids fit in i32) is a
+// bounds check of the block's range and a copy (contiguous) or strided
+// loop, never reading the index register.
+//
+// Block kernels (ir.Kernel.Block, lang/ir/doc.go "Block kernels") run one
+// of their blocks per frame block: the lanes are exactly the block's
+// threads (lane = linear thread index, C order over the block), launch
+// extents count blocks, and workers take blocks as above. The block runs
+// in lockstep, so sync() is a phase boundary with nothing left to do but
+// check that every lane that has not returned reached it (block
+// collectives likewise; sync_warp per warp), shuffles and votes read the
+// other lanes' registers directly, and collectives are computed once per
+// block in doc.go's orders (warp.go). Shared arrays are one copy in the
+// frame; local arrays one copy per lane, element-major (buffer.go).
 //
 // The element-wise lane loops are generated: ops_gen.go comes from gen.go
 // (go generate). Go does not inline func values, and a call per lane costs
@@ -78,6 +91,39 @@
 //     error") at the kernel's position.
 //   - Cancellation is polled between blocks and on every loop iteration, so
 //     an infinite loop in a kernel can be canceled too.
+//   - Block kernels: a launch is checked with backend.CheckGrid (a grid of
+//     the block's rank, CUDA's limits per axis; 0 blocks runs nothing) and
+//     Geometry is the block and the grid. tid() wraps in i32 as on CUDA.
+//   - Shared arrays start zeroed in every block (CUDA leaves them as the
+//     memory was); a block may have 232448 bytes of them (the H200's
+//     opt-in limit, so that a script fits both devices or neither), more
+//     is a compile error naming both figures. Local arrays are zeroed for
+//     the lanes of each call of their func (funcs are inlined per call
+//     site, each with its own copy) and for the kernel's own at block
+//     start, in flat kernels too; a thread may have 512 KiB of them
+//     (CUDA's local memory limit), every call site counted. A flat kernel
+//     with large local arrays runs blocks of fewer lanes (down to 32), and
+//     a launch uses fewer workers when their frames would pass 1 GiB.
+//     Shared and local indices are always bounds-checked, with the usual
+//     message naming the array. Atomics on them are the same CAS loops.
+//   - Barriers: sync() and every block collective must be reached by every
+//     lane of the block that has not returned from the kernel, sync_warp()
+//     by every such lane of the warp; otherwise the launch fails at the
+//     instruction with "sync() reached by 10 of 64 threads of block (3):
+//     the others branched away before it" (or "10 of the 60 threads ...
+//     that have not returned" when some did). CUDA leaves this undefined,
+//     often a hang. A warp or block with no lane at the op did not reach
+//     it, which is no error.
+//   - Warp ops and collectives read the operand of every lane of the warp
+//     (the block), active or not: a lane that branched away or returned
+//     gives its register's current value (undefined on CUDA). Registers
+//     that warp ops read are zeroed at block start, so that value is
+//     deterministic: zero, or what the lane last wrote in this block.
+//     Results go to the active lanes only. Float collectives round in
+//     their type at every step (doc.go's order, lane by lane), so results
+//     are bit-identical to CUDA's but for NaN payloads (a NaN result is a
+//     NaN on both; Go keeps an operand's payload, CUDA gives its canonical
+//     NaN).
 //   - Compile errors (IR this executor rejects: type mismatches, recursion,
 //     break outside a loop) are *pos.Error values prefixed "cpu:"; they mean
 //     a checker bug, not a user error. Funcs are compiled per call site, up

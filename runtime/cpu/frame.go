@@ -58,6 +58,15 @@ type frame struct {
 	off   []int     // element offsets of the current array access
 	cnt   []uint64  // shift counts
 	out   []byte    // print output of the current block
+
+	// block kernels
+	blk   [3]int              // the block's index along each grid axis
+	dead  int                 // lanes that have returned
+	deadW [lanes / warp]int32 // lanes that have returned, by warp
+	tmp   []uint64            // a lane vector for block scans
+
+	bufMem []uint64    // shared and local arrays (buffer.go)
+	bufs   []arrayInfo // by Program.bufs index
 }
 
 func newFrame(p *Program) *frame {
@@ -78,6 +87,10 @@ func newFrame(p *Program) *frame {
 	for i := range fr.flags {
 		fr.flags[i] = make([]uint8, lanes)
 	}
+	if p.blk != nil {
+		fr.tmp = make([]uint64, lanes)
+	}
+	p.newBufs(fr)
 	return fr
 }
 

@@ -59,8 +59,15 @@ func (c *compiler) inst(ctx *fnCtx, in *ir.Inst) (instFn, error) {
 		return nil, err
 	}
 	switch in.Op {
-	case ir.OpConst, ir.OpParam, ir.OpTid, ir.OpShape:
+	case ir.OpConst, ir.OpParam, ir.OpTid, ir.OpShape,
+		ir.OpThreadId, ir.OpBlockId, ir.OpBlockDim, ir.OpGridDim, ir.OpLaneId, ir.OpWarpId:
 		return c.leaf(ctx, in, o)
+	case ir.OpSync, ir.OpSyncWarp:
+		return c.sync(ctx, in, o)
+	case ir.OpShfl, ir.OpShflDown, ir.OpShflUp, ir.OpShflXor, ir.OpBallot, ir.OpWarpAll, ir.OpWarpAny,
+		ir.OpWarpSum, ir.OpWarpMin, ir.OpWarpMax, ir.OpBlockSum, ir.OpBlockMin, ir.OpBlockMax,
+		ir.OpBlockScan, ir.OpBlockScanExcl, ir.OpBlockCount, ir.OpBlockAny, ir.OpBlockAll:
+		return c.warpOp(ctx, in, o)
 	case ir.OpMov:
 		if err := c.need(ctx, in, o, 1, o.dt, true); err != nil {
 			return nil, err

@@ -18,16 +18,18 @@ func immInt(imm any) (int, bool) {
 	return 0, false
 }
 
-// leaf compiles the instructions without register operands: Const, Param,
-// Tid and Shape. Uniform ones whose register has a single definition are
-// hoisted: computed once per launch and frame instead of once per block.
+// leaf compiles the instructions without register operands: Const,
+// Param, Tid, Shape and the block index ops. Those whose value is the same
+// in every block and whose register has a single definition are hoisted:
+// computed once per launch and frame instead of once per block.
 func (c *compiler) leaf(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if o.dst < 0 || len(o.args) != 0 {
 		return nil, c.errf(ctx, in.Pos, "%s needs a destination and no operands", in.Op)
 	}
 	d, t := o.dst, o.dt
 	var f instFn
-	uniform := true
+	same := true
+	var err error
 	switch in.Op {
 	case ir.OpConst:
 		bits, ok := ir.ImmBits(in.Imm, t)
@@ -36,28 +38,38 @@ func (c *compiler) leaf(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 		}
 		f = func(fr *frame, m mask) error { fillBits(fr, m, t, d, bits); return nil }
 	case ir.OpParam:
-		var err error
-		if f, uniform, err = c.param(ctx, in, d, t); err != nil {
-			return nil, err
-		}
+		f, same, err = c.param(ctx, in, d, t)
 	case ir.OpTid:
-		ax, ok := immInt(in.Imm)
-		if !ok || ax < 0 || ax >= 4 || (c.k.TidDims > 0 && ax >= c.k.TidDims) || t != ir.I32 {
-			return nil, c.errf(ctx, in.Pos, "tid axis %v into %s is invalid", in.Imm, t)
-		}
-		c.p.tidAxes = max(c.p.tidAxes, ax+1)
-		return tidFn(d, ax), nil
+		return c.tid(ctx, in, d, t)
 	case ir.OpShape:
-		var err error
-		if f, err = c.shape(ctx, in, d, t); err != nil {
-			return nil, err
-		}
+		f, err = c.shape(ctx, in, d, t)
+	case ir.OpThreadId, ir.OpBlockId, ir.OpBlockDim, ir.OpGridDim, ir.OpLaneId, ir.OpWarpId:
+		f, same, err = c.blockIndex(ctx, in, d, t)
 	}
-	if uniform && ctx.single(in.Dst) {
+	if err != nil {
+		return nil, err
+	}
+	if same && ctx.single(in.Dst) {
 		c.p.setup = append(c.p.setup, f)
+		c.hoisted[d] = true
 		return nil, nil
 	}
 	return f, nil
+}
+
+// tid compiles OpTid: a flat kernel's launch index, or a block kernel's
+// block_id*block_dim + thread_id.
+func (c *compiler) tid(ctx *fnCtx, in *ir.Inst, d int, t ir.Type) (instFn, error) {
+	ax, ok := immInt(in.Imm)
+	if !ok || ax < 0 || ax >= 4 || (c.k.TidDims > 0 && ax >= c.k.TidDims) || t != ir.I32 ||
+		(c.p.blk != nil && ax >= len(c.p.blk.dims)) {
+		return nil, c.errf(ctx, in.Pos, "tid axis %v into %s is invalid", in.Imm, t)
+	}
+	c.p.tidAxes = max(c.p.tidAxes, ax+1)
+	if c.p.blk != nil {
+		return blockTidFn(d, ax, c.p.blk), nil
+	}
+	return tidFn(d, ax), nil
 }
 
 // param reads scalar parameter in.Param: a launch argument in the kernel
@@ -73,14 +85,22 @@ func (c *compiler) param(ctx *fnCtx, in *ir.Inst, d int, t ir.Type) (instFn, boo
 	return func(fr *frame, m mask) error { fillBits(fr, m, t, d, fr.ln.bits[p]); return nil }, true, nil
 }
 
+// shape compiles OpShape: a launch argument's extent, or a shared or
+// local array's static one.
 func (c *compiler) shape(ctx *fnCtx, in *ir.Inst, d int, t ir.Type) (instFn, error) {
-	p := in.Param
-	ax, ok := immInt(in.Imm)
-	if p < 0 || p >= len(ctx.f.Params) || !ctx.f.Params[p].IsArray() || !ok || ax < 0 ||
-		ax >= ctx.f.Params[p].NDim || t != ir.I32 {
-		return nil, c.errf(ctx, in.Pos, "shape of param %d axis %v into %s is invalid", p, in.Imm, t)
+	prm, ref, err := c.arrayOf(ctx, in)
+	if err != nil {
+		return nil, err
 	}
-	kp := ctx.arrays[p]
+	ax, ok := immInt(in.Imm)
+	if !ok || ax < 0 || ax >= prm.NDim || t != ir.I32 {
+		return nil, c.errf(ctx, in.Pos, "shape of %s axis %v into %s is invalid", prm.Name, in.Imm, t)
+	}
+	if ref.buf >= 0 {
+		ext := uint32(c.p.bufs[ref.buf].buf.Dims[ax])
+		return func(fr *frame, m mask) error { kFill(fr, m, d, ext); return nil }, nil
+	}
+	kp := ref.kp
 	return func(fr *frame, m mask) error {
 		kFill(fr, m, d, uint32(int32(fr.ln.arrays[kp].shape[ax])))
 		return nil
