@@ -2,6 +2,7 @@ package check
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -43,11 +44,18 @@ type origin struct {
 }
 
 // ctrl is a condition around the code being lowered: an if condition (or
-// the left operand of && and ||), or a loop.
+// the left operand of && and ||), or a loop. The conditions around a point
+// form a list through parent, innermost first, and so does their chain:
+// the chain node of a condition depends on the condition and on its
+// parent's chain, so that an instruction needs one control edge, to the
+// innermost chain, however deep it is nested (and a barrier keeps one
+// pointer), which bounds the graph by the size of the body.
 type ctrl struct {
-	node *unode
-	pos  ast.Pos  // the condition's position
-	loop *loopCtl // set for a loop
+	node   *unode   // the condition's own node (a loop's: loopCtl.node)
+	chain  *unode   // depends on node and parent.chain
+	pos    ast.Pos  // the condition's position
+	loop   *loopCtl // set for a loop
+	parent *ctrl
 }
 
 // loopCtl is a loop: its node depends on the loop condition and on the
@@ -60,28 +68,51 @@ type loopCtl struct {
 	exits   []loopExit
 }
 
-// loopExit is a break or continue and the conditions between it and its
-// loop.
+// loopExit is a break or continue; the conditions from at up to the loop
+// are those it stands under inside the loop.
 type loopExit struct {
-	tok   string
-	pos   ast.Pos
-	conds []ctrl
+	tok string
+	pos ast.Pos
+	at  *ctrl
 }
 
 // barrierSite is a sync() or block collective and the conditions around it.
 type barrierSite struct {
 	name string
 	pos  ast.Pos
-	ctx  []ctrl
+	at   *ctrl
 }
 
 // uniformity is the graph of one block kernel's body. Its methods do
 // nothing on a nil receiver, which outside block kernels there is.
 type uniformity struct {
 	regs  []*unode // by register
-	loops []*unode
-	ctx   []ctrl
+	nodes []*unode // the others: loops and chains
+	ctx   *ctrl    // the innermost condition around the code being lowered
 	sites []barrierSite
+}
+
+// push makes c, a condition with its node set, the innermost one.
+func (u *uniformity) push(c *ctrl) {
+	c.parent, c.chain = u.ctx, &unode{deps: []uedge{{to: c.node, ctrl: true}}}
+	if u.ctx != nil {
+		c.chain.deps = append(c.chain.deps, uedge{to: u.ctx.chain, ctrl: true})
+	}
+	u.nodes = append(u.nodes, c.chain)
+	u.ctx = c
+}
+
+func (u *uniformity) pop() { u.ctx = u.ctx.parent }
+
+// outward lists the conditions from c out to (not including) stop,
+// outermost first.
+func outward(c, stop *ctrl) []*ctrl {
+	var list []*ctrl
+	for ; c != stop; c = c.parent {
+		list = append(list, c)
+	}
+	slices.Reverse(list)
+	return list
 }
 
 func (u *uniformity) node(r ir.Reg) *unode {
@@ -132,8 +163,8 @@ func (u *uniformity) inst(in *ir.Inst) {
 			}
 		}
 	}
-	for _, c := range u.ctx {
-		n.deps = append(n.deps, uedge{to: c.node, ctrl: true})
+	if u.ctx != nil {
+		n.deps = append(n.deps, uedge{to: u.ctx.chain, ctrl: true})
 	}
 	if varies(in.Op) && n.src == nil {
 		n.src = &origin{what: in.Op.String() + "()", pos: in.Pos}
@@ -160,9 +191,9 @@ func (u *uniformity) under(cond ir.Reg, pos ast.Pos, f func()) {
 		f()
 		return
 	}
-	u.ctx = append(u.ctx, ctrl{node: u.node(cond), pos: pos})
+	u.push(&ctrl{node: u.node(cond), pos: pos})
 	f()
-	u.ctx = u.ctx[:len(u.ctx)-1]
+	u.pop()
 }
 
 // loop runs f, which lowers a loop's condition and body, with the loop
@@ -174,42 +205,41 @@ func (u *uniformity) loop(f func(setCond func(ir.Reg, ast.Pos))) {
 		return
 	}
 	lp := &loopCtl{node: &unode{}}
-	u.loops = append(u.loops, lp.node)
-	u.ctx = append(u.ctx, ctrl{node: lp.node, loop: lp})
+	u.nodes = append(u.nodes, lp.node)
+	u.push(&ctrl{node: lp.node, loop: lp})
 	f(func(r ir.Reg, pos ast.Pos) {
 		if r != ir.NoReg {
 			lp.cond, lp.condPos = u.node(r), pos
 			lp.node.deps = append(lp.node.deps, uedge{to: lp.cond})
 		}
 	})
-	u.ctx = u.ctx[:len(u.ctx)-1]
+	u.pop()
 }
 
 // exit records a break or continue: the conditions between it and its
-// loop decide how many iterations each thread runs.
+// loop decide how many iterations each thread runs. The loop's node
+// depends on the innermost chain, which also holds the conditions around
+// the loop: those are checked before the loop's own, outermost first.
 func (u *uniformity) exit(tok string, pos ast.Pos) {
 	if u == nil {
 		return
 	}
-	i := len(u.ctx) - 1
-	for i >= 0 && u.ctx[i].loop == nil {
-		i--
+	c := u.ctx
+	for c != nil && c.loop == nil {
+		c = c.parent
 	}
-	if i < 0 {
-		return // not in a loop: reported elsewhere
+	if c == nil || c == u.ctx {
+		return // not in a loop (reported elsewhere), or under no condition in it
 	}
-	lp := u.ctx[i].loop
-	conds := append([]ctrl(nil), u.ctx[i+1:]...)
-	lp.exits = append(lp.exits, loopExit{tok: tok, pos: pos, conds: conds})
-	for _, c := range conds {
-		lp.node.deps = append(lp.node.deps, uedge{to: c.node, ctrl: true})
-	}
+	lp := c.loop
+	lp.exits = append(lp.exits, loopExit{tok: tok, pos: pos, at: u.ctx})
+	lp.node.deps = append(lp.node.deps, uedge{to: u.ctx.chain, ctrl: true})
 }
 
 // barrier records a sync() or block collective at pos.
 func (u *uniformity) barrier(name string, pos ast.Pos) {
 	if u != nil {
-		u.sites = append(u.sites, barrierSite{name: name, pos: pos, ctx: append([]ctrl(nil), u.ctx...)})
+		u.sites = append(u.sites, barrierSite{name: name, pos: pos, at: u.ctx})
 	}
 }
 
@@ -233,7 +263,7 @@ func (u *uniformity) solve() {
 	for _, n := range u.regs {
 		add(n)
 	}
-	for _, n := range u.loops {
+	for _, n := range u.nodes {
 		add(n)
 	}
 	for len(queue) > 0 {
@@ -281,21 +311,27 @@ func explain(n *unode) string {
 	return "?"
 }
 
-// check reports each condition that differs between threads around a
-// barrier, once, at the condition.
+// check reports, for each barrier, the outermost condition around it that
+// differs between threads, at the condition; each condition once.
 func (u *uniformity) check(errs *ast.ErrorList) {
 	if u == nil || len(u.sites) == 0 {
 		return
 	}
 	u.solve()
-	seen := map[*unode]bool{}
+	seen := map[*ctrl]bool{}
 	for _, s := range u.sites {
-		for _, c := range s.ctx {
-			if c.node.div && !seen[c.node] {
-				seen[c.node] = true
-				reportDivergence(errs, s, c)
-				break
+		if s.at == nil || !s.at.chain.div {
+			continue
+		}
+		for _, c := range outward(s.at, nil) {
+			if !c.node.div {
+				continue
 			}
+			if !seen[c] {
+				seen[c] = true
+				reportDivergence(errs, s, c)
+			}
+			break
 		}
 	}
 }
@@ -310,7 +346,7 @@ func through(n, m *unode) bool {
 	return false
 }
 
-func reportDivergence(errs *ast.ErrorList, s barrierSite, c ctrl) {
+func reportDivergence(errs *ast.ErrorList, s barrierSite, c *ctrl) {
 	at := func(p ast.Pos) string {
 		if p.Line == s.pos.Line {
 			return s.name + "()"
@@ -329,7 +365,7 @@ func reportDivergence(errs *ast.ErrorList, s barrierSite, c ctrl) {
 	// The loop differs because threads leave it early (its condition may
 	// then differ too, through the counter assigned in the loop).
 	for _, ex := range lp.exits {
-		for _, ec := range ex.conds {
+		for _, ec := range outward(ex.at, c) {
 			if ec.node.div {
 				errs.Add(ec.pos, "%s in a loop that some threads of a block leave early: the %s at %d:%d is under a condition that differs between threads: %s",
 					at(ec.pos), ex.tok, ex.pos.Line, ex.pos.Col, explain(ec.node))
@@ -337,4 +373,5 @@ func reportDivergence(errs *ast.ErrorList, s barrierSite, c ctrl) {
 			}
 		}
 	}
+	errs.Add(s.pos, "%s in a loop whose iterations differ between threads of a block: %s", s.name+"()", explain(lp.node))
 }
