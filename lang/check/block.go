@@ -160,8 +160,7 @@ func (b *body) blockCall(e *ast.CallExpr, name string, op ir.Op) operand {
 		return b.shuffle(e, name, op)
 	case info.Form != ir.FormLeaf:
 		return b.collective(e, name, op, info)
-	case len(e.Args) > 0:
-		b.errs.Add(e.Lparen, "%s() takes no arguments", name)
+	case !b.noArgs(e, name):
 		return invalid()
 	case info.Axis == ir.AxisBlock:
 		regs := b.blockIndex(e, name, op, 1)
@@ -282,8 +281,7 @@ func (b *body) collective(e *ast.CallExpr, name string, op ir.Op, info ir.OpInfo
 // warpSize is warp_size(): the i32 constant 32 on every backend, so it is
 // allowed in any kernel or func.
 func (b *body) warpSize(e *ast.CallExpr) operand {
-	if len(e.Args) > 0 {
-		b.errs.Add(e.Lparen, "warp_size() takes no arguments")
+	if !b.noArgs(e, "warp_size") {
 		return invalid()
 	}
 	return operand{mode: modeConst, t: ir.I32, val: constant.MakeInt64(ir.WarpSize), expr: e}

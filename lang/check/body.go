@@ -219,18 +219,18 @@ func (b *body) indexCall(e ast.Expr) (*ast.CallExpr, string, bool) {
 		return nil, "", false
 	}
 	id, ok := call.Fun.(*ast.Ident)
-	if !ok || b.lookup(id.Name) != nil || b.env[id.Name] != nil {
-		return nil, "", false
-	}
-	if op, isBlock := blockOps[id.Name]; id.Name != "tid" && !(isBlock && axisOf(op) == ir.AxisBlock) {
+	if !ok || b.lookup(id.Name) != nil || b.env[id.Name] != nil || id.Name != "tid" && !isAxisBuiltin(id.Name) {
 		return nil, "", false
 	}
 	return call, id.Name, true
 }
 
-func axisOf(op ir.Op) ir.Axis {
+// isAxisBuiltin reports whether name is a block builtin with one value
+// per block axis.
+func isAxisBuiltin(name string) bool {
+	op, ok := blockOps[name]
 	info, _ := op.Info()
-	return info.Axis
+	return ok && info.Axis == ir.AxisBlock
 }
 
 func (b *body) let(s *ast.LetStmt) {
