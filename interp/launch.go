@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -62,13 +64,15 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	return th.launchError(k.Name, s.Pos, th.run1(prog, d, dims, th.argStack[argBase:]))
 }
 
-// launchDims evaluates the launch's dimensions onto th.dimStack.
+// launchDims evaluates the launch's dimensions onto th.dimStack: threads
+// for a flat kernel, blocks of a block kernel's grid(...).
 func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, error) {
-	if len(s.Dims) < 1 || len(s.Dims) > 4 {
-		return nil, th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
+	if err := th.launchShape(s, k); err != nil {
+		return nil, err
 	}
-	if k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims) {
-		return nil, th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
+	counts := "threads"
+	if k.IR.IsBlock() {
+		counts = "blocks"
 	}
 	total := 1
 	for _, e := range s.Dims {
@@ -85,11 +89,56 @@ func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, er
 		}
 		th.dimStack = append(th.dimStack, n)
 		if n != 0 && total > maxThreads/n {
-			return nil, th.errorAt(e.Start(), fmt.Errorf("launch of more than 2^31-1 threads"))
+			return nil, th.errorAt(e.Start(), fmt.Errorf("launch of more than 2^31-1 %s", counts))
 		}
 		total *= n
 	}
-	return th.dimStack[len(th.dimStack)-len(s.Dims):], nil
+	dims := th.dimStack[len(th.dimStack)-len(s.Dims):]
+	if err := backend.CheckGrid(k.IR, dims); err != nil {
+		return nil, th.errorAt(s.Grid, err)
+	}
+	return dims, nil
+}
+
+// launchShape checks the form of a launch against its kernel: a block
+// kernel runs over grid(...) with one extent per block axis, a flat
+// kernel over threads, as many dimensions as tid() has names.
+func (th *Thread) launchShape(s *ast.LaunchStmt, k *Kernel) error {
+	block := k.IR.Block
+	switch {
+	case len(block) > 0 && !s.Grid.IsValid():
+		return th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s is a block kernel with %s: launch it over a grid of blocks, as in launch %s[%s](...)",
+			k.Name, blockString(block), k.Name, gridHint(block)))
+	case len(block) == 0 && s.Grid.IsValid():
+		return th.errorAt(s.Grid, fmt.Errorf("kernel %s is not a block kernel: grid(...) counts the blocks of a kernel declared with block(...); launch %s[n](...) runs n threads", k.Name, k.Name))
+	case len(block) > 0 && len(s.Dims) != len(block):
+		return th.errorAt(s.Grid, fmt.Errorf("kernel %s has a %d-D block (%s) and is launched over a %d-D grid", k.Name, len(block), blockString(block), len(s.Dims)))
+	case len(s.Dims) < 1 || len(s.Dims) > 4:
+		return th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
+	case k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims):
+		return th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
+	}
+	return nil
+}
+
+// blockString writes a block shape as a kernel declares it.
+func blockString(block []int) string {
+	parts := make([]string, len(block))
+	for i, d := range block {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "block(" + strings.Join(parts, ", ") + ")"
+}
+
+// gridHint is the grid that covers n threads per axis with block: one
+// cdiv per axis, the extents named as axes are (x last).
+func gridHint(block []int) string {
+	names := [][]string{{"n"}, {"ny", "nx"}, {"nz", "ny", "nx"}}[len(block)-1]
+	parts := make([]string, len(block))
+	for i, d := range block {
+		parts[i] = fmt.Sprintf("cdiv(%s, %d)", names[i], d)
+	}
+	return "grid(" + strings.Join(parts, ", ") + ")"
 }
 
 // packArgs checks the arguments against the kernel signature and pushes

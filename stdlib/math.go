@@ -60,3 +60,32 @@ func mathFuncs() map[string]fn {
 	}
 	return out
 }
+
+// cdiv(a, b) is the ceiling of the exact quotient of two ints, as in
+// kernels: cdiv(7, 2) == 4, cdiv(-7, 2) == -3, cdiv(7, -2) == -3. The
+// usual use is a grid that covers n threads: grid(cdiv(n, 256)).
+func cdiv(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2); err != nil {
+		return nil, err
+	}
+	var ab [2]int
+	for i, v := range args.Positional {
+		n, err := interp.ToInt(v)
+		if err != nil {
+			return nil, fmt.Errorf("cdiv: %v", err)
+		}
+		ab[i] = n
+	}
+	a, b := ab[0], ab[1]
+	switch {
+	case b == 0:
+		return nil, fmt.Errorf("cdiv: division by zero")
+	case a == math.MinInt64 && b == -1:
+		return nil, fmt.Errorf("cdiv: integer overflow")
+	}
+	q, r := a/b, a%b
+	if r != 0 && (r < 0) == (b < 0) {
+		q++
+	}
+	return interp.Int(q), nil
+}

@@ -26,7 +26,7 @@ func Universe() map[string]interp.Value {
 		"linspace": linspace, "array": array, "load": load, "save": save,
 		"copy": copyArray, "fill": fill, "to": to, "reshape": reshape,
 		"sum": sum, "mean": mean, "min": minFn, "max": maxFn, "dot": dot,
-		"allclose": allclose, "equal": equal,
+		"allclose": allclose, "equal": equal, "cdiv": cdiv,
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
 		"mem_info": memInfo, "synchronize": synchronize,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,

@@ -55,7 +55,7 @@
 //     too, "base,view") and `_` for the last value; names are matched to
 //     Tracker.Live entries by buffer ID (Array.BufferID).
 //   - Completion: keywords (syntax.Keywords, the contextual array, device,
-//     allocator included), predeclared names and globals; after `NAME.` the
+//     allocator, block and grid included), predeclared names and globals; after `NAME.` the
 //     array attributes (interp.ArrayAttrNames), config's settings
 //     (interp.ConfigNames) or a record's fields; after `:` the meta
 //     commands. The tables come from their owners, so completion cannot

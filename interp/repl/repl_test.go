@@ -320,6 +320,11 @@ func TestCompletion(t *testing.T) {
 		{"cou", []string{"nter"}, 3},
 		{"let y = ze", []string{"ros"}, 2},
 		{"ker", []string{"nel"}, 3},
+		{"sha", []string{"red"}, 3},
+		{"loc", []string{"al"}, 3},
+		{"blo", []string{"ck"}, 3},
+		{"gri", []string{"d"}, 3},
+		{"cdi", []string{"v"}, 3},
 		{":he", []string{"lp"}, 3},
 		{"  :r", []string{"eset"}, 2},
 	}
