@@ -66,15 +66,21 @@ type gpuDev struct {
 	k *Kernel
 }
 
-func (d gpuDev) launch(grid []int, args []backend.Arg) { d.check(d.k.Launch(d.s, grid, args)) }
+func (d gpuDev) launch(grid []int, args []backend.Arg) {
+	if err := d.k.Launch(d.s, grid, args); err != nil && d.launchErr == nil {
+		d.launchErr = err
+	}
+}
 
-// rig holds the device memory and stream of TestGPUBlockOps' launches;
-// a driver failure ends the test.
+// rig holds the device memory and stream of TestGPUBlockOps' launches. A
+// launch that fails is the case's failure (launchErr); any other driver
+// failure ends the test.
 type rig struct {
-	t    testing.TB
-	drv  *cuda.Driver
-	s    cuda.Stream
-	ptrs []cuda.DevicePtr
+	t         testing.TB
+	drv       *cuda.Driver
+	s         cuda.Stream
+	ptrs      []cuda.DevicePtr
+	launchErr error
 }
 
 func (g *rig) check(err error) {
@@ -218,6 +224,9 @@ func blockCases(info *cuda.DeviceInfo) []gpuCase {
 			seed += 0x9e3779b97f4a7c15
 			cs = append(cs, chainCase(t, sh, seed))
 		}
+	}
+	for _, sh := range indexShapes {
+		cs = append(cs, indexCase(sh))
 	}
 	cs = append(cs, tileCase(), localCase(), optInCase(102400), gridStrideCase(100003, 3))
 	if info.MaxSharedMemoryPerBlockOptin > 0 {
@@ -600,7 +609,11 @@ func TestGPUBlockOps(t *testing.T) {
 			if want := uint32(codegen.SharedBytes(c.k)); ks[i].shared != want {
 				t.Errorf("%s: launches with %d bytes of shared memory, want %d", c.name, ks[i].shared, want)
 			}
+			g.launchErr = nil
 			n, msg := c.run(gpuDev{g, ks[i]})
+			if g.launchErr != nil {
+				n, msg = 0, "launch: "+g.launchErr.Error()
+			}
 			compared += n
 			if msg != "" {
 				failed++
@@ -640,6 +653,23 @@ func indexKernel(block []int) *ir.Kernel {
 	return b.kernel(block, r)
 }
 
+// indexShapes are the shapes the index ops run on: besides opShapes',
+// blocks of 35 and 105 threads, whose lanes and warps cross rows and
+// whose last warp is short.
+var indexShapes = []blockShape{{[]int{64}, []int{3}}, {[]int{4, 24}, []int{2, 3}}, {[]int{2, 3, 16}, []int{2, 1, 2}},
+	{[]int{5, 7}, []int{3, 2}}, {[]int{3, 5, 7}, []int{2, 2, 3}}}
+
+// indexCase runs indexKernel against indexRef.
+func indexCase(sh blockShape) gpuCase {
+	return gpuCase{name: fmt.Sprintf("index ops block %v grid %v", sh.block, sh.grid), k: indexKernel(sh.block),
+		run: func(g device) (int, string) {
+			want := indexRef(sh.block, sh.grid)
+			out := g.zeros(ir.I32, len(want))
+			g.launch(sh.grid, []backend.Arg{out})
+			return compare(ir.I32, g.download(ir.I32, out, len(want)), want)
+		}}
+}
+
 // indexRef is what indexKernel stores.
 func indexRef(block, grid []int) []uint64 {
 	r := len(block)
@@ -677,8 +707,7 @@ func unravel(i int, dims []int) []int {
 func programChecks(t *testing.T, drv *cuda.Driver, ctx *cuda.Context, info *cuda.DeviceInfo) (int, string) {
 	dev := mem.Device{Type: mem.CUDA, Ordinal: 0}
 	compared := 0
-	for _, sh := range []blockShape{{[]int{64}, []int{3}}, {[]int{4, 24}, []int{2, 3}}, {[]int{2, 3, 16}, []int{2, 1, 2}},
-		{[]int{5, 7}, []int{3, 2}}, {[]int{3, 5, 7}, []int{2, 2, 3}}} {
+	for _, sh := range indexShapes {
 		k := indexKernel(sh.block)
 		p, err := cudaBackend{}.Compile(k, dev, backend.Options{})
 		if err != nil {
@@ -710,6 +739,26 @@ func programChecks(t *testing.T, drv *cuda.Driver, ctx *cuda.Context, info *cuda
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A launch in a loop allocates nothing (the grid check included).
+	err = ctx.Do(func() error {
+		g := &rig{t: t, drv: drv, s: p.(*program).d.Stream}
+		defer g.free()
+		args := []backend.Arg{g.zeros(ir.I32, len(indexRef([]int{4, 24}, []int{2, 3})))}
+		env := &backend.Env{Pinned: true}
+		launch := func() {
+			if err := p.Launch(env, []int{2, 3}, args); err != nil {
+				t.Fatal(err)
+			}
+		}
+		launch()
+		if n := testing.AllocsPerRun(100, launch); n != 0 {
+			t.Errorf("a block kernel's launch allocates %v times", n)
+		}
+		return drv.StreamSynchronize(g.s)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		grid []int
 		want string
@@ -738,7 +787,7 @@ func programChecks(t *testing.T, drv *cuda.Driver, ctx *cuda.Context, info *cuda
 	if err != nil {
 		t.Fatal(err)
 	}
-	return compared, fmt.Sprintf("index ops on 5 shapes, grid checks and %q: checked", want)
+	return compared, fmt.Sprintf("index ops on 5 shapes, allocation-free relaunch, grid checks and %q: checked", want)
 }
 
 // blockSumBench is BenchmarkGPUBlockSum's device state, made once per

@@ -308,7 +308,7 @@ func TestBlockOpsOnHost(t *testing.T) {
 		t.Skip("no g++ to run the generated C on the host")
 	}
 	if testing.Short() {
-		t.Skip("compiles and runs 393 kernels on the host")
+		t.Skip("compiles and runs about 400 kernels on the host")
 	}
 	var cases []gpuCase
 	for _, c := range blockCases(h200) {
