@@ -101,11 +101,11 @@
 //     a condition on a variable assigned in it; after the loop all threads
 //     meet again, so a barrier there is fine. A break of an inner loop
 //     does not make the outer loop divergent.
-//   - return under a divergent condition does not: a returned thread has
-//     left the block for good, and the IR defines barriers and collectives
-//     over the threads that have not returned (lang/ir doc.go; the cpu
-//     backend counts them so), so `if i >= n { return }` before a sync()
-//     is the usual guard and is accepted, in a loop too.
+//   - return under a divergent condition is not checked here: barriers
+//     and collectives must be reached by every thread of the block, and a
+//     thread that returned never arrives, so `if i >= n { return }` before
+//     a sync() fails at run time on the cpu with the barrier's position
+//     (lang/ir doc.go); write `if i < n { ... }` around the work instead.
 //   - Warp ops (shuffles, ballot, warp_*, sync_warp) need no block
 //     uniformity: they involve one warp, whose lanes run them together on
 //     the cpu and under full-warp masks on CUDA.

@@ -204,7 +204,7 @@ kernel k(a: array[f32]) block(32) {
     }
 }
 ---
-// a divergent return is fine: barriers wait for the threads that have not returned
+// a divergent return is not checked statically (the cpu fails such a launch at the barrier)
 kernel k(a: array[f32]) block(32) {
     let i = tid()
     if i >= len(a) { return }
