@@ -31,7 +31,10 @@ type Program struct {
 // stdlib.Universe() and the host's functions). Compile errors come back as
 // an ast.ErrorList.
 func Compile(filename string, src []byte, predeclared map[string]Value) (*Program, error) {
-	names := map[string]bool{"config": true, "_": true}
+	names := map[string]bool{}
+	for _, n := range processNames {
+		names[n] = true
+	}
 	for n := range universe() {
 		names[n] = true
 	}

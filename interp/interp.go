@@ -64,6 +64,13 @@ type Options struct {
 	// grants what the process may (the CLI); RootedFiles confines reading
 	// and writing to directories.
 	Files *FileAccess
+	// Argv is the script's `argv`, as Python's sys.argv: the script's
+	// name, then its arguments. Nil: an empty list.
+	Argv []string
+	// Env is what env(name) reads: the value of name and whether it is
+	// set. Nil grants no environment (env fails with ErrNoEnvAccess), as
+	// Files grants no files; os.LookupEnv grants the process's (the CLI).
+	Env func(name string) (string, bool)
 }
 
 // accessState is the peer and pool access gscript enabled: CUDA state of
@@ -165,6 +172,9 @@ func New(opts Options) (*Interp, error) {
 	}
 	in := &Interp{predeclared: map[string]Value{}}
 	for name, v := range universe() {
+		in.predeclared[name] = v
+	}
+	for name, v := range processBuiltins(opts) {
 		in.predeclared[name] = v
 	}
 	for name, v := range opts.Predeclared {
