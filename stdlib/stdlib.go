@@ -31,6 +31,8 @@ func Universe() map[string]interp.Value {
 		"mem_info": memInfo, "synchronize": synchronize,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,
 		"enable_mempool_access": enableMempoolAccess, "replay": replay,
+		"format": format, "read_file": readFile, "write_file": writeFile,
+		"save_text": saveText, "load_text": loadText, "save_image": saveImage,
 	}
 	for name, f := range mathFuncs() {
 		fns[name] = f
@@ -40,26 +42,6 @@ func Universe() map[string]interp.Value {
 		u[name] = &interp.Builtin{Name: name, Fn: f}
 	}
 	return u
-}
-
-func print(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(0, math.MaxInt); err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	for i, v := range args.Positional {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		s, err := th.Format(v)
-		if err != nil {
-			return nil, err
-		}
-		b.WriteString(s)
-	}
-	b.WriteByte('\n')
-	_, err := fmt.Fprint(th.Stdout, b.String())
-	return interp.Nil, err
 }
 
 func length(th *interp.Thread, args *interp.Args) (interp.Value, error) {
