@@ -33,6 +33,7 @@ func Universe() map[string]interp.Value {
 		"enable_mempool_access": enableMempoolAccess, "replay": replay,
 		"format": format, "read_file": readFile, "write_file": writeFile,
 		"save_text": saveText, "load_text": loadText, "save_image": saveImage,
+		"help": help,
 	}
 	for name, f := range mathFuncs() {
 		fns[name] = f
