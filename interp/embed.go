@@ -58,6 +58,17 @@ func Compile(filename string, src []byte, predeclared map[string]Value) (*Progra
 	return p, nil
 }
 
+// Kernels returns the program's kernels, checked and lowered to IR, in
+// the order of their declarations (`gscript cuda` prints their CUDA C).
+func (p *Program) Kernels() []*Kernel {
+	var out []*Kernel
+	for d, k := range p.info.Kernels {
+		out = append(out, &Kernel{Name: d.Name.Name, IR: k, Pos: d.Pos})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pos.Offset < out[j].Pos.Offset })
+	return out
+}
+
 // Run runs a compiled program in the interpreter. The program gets a fresh
 // global table (an interpreter runs one program at a time; Global, SetGlobal
 // and Call then refer to its globals), while the interpreter's arrays,

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -139,6 +140,10 @@ func (s *session) metaLoad(ctx context.Context, path string) {
 		return
 	}
 	err = s.interruptible(ctx, func(ctx context.Context) error { return s.in.Exec(ctx, path, src) })
+	if errors.As(err, &s.exited) {
+		s.quit = true // the file's exit(code) ends the session, as an entry's does
+		return
+	}
 	if err != nil {
 		fmt.Fprintln(s.stderr, err)
 	}

@@ -71,11 +71,14 @@ type session struct {
 	running context.CancelFunc // the running statement's, nil at the prompt
 	stopped bool               // running was called: the statement was interrupted
 	quit    bool
+	exited  *interp.ExitError // the session's exit(code), which Run returns
 }
 
-// Run runs the REPL until end of input, :quit or ctx is done. Script errors
-// are printed and the session goes on; Run returns an error only when the
-// interpreter cannot be made or the input cannot be read.
+// Run runs the REPL until end of input, :quit, exit(code) or ctx is done.
+// Script errors are printed and the session goes on; Run returns an error
+// only when the interpreter cannot be made or the input cannot be read,
+// or the *interp.ExitError of an entry's exit(code), whose status the
+// embedding program exits with.
 func Run(ctx context.Context, opts Options) error {
 	s, err := newSession(opts)
 	if err != nil {
@@ -87,7 +90,13 @@ func Run(ctx context.Context, opts Options) error {
 	if s.interactive && opts.Banner != "" {
 		fmt.Fprintln(s.stdout, opts.Banner)
 	}
-	return s.loop(ctx)
+	if err := s.loop(ctx); err != nil {
+		return err
+	}
+	if s.exited != nil {
+		return s.exited
+	}
+	return nil
 }
 
 func newSession(opts Options) (*session, error) {
@@ -271,6 +280,10 @@ func (s *session) exec(ctx context.Context, text string) {
 		v, err = s.in.ExecREPL(ctx, entryFile, []byte(text))
 		return err
 	})
+	if errors.As(err, &s.exited) {
+		s.quit = true
+		return
+	}
 	if err != nil {
 		s.report(err, text)
 		return

@@ -181,6 +181,30 @@ func TestInterruptStopsRunningStatement(t *testing.T) {
 	}
 }
 
+// TestExitEndsTheSession: exit(code) in an entry or a :load-ed file ends
+// the session; Run returns the *interp.ExitError.
+func TestExitEndsTheSession(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "x.gs")
+	if err := os.WriteFile(script, []byte("print(\"loaded\")\nexit(5)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		lines []string
+		out   string
+		code  int
+	}{
+		{[]string{"print(1)", "exit(3)", "print(2)"}, "1\n", 3},
+		{[]string{":load " + script, "print(2)"}, "loaded\n", 5},
+	} {
+		var out, errOut bytes.Buffer
+		err := Run(context.Background(), testOptions(&fakeReader{lines: c.lines}, &out, &errOut))
+		var xe *interp.ExitError
+		if !errors.As(err, &xe) || xe.Code != c.code || out.String() != c.out || errOut.String() != "" {
+			t.Errorf("%q: Run = %v, stdout %q, stderr %q", c.lines, err, out.String(), errOut.String())
+		}
+	}
+}
+
 func TestReadErrorIsReturned(t *testing.T) {
 	boom := errors.New("boom")
 	rd := &fakeReader{lines: []string{"1"}, err: boom}
