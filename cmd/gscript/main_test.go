@@ -243,7 +243,7 @@ func TestREPLOnStdin(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, "2\nstill here\nNAME") || !strings.Contains(out, "a     list  [1, 2]") {
 			t.Errorf("gscript %v: exit %d, stdout %q", args, code, out)
 		}
-		if errOut != "<repl>:1:1: undefined: nope\n" {
+		if errOut != "<repl>:4:1: undefined: nope\n" { // the input's fourth line
 			t.Errorf("gscript %v: stderr %q", args, errOut)
 		}
 	}
