@@ -256,39 +256,3 @@ func writeOut(th *interp.Thread, file, s string) error {
 	}
 	return nil
 }
-
-// stringKwarg reads a string keyword argument, defaulting to def.
-func stringKwarg(args *interp.Args, name, def string) (string, error) {
-	v := args.Kwarg(name)
-	if v == nil {
-		return def, nil
-	}
-	s, ok := v.(interp.String)
-	if !ok {
-		return "", fmt.Errorf("%s: %s= must be a string, not %s", args.Fn, name, v.Type())
-	}
-	return string(s), nil
-}
-
-// intKwarg reads an int keyword argument, defaulting to def.
-func intKwarg(args *interp.Args, name string, def int) (int, error) {
-	v := args.Kwarg(name)
-	if v == nil {
-		return def, nil
-	}
-	n, ok := v.(interp.Int)
-	if !ok {
-		return 0, fmt.Errorf("%s: %s= must be an int, not %s", args.Fn, name, v.Type())
-	}
-	return int(n), nil
-}
-
-// formatElem writes one array element as print does (shortest repr),
-// for save_text without fmt=; bools as 1 and 0, which every CSV reader
-// (and load_text) takes.
-func formatElem(t ir.Type, bits uint64) string {
-	if t == ir.Bool {
-		return strconv.Itoa(int(bits & 1))
-	}
-	return interp.ConvertScalarBits(t, bits).String()
-}

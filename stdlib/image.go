@@ -147,8 +147,8 @@ func mappedImage(args *interp.Args, a *mem.Array) (image.Image, error) {
 		} else if v > lo {
 			t = 1
 		}
-		c := mapColor(stops, t)
-		copy(img.Pix[4*i:], []uint8{c.R, c.G, c.B, c.A})
+		c, p := mapColor(stops, t), img.Pix[4*i:4*i+4]
+		p[0], p[1], p[2], p[3] = c.R, c.G, c.B, c.A
 	}
 	return img, nil
 }
@@ -213,17 +213,4 @@ func valueRange(args *interp.Args, vals []float64) (float64, float64, error) {
 		return 0, 0, fmt.Errorf("save_image: vmin %v is above vmax %v", lo, hi)
 	}
 	return lo, hi, nil
-}
-
-// floatKwarg reads a number keyword argument, defaulting to def.
-func floatKwarg(args *interp.Args, name string, def float64) (float64, error) {
-	v := args.Kwarg(name)
-	if v == nil {
-		return def, nil
-	}
-	f, err := interp.ToFloat(v)
-	if err != nil || math.IsNaN(f) {
-		return 0, fmt.Errorf("%s: %s= must be a number, not %s", args.Fn, name, v.Type())
-	}
-	return f, nil
 }

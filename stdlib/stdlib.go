@@ -233,6 +233,45 @@ func dtypeArg(args *interp.Args, def ir.Type) (ir.Type, error) {
 	return ir.Type(d), nil
 }
 
+// stringKwarg reads a string keyword argument, defaulting to def.
+func stringKwarg(args *interp.Args, name, def string) (string, error) {
+	v := args.Kwarg(name)
+	if v == nil {
+		return def, nil
+	}
+	s, ok := v.(interp.String)
+	if !ok {
+		return "", fmt.Errorf("%s: %s= must be a string, not %s", args.Fn, name, v.Type())
+	}
+	return string(s), nil
+}
+
+// intKwarg reads an int keyword argument, defaulting to def.
+func intKwarg(args *interp.Args, name string, def int) (int, error) {
+	v := args.Kwarg(name)
+	if v == nil {
+		return def, nil
+	}
+	n, ok := v.(interp.Int)
+	if !ok {
+		return 0, fmt.Errorf("%s: %s= must be an int, not %s", args.Fn, name, v.Type())
+	}
+	return int(n), nil
+}
+
+// floatKwarg reads a number keyword argument, defaulting to def.
+func floatKwarg(args *interp.Args, name string, def float64) (float64, error) {
+	v := args.Kwarg(name)
+	if v == nil {
+		return def, nil
+	}
+	f, err := interp.ToFloat(v)
+	if err != nil || math.IsNaN(f) {
+		return 0, fmt.Errorf("%s: %s= must be a number, not %s", args.Fn, name, v.Type())
+	}
+	return f, nil
+}
+
 // replay is replay(g[, times]): queue a captured graph times times.
 func replay(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 2); err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,7 +28,7 @@ var (
 // checkSuffix refuses a path for fn unless it ends in one of want, and
 // says which builtin writes (or reads) the format its suffix names.
 func checkSuffix(fn, path string, want []string) error {
-	if contains(want, strings.ToLower(filepath.Ext(path))) {
+	if slices.Contains(want, strings.ToLower(filepath.Ext(path))) {
 		return nil
 	}
 	alts := strings.Join(want, ", ")
@@ -42,7 +43,7 @@ func checkSuffix(fn, path string, want []string) error {
 func refuseSuffix(fn, path, what string, refused ...[]string) error {
 	ext := strings.ToLower(filepath.Ext(path))
 	for _, r := range refused {
-		if contains(r, ext) {
+		if slices.Contains(r, ext) {
 			return fmt.Errorf("%s %s: %s handles %s, not %s files%s", fn, path, fn, what, ext, suffixHint(path))
 		}
 	}
@@ -52,23 +53,14 @@ func refuseSuffix(fn, path, what string, refused ...[]string) error {
 // suffixHint names the builtins of the format path's suffix names.
 func suffixHint(path string) string {
 	switch ext := strings.ToLower(filepath.Ext(path)); {
-	case contains(npySuffixes, ext):
+	case slices.Contains(npySuffixes, ext):
 		return "; save and load handle .npy files"
-	case contains(textSuffixes, ext):
+	case slices.Contains(textSuffixes, ext):
 		return "; save_text and load_text handle text and CSV files"
-	case contains(imageSuffixes, ext):
+	case slices.Contains(imageSuffixes, ext):
 		return "; save_image writes PNG images"
 	}
 	return ""
-}
-
-func contains(list []string, s string) bool {
-	for _, l := range list {
-		if l == s {
-			return true
-		}
-	}
-	return false
 }
 
 // read_file(path) returns a file's contents as a string.
@@ -252,6 +244,16 @@ func writeText(th *interp.Thread, w *bufio.Writer, a *mem.Array, o textOptions) 
 	return err
 }
 
+// formatElem writes one array element as print does (shortest repr),
+// for save_text without fmt=; bools as 1 and 0, which every CSV reader
+// (and load_text) takes.
+func formatElem(t ir.Type, bits uint64) string {
+	if t == ir.Bool {
+		return strconv.Itoa(int(bits & 1))
+	}
+	return interp.ConvertScalarBits(t, bits).String()
+}
+
 // textElem formats one element: with f (one verb) when given.
 func textElem(th *interp.Thread, t ir.Type, bits uint64, f string) (string, error) {
 	if f == "" {
@@ -367,14 +369,17 @@ func (r *textReader) read(th *interp.Thread, br *bufio.Reader) ([]uint64, []int,
 		if !ok {
 			continue
 		}
+		held := cap(bits)
 		if bits, err = r.row(bits, fields); err != nil {
 			return nil, nil, err
 		}
-		if cap(bits) > mem.MaxElems {
+		if len(bits) > mem.MaxElems {
 			return nil, nil, fmt.Errorf("line %d: more than %d values", r.line, mem.MaxElems)
 		}
-		if err := th.CheckHostBytes(8 * cap(bits)); err != nil {
-			return nil, nil, fmt.Errorf("line %d: %w", r.line, err)
+		if cap(bits) > held {
+			if err := th.CheckHostBytes(8 * cap(bits)); err != nil {
+				return nil, nil, fmt.Errorf("line %d: %w", r.line, err)
+			}
 		}
 		rows++
 	}

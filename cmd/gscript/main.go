@@ -24,6 +24,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -127,53 +128,30 @@ func parseArgs(argv []string) (command, error) {
 		if err := fs.Parse(argv); err != nil {
 			return c, usageError("%v", err)
 		}
-		argv = fs.Args()
-		if len(argv) == 0 {
+		if argv = fs.Args(); len(argv) == 0 {
 			break
 		}
-		pos = append(pos, argv[0])
-		argv = argv[1:]
-		if isRun(pos) {
-			pos = append(pos, argv...)
+		pos, argv = append(pos, argv[0]), argv[1:]
+		if len(pos) == 2 && pos[0] == "run" || len(pos) == 1 && isScript(pos[0]) {
+			pos = append(pos, argv...) // FILE: the rest is the script's
 			break
 		}
 	}
-	if len(pos) > 0 {
-		c.name, c.args = pos[0], pos[1:]
-	}
-	if c.name != "run" && c.name != "" && isScript(c.name) {
+	switch {
+	case len(pos) > 0 && isScript(pos[0]):
 		c.name, c.args = "run", pos
+	case len(pos) > 0:
+		c.name, c.args = pos[0], pos[1:]
 	}
 	return c, nil
 }
 
-// isRun reports whether the positional arguments so far end at a run's
-// FILE, after which no flag is gscript's.
-func isRun(pos []string) bool {
-	switch {
-	case len(pos) == 1:
-		return pos[0] != "run" && isScript(pos[0]) && !isCommand(pos[0])
-	case len(pos) == 2:
-		return pos[0] == "run"
-	}
-	return false
-}
-
 var commands = []string{"repl", "run", "check", "cuda", "help", "devices", "version"}
 
-func isCommand(s string) bool {
-	for _, c := range commands {
-		if s == c {
-			return true
-		}
-	}
-	return false
-}
-
-// isScript reports whether a first argument that is no command names a
-// script: stdin, a .gs name, or an existing file.
+// isScript reports whether a first argument names a script rather than
+// a command: stdin, a .gs name, or an existing file.
 func isScript(s string) bool {
-	return !isCommand(s) && (s == "-" || strings.HasSuffix(s, ".gs") || fileExists(s))
+	return !slices.Contains(commands, s) && (s == "-" || strings.HasSuffix(s, ".gs") || fileExists(s))
 }
 
 func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {

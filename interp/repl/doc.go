@@ -20,8 +20,10 @@
 //     recalled multi-line entry as its lines), so an error inside a fn
 //     that an earlier entry defined names that entry's line, and on a
 //     non-terminal stdin (gscript < file) positions are the input's lines.
-//     An entry is parsed after one newline per earlier session line; after
-//     2^20 lines the count starts again from 1. On a terminal an error at
+//     An entry is parsed after one newline per earlier session line (lang
+//     has no line offset); after 65536 lines, where that costs as much as
+//     parsing a short entry, the count starts again from 1 (a longer input
+//     is a script: gscript - runs it). On a terminal an error at
 //     one position also shows its line, from the entry holding it (the
 //     last 1000 entries are kept), with a caret; on a non-terminal only the
 //     error lines are printed.

@@ -558,3 +558,21 @@ func TestHelpCommand(t *testing.T) {
 		t.Errorf("stderr %q", errOut)
 	}
 }
+
+// TestSessionLinesRestart: past maxSessionLines the line numbers start
+// again from 1 (each entry is parsed after a newline per earlier line).
+func TestSessionLinesRestart(t *testing.T) {
+	var out, errOut bytes.Buffer
+	s, err := newSession(testOptions(&fakeReader{lines: []string{"let a = 1", "a + nope"}}, &out, &errOut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	s.lines = maxSessionLines
+	if err := s.loop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if errOut.String() != "<repl>:2:5: undefined: nope\n" {
+		t.Errorf("stderr %q", errOut.String())
+	}
+}
