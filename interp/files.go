@@ -12,14 +12,15 @@ import (
 	"syscall"
 )
 
-// ErrNoFileAccess is the error of a file builtin (load, save) whose access
-// the embedding program did not grant (Options.Files).
+// ErrNoFileAccess is the error of a file builtin (load, save, load_text,
+// save_image, print's file= ...) whose access the embedding program did
+// not grant (Options.Files).
 var ErrNoFileAccess = errors.New("file access is not allowed in this interpreter")
 
 // FileAccess is the file system that a script's file builtins may use:
-// reading (load) and writing (save) each either not granted, granted to the
-// whole file system, or rooted in a directory through os.Root, which
-// refuses names and symbolic links that lead outside it. A nil
+// reading (Open) and writing (WriteFile, Append) each either not granted,
+// granted to the whole file system, or rooted in a directory through
+// os.Root, which refuses names and symbolic links that lead outside it. A nil
 // *FileAccess grants nothing: every method returns ErrNoFileAccess.
 //
 // A FileAccess may serve many interpreters at once; Close it when none

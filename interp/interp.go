@@ -59,7 +59,7 @@ type Options struct {
 	// DefaultAllocators sets per-device default allocators, by device name
 	// ("cpu", "cuda:0"): they win over the built-in defaults.
 	DefaultAllocators map[string]mem.Allocator
-	// Files is the file access of load and save. Nil grants none: scripts
+	// Files is the file access of every file builtin. Nil grants none: scripts
 	// of an embedding program touch no file unless it says so. AllFiles
 	// grants what the process may (the CLI); RootedFiles confines reading
 	// and writing to directories.

@@ -1,6 +1,7 @@
 // Package stdlib holds gscript's host builtins: constructors, reductions,
-// .npy input and output, printing and conversions, and device queries.
-// Universe returns them for interp.Options.Predeclared.
+// .npy, text/CSV and PNG files, printing, formatting and conversions, and
+// device queries, with the table of their docs (doc.go). Universe returns
+// them for interp.Options.Predeclared.
 package stdlib
 
 import (
