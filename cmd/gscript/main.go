@@ -31,6 +31,7 @@ import (
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/interp/repl"
 	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -224,6 +225,20 @@ func fileExists(path string) bool {
 	return err == nil && !st.IsDir()
 }
 
+// startError reports a failure to make the interpreter: a flag that does
+// not parse is a usage error (status 2); a device this machine does not
+// have is not (status 1), and pointing to --help would not help.
+func startError(f flags, err error) error {
+	dev := f.device
+	if dev == "cuda" {
+		dev = "cuda:0"
+	}
+	if d, perr := mem.ParseDevice(dev); dev != "" && perr == nil && mem.CheckDevice(d) != nil {
+		return &exitError{code: 1, msg: "gscript: " + err.Error()}
+	}
+	return usageError("%v", err)
+}
+
 // readScript reads a script file, or stdin for "-" (named <stdin> in
 // positions).
 func readScript(path string, stdin io.Reader) (name string, src []byte, err error) {
@@ -256,7 +271,7 @@ func checkFile(f flags, path string, stdin io.Reader) error {
 	}
 	in, err := interp.New(interpOptions(f, io.Discard, io.Discard))
 	if err != nil {
-		return usageError("%v", err)
+		return startError(f, err)
 	}
 	defer in.Close()
 	return in.Check(name, src)
@@ -274,7 +289,7 @@ func runFile(f flags, path string, args []string, stdin io.Reader, stdout, stder
 	opts.Argv = append([]string{path}, args...)
 	in, err := interp.New(opts)
 	if err != nil {
-		return usageError("%v", err)
+		return startError(f, err)
 	}
 	defer in.Close()
 	ctx, cancel := context.WithCancel(context.Background())
@@ -309,7 +324,7 @@ func runREPL(f flags, stdin io.Reader, stdout, stderr io.Writer) error {
 	// as a failure to start.
 	in, err := interp.New(opts)
 	if err != nil {
-		return usageError("%v", err)
+		return startError(f, err)
 	}
 	in.Close()
 	err = repl.Run(context.Background(), repl.Options{

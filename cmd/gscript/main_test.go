@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 func gscript(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -100,6 +102,13 @@ func TestUsageErrors(t *testing.T) {
 	}
 	if code, _, errOut := gscript(t, "", "run", "/nonexistent/x.gs"); code != 1 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
+	}
+	// A device this machine lacks is no usage error: one line, status 1.
+	if mem.CUDADeviceCount() == 0 {
+		code, _, errOut := gscript(t, "", "--device", "cuda", "run", ok)
+		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "cuda:0 is not available") {
+			t.Errorf("--device cuda without CUDA: exit %d, %q", code, errOut)
+		}
 	}
 }
 
