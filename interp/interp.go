@@ -61,11 +61,18 @@ type Options struct {
 	// DefaultAllocators sets per-device default allocators, by device name
 	// ("cpu", "cuda:0"): they win over the built-in defaults.
 	DefaultAllocators map[string]mem.Allocator
-	// Files is the file access of load and save. Nil grants none: scripts
+	// Files is the file access of every file builtin. Nil grants none: scripts
 	// of an embedding program touch no file unless it says so. AllFiles
 	// grants what the process may (the CLI); RootedFiles confines reading
 	// and writing to directories.
 	Files *FileAccess
+	// Argv is the script's `argv`, as Python's sys.argv: the script's
+	// name, then its arguments. Nil: an empty list.
+	Argv []string
+	// Env is what env(name) reads: the value of name and whether it is
+	// set. Nil grants no environment (env fails with ErrNoEnvAccess), as
+	// Files grants no files; os.LookupEnv grants the process's (the CLI).
+	Env func(name string) (string, bool)
 }
 
 // accessState is the peer and pool access gscript enabled: CUDA state of
@@ -168,6 +175,9 @@ func New(opts Options) (*Interp, error) {
 	}
 	in := &Interp{predeclared: map[string]Value{}}
 	for name, v := range universe() {
+		in.predeclared[name] = v
+	}
+	for name, v := range processBuiltins(opts) {
 		in.predeclared[name] = v
 	}
 	for name, v := range opts.Predeclared {

@@ -113,6 +113,7 @@ func (r *Record) Get(name string) (Value, bool) {
 type Kernel struct {
 	Name string
 	IR   *ir.Kernel
+	Pos  ast.Pos // the declaration's (set by Program.Kernels)
 }
 
 func (*Kernel) Type() string     { return "kernel" }

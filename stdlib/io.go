@@ -41,6 +41,9 @@ func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := refuseSuffix("load", path, ".npy files", textSuffixes, imageSuffixes); err != nil {
+		return nil, err
+	}
 	f, err := th.Files().Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %w", path, err)
@@ -137,6 +140,9 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	path, err := pathArg(args, 0)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSuffix("save", path, npySuffixes); err != nil {
 		return nil, err
 	}
 	a, err := arrayArg(args, 1)

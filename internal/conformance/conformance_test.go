@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/internal/scripttest"
+	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -69,7 +70,8 @@ func TestConformance(t *testing.T) {
 					if why != "" {
 						t.Skip(why)
 					}
-					Exec(t, c, dev, nil)
+					// tmpdir: a fresh directory, for the file chunks.
+					Exec(t, c, dev, map[string]interp.Value{"tmpdir": interp.String(t.TempDir())})
 				})
 				switch {
 				case why != "":

@@ -2,6 +2,7 @@ package check
 
 import (
 	"go/constant"
+	"slices"
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -41,9 +42,11 @@ func init() {
 	}
 }
 
+// plainBuiltins are the kernel builtins that are not ops of a family.
+var plainBuiltins = []string{"tid", "len", "select", "print", "range", "cdiv", "warp_size"}
+
 func isBuiltin(name string) bool {
-	switch name {
-	case "tid", "len", "select", "print", "range", "cdiv", "warp_size":
+	if slices.Contains(plainBuiltins, name) {
 		return true
 	}
 	_, isMath := mathBuiltins[name]
@@ -494,4 +497,20 @@ func allUntyped(ops []operand) bool {
 		}
 	}
 	return true
+}
+
+// KernelBuiltins lists, sorted, the names a kernel or func body can call
+// besides its own funcs: the REPL completes them inside kernel bodies.
+func KernelBuiltins() []string {
+	names := append(slices.Clone(plainBuiltins), mathNames...)
+	for _, m := range []map[string]ir.Op{atomicOps, blockOps} {
+		for name := range m {
+			names = append(names, name)
+		}
+	}
+	for _, t := range ir.Scalars.Types() {
+		names = append(names, t.String())
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
