@@ -43,7 +43,7 @@ func TestExamplesAgree(t *testing.T) {
 }
 
 // runExample runs an example on dev with its files rooted in a scratch
-// directory and returns what it printed.
+// directory and an empty environment, and returns what it printed.
 func runExample(t *testing.T, file string, src []byte, dev string) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -53,7 +53,7 @@ func runExample(t *testing.T, file string, src []byte, dev string) string {
 	}
 	var out bytes.Buffer
 	in, err := interp.New(interp.Options{Stdout: &out, Stderr: io.Discard, Device: dev,
-		Predeclared: stdlib.Universe(), Files: files})
+		Predeclared: stdlib.Universe(), Files: files, Env: func(string) (string, bool) { return "", false }})
 	if err != nil {
 		t.Fatal(err)
 	}

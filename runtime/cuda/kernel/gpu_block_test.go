@@ -745,8 +745,9 @@ func programChecks(t *testing.T, drv *cuda.Driver, ctx *cuda.Context, info *cuda
 		defer g.free()
 		args := []backend.Arg{g.zeros(ir.I32, len(indexRef([]int{4, 24}, []int{2, 3})))}
 		env := &backend.Env{Pinned: true}
+		grid := []int{2, 3} // made once: a literal here would be the test's own allocation
 		launch := func() {
-			if err := p.Launch(env, []int{2, 3}, args); err != nil {
+			if err := p.Launch(env, grid, args); err != nil {
 				t.Fatal(err)
 			}
 		}
