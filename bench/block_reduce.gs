@@ -38,19 +38,46 @@ kernel total(p: array[f64], out: array[f64]) block(256) {
         out[0] = s
     }
 }
+// The same two-level sum without blocks: each thread adds a run of 256
+// elements, the host-side second pass is a second flat launch.
+kernel flat_partial(x: array[f32], out: array[f64]) {
+    let b = tid()
+    let n = len(x)
+    let s: f64 = 0.0
+    for k in range(b * 256, min(b * 256 + 256, n)) {
+        s += f64(x[k])
+    }
+    out[b] = s
+}
+kernel flat_total(p: array[f64], out: array[f64]) {
+    let s: f64 = 0.0
+    for k in range(len(p)) {
+        s += p[k]
+    }
+    out[0] = s
+}
 kernel init(x: array[f32]) {
     let i = tid()
     x[i] = f32(i % 1024) / 2048.0
 }
-let n = 1 << 28
+let n = 1 << 28                              // gscript run bench/block_reduce.gs [N]
+if len(argv) > 1 {
+    n = int(argv[1])
+}
 let blocks = 132 * 8
 array x: f32[n]
 array part: f64[blocks]
 array out: f64[1]
+array flat: f64[cdiv(n, 256)]
 launch init[n](x)
 fn kernel_sum() {
     launch partial_sums[grid(blocks)](x, part)
     launch total[grid(1)](part, out)
+    return out[0]
+}
+fn flat_sum() {
+    launch flat_partial[len(flat)](x, flat)
+    launch flat_total[1](flat, out)
     return out[0]
 }
 fn rate(f, reps) {
@@ -61,12 +88,17 @@ fn rate(f, reps) {
         f()
     }
     synchronize()
-    return round(4.0 * float(n) / ((time() - t0) / float(reps)) / 1e9)
+    return round(4.0 * float(n) / ((time() - t0) / float(reps)) / 1e9, 2)
 }
 let want = float(n) * 1023.0 / 4096.0       // the mean of (i % 1024) / 2048
 assert kernel_sum() == want, "block kernel sum"
-print("gscript block_reduce kernel 2^28 f32:", rate(kernel_sum, 20), "GB/s")
+let reps = 20
+if x.device == "cpu" {
+    reps = 3
+}
+print("gscript block_reduce kernel", n, "f32 on", x.device, ":", rate(kernel_sum, reps), "GB/s")
+print("gscript two-level flat kernel", n, "f32 on", x.device, ":", rate(flat_sum, reps), "GB/s")
 fn lib_sum() {
     return sum(x)
 }
-print("gscript sum() 2^28 f32:", rate(lib_sum, 20), "GB/s")
+print("gscript sum()", n, "f32 on", x.device, ":", rate(lib_sum, reps), "GB/s")

@@ -54,7 +54,10 @@ kernel init(a: array[f32, 2], b: array[f32, 2]) {
     a[i, j] = f32((i * 7 + j * 3) % 17) / 17.0 - 0.5
     b[i, j] = f32((i * 5 + j * 11) % 13) / 13.0 - 0.5
 }
-let n = 4096
+let n = 4096                                 // gscript run bench/matmul.gs [N], N a multiple of 128
+if len(argv) > 1 {
+    n = int(argv[1])
+}
 array a: f32[n, n]
 array b: f32[n, n]
 array c: f32[n, n]
@@ -70,10 +73,14 @@ fn tflops(reps, tiled) {
         }
     }
     synchronize()
-    return round(2.0 * float(n) * float(n) * float(n) / ((time() - t0) / float(reps)) / 1e10) / 100.0
+    return round(2.0 * float(n) * float(n) * float(n) / ((time() - t0) / float(reps)) / 1e9, 2)
 }
 tflops(1, true)
 tflops(1, false)
-print("gscript sgemm tiled 4096^2 f32:", tflops(10, true), "TFLOP/s")
-print("gscript sgemm naive 4096^2 f32:", tflops(3, false), "TFLOP/s")
+let reps = 10
+if a.device == "cpu" {
+    reps = 1
+}
+print("gscript sgemm tiled", n, "^2 f32 on", a.device, ":", tflops(reps, true), "GFLOP/s")
+print("gscript sgemm naive", n, "^2 f32 on", a.device, ":", tflops(max(1, reps / 3), false), "GFLOP/s")
 assert allclose(c, ref, rtol=1e-4, atol=1e-3), "tiled and naive agree"
