@@ -25,12 +25,13 @@ func Universe() map[string]interp.Value {
 		"zeros": zeros, "ones": ones, "full": full, "empty": zeros, "arange": arange,
 		"linspace": linspace, "array": array, "load": load, "save": save,
 		"copy": copyArray, "fill": fill, "to": to, "reshape": reshape,
-		"sum": sum, "mean": mean, "min": minFn, "max": maxFn, "dot": dot,
-		"allclose": allclose, "equal": equal,
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
 		"mem_info": memInfo, "synchronize": synchronize,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,
 		"enable_mempool_access": enableMempoolAccess, "replay": replay,
+	}
+	for name, f := range reductions() {
+		fns[name] = f
 	}
 	for name, f := range mathFuncs() {
 		fns[name] = f

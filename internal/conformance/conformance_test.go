@@ -13,8 +13,12 @@ import (
 // backend: they launch a kernel or make an array.
 var usesDevice = regexp.MustCompile(`(?m)\blaunch\b|^\s*array\s`)
 
+// stdlibScripts are the standard library's script tests that the suite
+// runs too: every chunk of them makes arrays on the default device.
+var stdlibScripts = []string{"../../stdlib/testdata/reduce.gs"}
+
 // scripts returns the conformance chunks: the device-dependent chunks of
-// interp's script tests, and all of this package's.
+// interp's script tests, stdlibScripts, and all of this package's.
 func scripts(t *testing.T) []*scripttest.Chunk {
 	interpChunks, err := scripttest.Glob("../../interp/testdata/*.gs")
 	if err != nil {
@@ -29,6 +33,13 @@ func scripts(t *testing.T) []*scripttest.Chunk {
 		if usesDevice.MatchString(c.Source) {
 			chunks = append(chunks, c)
 		}
+	}
+	for _, f := range stdlibScripts {
+		cs, err := scripttest.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		chunks = append(chunks, cs...)
 	}
 	return append(chunks, own...)
 }
