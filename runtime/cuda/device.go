@@ -20,6 +20,7 @@ const (
 	AttrPCIDeviceID                            DeviceAttribute = 34
 	AttrTCCDriver                              DeviceAttribute = 35
 	AttrMaxThreadsPerMultiprocessor            DeviceAttribute = 39
+	AttrMaxSharedMemoryPerBlockOptin           DeviceAttribute = 97
 	AttrUnifiedAddressing                      DeviceAttribute = 41
 	AttrPCIDomainID                            DeviceAttribute = 50
 	AttrComputeCapabilityMajor                 DeviceAttribute = 75
@@ -63,14 +64,17 @@ type IPCSupport struct {
 
 // DeviceInfo is everything read about a device, once, at first request.
 type DeviceInfo struct {
-	Ordinal                      int
-	Name                         string
-	Major, Minor                 int // compute capability
-	MultiprocessorCount          int
-	TotalMem                     uint64 // bytes
-	MaxThreadsPerBlock           int
-	MaxThreadsPerMultiprocessor  int // threads resident at once per SM
-	MaxSharedMemoryPerBlock      int
+	Ordinal                     int
+	Name                        string
+	Major, Minor                int // compute capability
+	MultiprocessorCount         int
+	TotalMem                    uint64 // bytes
+	MaxThreadsPerBlock          int
+	MaxThreadsPerMultiprocessor int // threads resident at once per SM
+	MaxSharedMemoryPerBlock     int // without opting in (48 KiB)
+	// MaxSharedMemoryPerBlockOptin is the most a kernel may use after
+	// raising its CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES.
+	MaxSharedMemoryPerBlockOptin int
 	WarpSize                     int
 	PCIDomain, PCIBus, PCIDevice int
 	Caps                         Capabilities
@@ -104,6 +108,8 @@ var attrFields = []attrField{
 	{"max_threads_per_block", AttrMaxThreadsPerBlock, num(func(i *DeviceInfo) *int { return &i.MaxThreadsPerBlock })},
 	{"max_threads_per_multiprocessor", AttrMaxThreadsPerMultiprocessor, num(func(i *DeviceInfo) *int { return &i.MaxThreadsPerMultiprocessor })},
 	{"max_shared_memory_per_block", AttrMaxSharedMemoryPerBlock, num(func(i *DeviceInfo) *int { return &i.MaxSharedMemoryPerBlock })},
+	{"max_shared_memory_per_block_optin", AttrMaxSharedMemoryPerBlockOptin,
+		num(func(i *DeviceInfo) *int { return &i.MaxSharedMemoryPerBlockOptin })},
 	{"warp_size", AttrWarpSize, num(func(i *DeviceInfo) *int { return &i.WarpSize })},
 	{"pci_domain_id", AttrPCIDomainID, num(func(i *DeviceInfo) *int { return &i.PCIDomain })},
 	{"pci_bus_id", AttrPCIBusID, num(func(i *DeviceInfo) *int { return &i.PCIBus })},

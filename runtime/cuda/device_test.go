@@ -52,7 +52,8 @@ func TestAttributeNumbers(t *testing.T) {
 		"memory_pools_supported": 115, "integrated": 18, "can_map_host_memory": 19,
 		"compute_capability_major": 75, "compute_capability_minor": 76, "multiprocessor_count": 16,
 		"max_threads_per_block": 1, "max_threads_per_multiprocessor": 39, "warp_size": 10, "max_shared_memory_per_block": 8,
-		"pci_bus_id": 33, "pci_device_id": 34, "pci_domain_id": 50, "tcc_driver": 35,
+		"max_shared_memory_per_block_optin": 97,
+		"pci_bus_id":                        33, "pci_device_id": 34, "pci_domain_id": 50, "tcc_driver": 35,
 		"ipc_event_supported": 125, "handle_type_posix_file_descriptor_supported": 103,
 		"mempool_supported_handle_types": 119,
 	}

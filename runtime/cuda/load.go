@@ -51,7 +51,7 @@ type procs struct {
 	cuEventElapsedTime                                               proc
 
 	cuModuleLoadData, cuModuleGetFunction, cuModuleUnload, cuLaunchKernel proc
-	cuModuleGetGlobal                                                     proc
+	cuModuleGetGlobal, cuFuncSetAttribute                                 proc
 
 	cuStreamBeginCapture, cuStreamEndCapture, cuStreamIsCapturing proc
 	cuGraphInstantiate, cuGraphLaunch, cuGraphDestroy             proc
@@ -110,7 +110,7 @@ func (p *procs) table() []symbol {
 		r(&p.cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime"),
 		r(&p.cuModuleLoadData, "cuModuleLoadData"), r(&p.cuModuleGetFunction, "cuModuleGetFunction"),
 		r(&p.cuModuleUnload, "cuModuleUnload"), r(&p.cuLaunchKernel, "cuLaunchKernel"),
-		r(&p.cuModuleGetGlobal, "cuModuleGetGlobal_v2"),
+		r(&p.cuModuleGetGlobal, "cuModuleGetGlobal_v2"), o(&p.cuFuncSetAttribute, "cuFuncSetAttribute"),
 		o(&p.cuStreamBeginCapture, "cuStreamBeginCapture_v2"), o(&p.cuStreamEndCapture, "cuStreamEndCapture"),
 		o(&p.cuStreamIsCapturing, "cuStreamIsCapturing"),
 		o(&p.cuGraphInstantiate, "cuGraphInstantiateWithFlags"), o(&p.cuGraphLaunch, "cuGraphLaunch"),

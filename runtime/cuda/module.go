@@ -49,6 +49,19 @@ func (d *Driver) ModuleGetGlobal(m Module, name string) (DevicePtr, int, error) 
 	return p, int(n), err
 }
 
+// FuncAttribute is a CUfunction_attribute value.
+type FuncAttribute int32
+
+// FuncAttrMaxDynamicSharedSizeBytes is the most dynamic shared memory a
+// launch of the function may ask for; above the device's default (48 KiB)
+// a kernel must raise it first, up to MaxSharedMemoryPerBlockOptin.
+const FuncAttrMaxDynamicSharedSizeBytes FuncAttribute = 8
+
+// FuncSetAttribute sets an attribute of a function.
+func (d *Driver) FuncSetAttribute(f Function, a FuncAttribute, v int) error {
+	return d.call3(&d.cuFuncSetAttribute, uintptr(f), uintptr(a), uintptr(v))
+}
+
 // ModuleUnload unloads a module and its functions.
 func (d *Driver) ModuleUnload(m Module) error { return d.call1(&d.cuModuleUnload, uintptr(m)) }
 

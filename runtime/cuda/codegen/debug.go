@@ -30,8 +30,9 @@ const (
 // ErrorRecord is the decoded device error record: the first failing check
 // of a launch (later ones are dropped). Inst is an instruction id of
 // DebugInfo; Param is the kernel entry's parameter index of the array (also
-// when the access was inside a device func); Axis, Index and Extent describe
-// the failed bounds check (Index as a signed 64-bit value).
+// when the access was inside a device func), -1 for a shared or local
+// array (the instruction names it); Axis, Index and Extent describe the
+// failed bounds check (Index as a signed 64-bit value).
 type ErrorRecord struct {
 	Code   ErrorCode
 	Inst   int64
@@ -56,6 +57,9 @@ type InstInfo struct {
 	Pos  pos.Pos
 	Func string // the kernel or device func holding it
 	Op   ir.Op
+	// Buffer is the shared or local array the instruction accesses (nil
+	// for an array parameter and for instructions without an array).
+	Buffer *ir.Buffer
 }
 
 // DebugTable maps the instruction ids of a Debug build to source positions,
@@ -79,9 +83,25 @@ func DebugInfo(k *ir.Kernel) *DebugTable {
 		t.Params = append(t.Params, p.Name)
 	}
 	walkKernel(k, func(f *ir.Func, in *ir.Inst) {
-		t.Insts = append(t.Insts, InstInfo{in.Pos, f.Name, in.Op})
+		t.Insts = append(t.Insts, InstInfo{in.Pos, f.Name, in.Op, instBuffer(k, f, in)})
 	})
 	return t
+}
+
+// instBuffer is the shared or local array in accesses (nil if none).
+func instBuffer(k *ir.Kernel, f *ir.Func, in *ir.Inst) *ir.Buffer {
+	bs := f.Locals
+	switch in.Space {
+	case ir.SpaceParam:
+		return nil
+	case ir.SpaceShared:
+		bs = k.Shared
+	}
+	if in.Param < 0 || in.Param >= len(bs) {
+		return nil
+	}
+	b := bs[in.Param]
+	return &b
 }
 
 // walkKernel visits every instruction of k in id order.
@@ -129,8 +149,11 @@ func (t *DebugTable) Describe(rec ErrorRecord, names []string, shapes [][]int) (
 	case ErrDivZero:
 		return pos, "integer division by zero"
 	case ErrBounds:
-		return pos, fmt.Sprintf("index %d out of bounds for axis %d of array %s with shape %s",
-			rec.Index, rec.Axis, t.paramName(rec.Param, names), shapeString(rec, shapes))
+		name, shape := t.paramName(rec.Param, names), shapeString(rec, shapes)
+		if b := t.buffer(rec); b != nil {
+			name, shape = b.Name, dimsString(b.Dims)
+		}
+		return pos, fmt.Sprintf("index %d out of bounds for axis %d of array %s with shape %s", rec.Index, rec.Axis, name, shape)
 	}
 	return pos, fmt.Sprintf("unknown kernel error code %d", rec.Code)
 }
@@ -145,13 +168,26 @@ func (t *DebugTable) paramName(p int64, names []string) string {
 	return fmt.Sprintf("#%d", p)
 }
 
+// buffer is the shared or local array of a failed bounds check (nil for
+// an array parameter).
+func (t *DebugTable) buffer(rec ErrorRecord) *ir.Buffer {
+	if rec.Param >= 0 || rec.Inst < 0 || rec.Inst >= int64(len(t.Insts)) {
+		return nil
+	}
+	return t.Insts[rec.Inst].Buffer
+}
+
 func shapeString(rec ErrorRecord, shapes [][]int) string {
 	if rec.Param >= 0 && rec.Param < int64(len(shapes)) && shapes[rec.Param] != nil {
-		parts := make([]string, len(shapes[rec.Param]))
-		for i, d := range shapes[rec.Param] {
-			parts[i] = fmt.Sprint(d)
-		}
-		return "[" + strings.Join(parts, ", ") + "]"
+		return dimsString(shapes[rec.Param])
 	}
 	return fmt.Sprintf("[... axis %d: %d ...]", rec.Axis, rec.Extent)
+}
+
+func dimsString(dims []int) string {
+	parts := make([]string, len(dims))
+	for i, d := range dims {
+		parts[i] = fmt.Sprint(d)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

@@ -7,7 +7,8 @@
 // helpers the kernel needs, a static __device__ function per k.Funcs entry
 // (prototypes first, so call order does not matter) and the
 // extern "C" __global__ entry EntryName(k). The text depends only on the IR
-// and Options, so it can key the kernel cache.
+// and Options, so it can key the kernel cache. The launch contract below
+// is that of flat kernels; block kernels have their own (# Block kernels).
 //
 // # Launch contract
 //
@@ -22,6 +23,58 @@
 // sets per > 1 only for launches far larger than the GPU). tid along axis
 // k is decoded from t in C order (last axis fastest), as the CPU executor
 // numbers threads; a return in the kernel ends launch thread t only.
+//
+// # Block kernels
+//
+// A kernel with ir.Kernel.Block set (COOPERATIVE.md) is printed for the
+// exact geometry the script gives, never coarsened: its __global__ entry
+// holds the body itself (no gs_launch parameter, no loop over launch
+// threads) and carries __launch_bounds__ of the block's thread count. The
+// launcher passes Kernel.Block as CUDA's block and the launch's extents
+// (blocks per axis) as CUDA's grid, both mapped the same way: the IR's
+// axes are C order, so the last axis is x, the one before y, the first of
+// three z. thread_id, block_id and grid_dim read threadIdx, blockIdx and
+// gridDim of that dimension; block_dim is the kernel's constant; tid() is
+// blockIdx*B+threadIdx in 32 bits. The linear thread index is threadIdx.x
+// + Bx*(threadIdx.y + By*threadIdx.z), the order CUDA forms warps in, so
+// lane_id = linear%32 and warp_id = linear/32 name the hardware's lanes.
+//
+// Decisions:
+//
+//   - Shared arrays live in dynamic shared memory: one extern __shared__
+//     byte array, carved at the 16-byte aligned offsets that
+//     ir.Kernel.SharedBytes adds up, then (for block_sum/min/max and the
+//     scans) SlotBytes of slots, one per warp, at the next 16-byte
+//     boundary. SharedBytes(k) is the launch's dynamic shared memory.
+//     Dynamic rather than static arrays because a block may use more than
+//     the 48 KiB a static declaration can: the launcher opts in above it.
+//   - Local arrays are C arrays of the function, declared and zeroed with
+//     the registers (= {}), so each call of a func starts from zeros.
+//     Shared and local indices are C order over the static extents in
+//     32-bit arithmetic (Verify bounds a buffer at 2^30 bytes); Debug builds
+//     check each index at full width against its extent, recording
+//     parameter -1 and the instruction, whose DebugInfo entry names the
+//     array and its shape. An atomic on a local array is a plain
+//     read-modify-write (the array is the thread's own; CUDA has no atomics
+//     on local memory) computing what the CUDA atomic would.
+//   - sync is __syncthreads(), sync_warp __syncwarp(). Shuffles, ballot,
+//     __all_sync and __any_sync use the full mask. Every lane executes each
+//     shuffle: the source lane is computed unconditionally (b & 31 for shfl
+//     and shfl_xor, which are then always in range; lane+b and lane-b in
+//     gs_shfl_down_T and gs_shfl_up_T, which keep the own value afterwards
+//     when b or the source is out of range, as doc.go says). bool and u8
+//     travel as int; the other types use CUDA's overloads.
+//   - Warp and block collectives are __device__ helpers generated per op
+//     and type (gs_warp_sum_f32, gs_block_scan_i64, ...), printed only when
+//     a kernel uses them, each after the helpers it calls. They follow
+//     lang/ir's doc.go step for step, with the instruction's own
+//     arithmetic (__fadd_rn, wrapping integer adds, fminf/fmaxf), so they
+//     give the cpu backend's bits: the xor butterfly 16..1; block
+//     reductions as warp op, barrier, lane 0 to slot[warp], barrier, warp
+//     op over the slots padded with the identity; scans by shfl_up 1..16,
+//     lane 31 to slot[warp] between barriers and the earlier warps' totals
+//     summed left to right. block_count, block_any and block_all are
+//     __syncthreads_count, _or and _and (exact, and one barrier).
 //
 // # Source positions
 //

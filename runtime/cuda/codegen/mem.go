@@ -29,6 +29,9 @@ func (g *gen) root(p int) string {
 // 64-bit. In Debug builds every index is first checked against its extent;
 // the unsigned compare also catches negative indices.
 func (g *gen) element(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) {
+	if in.Space != ir.SpaceParam {
+		return g.bufferElement(in, idx)
+	}
 	p, err := g.arrayParam(in)
 	if err != nil {
 		return "", ir.Invalid, err
@@ -58,6 +61,61 @@ func (g *gen) element(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) {
 	}
 	ct, _ := ctype(p.Elem)
 	return fmt.Sprintf("((%s*)%s.data + (%s))", ct, name, strings.Join(terms, " + ")), p.Elem, nil
+}
+
+// buffer is the shared or local array an access or shape names, and its
+// C name.
+func (g *gen) buffer(in *ir.Inst) (ir.Buffer, string, error) {
+	bs, name := g.f.Locals, localName
+	if in.Space == ir.SpaceShared {
+		if !g.entry {
+			return ir.Buffer{}, "", g.instErr(in, "names a shared array in device func %s", g.f.Name)
+		}
+		bs, name = g.k.Shared, sharedName
+	} else if in.Space != ir.SpaceLocal {
+		return ir.Buffer{}, "", g.instErr(in, "names an array in space %s", in.Space)
+	}
+	if in.Param < 0 || in.Param >= len(bs) {
+		return ir.Buffer{}, "", g.instErr(in, "%s array %d out of range (%d)", in.Space, in.Param, len(bs))
+	}
+	return bs[in.Param], name(in.Param, bs[in.Param]), nil
+}
+
+// bufferElement is the C pointer to an element of a shared or local
+// array: C order over its static extents, in 32-bit arithmetic (ir.Verify
+// bounds a buffer at 2^30 bytes, so every in-bounds offset fits). Debug
+// builds check each index at full width first; the record's parameter is
+// -1 and DebugInfo names the buffer from the instruction.
+func (g *gen) bufferElement(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) {
+	b, name, err := g.buffer(in)
+	if err != nil {
+		return "", ir.Invalid, err
+	}
+	if len(idx) != len(b.Dims) {
+		return "", ir.Invalid, g.instErr(in, "indexes %s (%d dimensions) with %d indices", b.Name, len(b.Dims), len(idx))
+	}
+	terms := make([]string, len(idx))
+	stride := b.Len()
+	for k, r := range idx {
+		x, t, err := g.reg(r, in.Pos)
+		if err != nil {
+			return "", ir.Invalid, err
+		}
+		if !t.IsInt() {
+			return "", ir.Invalid, g.instErr(in, "index %d of %s is %s, not an integer", k, b.Name, t)
+		}
+		d := b.Dims[k]
+		if g.opts.Debug {
+			g.line("if ((unsigned long long)(long long)%s >= %dull) gs_fail(%d, %d, -1, %d, (long long)%s, %d);",
+				x, d, ErrBounds, g.ids[in], k, x, d)
+		}
+		stride /= d
+		terms[k] = "(int)" + x
+		if stride != 1 {
+			terms[k] += fmt.Sprintf(" * %d", stride)
+		}
+	}
+	return fmt.Sprintf("(%s + (%s))", name, strings.Join(terms, " + ")), b.Elem, nil
 }
 
 func (g *gen) load(in *ir.Inst) error {
@@ -128,6 +186,9 @@ func (g *gen) atomic(in *ir.Inst) error {
 	if vt != et {
 		return g.instErr(in, "value is %s, array holds %s", vt, et)
 	}
+	if in.Space == ir.SpaceLocal {
+		return g.localAtomic(in, et, ptr, vals)
+	}
 	expr := g.atomicExpr(in.Op, et, ptr, vals)
 	if expr == "" {
 		return g.instErr(in, "does not apply to %s", et)
@@ -145,6 +206,57 @@ func (g *gen) atomic(in *ir.Inst) error {
 	}
 	g.line("%s = %s;", d, expr)
 	return nil
+}
+
+// localAtomic is an atomic on a local array, which belongs to its thread
+// alone: a plain read-modify-write is atomic there (and CUDA has no
+// atomics on local memory). It computes what the CUDA atomics do: the
+// instruction's add or sub, min and max as atomicMin/Max and
+// gs_atomic_min_T, and CAS comparing bits.
+func (g *gen) localAtomic(in *ir.Inst, t ir.Type, ptr string, v []string) error {
+	ct, ok := ctype(t)
+	if !ok || !ir.Atomics.Has(t) {
+		return g.instErr(in, "does not apply to %s", t)
+	}
+	var next string
+	switch in.Op {
+	case ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax:
+		op := map[ir.Op]ir.Op{ir.OpAtomicAdd: ir.OpAdd, ir.OpAtomicSub: ir.OpSub, ir.OpAtomicMin: ir.OpMin, ir.OpAtomicMax: ir.OpMax}[in.Op]
+		next = g.arith(op, t, "gs_old", v[0])
+	case ir.OpAtomicCAS:
+		next = fmt.Sprintf("%s == %s ? %s : gs_old", bitsOf(t, "gs_old"), bitsOf(t, v[0]), v[1])
+	default:
+		return g.instErr(in, "is not an atomic")
+	}
+	g.line("{")
+	g.depth++
+	g.line("%s gs_old = *%s;", ct, ptr)
+	g.line("*%s = %s;", ptr, next)
+	if in.Dst != ir.NoReg {
+		d, dt, err := g.reg(in.Dst, in.Pos)
+		if err != nil {
+			return err
+		}
+		if dt != t {
+			return g.instErr(in, "old value %s into a %s register", t, dt)
+		}
+		g.line("%s = gs_old;", d)
+	}
+	g.depth--
+	g.line("}")
+	return nil
+}
+
+// bitsOf is x's bits as an integer, for comparisons that see -0 and +0
+// apart and a NaN as equal to itself, as atomicCAS does.
+func bitsOf(t ir.Type, x string) string {
+	switch t {
+	case ir.F32:
+		return "__float_as_uint(" + x + ")"
+	case ir.F64:
+		return "__double_as_longlong(" + x + ")"
+	}
+	return x
 }
 
 // atomicFuncs are CUDA's read-modify-writes; sub is add of the negation and

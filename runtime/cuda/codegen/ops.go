@@ -42,6 +42,8 @@ func (g *gen) inst(in *ir.Inst) error {
 		return g.print(in)
 	case ir.OpLoad:
 		return g.load(in)
+	case ir.OpSync, ir.OpSyncWarp:
+		return g.barrier(in)
 	}
 	d, dt, err := g.reg(in.Dst, in.Pos)
 	if err != nil {
@@ -58,6 +60,9 @@ func (g *gen) inst(in *ir.Inst) error {
 // valueExpr is the C expression for a pure instruction with a destination of
 // type dt.
 func (g *gen) valueExpr(in *ir.Inst, dt ir.Type) (string, error) {
+	if info, _ := in.Op.Info(); info.Block {
+		return g.blockExpr(in, dt)
+	}
 	switch in.Op {
 	case ir.OpConst:
 		if len(in.Args) != 0 {
@@ -406,17 +411,32 @@ func (g *gen) tid(in *ir.Inst, dt ir.Type) (string, error) {
 	return fmt.Sprintf("gs_tid%d", axis), nil
 }
 
+// shape reads an array parameter's extent, or a shared or local array's
+// static one.
 func (g *gen) shape(in *ir.Inst, dt ir.Type) (string, error) {
-	p, err := g.arrayParam(in)
-	if err != nil {
-		return "", err
+	var name string
+	var dims []int
+	if in.Space == ir.SpaceParam {
+		p, err := g.arrayParam(in)
+		if err != nil {
+			return "", err
+		}
+		name, dims = p.Name, make([]int, p.NDim)
+	} else {
+		b, _, err := g.buffer(in)
+		if err != nil {
+			return "", err
+		}
+		name, dims = b.Name, b.Dims
 	}
 	axis, ok := immInt(in.Imm)
 	switch {
-	case !ok || axis < 0 || axis >= p.NDim:
-		return "", g.instErr(in, "axis %v out of range for %s with %d dimensions", in.Imm, p.Name, p.NDim)
+	case !ok || axis < 0 || axis >= len(dims):
+		return "", g.instErr(in, "axis %v out of range for %s with %d dimensions", in.Imm, name, len(dims))
 	case dt != ir.I32:
 		return "", g.instErr(in, "destination is %s, want i32", dt)
+	case in.Space != ir.SpaceParam:
+		return fmt.Sprint(dims[axis]), nil
 	}
 	return fmt.Sprintf("(int)%s.shape[%d]", pname(g.f, in.Param), axis), nil
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/ir/irtest"
 )
 
 var allTypes = []ir.Type{ir.Bool, ir.U8, ir.I32, ir.I64, ir.U32, ir.U64, ir.F32, ir.F64}
@@ -66,6 +67,9 @@ func init() {
 // caseFor returns the kernel exercising op at type t and whether the IR
 // contract says op applies to t.
 func caseFor(op ir.Op, t ir.Type) (*ir.Kernel, bool) {
+	if info, _ := op.Info(); info.Block {
+		return blockCase(op, info, t)
+	}
 	switch {
 	case floatOnly[op] || numeric[op] || op == ir.OpRem || op == ir.OpBitNot || op == ir.OpNot ||
 		op == ir.OpAnd || op == ir.OpOr || op == ir.OpXor:
@@ -115,6 +119,31 @@ func caseFor(op ir.Op, t ir.Type) (*ir.Kernel, bool) {
 		}), true
 	}
 	return nil, false
+}
+
+// blockCase is a block kernel of irtest.BlockShape exercising block op at
+// type t: index ops and barriers store beside an array of t (so they apply
+// at every t), the others take operands of t.
+func blockCase(op ir.Op, info ir.OpInfo, t ir.Type) (*ir.Kernel, bool) {
+	var k *ir.Kernel
+	switch info.Form {
+	case ir.FormLeaf:
+		k = instKernel(t, ir.I32, func(b *fb, _ ir.Reg) ir.Reg {
+			if info.Result == ir.ResultNone {
+				b.inst(&ir.Inst{Op: op, Dst: ir.NoReg})
+				return ir.NoReg
+			}
+			d := b.f.NewReg(ir.I32)
+			b.inst(&ir.Inst{Op: op, Dst: d, Imm: int64(0)})
+			return d
+		})
+	case ir.FormLane:
+		k = opKernel("k", op, t, t, ir.I32)
+	default:
+		k = opKernel("k", op, resultType(info, t), t)
+	}
+	k.Block = irtest.BlockShape
+	return k, info.Form == ir.FormLeaf || info.Types.Has(t)
 }
 
 // atomicKernel: old = atomic_op(out, i, a[i] [, a[i]]); a[i] = old.

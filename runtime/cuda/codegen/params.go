@@ -88,12 +88,14 @@ type ParamKind struct {
 // ParamLayout lists the parameters of EntryName(k), in order:
 //
 //	one per k.Entry.Params: struct gs_arrayN (see ArrayParam) or the scalar's C type
-//	struct gs_launch { long long n[4]; long long total; long long per; }
+//	struct gs_launch { long long n[4]; long long total; long long per; } (flat kernels)
 //
-// CUDA thread c = blockIdx.x*blockDim.x + threadIdx.x runs the launch
-// threads blockIdx.x*blockDim.x*per + threadIdx.x + k*blockDim.x for k in
-// [0, per), stopping at total: ceil(total / (blockDim.x*per)) blocks cover
-// the launch.
+// In a flat kernel, CUDA thread c = blockIdx.x*blockDim.x + threadIdx.x
+// runs the launch threads blockIdx.x*blockDim.x*per + threadIdx.x +
+// k*blockDim.x for k in [0, per), stopping at total: ceil(total /
+// (blockDim.x*per)) blocks cover the launch. A block kernel has no
+// gs_launch: it runs one CUDA thread per script thread, and CUDA's grid
+// is the launch.
 func ParamLayout(k *ir.Kernel) []ParamKind {
 	var out []ParamKind
 	if k != nil && k.Entry != nil {
@@ -104,6 +106,9 @@ func ParamLayout(k *ir.Kernel) []ParamKind {
 				out = append(out, ParamKind{ParamScalar, i, p.Elem, 0, p.Elem.Size()})
 			}
 		}
+	}
+	if k != nil && k.IsBlock() {
+		return out
 	}
 	return append(out, ParamKind{Class: ParamLaunch, Size: LaunchParamSize})
 }

@@ -48,6 +48,9 @@ func (cudaBackend) Compile(k *ir.Kernel, dev mem.Device, opts backend.Options) (
 	if err != nil {
 		return nil, err
 	}
+	if _, err := sharedBytes(k, d.Info); err != nil {
+		return nil, err
+	}
 	return &program{k: k, d: d, debug: opts.Debug, coarsenAt: coarsenThreshold(d.Info)}, nil
 }
 
@@ -62,8 +65,11 @@ type program struct {
 	mods      [2]*Kernel // by variant: 1 when every array has unit innermost stride
 }
 
-// Geometry is the launch geometry over dims.
+// Geometry is the launch geometry over dims (the grid of a block kernel).
 func (p *program) Geometry(dims []int) backend.Geometry {
+	if p.k.IsBlock() {
+		return blockGeometry(p.k, dims)
+	}
 	total := 1
 	for _, n := range dims {
 		total *= n
@@ -77,6 +83,9 @@ func (p *program) Geometry(dims []int) backend.Geometry {
 func (p *program) Launch(env *backend.Env, dims []int, args []backend.Arg) error {
 	if len(args) != len(p.k.Entry.Params) {
 		return fmt.Errorf("kernel %s takes %d arguments, got %d", p.k.Entry.Name, len(p.k.Entry.Params), len(args))
+	}
+	if err := backend.CheckGrid(p.k, dims); err != nil {
+		return err // before the module is built: a bad grid costs no compile
 	}
 	m, err := p.module(p.variant(args))
 	if err != nil {

@@ -57,6 +57,7 @@ type Options struct {
 type Kernel struct {
 	drv    *cuda.Driver
 	name   string
+	src    *ir.Kernel
 	mod    cuda.Module
 	fn     cuda.Function
 	layout []codegen.ParamKind
@@ -66,6 +67,8 @@ type Kernel struct {
 	recBuf [codegen.ErrorRecordSize]byte
 	// scratch holds one packed struct parameter on its way into args.
 	scratch [codegen.MaxParamSize]byte
+	// shared is the dynamic shared memory of every launch (block kernels).
+	shared uint32
 	// params, grid and block are those of the last launch, for lastDims
 	// and lastArgs (empty: it had no threads).
 	params      []unsafe.Pointer
@@ -104,6 +107,10 @@ func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kern
 	if err != nil {
 		return nil, err
 	}
+	shared, err := sharedBytes(k, dev)
+	if err != nil {
+		return nil, err
+	}
 	arch := fmt.Sprintf("sm_%d%d", dev.Major, dev.Minor)
 	image, err := b.image(k, src, arch)
 	if err != nil {
@@ -113,12 +120,20 @@ func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kern
 	if err != nil {
 		return nil, fmt.Errorf("loading kernel %s: %w", k.Entry.Name, err)
 	}
-	kk := &Kernel{drv: b.drv, name: k.Entry.Name, mod: mod, layout: codegen.ParamLayout(k),
-		coarsenAt: coarsenThreshold(dev)}
+	kk := &Kernel{drv: b.drv, name: k.Entry.Name, src: k, mod: mod, layout: codegen.ParamLayout(k),
+		coarsenAt: coarsenThreshold(dev), shared: uint32(shared)}
 	kk.args = cuda.NewArgs(len(kk.layout))
 	if kk.fn, err = b.drv.ModuleGetFunction(mod, codegen.EntryName(k)); err != nil {
 		b.drv.ModuleUnload(mod)
 		return nil, err
+	}
+	if shared > dev.MaxSharedMemoryPerBlock {
+		// Above the default a function must opt in; once, as each Kernel
+		// has its own function.
+		if err := b.drv.FuncSetAttribute(kk.fn, cuda.FuncAttrMaxDynamicSharedSizeBytes, shared); err != nil {
+			b.drv.ModuleUnload(mod)
+			return nil, fmt.Errorf("kernel %s: opting in to %d bytes of shared memory: %w", k.Entry.Name, shared, err)
+		}
 	}
 	if opts.Debug {
 		kk.debug = codegen.DebugInfo(k)
@@ -128,6 +143,17 @@ func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kern
 		}
 	}
 	return kk, nil
+}
+
+// sharedBytes is the dynamic shared memory one block of k needs
+// (codegen.SharedBytes), or an error when dev cannot give that much even
+// after opting in.
+func sharedBytes(k *ir.Kernel, dev *cuda.DeviceInfo) (int, error) {
+	n := codegen.SharedBytes(k)
+	if limit := max(dev.MaxSharedMemoryPerBlock, dev.MaxSharedMemoryPerBlockOptin); n > limit {
+		return 0, fmt.Errorf("kernel %s: shared arrays need %d bytes per block, cuda:%d allows at most %d", k.Entry.Name, n, dev.Ordinal, limit)
+	}
+	return n, nil
 }
 
 // image returns the binary for src, from the cache or from NVRTC. The key
@@ -173,8 +199,10 @@ func (b *Builder) loadNVRTC() {
 // Unload releases the module (with the kernel's context current).
 func (k *Kernel) Unload() error { return k.drv.ModuleUnload(k.mod) }
 
-// Launch queues the kernel over dims on stream s. It allocates nothing in
-// steady state. In a Debug build it zeroes the error record first; call
+// Launch queues the kernel over dims on stream s: launch threads of a flat
+// kernel, blocks per axis of a block kernel (dims that passed
+// backend.CheckGrid, as program.Launch makes sure). It allocates nothing
+// in steady state. In a Debug build it zeroes the error record first; call
 // CheckDebug after the launch to learn whether a check failed.
 func (k *Kernel) Launch(s cuda.Stream, dims []int, args []backend.Arg) error {
 	total := 1
@@ -202,7 +230,7 @@ func (k *Kernel) Relaunch(s cuda.Stream) error {
 			return err
 		}
 	}
-	return k.drv.LaunchKernel(k.fn, k.grid, k.block, 0, s, k.params)
+	return k.drv.LaunchKernel(k.fn, k.grid, k.block, k.shared, s, k.params)
 }
 
 // geometry is the launch geometry of total threads: codegen.CoarsenPer
@@ -223,6 +251,26 @@ func geometry(total, coarsenAt int) backend.Geometry {
 	return g
 }
 
+// blockGeometry is the geometry of block kernel k over a grid: exactly
+// its block and the grid's blocks.
+func blockGeometry(k *ir.Kernel, grid []int) backend.Geometry {
+	blocks := 1
+	for _, n := range grid {
+		blocks *= n
+	}
+	return backend.Geometry{Block: k.BlockThreads(), Blocks: blocks, PerThread: 1}
+}
+
+// cudaDims maps C-order extents (the last axis fastest) to CUDA's x, y
+// and z, as codegen reads them: the last axis is x.
+func cudaDims(d []int) [3]uint32 {
+	out := [3]uint32{1, 1, 1}
+	for i, n := range d {
+		out[len(d)-1-i] = uint32(n)
+	}
+	return out
+}
+
 // arrayParam is a's struct gs_arrayN contents.
 func arrayParam(a *backend.Array) codegen.ArrayParam {
 	p := codegen.ArrayParam{Data: uint64(a.Data)}
@@ -233,7 +281,8 @@ func arrayParam(a *backend.Array) codegen.ArrayParam {
 }
 
 // samePack reports whether dims and args are those of the last launch, so
-// that its packed parameters serve again (a launch in a loop).
+// that its packed parameters, grid and block serve again (a launch in a
+// loop). dims is the grid of a block kernel, so a changed grid repacks.
 func (k *Kernel) samePack(dims []int, args []backend.Arg) bool {
 	if !k.packed || len(dims) != len(k.lastDims) || len(args) != len(k.lastArgs) {
 		return false
@@ -254,10 +303,7 @@ func (k *Kernel) samePack(dims []int, args []backend.Arg) bool {
 // pack packs the parameters and works out the grid for dims and args, and
 // remembers them.
 func (k *Kernel) pack(dims []int, args []backend.Arg, total int) {
-	g := geometry(total, k.coarsenAt)
-	k.block = [3]uint32{uint32(g.Block), 1, 1}
-	k.grid = [3]uint32{uint32(g.Blocks), 1, 1}
-	k.empty = total == 0
+	per := k.shape(dims, total)
 	a := k.args.Reset()
 	for _, p := range k.layout {
 		switch p.Class {
@@ -268,13 +314,28 @@ func (k *Kernel) pack(dims []int, args []backend.Arg, total int) {
 		case codegen.ParamScalar:
 			a.U64(args[p.Index].Bits)
 		case codegen.ParamLaunch:
-			codegen.PackLaunch(k.scratch[:p.Size], dims, total, g.PerThread)
+			codegen.PackLaunch(k.scratch[:p.Size], dims, total, per)
 			a.Bytes(k.scratch[:p.Size])
 		}
 	}
 	k.lastDims = append(k.lastDims[:0], dims...)
 	k.lastArgs = append(k.lastArgs[:0], args...)
 	k.params, k.packed = a.Params(), true
+}
+
+// shape sets the grid and block of a launch over dims (total threads of
+// a flat kernel, blocks of a block kernel) and returns the launch threads
+// each CUDA thread runs.
+func (k *Kernel) shape(dims []int, total int) int {
+	k.empty = total == 0
+	if k.src.IsBlock() {
+		k.grid, k.block = cudaDims(dims), cudaDims(k.src.Block)
+		return 1
+	}
+	g := geometry(total, k.coarsenAt)
+	k.block = [3]uint32{uint32(g.Block), 1, 1}
+	k.grid = [3]uint32{uint32(g.Blocks), 1, 1}
+	return g.PerThread
 }
 
 // CheckDebug waits for s and reports the first failed check of the last

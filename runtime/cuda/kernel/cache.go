@@ -20,6 +20,19 @@
 //   - Launch geometry: blocks of 256 threads (fewer warps for a small
 //     launch), and codegen.CoarsenPer launch threads per CUDA thread from
 //     coarsenWaves times the threads the device holds at once.
+//   - Block kernels (ir.Kernel.Block) launch exactly as written: CUDA's
+//     block is Kernel.Block and CUDA's grid the launch's extents, both
+//     mapped from C order to x (the last axis), y, z as codegen reads them
+//     (cudaDims); they are never coarsened and pass no gs_launch. Program
+//     Launch checks the grid (backend.CheckGrid) before anything is built,
+//     and the relaunch cache compares the grid as it does a flat launch's
+//     extents.
+//   - Shared memory is dynamic: every launch of a block kernel asks for
+//     codegen.SharedBytes (its shared arrays and the collectives' slots).
+//     Above the device's default per-block limit (48 KiB) Build raises the
+//     function's CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES once;
+//     above MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, Compile and Build refuse the
+//     kernel with an error giving the bytes asked and the device's limit.
 package kernel
 
 import (

@@ -14,7 +14,7 @@ import (
 // same arguments; any change repacks.
 func TestPackReuse(t *testing.T) {
 	ks := kernels(t, `kernel k(x: array[f32, 2], s: i32) { x[0, 0] = f32(s) }`)
-	k := &Kernel{layout: codegen.ParamLayout(ks["k"]), args: cuda.NewArgs(4)}
+	k := &Kernel{src: ks["k"], layout: codegen.ParamLayout(ks["k"]), args: cuda.NewArgs(4)}
 	arr := backend.Array{Data: 0x1000, Shape: [4]int{2, 3}, Strides: [4]int{3, 1}}
 	args := []backend.Arg{{Array: arr}, {Bits: 7}}
 	if k.samePack([]int{1}, args) {
@@ -51,7 +51,7 @@ func TestPackReuse(t *testing.T) {
 // nothing (neither needs the driver).
 func TestRelaunchWithoutDriver(t *testing.T) {
 	ks := kernels(t, `kernel k(x: array[f32]) { x[0] = 1.0 }`)
-	k := &Kernel{layout: codegen.ParamLayout(ks["k"]), args: cuda.NewArgs(2)}
+	k := &Kernel{src: ks["k"], layout: codegen.ParamLayout(ks["k"]), args: cuda.NewArgs(2)}
 	if err := k.Relaunch(0); err == nil {
 		t.Error("Relaunch before any Launch succeeded")
 	}
