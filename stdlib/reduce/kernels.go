@@ -87,32 +87,35 @@ func (b *fb) mergeUnrolled(r *reducer, accs [][]ir.Reg) []ir.Reg {
 }
 
 // strided runs the loop `for at = start; at < end; at += step` with
-// unroll accumulators: each iteration of the main loop merges unroll
-// contributions step apart, each into its own accumulator, and a tail
-// loop the rest. part(at) is the accumulator that index at contributes.
-// It returns the merged accumulator. The main loop's bound end -
-// (unroll-1)*step cannot overflow where start and end are valid indices
-// (see narrowMax).
-func (b *fb) strided(r *reducer, start, end, step ir.Reg, part func(at ir.Reg) []ir.Reg) []ir.Reg {
+// unroll accumulators: each iteration of the main loop adds unroll
+// indices step apart, each into its own accumulator, and a tail loop the
+// rest; add(acc, at) returns acc with index at added, and each
+// accumulator sees its indices in increasing order. It returns the merged
+// accumulator. The main loop's bound end - (unroll-1)*step cannot
+// overflow where start and end are valid indices (see narrowMax).
+func (b *fb) strided(r *reducer, start, end, step ir.Reg, add func(acc []ir.Reg, at ir.Reg) []ir.Reg) []ir.Reg {
 	accs := make([][]ir.Reg, unroll)
 	for u := range accs {
 		accs[u] = b.vars(r.ident(b))
 	}
 	at := b.vars([]ir.Reg{start})[0]
-	steps := make([]ir.Reg, unroll+1)
-	for u := range steps {
+	steps := make([]ir.Reg, unroll+1) // u*step; steps[0] is unused
+	for u := 1; u <= unroll; u++ {
 		steps[u] = b.bin(ir.OpMul, step, b.imm(b.ix, int64(u)))
 	}
 	lim := b.bin(ir.OpSub, end, steps[unroll-1])
 	b.while(func() ir.Reg { return b.test(ir.OpLt, at, lim) }, func() {
 		for u := range unroll {
-			au := b.bin(ir.OpAdd, at, steps[u])
-			b.setAll(accs[u], r.comb(b, accs[u], part(au)))
+			au := at
+			if u > 0 {
+				au = b.bin(ir.OpAdd, at, steps[u])
+			}
+			b.setAll(accs[u], add(accs[u], au))
 		}
 		b.set(at, b.bin(ir.OpAdd, at, steps[unroll]))
 	})
 	b.while(func() ir.Reg { return b.test(ir.OpLt, at, end) }, func() {
-		b.setAll(accs[0], r.comb(b, accs[0], part(at)))
+		b.setAll(accs[0], add(accs[0], at))
 		b.set(at, b.bin(ir.OpAdd, at, step))
 	})
 	return b.mergeUnrolled(r, accs)
@@ -230,12 +233,12 @@ func fullPass1(s Spec, r *reducer, rank int, ix ir.Type) (*ir.Kernel, error) {
 	grid := b.conv(ix, b.index(ir.OpGridDim))
 	step := b.bin(ir.OpMul, grid, b.imm(ix, int64(blockThreads)))
 	start := b.bin(ir.OpAdd, bounds[0], b.bin(ir.OpAdd, first, t))
-	a := b.strided(r, start, bounds[1], step, func(at ir.Reg) []ir.Reg {
+	a := b.strided(r, start, bounds[1], step, func(acc []ir.Reg, at ir.Reg) []ir.Reg {
 		idx := []ir.Reg{at}
 		if rank > 1 {
 			idx = b.unflatten(at, e)
 		}
-		return r.elem(b, b.loadAll(xs, ts, idx), at)
+		return r.add(b, acc, b.loadAll(xs, ts, idx), at)
 	})
 	res := b.blockReduce(r, a)
 	b.ifThen(b.test(ir.OpEq, t, b.imm(ix, int64(0))), func() {
@@ -253,12 +256,12 @@ func fullPass2(s Spec, r *reducer, ix ir.Type) (*ir.Kernel, error) {
 	g := sg.add(ir.Param{Name: "g", Elem: ir.I32})
 	b := newFunc(kernelName(s, "partials", ix), sg.ps, ir.I32)
 	t := b.index(ir.OpThreadId)
-	a := b.strided(r, t, b.param(g), b.imm(ir.I32, int64(blockThreads)), func(at ir.Reg) []ir.Reg {
+	a := b.strided(r, t, b.param(g), b.imm(ir.I32, int64(blockThreads)), func(acc []ir.Reg, at ir.Reg) []ir.Reg {
 		vals := make([]ir.Reg, len(r.acc))
 		for c, ty := range r.acc {
 			vals[c] = b.load(ir.SpaceParam, ps+c, ty, at)
 		}
-		return vals
+		return r.comb(b, acc, vals)
 	})
 	out := b.blockReduce(r, a)
 	b.ifThen(b.test(ir.OpEq, t, b.imm(ir.I32, int64(0))), func() {
@@ -311,14 +314,15 @@ func axisKernel(s Spec, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, err
 	sizes := b.params(mk, 2)
 	keptExt, redExt := b.params(ek, max(kept-1, 0)), b.params(er, max(red-1, 0))
 	t, blk, first := b.threadIndex()
-	// part is the contribution of reduced element k of output m.
-	part := func(keptIdx []ir.Reg) func(k ir.Reg) []ir.Reg {
-		return func(k ir.Reg) []ir.Reg {
+	// add adds reduced element k of the output whose kept indices are
+	// keptIdx.
+	add := func(keptIdx []ir.Reg) func(acc []ir.Reg, k ir.Reg) []ir.Reg {
+		return func(acc []ir.Reg, k ir.Reg) []ir.Reg {
 			idx := keptIdx
 			if red > 0 {
 				idx = append(append([]ir.Reg(nil), keptIdx...), b.unflatten(k, redExt)...)
 			}
-			return r.elem(b, b.loadAll(xs, ts, idx), k)
+			return r.add(b, acc, b.loadAll(xs, ts, idx), k)
 		}
 	}
 	keptIndex := func(m ir.Reg) []ir.Reg {
@@ -329,7 +333,7 @@ func axisKernel(s Spec, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, err
 	}
 	if st == Row {
 		step := b.imm(ix, int64(blockThreads))
-		a := b.blockReduce(r, b.strided(r, t, sizes[1], step, part(keptIndex(blk))))
+		a := b.blockReduce(r, b.strided(r, t, sizes[1], step, add(keptIndex(blk))))
 		b.ifThen(b.test(ir.OpEq, t, b.imm(ix, int64(0))), func() {
 			b.store(ir.SpaceParam, out, r.out(b, a, sizes[1]), blk)
 		})
@@ -337,7 +341,7 @@ func axisKernel(s Spec, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, err
 	}
 	m := b.bin(ir.OpAdd, first, t)
 	b.ifThen(b.test(ir.OpLt, m, sizes[0]), func() {
-		a := b.strided(r, b.imm(ix, int64(0)), sizes[1], b.imm(ix, int64(1)), part(keptIndex(m)))
+		a := b.strided(r, b.imm(ix, int64(0)), sizes[1], b.imm(ix, int64(1)), add(keptIndex(m)))
 		b.store(ir.SpaceParam, out, r.out(b, a, sizes[1]), m)
 	})
 	return b.k, ir.Verify(b.k)

@@ -124,6 +124,19 @@ type reducer struct {
 	// bounded says the result is exact only over fewer than 2^31
 	// elements (exact int sums): the host reduces longer ranges in parts.
 	bounded bool
+	// next, when set, adds elements xs at index at to an accumulator of
+	// lower indices only, more cheaply than comb with elem (argmin and
+	// argmax: no tie to break).
+	next func(b *fb, acc, xs []ir.Reg, at ir.Reg) []ir.Reg
+}
+
+// add adds the elements xs at index at to acc, which holds elements of
+// lower indices only (the loops visit indices in increasing order).
+func (r *reducer) add(b *fb, acc, xs []ir.Reg, at ir.Reg) []ir.Reg {
+	if r.next != nil {
+		return r.next(b, acc, xs, at)
+	}
+	return r.comb(b, acc, r.elem(b, xs, at))
 }
 
 // mode says what a kernel reduces: everything (the host reads a scalar)
@@ -396,12 +409,17 @@ func extremeReducer(t ir.Type, isMax bool) *reducer {
 // argReducer keeps (value, index) pairs: the better value wins, a tie goes
 // to the lower index (the first occurrence), and NaN beats every number
 // (NumPy's argmin and argmax both give the first NaN). The rule is
-// commutative, so any tree gives the first best element.
+// commutative, so any tree gives the first best element. A loop adding
+// later elements (next) takes one only when it is strictly better, a NaN
+// over a number, or the accumulator is still the identity.
 func argReducer(t ir.Type, isMax bool, ix ir.Type) *reducer {
 	ct := cmpType(t)
 	maxIx := int64(math.MaxInt32)
 	if ix == ir.I64 {
 		maxIx = math.MaxInt64
+	}
+	pick := func(b *fb, keep ir.Reg, x, y []ir.Reg) []ir.Reg {
+		return []ir.Reg{b.sel(keep, x[0], y[0]), b.sel(keep, x[1], y[1])}
 	}
 	return &reducer{
 		acc: []ir.Type{ct, ix},
@@ -418,7 +436,22 @@ func argReducer(t ir.Type, isMax bool, ix ir.Type) *reducer {
 				nan := b.bin(ir.OpAnd, b.test(ir.OpIsNan, x[0]), b.bin(ir.OpOr, yNum, first))
 				keep = b.bin(ir.OpOr, keep, nan)
 			}
-			return []ir.Reg{b.sel(keep, x[0], y[0]), b.sel(keep, x[1], y[1])}
+			return pick(b, keep, x, y)
+		},
+		next: func(b *fb, acc, xs []ir.Reg, at ir.Reg) []ir.Reg {
+			y := b.conv(ct, xs[0])
+			take := b.test(beats(isMax), y, acc[0])
+			if ct.IsFloat() {
+				// y beats acc unless it is no better or acc is NaN:
+				// a NaN y beats any number, and nothing beats a NaN.
+				worse := b.test(ir.OpLe, y, acc[0])
+				if !isMax {
+					worse = b.test(ir.OpGe, y, acc[0])
+				}
+				take = b.test(ir.OpNot, b.bin(ir.OpOr, worse, b.test(ir.OpIsNan, acc[0])))
+			}
+			take = b.bin(ir.OpOr, take, b.test(ir.OpEq, acc[1], b.imm(ix, maxIx)))
+			return pick(b, take, []ir.Reg{y, at}, acc)
 		},
 		full: func(b *fb, a []ir.Reg) []ir.Reg { return []ir.Reg{b.conv(ir.I64, a[1])} },
 		res:  ir.I64, nres: 1,

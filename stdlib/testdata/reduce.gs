@@ -51,6 +51,9 @@ let inf = 1.0 / 0.0
 array v: f64[3] = [inf, -inf, 1]
 print(max(v), min(v), argmax(v), argmin(v), sum(v))        //> inf -inf 0 1 nan
 print(isclose(v, v), allclose(v, v))                       //> [true, true, true] true
+// elements equal to the identity still have an index
+print(argmax(array([-inf, -inf])), argmin(array([inf, inf])), argmax(zeros(3, dtype=u8)), max(array([-inf])))  //> 0 0 0 -inf
+print(argmax(zeros([2, 3], dtype=bool), axis=1), argmin(full([2, 2], inf), axis=0))  //> [0, 0] [0, 0]
 ---
 // along axes: a new array on the same device; floats keep their dtype
 array m: f32[2, 3] = [[1, 2, 3], [4, 5, 6]]
