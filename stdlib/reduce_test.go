@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -112,5 +113,49 @@ func TestReductionScratchKept(t *testing.T) {
 	run(t, in, "for i in range(20) { let s = sum(x) + float(argmax(x)) }")
 	if n := len(in.Tracker().Live()); n != live {
 		t.Errorf("live arrays went from %d to %d over a loop of full reductions", live, n)
+	}
+}
+
+// TestReduceCUDAMatchesCPU reduces one array of random f32 on the cpu and
+// on cuda:0: full reductions give the same bits on both (their order
+// depends on the element count alone), axis reductions of f32 the same
+// values.
+func TestReduceCUDAMatchesCPU(t *testing.T) {
+	if mem.CUDADeviceCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	var out bytes.Buffer
+	in := newCPU(t, &out)
+	r := rand.New(rand.NewPCG(3, 4))
+	xs := make([]float32, 3_000_017)
+	for i := range xs {
+		xs[i] = float32(r.NormFloat64())
+	}
+	x, err := interp.WrapSlice(in, xs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run(t, in, "let x = nil")
+	if err := in.SetGlobal("x", x); err != nil {
+		t.Fatal(err)
+	}
+	src := `
+fn all_of(a) {
+    let m = a[0:3000000].reshape([3000, 1000])
+    return [sum(a), prod(a), min(a), max(a), mean(a), argmin(a), argmax(a), count_nonzero(a), norm(a), dot(a, a),
+        sum(m, axis=0)[17], sum(m, axis=1)[17], max(m, axis=0)[3], argmax(m, axis=1)[5]]
+}
+let g = x.to("cuda:0")
+let c = all_of(x)
+let d = all_of(g)
+for i in range(len(c)) {
+    print(i, c[i], d[i], c[i] == d[i])
+}
+`
+	run(t, in, src)
+	for _, line := range strings.Split(strings.TrimSpace(out.String()), "\n") {
+		if !strings.HasSuffix(line, "true") {
+			t.Errorf("cpu and cuda:0 differ: %s", line)
+		}
 	}
 }
