@@ -80,8 +80,7 @@ func PlanFull(k Kind, ins []Layout) FullPlan {
 	shape := ins[0].Shape
 	perm := identity(len(shape))
 	if k != ArgMin && k != ArgMax && len(ins) == 1 {
-		st := ins[0].Strides
-		slices.SortStableFunc(perm, func(a, b int) int { return cmp.Compare(abs(st[b]), abs(st[a])) })
+		byStride(perm, ins[0])
 	}
 	v := View{Perm: perm, Groups: groups(ins, perm, 0, len(perm))}
 	n := 1
@@ -143,7 +142,7 @@ func PlanAxis(l Layout, axes []int, keepdims bool, t Target) (AxisPlan, error) {
 			red = append(red, ax)
 		}
 	}
-	slices.SortStableFunc(red, func(a, b int) int { return cmp.Compare(abs(l.Strides[b]), abs(l.Strides[a])) })
+	byStride(red, l)
 	perm := slices.Concat(kept, red)
 	ins := []Layout{l}
 	kg := groups(ins, perm, 0, len(kept))
@@ -238,6 +237,18 @@ func mergeable(ins []Layout, axes []int) bool {
 		}
 	}
 	return true
+}
+
+// byStride sorts axes of l by decreasing stride (memory order), axes of
+// one element last: their stride means nothing.
+func byStride(axes []int, l Layout) {
+	key := func(ax int) int {
+		if l.Shape[ax] == 1 {
+			return 0
+		}
+		return abs(l.Strides[ax])
+	}
+	slices.SortStableFunc(axes, func(a, b int) int { return cmp.Compare(key(b), key(a)) })
 }
 
 func identity(n int) []int {
