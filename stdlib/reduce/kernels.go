@@ -81,9 +81,20 @@ func (b *fb) loadAll(first int, ts []ir.Type, idx []ir.Reg) []ir.Reg {
 	return xs
 }
 
-// mergeUnrolled combines the unroll accumulators in a fixed tree.
+// mergeUnrolled combines the unroll accumulators in a fixed tree:
+// neighbours pairwise, then the pairs.
 func (b *fb) mergeUnrolled(r *reducer, accs [][]ir.Reg) []ir.Reg {
-	return r.comb(b, r.comb(b, accs[0], accs[1]), r.comb(b, accs[2], accs[3]))
+	for len(accs) > 1 {
+		var next [][]ir.Reg
+		for i := 0; i+1 < len(accs); i += 2 {
+			next = append(next, r.comb(b, accs[i], accs[i+1]))
+		}
+		if len(accs)%2 == 1 {
+			next = append(next, accs[len(accs)-1])
+		}
+		accs = next
+	}
+	return accs[0]
 }
 
 // strided runs the loop `for at = start; at < end; at += step` with
@@ -181,19 +192,20 @@ func (b *fb) threadIndex() (t, blk, first ir.Reg) {
 // Full is the two-pass reduction of every element of its inputs.
 //
 // Pass1 is launched over Blocks(n) blocks and writes one partial
-// accumulator per block: parameters x0.. (the inputs, of rank Rank), p0..
-// (1-D partials of types Acc, at least as long as the grid), lo, hi (the
-// flat range [lo, hi) to reduce), e1..e{Rank-1} (the extents of axes 1..,
-// to split flat indices), then Scalars. Pass2 is launched over one block:
-// p0.. (the partials), res (1-D, NRes elements of type Res), g (i32, the
-// partials to read). Chunk, when positive, is the longest range one
-// pass 1 may reduce for an exact result (int sums: package doc).
+// accumulator per block. Its parameters: x0.. (the inputs, of the rank
+// the kernels were built for), p0.. (1-D partials of types Acc, at least
+// as long as the grid), lo and hi (the flat range [lo, hi) to reduce),
+// e1.. (the extents of the axes after the first, to split flat indices),
+// then the reduction's scalars (allclose's rtol, atol and equal_nan).
+// Pass2 is launched over one block: p0.. (the partials), res (1-D, NRes
+// elements of type Res), g (i32, the partials to read). Chunk, when
+// positive, is the longest range one pass 1 may reduce for an exact
+// result (int sums: package doc).
 type Full struct {
 	Pass1, Pass2 *ir.Kernel
 	Acc          []ir.Type
 	Res          ir.Type
 	NRes         int
-	Scalars      []ir.Param
 	Chunk        int
 }
 
@@ -211,7 +223,7 @@ func newFull(s Spec, rank int, wide bool) (*Full, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &Full{Pass1: p1, Pass2: p2, Acc: r.acc, Res: r.res, NRes: r.nres, Scalars: r.scalars}
+	f := &Full{Pass1: p1, Pass2: p2, Acc: r.acc, Res: r.res, NRes: r.nres}
 	if r.bounded {
 		f.Chunk = 1<<31 - 1
 	}

@@ -165,7 +165,7 @@ func newReducer(s Spec, m mode, ix ir.Type) (*reducer, error) {
 	case ArgMin, ArgMax:
 		r = argReducer(t, s.Kind == ArgMax, ix)
 	case Any, All:
-		r = logicReducer(t, s.Kind == All)
+		r = logicReducer(s.Kind == All)
 	case CountNonzero:
 		r = addReducer(ir.I64, func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg {
 			return []ir.Reg{b.conv(ir.I64, nonzero(b, xs[0]))}
@@ -181,18 +181,18 @@ func newReducer(s Spec, m mode, ix ir.Type) (*reducer, error) {
 	case Dot:
 		r = dotReducer(s.In)
 	case AllClose:
-		r = logicReducer(ir.Bool, true)
+		r = logicReducer(true)
 		r.elem = func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{isclose(b, xs[0], xs[1])} }
 		r.scalars = closeScalars
 	case Equal:
-		r = logicReducer(ir.Bool, true)
+		r = logicReducer(true)
 		r.elem = func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{equalValues(b, xs[0], xs[1])} }
 	default:
 		return nil, fmt.Errorf("unknown reduction %s", s.Kind)
 	}
 	r.outT = AxisOut(s.Kind, t)
 	if r.out == nil {
-		r.out = func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.conv(r.outT, a[len(a)-1]) }
+		r.out = func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.conv(r.outT, a[0]) }
 	}
 	return r, nil
 }
@@ -455,6 +455,7 @@ func argReducer(t ir.Type, isMax bool, ix ir.Type) *reducer {
 		},
 		full: func(b *fb, a []ir.Reg) []ir.Reg { return []ir.Reg{b.conv(ir.I64, a[1])} },
 		res:  ir.I64, nres: 1,
+		out: func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.conv(ir.I64, a[1]) },
 	}
 }
 
@@ -464,7 +465,7 @@ func nonzero(b *fb, x ir.Reg) ir.Reg {
 }
 
 // logicReducer is any (or all, isAll) of the elements' truth.
-func logicReducer(t ir.Type, isAll bool) *reducer {
+func logicReducer(isAll bool) *reducer {
 	op, coll := ir.OpOr, ir.OpBlockAny
 	if isAll {
 		op, coll = ir.OpAnd, ir.OpBlockAll
