@@ -109,7 +109,7 @@ type scratchSlot struct {
 // scratch returns the partials (one array of reduce.MaxBlocks per
 // accumulator component) and the result array of f on dev. They are
 // allocated on first use with dev's default allocator and kept by the
-// thread, so that a loop of reductions allocates nothing: a few KiB per
+// thread, so that a loop of reductions allocates nothing: at most 96 KiB per
 // device and interpreter, which mem_info lists.
 func scratch(th *interp.Thread, dev mem.Device, f *reduce.Full) ([]interp.Value, *mem.Array, error) {
 	arrays, _ := th.Local(scratchKey{dev}).(map[scratchSlot]*mem.Array)

@@ -38,14 +38,16 @@
 // # Decisions where the design was silent
 //
 //   - Determinism: no atomics anywhere, and pass 1's grid depends on n
-//     alone (Blocks: cdiv(n, 4096) up to 1024 blocks), not on the device.
+//     alone (Blocks: cdiv(n, 16384) up to 4096 blocks), not on the device.
 //     The order of every float operation is then fixed by n and the
 //     layout, and since both backends implement the IR bit for bit (IEEE
 //     arithmetic, no FMA contraction, the collectives' orders of
 //     lang/ir/doc.go), a full reduction gives the same bits on every run
-//     and on the cpu and every CUDA device alike. 1024 blocks of 256
-//     threads is about one full wave on an H200 (132 SMs of 2048
-//     threads). Axis reductions choose Row or Column by the device
+//     and on the cpu and every CUDA device alike. 4096 blocks of 256
+//     threads are four or more waves on an H200 whatever the occupancy
+//     (a grid of exactly one wave would need the occupancy, which the
+//     IR does not know); 64 elements per lane keep the cpu's per-block
+//     merge small. Axis reductions choose Row or Column by the device
 //     (strategy), so their float results may differ between the cpu and
 //     a GPU in the rounding of the f64 accumulator: by at most a few
 //     units of 2^-53 relative to the sum of magnitudes, which an f32

@@ -31,31 +31,36 @@ func (v View) Extents(shape []int) []int {
 	return ext
 }
 
-// narrowMax bounds the element counts of kernels with i32 indices: below
-// it, an index plus a few grid strides (at most 2^20) stays below 2^31.
+// narrowMax bounds the element counts of kernels with i32 indices: their
+// loops compute an index plus one grid stride (at most MaxBlocks*256 =
+// 2^20 elements) past the end, which stays below 2^31.
 const narrowMax = 1<<31 - 1<<22
 
 // Wide reports whether n elements need kernels with 64-bit indices.
 func Wide(n int) bool { return n >= narrowMax }
 
-// MaxBlocks bounds pass 1's grid, and so the partials of a full
-// reduction; minPerThread is the fewest elements a thread of pass 1 gets
-// (four iterations of the unrolled loop) before the grid grows.
+// MaxBlocks bounds the grids of pass 1 and of elementwise kernels, and so
+// the partials of a full reduction; minPerThread is the fewest elements a
+// thread of pass 1 gets (16 iterations of the unrolled loop) before the
+// grid grows.
 const (
-	MaxBlocks    = 1024
-	minPerThread = 4 * unroll
+	MaxBlocks    = 4096
+	minPerThread = 16 * unroll
 )
 
 // ElementwiseBlocks is the grid of an elementwise kernel over n elements
 // (its threads stride over the rest).
 func ElementwiseBlocks(n int) int {
-	return min(max((n+blockThreads-1)/blockThreads, 1), 8*MaxBlocks)
+	return min(max((n+blockThreads-1)/blockThreads, 1), MaxBlocks)
 }
 
 // Blocks is pass 1's grid for n elements. It depends on n alone, not on
 // the device, so that every device sums in the same order and gives the
-// same bits (package doc); 1024 blocks of 256 threads fill an H200 (132
-// SMs of 2048 threads) about once and keep 4 loads in flight per thread.
+// same bits (package doc). Up to 4096 blocks of 256 threads: on an H200
+// (132 SMs of at most 8 such blocks) that is four waves or more, whatever
+// the kernel's occupancy, so the last wave's imbalance costs little; on
+// the cpu a block's merge costs about as much as 4 elements per lane, so
+// 64 per lane keep it small.
 func Blocks(n int) int {
 	g := (n + blockThreads*minPerThread - 1) / (blockThreads * minPerThread)
 	return min(max(g, 1), MaxBlocks)

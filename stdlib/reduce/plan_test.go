@@ -7,7 +7,7 @@ import (
 )
 
 func TestBlocksAndWidth(t *testing.T) {
-	for _, tt := range []struct{ n, g int }{{1, 1}, {4096, 1}, {4097, 2}, {1 << 22, 1024}, {1 << 30, 1024}} {
+	for _, tt := range []struct{ n, g int }{{1, 1}, {16384, 1}, {16385, 2}, {1 << 24, 1024}, {1 << 28, 4096}, {1 << 30, 4096}} {
 		if g := Blocks(tt.n); g != tt.g {
 			t.Errorf("Blocks(%d) = %d, want %d", tt.n, g, tt.g)
 		}
@@ -15,9 +15,9 @@ func TestBlocksAndWidth(t *testing.T) {
 	if Wide(narrowMax-1) || !Wide(narrowMax) {
 		t.Error("Wide's threshold moved")
 	}
-	// a narrow kernel's indices plus four grid strides stay in i32
-	if narrowMax+4*MaxBlocks*blockThreads >= 1<<31 {
-		t.Error("narrowMax leaves no room for the unrolled strides")
+	// a narrow kernel's indices plus one grid stride stay in i32
+	if narrowMax+MaxBlocks*blockThreads >= 1<<31 {
+		t.Error("narrowMax leaves no room for a grid stride")
 	}
 }
 
