@@ -428,3 +428,27 @@ func TestAllClose(t *testing.T) {
 		t.Error("allclose of close arrays is false")
 	}
 }
+
+// TestFullRange reduces a sub-range [lo, hi) of the flat elements, as the
+// host does for exact int sums of 2^31 elements or more (Full.Chunk).
+func TestFullRange(t *testing.T) {
+	s := Spec{Kind: Sum, In: [2]ir.Type{ir.I64}}
+	x := newTensor(ir.I64, []int{50000}, func(i int) uint64 { return uint64(i) })
+	f, err := FullKernels(s, 1, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := 12345, 43210
+	parts := []*tensor{newTensor(ir.I64, []int{MaxBlocks}, func(int) uint64 { return 0 }),
+		newTensor(ir.I64, []int{MaxBlocks}, func(int) uint64 { return 0 })}
+	g := Blocks(hi - lo)
+	args := []backend.Arg{x.arg(), parts[0].arg(), parts[1].arg(), scalar(ir.I64, int64(lo)), scalar(ir.I64, int64(hi))}
+	run(t, f.Pass1, g, args, x, parts[0], parts[1])
+	res := newTensor(ir.I64, []int{f.NRes}, func(int) uint64 { return 0 })
+	run(t, f.Pass2, 1, []backend.Arg{parts[0].arg(), parts[1].arg(), res.arg(), scalar(ir.I32, int64(g))}, parts[0], parts[1], res)
+	v := res.elems()
+	got := int64(v[0])<<32 + int64(v[1])
+	if want := int64(hi-1+lo) * int64(hi-lo) / 2; got != want {
+		t.Errorf("sum of [%d, %d) = %d, want %d", lo, hi, got, want)
+	}
+}
