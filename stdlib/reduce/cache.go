@@ -12,7 +12,7 @@ import (
 var kernels sync.Map // key -> *entry
 
 type key struct {
-	what     string // "full", "axis", "isclose"
+	what     string // "full", "partials" (pass 2), "axis", "isclose"
 	spec     Spec
 	strategy Strategy
 	r1, r2   int // ranks: of the inputs; for axis kernels kept and reduced

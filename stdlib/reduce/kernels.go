@@ -219,7 +219,8 @@ func newFull(s Spec, rank int, wide bool) (*Full, error) {
 	if err != nil {
 		return nil, err
 	}
-	p2, err := fullPass2(s, r, ix)
+	// Pass 2 depends on the accumulators only: one for every rank.
+	p2, err := cached(key{what: "partials", spec: s, wide: wide}, func() (*ir.Kernel, error) { return fullPass2(s, r, ix) })
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,8 @@ let a = array([[1, 2], [3, 4]], dtype=f64)
 print(sum(a), mean(a), min(a), max(a))             //> 10.0 2.5 1.0 4.0
 array v: f32[4] = [1, -2, 3, 0.5]
 print(sum(v), min(v), max(v), mean(v), dot(v, v))  //> 2.5 -2.0 3.0 0.625 14.25
+---
+array v: f32[4] = [1, -2, 3, 0.5]
 print(prod(v), norm(array([3, 4], dtype=f32)), type(min(v)), type(sum(v)))  //> -3.0 5.0 f32 float
 print(argmin(v), argmax(v), count_nonzero(v), any(v), all(v))              //> 1 2 4 true true
 ---
