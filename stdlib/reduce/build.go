@@ -1,6 +1,8 @@
 package reduce
 
 import (
+	"slices"
+
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -71,6 +73,52 @@ func (b *fb) setAll(dst, src []ir.Reg) {
 	for i := range dst {
 		b.set(dst[i], src[i])
 	}
+}
+
+// assign sets the variables dst to the values that build computes. Where
+// the instruction computing a value may write its variable directly (no
+// later instruction of build reads the value or the variable) it does,
+// instead of a mov after it: the cpu executes every instruction over the
+// whole block, movs included, and a loop's accumulators are assigned once
+// per element.
+func (b *fb) assign(dst []ir.Reg, build func() []ir.Reg) {
+	start := len(*b.body)
+	src := build()
+	for c := range dst {
+		if !retarget((*b.body)[start:], src[c], dst[c], b.f.Regs) {
+			b.set(dst[c], src[c])
+		}
+	}
+}
+
+// retarget makes the instruction of body that computes src write dst
+// instead, when that changes nothing else, and reports whether it did.
+func retarget(body []ir.Stmt, src, dst ir.Reg, regs []ir.Type) bool {
+	if regs[src] != regs[dst] {
+		return false
+	}
+	for i := len(body) - 1; i >= 0; i-- {
+		in, ok := body[i].(*ir.Inst)
+		if !ok {
+			return false
+		}
+		if in.Dst != src {
+			continue
+		}
+		for _, later := range body[i+1:] {
+			if slices.Contains(later.(*ir.Inst).Args, src) || slices.Contains(later.(*ir.Inst).Args, dst) {
+				return false
+			}
+		}
+		in.Dst = dst
+		return true
+	}
+	return false
+}
+
+// advance adds step to the variable i, in place.
+func (b *fb) advance(i, step ir.Reg) {
+	b.emit(&ir.Inst{Op: ir.OpAdd, Dst: i, Args: []ir.Reg{i, step}})
 }
 
 // vars makes a variable per value, initialised to it.

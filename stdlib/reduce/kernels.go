@@ -121,13 +121,13 @@ func (b *fb) strided(r *reducer, start, end, step ir.Reg, add func(acc []ir.Reg,
 			if u > 0 {
 				au = b.bin(ir.OpAdd, at, steps[u])
 			}
-			b.setAll(accs[u], add(accs[u], au))
+			b.assign(accs[u], func() []ir.Reg { return add(accs[u], au) })
 		}
-		b.set(at, b.bin(ir.OpAdd, at, steps[unroll]))
+		b.advance(at, steps[unroll])
 	})
 	b.while(func() ir.Reg { return b.test(ir.OpLt, at, end) }, func() {
-		b.setAll(accs[0], add(accs[0], at))
-		b.set(at, b.bin(ir.OpAdd, at, step))
+		b.assign(accs[0], func() []ir.Reg { return add(accs[0], at) })
+		b.advance(at, step)
 	})
 	return b.mergeUnrolled(r, accs)
 }
@@ -390,7 +390,7 @@ func isCloseKernel(in [2]ir.Type, rank int, ix ir.Type) (*ir.Kernel, error) {
 		}
 		xv := b.loadAll(xs, in[:], idx)
 		b.store(ir.SpaceParam, out, isclose(b, xv[0], xv[1]), i)
-		b.set(i, b.bin(ir.OpAdd, i, step))
+		b.advance(i, step)
 	})
 	return b.k, ir.Verify(b.k)
 }
