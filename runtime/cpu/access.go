@@ -21,6 +21,8 @@ type access struct {
 	itypes []ir.Type
 	accum  []func(fr *frame, m mask, r, ext, stride int, first bool) int
 	pos    pos.Pos
+	race   bool  // a shared load or store checked for races (race.go)
+	raceAt int32 // its index in Program.race.pos
 }
 
 // arrayRef is where an access finds its array: kernel argument kp, or
@@ -88,6 +90,9 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	}
 	if o.dst >= 0 && o.dt != prm.Elem {
 		return nil, c.errf(ctx, in.Pos, "%s of %s array into %s register", in.Op, prm.Elem, o.dt)
+	}
+	if c.p.race != nil && in.Space == ir.SpaceShared && (in.Op == ir.OpLoad || in.Op == ir.OpStore) {
+		ac.race, ac.raceAt = true, c.p.race.raceAt(in.Pos)
 	}
 	// x[tid()] of a 1-D launch; also right in a 1-D block kernel, whose
 	// tid() is the frame's base + lane while that fits in i32.
@@ -253,6 +258,11 @@ func (ac *access) load(d int, fast bool) instFn {
 		if err := ac.offsets(fr, m, arr); err != nil {
 			return err
 		}
+		if ac.race {
+			if err := ac.checkRace(fr, m, false); err != nil {
+				return err
+			}
+		}
 		gather(fr, m, d, arr.data)
 		return nil
 	}
@@ -271,6 +281,11 @@ func (ac *access) store(v int, fast bool) instFn {
 		}
 		if err := ac.offsets(fr, m, arr); err != nil {
 			return err
+		}
+		if ac.race {
+			if err := ac.checkRace(fr, m, true); err != nil {
+				return err
+			}
 		}
 		scatter(fr, m, v, arr.data)
 		return nil

@@ -12,9 +12,10 @@ func init() { backend.Register(mem.CPU, cpuBackend{}) }
 type cpuBackend struct{}
 
 // Compile compiles k for the executor; the cpu has one device and always
-// checks bounds, so dev and opts change nothing.
+// checks bounds, so dev changes nothing and opts.Debug only adds race
+// detection.
 func (cpuBackend) Compile(k *ir.Kernel, dev mem.Device, opts backend.Options) (backend.Program, error) {
-	p, err := Compile(k)
+	p, err := Compile(k, opts)
 	if err != nil {
 		return nil, err
 	}

@@ -100,3 +100,70 @@ func BenchmarkDivergentLoop(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBlockSum is a grid-stride block reduction of 2^24 f32: `acc +=
+// x[j]` over j = tid(), tid() + grid*block, ...; then block_sum(acc) and
+// one atomic_add per block.
+func BenchmarkBlockSum(b *testing.B) {
+	const n, bs, grid = 1 << 24, 256, 64
+	kb := kernel("sum", arr("x", ir.F32, 1), arr("out", ir.F32, 1)).block(bs)
+	i := kb.tid(0)
+	stride := kb.op(ir.OpMul, ir.I32, kb.index(ir.OpGridDim, 0), kb.index(ir.OpBlockDim, 0))
+	size := kb.emit(&ir.Inst{Op: ir.OpShape, Dst: kb.f.NewReg(ir.I32), Param: 0, Imm: int64(0)}).Dst
+	acc, j := kb.f.NewReg(ir.F32), kb.f.NewReg(ir.I32)
+	kb.mov(acc, kb.konst(ir.F32, 0.0))
+	kb.mov(j, i)
+	kb.loop(func() ir.Reg { return kb.op(ir.OpLt, ir.Bool, j, size) },
+		func() { kb.mov(acc, kb.op(ir.OpAdd, ir.F32, acc, kb.load(0, j))) },
+		func() { kb.mov(j, kb.op(ir.OpAdd, ir.I32, j, stride)) })
+	s := kb.op(ir.OpBlockSum, ir.F32, acc)
+	kb.ifElse(kb.op(ir.OpEq, ir.Bool, kb.index(ir.OpThreadId, 0), i32c(kb, 0)), func() {
+		kb.emit(&ir.Inst{Op: ir.OpAtomicAdd, Dst: ir.NoReg, Param: 1, Args: []ir.Reg{i32c(kb, 0), s}})
+	}, nil)
+	p := kb.compile(b)
+	x, out := make([]float32, n), make([]float32, 1)
+	for k := range x {
+		x[k] = 1
+	}
+	b.SetBytes(n * 4)
+	for b.Loop() {
+		out[0] = 0
+		if err := p.Launch([]int{grid}, []Arg{slice(x), slice(out)}, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if out[0] != n {
+		b.Fatalf("sum = %v", out[0])
+	}
+}
+
+// BenchmarkSharedTranspose is BenchmarkTranspose2D as a block kernel
+// through a 32x33 shared tile (block 8x32, each thread moving 4 rows).
+func BenchmarkSharedTranspose(b *testing.B) {
+	const n, T, R = 2048, 32, 8
+	kb := kernel("t", arr("m", ir.F32, 2), arr("out", ir.F32, 2)).block(R, T)
+	tile := kb.shared("tile", ir.F32, T, T+1)
+	ty, tx := kb.index(ir.OpThreadId, 0), kb.index(ir.OpThreadId, 1)
+	by, bx := kb.index(ir.OpBlockId, 0), kb.index(ir.OpBlockId, 1)
+	at := func(blk, thr ir.Reg) ir.Reg {
+		return kb.op(ir.OpAdd, ir.I32, kb.op(ir.OpMul, ir.I32, blk, i32c(kb, T)), thr)
+	}
+	for k := 0; k < T; k += R {
+		row := kb.op(ir.OpAdd, ir.I32, ty, i32c(kb, int64(k)))
+		kb.storeIn(ir.SpaceShared, tile, row, tx, kb.load(0, at(by, row), at(bx, tx)))
+	}
+	kb.sync(ir.OpSync)
+	for k := 0; k < T; k += R {
+		row := kb.op(ir.OpAdd, ir.I32, ty, i32c(kb, int64(k)))
+		kb.store(1, at(bx, row), at(by, tx), kb.loadIn(ir.SpaceShared, tile, tx, row))
+	}
+	p := kb.compile(b)
+	m, out := make([]float32, n*n), make([]float32, n*n)
+	args := []Arg{slice(m, n, n), slice(out, n, n)}
+	b.SetBytes(n * n * 8)
+	for b.Loop() {
+		if err := p.Launch([]int{n / T, n / T}, args, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

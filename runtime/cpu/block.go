@@ -57,6 +57,7 @@ func (p *Program) begin(fr *frame, b int) {
 		fr.dead = 0
 		clear(fr.deadW[:])
 		p.clearShared(fr)
+		fr.epoch++ // no store of an earlier block is in this one's epoch
 		// Warp ops read inactive lanes too: without this, a lane that has
 		// not written such a register in this block would show a value of
 		// the worker's previous block.
@@ -152,10 +153,11 @@ type barrier struct {
 	name string // "sync()"
 	pos  pos.Pos
 	warp bool
+	race bool // count it for race detection
 }
 
-func newBarrier(in *ir.Inst, warp bool) *barrier {
-	return &barrier{name: in.Op.String() + "()", pos: in.Pos, warp: warp}
+func (c *compiler) newBarrier(in *ir.Inst, warp bool) *barrier {
+	return &barrier{name: in.Op.String() + "()", pos: in.Pos, warp: warp, race: c.p.race != nil}
 }
 
 // sync compiles sync() and sync_warp(): in lockstep a barrier has no
@@ -164,7 +166,7 @@ func (c *compiler) sync(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if c.p.blk == nil || !ctx.kernel || len(o.args) != 0 || o.dst >= 0 {
 		return nil, c.errf(ctx, in.Pos, "%s needs a block kernel's entry, no operands and no destination", in.Op)
 	}
-	return newBarrier(in, in.Op == ir.OpSyncWarp).check, nil
+	return c.newBarrier(in, in.Op == ir.OpSyncWarp).reach, nil
 }
 
 func (b *barrier) check(fr *frame, m mask) error {
@@ -195,10 +197,22 @@ func (b *barrier) checkWarps(fr *frame, idx []int32) error {
 	return nil
 }
 
-// guard makes f run only after the barrier check (block collectives).
+// reach is the lanes of m at the barrier: checked, and counted for race
+// detection.
+func (b *barrier) reach(fr *frame, m mask) error {
+	if err := b.check(fr, m); err != nil {
+		return err
+	}
+	if b.race {
+		fr.passBarrier(m, b.warp)
+	}
+	return nil
+}
+
+// guard makes f run only after the barrier (block collectives).
 func (b *barrier) guard(f instFn) instFn {
 	return func(fr *frame, m mask) error {
-		if err := b.check(fr, m); err != nil {
+		if err := b.reach(fr, m); err != nil {
 			return err
 		}
 		return f(fr, m)

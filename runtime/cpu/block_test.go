@@ -225,24 +225,55 @@ func TestBufferBounds(t *testing.T) {
 	}
 }
 
+// TestBufferShapeAndAtomics: shape of shared and local arrays, and
+// atomics on a local array (each lane its own copy).
+func TestBufferShapeAndAtomics(t *testing.T) {
+	b := kernel("k", arr("out", ir.I32, 2)).block(32)
+	sh := b.shared("s", ir.I32, 3, 5)
+	l := b.local("l", ir.I32, 7)
+	th := b.index(ir.OpThreadId, 0)
+	shape := func(sp ir.Space, p, ax int) ir.Reg {
+		return b.emit(&ir.Inst{Op: ir.OpShape, Dst: b.f.NewReg(ir.I32), Space: sp, Param: p, Imm: int64(ax)}).Dst
+	}
+	atomic := func(op ir.Op, args ...ir.Reg) ir.Reg {
+		return b.emit(&ir.Inst{Op: op, Dst: b.f.NewReg(ir.I32), Space: ir.SpaceLocal, Param: l, Args: args}).Dst
+	}
+	two := i32c(b, 2)
+	o1 := atomic(ir.OpAtomicAdd, two, th)             // 0, l[2] = th
+	o2 := atomic(ir.OpAtomicCAS, two, th, i32c(b, 9)) // th, l[2] = 9
+	sum := b.op(ir.OpAdd, ir.I32, b.op(ir.OpAdd, ir.I32, o1, o2), b.loadIn(ir.SpaceLocal, l, two))
+	for k, v := range []ir.Reg{shape(ir.SpaceShared, sh, 0), shape(ir.SpaceShared, sh, 1), shape(ir.SpaceLocal, l, 0), sum} {
+		b.store(0, th, i32c(b, int64(k)), v)
+	}
+	out := make([]int32, 32*4)
+	if err := b.compile(t).Launch([]int{1}, []Arg{slice(out, 32, 4)}, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	for th := range 32 {
+		if got, want := out[th*4:th*4+4], []int32{3, 5, 7, int32(th + 9)}; !equal(got, want) {
+			t.Fatalf("thread %d: %v, want %v", th, got, want)
+		}
+	}
+}
+
 // TestBufferLimits: shared memory beyond the H200's 232448 bytes per
 // block, or local arrays beyond 512 KiB per thread, do not compile.
 func TestBufferLimits(t *testing.T) {
 	b := kernel("big", arr("out", ir.I32, 1)).block(32)
 	b.shared("a", ir.F32, 100)
 	b.shared("b", ir.U8, maxSharedBytes-400)
-	if _, err := Compile(b.k); err != nil {
+	if _, err := Compile(b.k, backend.Options{}); err != nil {
 		t.Errorf("shared at the limit: %v", err)
 	}
 	b.k.Shared[1].Dims[0]++
-	_, err := Compile(b.k)
+	_, err := Compile(b.k, backend.Options{})
 	if want := "kernel big: shared arrays take 232449 bytes per block, more than the 232448 bytes a block may have on cpu"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("err = %v, want %q", err, want)
 	}
 
 	b = kernel("loc", arr("out", ir.I32, 1))
 	b.local("l", ir.F64, 1<<16)
-	p, err := Compile(b.k)
+	p, err := Compile(b.k, backend.Options{})
 	if err != nil {
 		t.Fatalf("local at the limit: %v", err)
 	}
@@ -250,8 +281,19 @@ func TestBufferLimits(t *testing.T) {
 		t.Errorf("a flat kernel with 512 KiB of locals per thread runs %d lanes", p.width)
 	}
 	b.local("m", ir.U8, 1)
-	if _, err := Compile(b.k); err == nil || !strings.Contains(err.Error(), "local arrays take 524289 bytes per thread") {
+	if _, err := Compile(b.k, backend.Options{}); err == nil || !strings.Contains(err.Error(), "local arrays take 524289 bytes per thread") {
 		t.Errorf("err = %v", err)
+	}
+
+	// A block of 1024 threads cannot narrow: its 512 MiB frames run on one
+	// worker.
+	b = kernel("wide", arr("out", ir.I32, 1)).block(1024)
+	b.local("l", ir.F64, 1<<16)
+	if p, err = Compile(b.k, backend.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if p.width != 1024 || p.maxWorkers != 1 {
+		t.Errorf("%d lanes on %d workers", p.width, p.maxWorkers)
 	}
 }
 

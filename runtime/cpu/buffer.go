@@ -29,6 +29,10 @@ const maxLocalBytes = 512 << 10
 // its blocks have fewer lanes when the arrays are large.
 const maxLocalFrame = 16 << 20
 
+// maxFrameBytes bounds the memory of a launch's frames together: a
+// kernel with large local arrays runs on fewer workers.
+const maxFrameBytes = 1 << 30
+
 // bufLayout is one shared or local array of the program.
 type bufLayout struct {
 	buf   ir.Buffer
@@ -70,8 +74,8 @@ func (c *compiler) addShared() error {
 	return nil
 }
 
-// layout fixes the block width and the local arrays' offsets once every
-// instance is known.
+// layout fixes the block width, the local arrays' offsets and the
+// workers whose frames fit in maxFrameBytes once every instance is known.
 func (c *compiler) layout() error {
 	p := c.p
 	if c.localBytes > maxLocalBytes {
@@ -91,6 +95,7 @@ func (c *compiler) layout() error {
 		}
 	}
 	p.memBytes = (p.sharedBytes + c.localBytes*p.width + 7) &^ 7
+	p.maxWorkers = max(1, maxFrameBytes/(p.memBytes+len(p.regs)*lanes*8+1))
 	return nil
 }
 

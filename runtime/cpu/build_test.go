@@ -1,11 +1,13 @@
 package cpu
 
 import (
+	"sync"
 	"testing"
 	"unsafe"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/pos"
+	"github.com/gscript-lang/gscript/runtime/backend"
 )
 
 // builder writes IR by hand the way the checker lowers source.
@@ -136,7 +138,7 @@ func (b *builder) ret(v ir.Reg) {
 
 func (b *builder) compile(t testing.TB) *Program {
 	t.Helper()
-	p, err := Compile(b.k)
+	p, err := Compile(b.k, backend.Options{})
 	if err != nil {
 		t.Fatalf("Compile: %v", err)
 	}
@@ -145,12 +147,22 @@ func (b *builder) compile(t testing.TB) *Program {
 
 // slice makes a C-contiguous array argument over xs with the given shape
 // (default 1-D).
-// escaped keeps the data of slice's arguments on the heap: a launch takes
+// escape keeps the data of slice's arguments on the heap: a launch takes
 // addresses as uintptr, and a stack that grows moves without updating them.
-var escaped any
+// The sink is locked, as concurrent tests build arguments too.
+func escape(x any) {
+	escapedMu.Lock()
+	escaped = x
+	escapedMu.Unlock()
+}
+
+var (
+	escapedMu sync.Mutex
+	escaped   any
+)
 
 func slice[T any](xs []T, shape ...int) Arg {
-	escaped = xs
+	escape(xs)
 	if len(shape) == 0 {
 		shape = []int{len(xs)}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/pos"
+	"github.com/gscript-lang/gscript/runtime/backend"
 )
 
 // Program is a kernel compiled for the CPU executor; safe for concurrent
@@ -31,8 +32,10 @@ type Program struct {
 	bufs        []bufLayout
 	memBytes    int
 	sharedBytes int
-	entryLocals []int // bufs of the kernel's own locals, zeroed at block start
-	warpRegs    []int // registers warp ops read, zeroed at block start
+	entryLocals []int     // bufs of the kernel's own locals, zeroed at block start
+	warpRegs    []int     // registers warp ops read, zeroed at block start
+	race        *raceInfo // nil unless debugging a block kernel with shared arrays
+	maxWorkers  int       // frames that fit in maxFrameBytes
 }
 
 // stmtFn runs a statement (list) over mask m and returns the lanes that
@@ -76,9 +79,10 @@ type fnCtx struct {
 }
 
 // Compile checks k (ir.Verify, then what this executor needs) and turns it
-// into a Program. Errors are internal: the checker produced IR this executor
-// does not accept.
-func Compile(k *ir.Kernel) (prog *Program, err error) {
+// into a Program; opts.Debug adds shared-memory race detection (race.go).
+// Errors are internal (the checker produced IR this executor does not
+// accept) but for the limits of shared and local arrays.
+func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 	if k == nil || k.Entry == nil {
 		return nil, errors.New("cpu: no kernel")
 	}
@@ -95,6 +99,9 @@ func Compile(k *ir.Kernel) (prog *Program, err error) {
 		c.p.blk = newBlockShape(k.Block)
 		if err := c.addShared(); err != nil {
 			return nil, err
+		}
+		if opts.Debug && len(k.Shared) > 0 {
+			c.addRace()
 		}
 	}
 	ctx := c.instance(k.Entry, true)

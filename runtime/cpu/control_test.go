@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/backend"
 )
 
 func i32c(b *builder, v int64) ir.Reg { return b.konst(ir.I32, v) }
@@ -183,7 +184,7 @@ func TestRecursionRejected(t *testing.T) {
 	f, idx := b.fn("f", ir.Invalid)
 	f.emit(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Callee: idx})
 	b.emit(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Callee: idx})
-	if _, err := Compile(b.k); err == nil {
+	if _, err := Compile(b.k, backend.Options{}); err == nil {
 		t.Fatal("recursive func compiled")
 	}
 }
@@ -193,20 +194,20 @@ func TestCompileErrors(t *testing.T) {
 	x := b.konst(ir.I32, int64(1))
 	y := b.konst(ir.F32, 1.0)
 	b.op(ir.OpAdd, ir.I32, x, y)
-	if _, err := Compile(b.k); err == nil {
+	if _, err := Compile(b.k, backend.Options{}); err == nil {
 		t.Error("mismatched add compiled")
 	}
 	b = kernel("k", arr("out", ir.I32, 1))
 	b.emit(&ir.Inst{Op: ir.OpLoad, Dst: b.f.NewReg(ir.I32), Param: 0, Args: []ir.Reg{55}})
-	if _, err := Compile(b.k); err == nil {
+	if _, err := Compile(b.k, backend.Options{}); err == nil {
 		t.Error("bad register compiled")
 	}
 	b = kernel("k", arr("out", ir.I32, 1))
 	b.brk()
-	if _, err := Compile(b.k); err == nil {
+	if _, err := Compile(b.k, backend.Options{}); err == nil {
 		t.Error("break outside loop compiled")
 	}
-	if _, err := Compile(nil); err == nil {
+	if _, err := Compile(nil, backend.Options{}); err == nil {
 		t.Error("nil kernel compiled")
 	}
 }

@@ -58,7 +58,7 @@ type launch struct {
 	dims   [4]int      // the launch's threads per axis; a block kernel's blocks
 	inner  [4]int      // product of the extents after each axis
 	total  int         // threads of a flat kernel
-	blocks int         // frame blocks: of lanes threads, or a block kernel's
+	blocks int         // frame blocks: of Program.width threads, or a block kernel's
 	arrays []arrayInfo // by kernel parameter index; zero for scalars
 	bits   []uint64    // by kernel parameter index; scalars only
 	cancel *atomic.Bool
@@ -77,7 +77,9 @@ type launch struct {
 }
 
 // Launch runs the kernel over dims (1-4 extents, product <= 2^31-1)
-// threads. The caller has already checked the argument count and types;
+// threads, or a block kernel over a grid of dims blocks (as many extents
+// as the block's, backend.CheckGrid's limits). The caller has already
+// checked the argument count and types;
 // Launch still validates len(args) and dims and returns errors, never
 // panics.
 func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
@@ -89,7 +91,7 @@ func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	workers = min(workers, ln.blocks, p.maxFrames())
+	workers = min(workers, ln.blocks, p.maxWorkers)
 	if workers == 1 {
 		ln.work()
 	} else {
@@ -106,15 +108,6 @@ func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 		return ErrCanceled
 	}
 	return nil
-}
-
-// maxFrameBytes bounds the memory of a launch's frames together: a
-// kernel with large local arrays runs on fewer workers.
-const maxFrameBytes = 1 << 30
-
-// maxFrames is how many frames fit in maxFrameBytes (at least one).
-func (p *Program) maxFrames() int {
-	return max(1, maxFrameBytes/max(1, p.memBytes+len(p.regs)*lanes*8))
 }
 
 // newLaunch validates dims and args and binds them to the kernel's

@@ -124,6 +124,15 @@
 //     are bit-identical to CUDA's but for NaN payloads (a NaN result is a
 //     NaN on both; Go keeps an operand's payload, CUDA gives its canonical
 //     NaN).
+//   - backend.Options.Debug adds shared-memory race detection to block
+//     kernels (the cpu checks bounds and divisions always): a load or
+//     store of a shared element that another thread stored to since the
+//     last barrier fails the launch at the access, naming the element,
+//     both threads and the store's position. sync() and block collectives
+//     order all threads, sync_warp() the threads of a warp. A store after
+//     another thread's load (write after read) is not reported, and
+//     atomics are neither checked nor recorded. It costs a shadow entry
+//     of 24 bytes per shared element and a check per access.
 //   - Compile errors (IR this executor rejects: type mismatches, recursion,
 //     break outside a loop) are *pos.Error values prefixed "cpu:"; they mean
 //     a checker bug, not a user error. Funcs are compiled per call site, up

@@ -67,6 +67,12 @@ type frame struct {
 
 	bufMem []uint64    // shared and local arrays (buffer.go)
 	bufs   []arrayInfo // by Program.bufs index
+
+	// race detection (race.go): the shadow of the shared arrays, and the
+	// barriers passed by the block and by each warp, counted across blocks
+	shadow []raceCell
+	epoch  uint64
+	wepoch [lanes / warp]uint64
 }
 
 func newFrame(p *Program) *frame {
@@ -89,6 +95,9 @@ func newFrame(p *Program) *frame {
 	}
 	if p.blk != nil {
 		fr.tmp = make([]uint64, lanes)
+	}
+	if p.race != nil {
+		fr.shadow = make([]raceCell, p.race.cells)
 	}
 	p.newBufs(fr)
 	return fr

@@ -61,8 +61,8 @@ func TestStridedViews(t *testing.T) {
 		buf[k] = float64(k)
 	}
 	ybuf := make([]float64, 2*n+4)
-	escaped = buf // on the heap, as is ybuf: see slice
-	escaped = ybuf
+	escape(buf) // on the heap, as is ybuf: see slice
+	escape(ybuf)
 	x := Arg{Array: ArrayArg{Data: uintptr(unsafe.Pointer(&buf[10])), Shape: [4]int{n}, Strides: [4]int{3}}}
 	// y walks backwards from ybuf[3+2*(n-1)]: element k at 3+2*(n-1)-2k.
 	y := Arg{Array: ArrayArg{Data: uintptr(unsafe.Pointer(&ybuf[3+2*(n-1)])), Shape: [4]int{n}, Strides: [4]int{-2}}}
@@ -89,7 +89,7 @@ func TestStridedViews(t *testing.T) {
 	for k := range data {
 		data[k] = int32(k)
 	}
-	escaped = data // on the heap: see slice
+	escape(data) // on the heap: see slice
 	// m[a, b] = data[b*cols + a]: a view of data (rows x cols) transposed.
 	m := Arg{Array: ArrayArg{Data: uintptr(unsafe.Pointer(&data[0])), Shape: [4]int{cols, rows}, Strides: [4]int{1, cols}}}
 	out := make([]int32, rows*cols)

@@ -43,7 +43,7 @@ func (c *compiler) warpOp(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	}
 	c.warpRegs = append(c.warpRegs, a)
 	if info.Barrier {
-		f = newBarrier(in, false).guard(f)
+		f = c.newBarrier(in, false).guard(f)
 	}
 	return f, nil
 }
