@@ -172,6 +172,7 @@
 // # Not supported (errors from Source)
 //
 // tid() inside device funcs (the checker only allows it in kernels);
+// block ops and shared arrays outside the entry of a block kernel;
 // continue in a Loop's Cond or Post; u8/bool atomics; any malformed IR
 // (out-of-range registers, params, callees; mismatched types or index
 // counts) is a *pos.Error at the instruction's position, never a panic.

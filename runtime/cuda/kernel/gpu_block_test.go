@@ -15,6 +15,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/pos"
 	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -39,22 +40,47 @@ func prod(d []int) int {
 	return n
 }
 
-// gpuCase is one kernel of TestGPUBlockOps: run launches the built kernel
-// and returns how many values it compared and what differs ("" if none).
+// gpuCase is one kernel of TestGPUBlockOps: run launches it on d and
+// returns how many values it compared and what differs ("" if none).
+// TestBlockOpsOnHost runs the cases that are not gpuOnly on a host
+// emulation of the generated C (host_test.go).
 type gpuCase struct {
-	name string
-	k    *ir.Kernel
-	opts Options
-	run  func(g *rig, k *Kernel) (int, string)
+	name    string
+	k       *ir.Kernel
+	opts    Options
+	gpuOnly bool
+	run     func(d device) (int, string)
 }
 
-// rig holds the device memory and stream of TestGPUBlockOps' launches;
-// a driver failure ends the test.
+// device is where a case's arrays live and its kernel runs.
+type device interface {
+	upload(t ir.Type, v []uint64) backend.Arg
+	zeros(t ir.Type, n int) backend.Arg
+	download(t ir.Type, a backend.Arg, n int) []uint64
+	launch(grid []int, args []backend.Arg)
+}
+
+// gpuDev runs a built kernel on the rig's stream.
+type gpuDev struct {
+	*rig
+	k *Kernel
+}
+
+func (d gpuDev) launch(grid []int, args []backend.Arg) {
+	if err := d.k.Launch(d.s, grid, args); err != nil && d.launchErr == nil {
+		d.launchErr = err
+	}
+}
+
+// rig holds the device memory and stream of TestGPUBlockOps' launches. A
+// launch that fails is the case's failure (launchErr); any other driver
+// failure ends the test.
 type rig struct {
-	t    testing.TB
-	drv  *cuda.Driver
-	s    cuda.Stream
-	ptrs []cuda.DevicePtr
+	t         testing.TB
+	drv       *cuda.Driver
+	s         cuda.Stream
+	ptrs      []cuda.DevicePtr
+	launchErr error
 }
 
 func (g *rig) check(err error) {
@@ -149,7 +175,7 @@ func blockOpKernel(op ir.Op, t ir.Type, block []int) *ir.Kernel {
 func opCase(op ir.Op, t ir.Type, sh blockShape, seed uint64) gpuCase {
 	rt := resultOf(op, t)
 	return gpuCase{name: fmt.Sprintf("%s/%s block %v grid %v", op, t, sh.block, sh.grid), k: blockOpKernel(op, t, sh.block),
-		run: func(g *rig, k *Kernel) (int, string) {
+		run: func(g device) (int, string) {
 			threads, blocks := prod(sh.block), prod(sh.grid)
 			n := threads * blocks
 			r := rng(seed)
@@ -159,7 +185,7 @@ func opCase(op ir.Op, t ir.Type, sh blockShape, seed uint64) gpuCase {
 				lb[i] = uint64(uint32(l))
 			}
 			out := g.zeros(rt, n)
-			g.check(k.Launch(g.s, sh.grid, []backend.Arg{g.upload(t, v), g.upload(ir.I32, lb), out}))
+			g.launch(sh.grid, []backend.Arg{g.upload(t, v), g.upload(ir.I32, lb), out})
 			var want []uint64
 			for i := 0; i < n; i += threads {
 				want = append(want, refBlock(op, t, v[i:i+threads], lanes[i:i+threads])...)
@@ -199,7 +225,10 @@ func blockCases(info *cuda.DeviceInfo) []gpuCase {
 			cs = append(cs, chainCase(t, sh, seed))
 		}
 	}
-	cs = append(cs, tileCase(), localCase(), optInCase(102400))
+	for _, sh := range indexShapes {
+		cs = append(cs, indexCase(sh))
+	}
+	cs = append(cs, tileCase(), localCase(), optInCase(102400), gridStrideCase(100003, 3))
 	if info.MaxSharedMemoryPerBlockOptin > 0 {
 		cs = append(cs, limitCase(info.MaxSharedMemoryPerBlockOptin))
 	}
@@ -219,12 +248,12 @@ func chainCase(t ir.Type, sh blockShape, seed uint64) gpuCase {
 	w := b.op(ir.OpBlockScanExcl, t, b.op(ir.OpAdd, t, v, x))
 	b.st(1, b.op(ir.OpAdd, t, w, b.op(ir.OpBlockMax, t, w)), g)
 	return gpuCase{name: fmt.Sprintf("chained collectives/%s block %v", t, sh.block), k: b.kernel(sh.block, 0),
-		run: func(g *rig, k *Kernel) (int, string) {
+		run: func(g device) (int, string) {
 			threads, n := prod(sh.block), prod(sh.block)*prod(sh.grid)
 			r := rng(seed)
 			x := r.values(ir.OpBlockSum, t, n)
 			out := g.zeros(t, n)
-			g.check(k.Launch(g.s, sh.grid, []backend.Arg{g.upload(t, x), out}))
+			g.launch(sh.grid, []backend.Arg{g.upload(t, x), out})
 			var want []uint64
 			for i := 0; i < n; i += threads {
 				xs := x[i : i+threads]
@@ -282,12 +311,12 @@ func tileCase() gpuCase {
 		b.st(3, c, b.op(ir.OpDiv, ir.I32, g, b.i32(96)))
 	})
 	return gpuCase{name: "shared tile [4, 24] with atomics, u8 array, shape and block_sum", k: b.kernel(sh.block, 0, shared...),
-		run: func(g *rig, k *Kernel) (int, string) {
+		run: func(g device) (int, string) {
 			const threads, blocks = 96, 6
 			r := rng(12345)
 			a := r.values(ir.OpBlockSum, ir.F32, threads*blocks)
 			out, sums, counts := g.zeros(ir.F32, threads*blocks), g.zeros(ir.F32, threads*blocks), g.zeros(ir.I32, blocks)
-			g.check(k.Launch(g.s, sh.grid, []backend.Arg{g.upload(ir.F32, a), out, sums, counts}))
+			g.launch(sh.grid, []backend.Arg{g.upload(ir.F32, a), out, sums, counts})
 			var wantOut, wantSums, wantCounts []uint64
 			for blk := range blocks {
 				for i := range threads {
@@ -363,12 +392,12 @@ func localCase() gpuCase {
 	k2 := b.kernel([]int{64}, 0)
 	k2.Funcs = []*ir.Func{fb.f}
 	return gpuCase{name: "local arrays in a kernel and a func, local atomics", k: k2,
-		run: func(g *rig, k *Kernel) (int, string) {
+		run: func(g device) (int, string) {
 			const n = 128
 			r := rng(777)
 			a := r.values(ir.OpBlockSum, ir.I32, n)
 			out := g.zeros(ir.I32, n)
-			g.check(k.Launch(g.s, []int{2}, []backend.Arg{g.upload(ir.I32, a), out}))
+			g.launch([]int{2}, []backend.Arg{g.upload(ir.I32, a), out})
 			f := func(x int32) int32 { return x*10 + 1 } // h[k] = x, h[k1] = 1, old = 0
 			want := make([]uint64, n)
 			for i, v := range a {
@@ -413,14 +442,11 @@ func optInCase(bytes int) gpuCase {
 	b.st(1, s, g)
 	k := b.kernel([]int{threads}, 0, buffer("big", ir.F32, rounds*threads))
 	return gpuCase{name: fmt.Sprintf("%d bytes of shared memory (opt-in)", bytes), k: k,
-		run: func(g *rig, kk *Kernel) (int, string) {
-			if kk.shared != uint32(bytes) {
-				return 0, fmt.Sprintf("launches with %d bytes of shared memory, want %d", kk.shared, bytes)
-			}
+		run: func(g device) (int, string) {
 			r := rng(4242)
 			a := r.values(ir.OpBlockSum, ir.F32, threads*blocks)
 			out := g.zeros(ir.F32, threads*blocks)
-			g.check(kk.Launch(g.s, []int{blocks}, []backend.Arg{g.upload(ir.F32, a), out}))
+			g.launch([]int{blocks}, []backend.Arg{g.upload(ir.F32, a), out})
 			want := make([]uint64, threads*blocks)
 			for i := range want {
 				blk, t := i/threads, i%threads
@@ -448,14 +474,36 @@ func limitCase(limit int) gpuCase {
 	hi := b.op(ir.OpConvert, ir.I32, b.load(big, ir.SpaceShared, 0, b.op(ir.OpAdd, ir.I32, b.i32(int64(limit-256)), t)))
 	b.st(0, b.op(ir.OpAdd, ir.I32, lo, b.op(ir.OpMul, ir.I32, hi, b.i32(1000))), t)
 	return gpuCase{name: fmt.Sprintf("%d bytes of shared memory (the device's limit)", limit), k: b.kernel([]int{256}, 0, big...),
-		run: func(g *rig, k *Kernel) (int, string) {
+		run: func(g device) (int, string) {
 			out := g.zeros(ir.I32, 256)
-			g.check(k.Launch(g.s, []int{1}, []backend.Arg{out}))
+			g.launch([]int{1}, []backend.Arg{out})
 			want := make([]uint64, 256)
 			for t := range want {
 				want[t] = uint64((255 - t) + (256-t)%256*1000) // big[limit-256+t] holds u8(256-t), from thread 255-t
 			}
 			return compare(ir.I32, g.download(ir.I32, out, 256), want)
+		}}
+}
+
+// gridStrideCase is BenchmarkGPUBlockSum's kernel on n random f32 over
+// blocks blocks, against refGridStride.
+func gridStrideCase(n, blocks int) gpuCase {
+	return gpuCase{name: fmt.Sprintf("grid-stride block_sum of %d f32 over %d blocks", n, blocks), k: blockSumKernel(benchThreads),
+		run: func(g device) (int, string) {
+			r := rng(99)
+			x := make([]float32, n)
+			xb := make([]uint64, n)
+			for i := range x {
+				x[i] = f32(r.float(ir.F32))
+				xb[i] = b32(x[i])
+			}
+			out := g.zeros(ir.F32, blocks)
+			g.launch([]int{blocks}, []backend.Arg{g.upload(ir.F32, xb), out, {Bits: uint64(n)}})
+			var want []uint64
+			for _, v := range refGridStride(x, blocks, benchThreads) {
+				want = append(want, b32(v))
+			}
+			return compare(ir.F32, g.download(ir.F32, out, blocks), want)
 		}}
 }
 
@@ -481,10 +529,11 @@ func debugCases() []gpuCase {
 	local.Funcs = []*ir.Func{fb.f}
 
 	expect := func(name string, k *ir.Kernel, at pos.Pos, msg string) gpuCase {
-		return gpuCase{name: name, k: k, opts: Options{Debug: true}, run: func(g *rig, kk *Kernel) (int, string) {
+		return gpuCase{name: name, k: k, opts: Options{Debug: true}, gpuOnly: true, run: func(d device) (int, string) {
+			g := d.(gpuDev)
 			args := []backend.Arg{g.zeros(ir.F32, 64)}
-			g.check(kk.Launch(g.s, []int{1}, args))
-			err := kk.CheckDebug(g.s, args)
+			g.launch([]int{1}, args)
+			err := g.k.CheckDebug(g.s, args)
 			var ke *backend.KernelError
 			if !errors.As(err, &ke) || ke.Msg != msg || ke.Pos != at {
 				return 1, fmt.Sprintf("report %v, want %q at %v", err, msg, at)
@@ -557,7 +606,14 @@ func TestGPUBlockOps(t *testing.T) {
 				failed++
 				continue
 			}
-			n, msg := c.run(g, ks[i])
+			if want := uint32(codegen.SharedBytes(c.k)); ks[i].shared != want {
+				t.Errorf("%s: launches with %d bytes of shared memory, want %d", c.name, ks[i].shared, want)
+			}
+			g.launchErr = nil
+			n, msg := c.run(gpuDev{g, ks[i]})
+			if g.launchErr != nil {
+				n, msg = 0, "launch: "+g.launchErr.Error()
+			}
 			compared += n
 			if msg != "" {
 				failed++
@@ -597,6 +653,23 @@ func indexKernel(block []int) *ir.Kernel {
 	return b.kernel(block, r)
 }
 
+// indexShapes are the shapes the index ops run on: besides opShapes',
+// blocks of 35 and 105 threads, whose lanes and warps cross rows and
+// whose last warp is short.
+var indexShapes = []blockShape{{[]int{64}, []int{3}}, {[]int{4, 24}, []int{2, 3}}, {[]int{2, 3, 16}, []int{2, 1, 2}},
+	{[]int{5, 7}, []int{3, 2}}, {[]int{3, 5, 7}, []int{2, 2, 3}}}
+
+// indexCase runs indexKernel against indexRef.
+func indexCase(sh blockShape) gpuCase {
+	return gpuCase{name: fmt.Sprintf("index ops block %v grid %v", sh.block, sh.grid), k: indexKernel(sh.block),
+		run: func(g device) (int, string) {
+			want := indexRef(sh.block, sh.grid)
+			out := g.zeros(ir.I32, len(want))
+			g.launch(sh.grid, []backend.Arg{out})
+			return compare(ir.I32, g.download(ir.I32, out, len(want)), want)
+		}}
+}
+
 // indexRef is what indexKernel stores.
 func indexRef(block, grid []int) []uint64 {
 	r := len(block)
@@ -634,8 +707,7 @@ func unravel(i int, dims []int) []int {
 func programChecks(t *testing.T, drv *cuda.Driver, ctx *cuda.Context, info *cuda.DeviceInfo) (int, string) {
 	dev := mem.Device{Type: mem.CUDA, Ordinal: 0}
 	compared := 0
-	for _, sh := range []blockShape{{[]int{64}, []int{3}}, {[]int{4, 24}, []int{2, 3}}, {[]int{2, 3, 16}, []int{2, 1, 2}},
-		{[]int{5, 7}, []int{3, 2}}, {[]int{3, 5, 7}, []int{2, 2, 3}}} {
+	for _, sh := range indexShapes {
 		k := indexKernel(sh.block)
 		p, err := cudaBackend{}.Compile(k, dev, backend.Options{})
 		if err != nil {
@@ -667,6 +739,26 @@ func programChecks(t *testing.T, drv *cuda.Driver, ctx *cuda.Context, info *cuda
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A launch in a loop allocates nothing (the grid check included).
+	err = ctx.Do(func() error {
+		g := &rig{t: t, drv: drv, s: p.(*program).d.Stream}
+		defer g.free()
+		args := []backend.Arg{g.zeros(ir.I32, len(indexRef([]int{4, 24}, []int{2, 3})))}
+		env := &backend.Env{Pinned: true}
+		launch := func() {
+			if err := p.Launch(env, []int{2, 3}, args); err != nil {
+				t.Fatal(err)
+			}
+		}
+		launch()
+		if n := testing.AllocsPerRun(100, launch); n != 0 {
+			t.Errorf("a block kernel's launch allocates %v times", n)
+		}
+		return drv.StreamSynchronize(g.s)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		grid []int
 		want string
@@ -695,7 +787,7 @@ func programChecks(t *testing.T, drv *cuda.Driver, ctx *cuda.Context, info *cuda
 	if err != nil {
 		t.Fatal(err)
 	}
-	return compared, fmt.Sprintf("index ops on 5 shapes, grid checks and %q: checked", want)
+	return compared, fmt.Sprintf("index ops on 5 shapes, allocation-free relaunch, grid checks and %q: checked", want)
 }
 
 // blockSumBench is BenchmarkGPUBlockSum's device state, made once per
