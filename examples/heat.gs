@@ -1,8 +1,11 @@
 // heat.gs: 2-D heat diffusion with a 5-point stencil.
 //
+//   gscript run examples/heat.gs [OUT.png]
+//
 // A hot 8x8 square sits in the middle of a cold 64x64 plate whose border is
 // held at 0. Each step reads `cur` and writes `nxt`, then the two arrays
-// swap roles, so no step reads what it is writing.
+// swap roles, so no step reads what it is writing. The plate at the end is
+// written as a colour-mapped image, OUT.png (default heat.png).
 
 kernel init(u: array[f32, 2], lo: i32, hi: i32, temp: f32) {
     let i, j = tid()
@@ -54,3 +57,12 @@ print("near corner:", cur[1, 1])
 print("max:", max(cur), "min:", min(cur))
 assert sum(cur) < 6400.0, "heat must not be created"
 assert cur[n / 2, n / 2] > cur[n / 2, n / 2 + 8], "heat flows from hot to cold"
+
+// The final plate as an image: cold in dark blue, the hottest in yellow
+// (viridis from 0 to the maximum).
+let out = "heat.png"
+if len(argv) > 1 {
+    out = argv[1]
+}
+save_image(out, cur, cmap="viridis", vmin=0.0, vmax=max(cur))
+print(format("wrote %s (%dx%d, %.3f at the centre)", out, n, n, cur[n / 2, n / 2]))

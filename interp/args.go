@@ -14,6 +14,20 @@ type Args struct {
 	Positional []Value
 	Names      []string
 	Kw         []Value
+	exprs      []ast.Expr // the positional arguments' expressions, when called from a script
+}
+
+// ArgName is the variable positional argument i was passed as at the call
+// site (`x` in f(x)), or "" when it was some other expression or the call
+// came from Go: messages and remedies name the script's own variable.
+func (a *Args) ArgName(i int) string {
+	if i < 0 || i >= len(a.exprs) {
+		return ""
+	}
+	if id, ok := a.exprs[i].(*ast.Ident); ok {
+		return id.Name
+	}
+	return ""
 }
 
 // Check verifies the positional count is in [min, max] and that every

@@ -72,6 +72,10 @@ func ShapeString(s []int) string {
 	return intList(s).String()
 }
 
+// fillFromList writes l's elements into a (fresh, so contiguous). They are
+// converted first, into one buffer in C order: a bad element leaves the
+// array untouched, and the bytes reach a device array in one streamed copy
+// (mem.Array.WriteStream), with no read back of what they replace.
 func fillFromList(a *mem.Array, l *List) error {
 	shape, err := ListShape(l)
 	if err != nil {
@@ -80,31 +84,32 @@ func fillFromList(a *mem.Array, l *List) error {
 	if !slices.Equal(shape, a.Shape()) {
 		return fmt.Errorf("initialiser of shape %s does not match array shape %s", ShapeString(shape), ShapeString(a.Shape()))
 	}
-	var flat []Value
-	var walk func(v Value)
-	walk = func(v Value) {
-		if sub, ok := v.(*List); ok {
-			for _, e := range sub.Elems {
-				walk(e)
+	b := make([]byte, a.NBytes())
+	i := 0
+	var pack func(v Value) error
+	pack = func(v Value) error {
+		sub, ok := v.(*List)
+		if !ok {
+			bits, err := ElemBits(v, a.DType())
+			if err != nil {
+				return fmt.Errorf("element %d: %v", i, err)
 			}
-			return
-		}
-		flat = append(flat, v)
-	}
-	walk(l)
-	// Convert everything first: a bad element leaves the array untouched.
-	bits := make([]uint64, len(flat))
-	for i, v := range flat {
-		if bits[i], err = ElemBits(v, a.DType()); err != nil {
-			return fmt.Errorf("element %d: %v", i, err)
-		}
-	}
-	return a.WriteHost(func(b []byte) error {
-		i := 0
-		forEachOffset(a, func(off int) {
-			mem.StoreBits(b, a.DType(), off, bits[i])
+			mem.StoreBits(b, a.DType(), i, bits)
 			i++
-		})
+			return nil
+		}
+		for _, e := range sub.Elems {
+			if err := pack(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := pack(l); err != nil {
+		return err
+	}
+	return a.WriteStream(func(chunk []byte) error {
+		b = b[copy(chunk, b):]
 		return nil
 	})
 }

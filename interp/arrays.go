@@ -233,14 +233,14 @@ const printThreshold = 1000
 // formatArray prints an array as nested lists, summarising large arrays to
 // the first and last three entries of each axis.
 func formatArray(a *mem.Array) (string, error) {
-	b, err := a.ReadHost()
+	load, err := printLoader(a)
 	if err != nil {
 		return "", err
 	}
 	var sb strings.Builder
 	summarise := a.Size() > printThreshold
-	var rec func(axis, off int)
-	rec = func(axis, off int) {
+	var rec func(axis, off int) error
+	rec = func(axis, off int) error {
 		n, st := a.Shape()[axis], a.Strides()[axis]
 		sb.WriteByte('[')
 		for i := 0; i < n; i++ {
@@ -251,14 +251,39 @@ func formatArray(a *mem.Array) (string, error) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			if axis == a.NDim()-1 {
-				sb.WriteString(formatBits(a.DType(), mem.LoadBits(b, a.DType(), off+i*st)))
-			} else {
-				rec(axis+1, off+i*st)
+			if axis < a.NDim()-1 {
+				if err := rec(axis+1, off+i*st); err != nil {
+					return err
+				}
+				continue
 			}
+			bits, err := load(off + i*st)
+			if err != nil {
+				return err
+			}
+			sb.WriteString(formatBits(a.DType(), bits))
 		}
 		sb.WriteByte(']')
+		return nil
 	}
-	rec(0, 0)
+	if err := rec(0, 0); err != nil {
+		return "", err
+	}
 	return sb.String(), nil
+}
+
+// printLoader reads the elements print shows. A summarised array reads
+// just those, one at a time: printing a large device array copies a few
+// elements, not all of them, and a large managed array is not prefetched
+// to the cpu for them (the automatic prefetch counts the bytes an access
+// reads). A small one is read at once.
+func printLoader(a *mem.Array) (func(off int) (uint64, error), error) {
+	if a.Size() > printThreshold {
+		return a.LoadElem, nil
+	}
+	b, err := a.ReadHost()
+	if err != nil {
+		return nil, err
+	}
+	return func(off int) (uint64, error) { return mem.LoadBits(b, a.DType(), off), nil }, nil
 }

@@ -87,24 +87,26 @@ type Config struct {
 	LaunchAccess          string
 	Debug                 bool
 	AllowOversubscription bool
+	Prefetch              string       // "auto" or "off" (MEMORY.md section 8)
+	tracker               *mem.Tracker // where Prefetch takes effect: host accesses read it there
 }
 
 var launchAccessModes = []string{"relaxed", "checked", "strict"}
 
 // configSettings are config's attributes, in the order it prints them.
-var configSettings = []string{"launch_access", "debug", "allow_oversubscription"}
+var configSettings = []string{"launch_access", "debug", "allow_oversubscription", "prefetch"}
 
 // ConfigNames lists config's settings (for REPL completion).
 func ConfigNames() []string { return append([]string(nil), configSettings...) }
 
-func newConfig() *Config { return &Config{LaunchAccess: "checked"} }
+func newConfig() *Config { return &Config{LaunchAccess: "checked", Prefetch: "auto"} }
 
 func (*Config) Type() string { return "record" }
 
 func (c *Config) String() string {
 	return (&Record{
 		Names:  configSettings,
-		Values: []Value{String(c.LaunchAccess), Bool(c.Debug), Bool(c.AllowOversubscription)},
+		Values: []Value{String(c.LaunchAccess), Bool(c.Debug), Bool(c.AllowOversubscription), String(c.Prefetch)},
 	}).String()
 }
 
@@ -116,6 +118,8 @@ func (c *Config) get(name string) (Value, error) {
 		return Bool(c.Debug), nil
 	case "allow_oversubscription":
 		return Bool(c.AllowOversubscription), nil
+	case "prefetch":
+		return String(c.Prefetch), nil
 	}
 	return nil, fmt.Errorf("config has no setting %s (settings: %s)", name, strings.Join(configSettings, ", "))
 }
@@ -130,6 +134,8 @@ func (c *Config) set(name string, v Value) error {
 		c.LaunchAccess = string(s)
 		c.mode, _ = mem.ParseLaunchMode(c.LaunchAccess)
 		return nil
+	case "prefetch":
+		return c.setPrefetch(v)
 	case "debug", "allow_oversubscription":
 		b, ok := v.(Bool)
 		if !ok {
@@ -144,6 +150,19 @@ func (c *Config) set(name string, v Value) error {
 	}
 	_, err := c.get(name)
 	return err
+}
+
+func (c *Config) setPrefetch(v Value) error {
+	s, ok := v.(String)
+	m, err := mem.ParsePrefetchMode(string(s))
+	if !ok || err != nil {
+		return fmt.Errorf("config.prefetch must be \"auto\" or \"off\", not %s", describe(v))
+	}
+	c.Prefetch = string(s)
+	if c.tracker != nil {
+		c.tracker.SetPrefetch(m)
+	}
+	return nil
 }
 
 // universe is the language's own predeclared values: dtypes, memory kinds

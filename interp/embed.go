@@ -31,7 +31,10 @@ type Program struct {
 // stdlib.Universe() and the host's functions). Compile errors come back as
 // an ast.ErrorList.
 func Compile(filename string, src []byte, predeclared map[string]Value) (*Program, error) {
-	names := map[string]bool{"config": true, "_": true}
+	names := map[string]bool{}
+	for _, n := range processNames {
+		names[n] = true
+	}
 	for n := range universe() {
 		names[n] = true
 	}
@@ -53,6 +56,17 @@ func Compile(filename string, src []byte, predeclared map[string]Value) (*Progra
 	}
 	sort.Strings(p.predeclared)
 	return p, nil
+}
+
+// Kernels returns the program's kernels, checked and lowered to IR, in
+// the order of their declarations (`gscript cuda` prints their CUDA C).
+func (p *Program) Kernels() []*Kernel {
+	var out []*Kernel
+	for d, k := range p.info.Kernels {
+		out = append(out, &Kernel{Name: d.Name.Name, IR: k, Pos: d.Pos})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Pos.Offset < out[j].Pos.Offset })
+	return out
 }
 
 // Run runs a compiled program in the interpreter. The program gets a fresh

@@ -553,7 +553,7 @@ func (th *Thread) evalCall(e *ast.CallExpr, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := &Args{Pos: e.Lparen}
+	args := &Args{Pos: e.Lparen, exprs: e.Args}
 	if args.Positional, err = th.evalList(e.Args, fr); err != nil {
 		return nil, err
 	}

@@ -106,3 +106,27 @@ func ExampleEvalError() {
 	// bad.gs:2:12 integer division by zero f
 	// 2 typo.gs:1:7: undefined: nope
 }
+
+// Give a script its arguments and a chosen environment, and read the
+// status of its exit(code).
+func ExampleExitError() {
+	vars := map[string]string{"MODE": "fast"}
+	in, _ := interp.New(interp.Options{
+		Device: "cpu", Predeclared: stdlib.Universe(),
+		Argv: []string{"job.gs", "3"},
+		Env:  func(name string) (string, bool) { v, ok := vars[name]; return v, ok },
+	})
+	defer in.Close()
+	err := in.Exec(context.Background(), "job.gs", []byte(`
+print(argv[1], env("MODE"), env("HOME", "no HOME"))
+exit(int(argv[1]))
+print("not reached")
+`))
+	var exit *interp.ExitError
+	if errors.As(err, &exit) {
+		fmt.Println("status", exit.Code)
+	}
+	// Output:
+	// 3 fast no HOME
+	// status 3
+}

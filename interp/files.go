@@ -12,14 +12,15 @@ import (
 	"syscall"
 )
 
-// ErrNoFileAccess is the error of a file builtin (load, save) whose access
-// the embedding program did not grant (Options.Files).
+// ErrNoFileAccess is the error of a file builtin (load, save, load_text,
+// save_image, print's file= ...) whose access the embedding program did
+// not grant (Options.Files).
 var ErrNoFileAccess = errors.New("file access is not allowed in this interpreter")
 
 // FileAccess is the file system that a script's file builtins may use:
-// reading (load) and writing (save) each either not granted, granted to the
-// whole file system, or rooted in a directory through os.Root, which
-// refuses names and symbolic links that lead outside it. A nil
+// reading (Open) and writing (WriteFile, Append) each either not granted,
+// granted to the whole file system, or rooted in a directory through
+// os.Root, which refuses names and symbolic links that lead outside it. A nil
 // *FileAccess grants nothing: every method returns ErrNoFileAccess.
 //
 // A FileAccess may serve many interpreters at once; Close it when none
@@ -177,6 +178,40 @@ func (fa *FileAccess) WriteFile(name string, write func(w io.Writer) error) erro
 		return pathless(err)
 	}
 	return syncDir(fsys, filepath.Dir(target))
+}
+
+// Append adds data at the end of the regular file name, creating it if
+// need be (print's file=): a log grows line by line, so it is not
+// replaced as WriteFile replaces. Names that are not regular files are
+// refused as Open refuses them, before and after opening (O_NONBLOCK: a
+// FIFO swapped in does not block).
+func (fa *FileAccess) Append(name string, data []byte) error {
+	if fa == nil || fa.write == nil {
+		return ErrNoFileAccess
+	}
+	switch st, err := fa.write.Stat(name); {
+	case err == nil:
+		if err := regular(st); err != nil {
+			return err
+		}
+	case !errors.Is(err, fs.ErrNotExist):
+		return pathless(err)
+	}
+	f, err := fa.write.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|syscall.O_NONBLOCK, 0o666)
+	if err != nil {
+		return pathless(err)
+	}
+	st, err := f.Stat()
+	if err == nil {
+		err = regular(st)
+	}
+	if err == nil {
+		_, err = f.Write(data)
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return pathless(err)
 }
 
 // fill writes the temporary file: permission bits first (an existing

@@ -22,27 +22,22 @@ func fillKernel(t ir.Type) *ir.Kernel {
 
 // FillArray sets every element of a to v. A contiguous array is filled by
 // a kernel on its own device (on a CUDA device: no host round trip, and
-// recorded by a capture block); a strided view, or CUDA memory the host
-// reaches in place, is filled from the host.
+// recorded by a capture block); managed memory too, so that its pages stay
+// on the GPU. A strided view, or host memory wrapped as a CUDA array (the
+// GPU may not reach it), is filled from the host.
 func (th *Thread) FillArray(a *mem.Array, v Value) error {
 	if _, err := ElemBits(v, a.DType()); err != nil {
 		return err
 	}
 	dev := a.Device()
-	if !a.IsContiguous() || (dev.IsCUDA() && a.HostAccessible()) {
+	if !a.IsContiguous() || (dev.IsCUDA() && a.Kind() != mem.CUDAManaged && a.HostAccessible()) {
 		return Fill(a, v)
 	}
 	if a.Size() == 0 {
 		return nil
 	}
-	if th.fills == nil {
-		th.fills = map[ir.Type]*ir.Kernel{}
-	}
-	k := th.fills[a.DType()]
-	if k == nil {
-		k = fillKernel(a.DType())
-		th.fills[a.DType()] = k
-	}
+	t := a.DType()
+	k := th.CachedKernel("gscript_fill_"+t.String(), func() *ir.Kernel { return fillKernel(t) })
 	flat, err := a.Reshape([]int{a.Size()})
 	if err != nil {
 		return err

@@ -55,6 +55,29 @@ func (th *Thread) checkStringLen(n int) error {
 	return nil
 }
 
+// CheckHostBytes refuses a host buffer of n bytes that a builtin is about
+// to build (an image, the values of a text file) when it does not fit in
+// what Options.MemoryLimit leaves. Such buffers live for one call, so,
+// unlike strings, they have no cap of their own.
+func (th *Thread) CheckHostBytes(n int) error {
+	if room := th.Tracker.Room(int64(n)); int64(n) > room {
+		return fmt.Errorf("a buffer of %d bytes does not fit in the memory limit (%d bytes left)", n, max(room, 0))
+	}
+	return nil
+}
+
+// NewString checks a string a builtin built (read_file, format) against
+// the caps and counts it toward the memory limit while it lives.
+func (th *Thread) NewString(s string) (Value, error) {
+	if err := th.checkStringLen(len(s)); err != nil {
+		return nil, err
+	}
+	return th.holdString(s)
+}
+
+// CheckStringLen refuses a string of n bytes before it is built.
+func (th *Thread) CheckStringLen(n int) error { return th.checkStringLen(n) }
+
 // CheckListLen refuses a list of n elements before it is built.
 func (th *Thread) CheckListLen(n int) error {
 	if n > MaxListLen {

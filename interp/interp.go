@@ -32,6 +32,8 @@ type Options struct {
 	Device string
 	// LaunchAccess sets config.launch_access initially ("" = "checked").
 	LaunchAccess string
+	// Prefetch sets config.prefetch initially ("" = "auto").
+	Prefetch string
 	// Predeclared adds host values (the standard library, host functions).
 	Predeclared map[string]Value
 	// MemoryLimit, when positive, caps the bytes of live arrays and of
@@ -59,11 +61,18 @@ type Options struct {
 	// DefaultAllocators sets per-device default allocators, by device name
 	// ("cpu", "cuda:0"): they win over the built-in defaults.
 	DefaultAllocators map[string]mem.Allocator
-	// Files is the file access of load and save. Nil grants none: scripts
+	// Files is the file access of every file builtin. Nil grants none: scripts
 	// of an embedding program touch no file unless it says so. AllFiles
 	// grants what the process may (the CLI); RootedFiles confines reading
 	// and writing to directories.
 	Files *FileAccess
+	// Argv is the script's `argv`, as Python's sys.argv: the script's
+	// name, then its arguments. Nil: an empty list.
+	Argv []string
+	// Env is what env(name) reads: the value of name and whether it is
+	// set. Nil grants no environment (env fails with ErrNoEnvAccess), as
+	// Files grants no files; os.LookupEnv grants the process's (the CLI).
+	Env func(name string) (string, bool)
 }
 
 // accessState is the peer and pool access gscript enabled: CUDA state of
@@ -102,22 +111,23 @@ type Thread struct {
 	progs     map[progKey]backend.Program
 	lastKey   progKey // the last launch's program, found without the map
 	lastProg  backend.Program
-	stack     []Value                // launch arguments being evaluated
-	dimStack  []int                  // launch dimensions being evaluated (a stack, like stack)
-	argStack  []backend.Arg          // launch arguments packed (a stack, like stack)
-	capture   *mem.Capture           // the capture block recording, if any
-	fills     map[ir.Type]*ir.Kernel // fill kernels, by dtype
-	locals    map[any]any            // builtins' per-thread state (Local)
-	defDev    *mem.Device            // the default device, once resolved
-	steps     int64                  // loop iterations and calls in this session
-	maxSteps  int64                  // Options.MaxSteps
-	kSteps    atomic.Int64           // cpu kernel loop iterations in this session
-	maxK      int64                  // Options.MaxKernelSteps
-	evalDepth int                    // nested evals on the Go stack now
-	logger    *slog.Logger           // Options.Logger
-	warnMu    sync.Mutex             // Warn may run on cleanup goroutines
-	files     *FileAccess            // Options.Files
-	closed    bool                   // Close was called
+	stack     []Value               // launch arguments being evaluated
+	dimStack  []int                 // launch dimensions being evaluated (a stack, like stack)
+	argStack  []backend.Arg         // launch arguments packed (a stack, like stack)
+	capture   *mem.Capture          // the capture block recording, if any
+	prefetch  mem.LaunchPrefetch    // the automatic prefetch of the launch being packed
+	kernels   map[string]*ir.Kernel // kernels built in Go, by name (CachedKernel)
+	locals    map[any]any           // builtins' per-thread state (Local)
+	defDev    *mem.Device           // the default device, once resolved
+	steps     int64                 // loop iterations and calls in this session
+	maxSteps  int64                 // Options.MaxSteps
+	kSteps    atomic.Int64          // cpu kernel loop iterations in this session
+	maxK      int64                 // Options.MaxKernelSteps
+	evalDepth int                   // nested evals on the Go stack now
+	logger    *slog.Logger          // Options.Logger
+	warnMu    sync.Mutex            // Warn may run on cleanup goroutines
+	files     *FileAccess           // Options.Files
+	closed    bool                  // Close was called
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -168,6 +178,9 @@ func New(opts Options) (*Interp, error) {
 	for name, v := range universe() {
 		in.predeclared[name] = v
 	}
+	for name, v := range processBuiltins(opts) {
+		in.predeclared[name] = v
+	}
 	for name, v := range opts.Predeclared {
 		in.predeclared[name] = v
 	}
@@ -192,6 +205,7 @@ func New(opts Options) (*Interp, error) {
 	}
 	th.Tracker = mem.NewTracker(func(err error) { th.Warn(err.Error()) })
 	th.Tracker.Limit = opts.MemoryLimit
+	th.Config.tracker = th.Tracker
 	in.th = th
 	in.predeclared["config"] = th.Config
 	in.predeclared["_"] = Nil // the REPL's last value
@@ -204,6 +218,11 @@ func New(opts Options) (*Interp, error) {
 	}
 	if opts.LaunchAccess != "" {
 		if err := th.Config.set("launch_access", String(opts.LaunchAccess)); err != nil {
+			return nil, err
+		}
+	}
+	if opts.Prefetch != "" {
+		if err := th.Config.set("prefetch", String(opts.Prefetch)); err != nil {
 			return nil, err
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -55,19 +57,22 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
+	th.prefetch.Start(d)
 	if err := th.packArgs(s, k, th.stack[base:], d); err != nil {
 		return err
 	}
 	return th.launchError(k.Name, s.Pos, th.run1(prog, d, dims, th.argStack[argBase:]))
 }
 
-// launchDims evaluates the launch's dimensions onto th.dimStack.
+// launchDims evaluates the launch's dimensions onto th.dimStack: threads
+// for a flat kernel, blocks of a block kernel's grid(...).
 func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, error) {
-	if len(s.Dims) < 1 || len(s.Dims) > 4 {
-		return nil, th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
+	if err := th.launchShape(s, k); err != nil {
+		return nil, err
 	}
-	if k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims) {
-		return nil, th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
+	counts := "threads"
+	if k.IR.IsBlock() {
+		counts = "blocks"
 	}
 	total := 1
 	for _, e := range s.Dims {
@@ -84,11 +89,56 @@ func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, er
 		}
 		th.dimStack = append(th.dimStack, n)
 		if n != 0 && total > maxThreads/n {
-			return nil, th.errorAt(e.Start(), fmt.Errorf("launch of more than 2^31-1 threads"))
+			return nil, th.errorAt(e.Start(), fmt.Errorf("launch of more than 2^31-1 %s", counts))
 		}
 		total *= n
 	}
-	return th.dimStack[len(th.dimStack)-len(s.Dims):], nil
+	dims := th.dimStack[len(th.dimStack)-len(s.Dims):]
+	if err := backend.CheckGrid(k.IR, dims); err != nil {
+		return nil, th.errorAt(s.Grid, err)
+	}
+	return dims, nil
+}
+
+// launchShape checks the form of a launch against its kernel: a block
+// kernel runs over grid(...) with one extent per block axis, a flat
+// kernel over threads, as many dimensions as tid() has names.
+func (th *Thread) launchShape(s *ast.LaunchStmt, k *Kernel) error {
+	block := k.IR.Block
+	switch {
+	case len(block) > 0 && !s.Grid.IsValid():
+		return th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s is a block kernel with %s: launch it over a grid of blocks, as in launch %s[%s](...)",
+			k.Name, blockString(block), k.Name, gridHint(block)))
+	case len(block) == 0 && s.Grid.IsValid():
+		return th.errorAt(s.Grid, fmt.Errorf("kernel %s is not a block kernel: grid(...) counts the blocks of a kernel declared with block(...); launch %s[n](...) runs n threads", k.Name, k.Name))
+	case len(block) > 0 && len(s.Dims) != len(block):
+		return th.errorAt(s.Grid, fmt.Errorf("kernel %s has a %d-D block (%s) and is launched over a %d-D grid", k.Name, len(block), blockString(block), len(s.Dims)))
+	case len(s.Dims) < 1 || len(s.Dims) > 4:
+		return th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
+	case k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims):
+		return th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
+	}
+	return nil
+}
+
+// blockString writes a block shape as a kernel declares it.
+func blockString(block []int) string {
+	parts := make([]string, len(block))
+	for i, d := range block {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "block(" + strings.Join(parts, ", ") + ")"
+}
+
+// gridHint is the grid that covers n threads per axis with block: one
+// cdiv per axis, the extents named as axes are (x last).
+func gridHint(block []int) string {
+	names := [][]string{{"n"}, {"ny", "nx"}, {"nz", "ny", "nx"}}[len(block)-1]
+	parts := make([]string, len(block))
+	for i, d := range block {
+		parts[i] = fmt.Sprintf("cdiv(%s, %d)", names[i], d)
+	}
+	return "grid(" + strings.Join(parts, ", ") + ")"
 }
 
 // packArgs checks the arguments against the kernel signature and pushes
@@ -117,8 +167,9 @@ func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.D
 }
 
 // packArg converts v for parameter p of a launch on dev. An array passes
-// the launch access check and is ordered after other devices' work on it
-// (runtime/mem's rules); name is the argument's name in messages.
+// the launch access check, is ordered after other devices' work on it and
+// joins the launch's automatic prefetch (runtime/mem's rules); name is the
+// argument's name in messages.
 func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev mem.Device) (backend.Arg, error) {
 	if !p.IsArray() {
 		if _, isArr := v.(*Array); isArr {
@@ -151,6 +202,7 @@ func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev m
 	if err := a.OrderLaunch(dev); err != nil {
 		return backend.Arg{}, err
 	}
+	th.prefetch.Add(a)
 	return backend.ArrayArg(a, ptr, name), nil
 }
 
@@ -202,10 +254,14 @@ func (th *Thread) program(k *ir.Kernel, dev mem.Device) (backend.Program, error)
 	return p, nil
 }
 
-// run1 launches prog on dev and notes the device's queued work.
+// run1 launches prog on dev, after the automatic prefetch of its managed
+// arguments, and notes the device's queued work.
 func (th *Thread) run1(prog backend.Program, dev mem.Device, dims []int, args []backend.Arg) error {
 	if dev.IsCUDA() {
 		th.markUsed(dev)
+		if err := th.prefetch.Issue(); err != nil {
+			return err
+		}
 	}
 	return prog.Launch(&th.env, dims, args)
 }
@@ -247,6 +303,7 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 	}
 	base := len(th.argStack)
 	defer func() { th.argStack = th.argStack[:base] }()
+	th.prefetch.Start(dev)
 	for i, p := range params {
 		arg, err := th.packArg(k.Entry.Name, p, args[i], p.Name, dev)
 		if err != nil {
@@ -255,6 +312,22 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 		th.argStack = append(th.argStack, arg)
 	}
 	return th.launchError(k.Entry.Name, th.lastPos, th.run1(prog, dev, dims, th.argStack[base:]))
+}
+
+// CachedKernel returns the kernel cached on this thread under name,
+// building it on first use. A kernel built in Go (a fill, a constructor's)
+// is built once per thread so that the programs compiled from it, which
+// the thread keeps per kernel, are reused by every later launch.
+func (th *Thread) CachedKernel(name string, build func() *ir.Kernel) *ir.Kernel {
+	k := th.kernels[name]
+	if k == nil {
+		if th.kernels == nil {
+			th.kernels = map[string]*ir.Kernel{}
+		}
+		k = build()
+		th.kernels[name] = k
+	}
+	return k
 }
 
 // markUsed records that work was queued on CUDA device dev since the last

@@ -236,7 +236,7 @@ func ElemBits(v Value, t ir.Type) (uint64, error) {
 	case t == ir.Bool:
 		return 0, fmt.Errorf("cannot use %s as bool", describe(v))
 	case t.IsFloat():
-		return n.bits(t), nil
+		return floatBits(v, n, t)
 	}
 	if n.c.float() {
 		f := n.f
@@ -268,6 +268,17 @@ func ElemBits(v Value, t ir.Type) (uint64, error) {
 		return 0, fmt.Errorf("%s overflows %s", describe(v), t)
 	}
 	return s.(Scalar).Bits, nil
+}
+
+// floatBits converts n to float type t. A finite value beyond f32's range
+// is an error rather than a silent inf (as an int that does not fit is):
+// 1e40 passed for an f32 parameter is a mistake, not a wish for infinity.
+func floatBits(v Value, n num, t ir.Type) (uint64, error) {
+	bits := n.bits(t)
+	if t == ir.F32 && n.c.float() && !math.IsInf(n.f, 0) && math.IsInf(float64(math.Float32frombits(uint32(bits))), 0) {
+		return 0, fmt.Errorf("%s is out of range for f32", v)
+	}
+	return bits, nil
 }
 
 // convertCall is `f32(x)` etc. on the host: like a kernel conversion, floats

@@ -68,6 +68,18 @@ func (th *Thread) chooseAllocator(explicit mem.Allocator, dev mem.Device) (mem.A
 // NewArray makes a zero-filled array. dev and alloc are the device and
 // allocator arguments as given (nil: current device, scoped allocator).
 func (th *Thread) NewArray(dt ir.Type, shape []int, dev, alloc Value) (*mem.Array, error) {
+	return th.newArray(dt, shape, dev, alloc, true)
+}
+
+// NewArrayUninit is NewArray for an array that the caller writes in full
+// before anything reads it (a constructor that fills it, load): its memory
+// is not zero-filled where the allocator can skip that
+// (mem.Tracker.NewUninit).
+func (th *Thread) NewArrayUninit(dt ir.Type, shape []int, dev, alloc Value) (*mem.Array, error) {
+	return th.newArray(dt, shape, dev, alloc, false)
+}
+
+func (th *Thread) newArray(dt ir.Type, shape []int, dev, alloc Value, zero bool) (*mem.Array, error) {
 	d, err := th.DeviceArg(dev)
 	if err != nil {
 		return nil, err
@@ -80,12 +92,16 @@ func (th *Thread) NewArray(dt ir.Type, shape []int, dev, alloc Value) (*mem.Arra
 	if err != nil {
 		return nil, err
 	}
-	return th.allocate(a, d, dt, shape)
+	return th.allocate(a, d, dt, shape, zero)
 }
 
-// allocate makes an array through alloc with the current configuration.
-func (th *Thread) allocate(alloc mem.Allocator, dev mem.Device, dt ir.Type, shape []int) (*mem.Array, error) {
+// allocate makes an array through alloc with the current configuration,
+// zero-filled unless zero is false (see NewArrayUninit).
+func (th *Thread) allocate(alloc mem.Allocator, dev mem.Device, dt ir.Type, shape []int, zero bool) (*mem.Array, error) {
 	th.Allocs.SetAllowOversubscription(th.Config.AllowOversubscription)
+	if !zero {
+		return th.Tracker.NewUninit(alloc, dev, dt, shape)
+	}
 	return th.Tracker.New(alloc, dev, dt, shape)
 }
 
@@ -192,7 +208,7 @@ func (th *Thread) execArrayDecl(s *ast.ArrayDecl, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
-	a, err := th.allocate(alloc, d, dt, shape)
+	a, err := th.allocate(alloc, d, dt, shape, init == nil) // an initialiser writes every element
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}

@@ -45,9 +45,12 @@ type (
 	// DType is a dtype value (f32 ...); calling it converts.
 	DType ir.Type
 	// Record is an ordered set of named fields (device_info, mem_info).
+	// Display, when set, is what the REPL shows for it instead of the
+	// fields (explain_access: its text).
 	Record struct {
-		Names  []string
-		Values []Value
+		Names   []string
+		Values  []Value
+		Display string
 	}
 )
 
@@ -110,6 +113,7 @@ func (r *Record) Get(name string) (Value, bool) {
 type Kernel struct {
 	Name string
 	IR   *ir.Kernel
+	Pos  ast.Pos // the declaration's (set by Program.Kernels)
 }
 
 func (*Kernel) Type() string     { return "kernel" }

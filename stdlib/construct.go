@@ -10,14 +10,24 @@ import (
 
 var placement = []string{"dtype", "device", "allocator"}
 
-// newArray makes an array for a constructor from its dtype=, device= and
-// allocator= arguments.
+// newArray makes an array for a constructor that writes every element
+// itself, from its dtype=, device= and allocator= arguments: its memory is
+// not zero-filled first where the allocator can skip that.
 func newArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*mem.Array, error) {
+	return th.NewArrayUninit(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
+}
+
+// zeroArray is newArray for zeros: zero-filled by the allocator.
+func zeroArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*mem.Array, error) {
 	return th.NewArray(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
 }
 
-func filled(th *interp.Thread, args *interp.Args, shapeArg interp.Value, value interp.Value) (interp.Value, error) {
-	shape, err := interp.ShapeArg([]interp.Value{shapeArg})
+// filled makes the array of a shape constructor: zeros is zero-filled by
+// its allocator (zero set); empty is not initialised at all, as NumPy's
+// and CuPy's (value nil); ones and full are filled with value on their
+// device.
+func filled(th *interp.Thread, args *interp.Args, value interp.Value, zero bool) (interp.Value, error) {
+	shape, err := interp.ShapeArg([]interp.Value{args.Positional[0]})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
@@ -25,7 +35,11 @@ func filled(th *interp.Thread, args *interp.Args, shapeArg interp.Value, value i
 	if err != nil {
 		return nil, err
 	}
-	a, err := newArray(th, args, dt, shape)
+	newArr := newArray
+	if zero {
+		newArr = zeroArray
+	}
+	a, err := newArr(th, args, dt, shape)
 	if err != nil {
 		return nil, err
 	}
@@ -42,7 +56,14 @@ func zeros(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1, placement...); err != nil {
 		return nil, err
 	}
-	return filled(th, args, args.Positional[0], nil)
+	return filled(th, args, nil, true)
+}
+
+func empty(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 1, placement...); err != nil {
+		return nil, err
+	}
+	return filled(th, args, nil, false)
 }
 
 func ones(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -57,119 +78,14 @@ func ones(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if dt == ir.Bool {
 		one = interp.Bool(true)
 	}
-	return filled(th, args, args.Positional[0], one)
+	return filled(th, args, one, false)
 }
 
 func full(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2, placement...); err != nil {
 		return nil, err
 	}
-	return filled(th, args, args.Positional[0], args.Positional[1])
-}
-
-func arange(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(1, 3, placement...); err != nil {
-		return nil, err
-	}
-	p := args.Positional
-	var start, stop, step interp.Value = interp.Int(0), p[0], interp.Int(1)
-	if len(p) > 1 {
-		start, stop = p[0], p[1]
-	}
-	if len(p) > 2 {
-		step = p[2]
-	}
-	def := ir.I32
-	vals := []float64{0, 0, 0}
-	for i, v := range []interp.Value{start, stop, step} {
-		f, err := interp.ToFloat(v)
-		if err != nil {
-			return nil, fmt.Errorf("arange: %v", err)
-		}
-		if _, isInt := v.(interp.Int); !isInt {
-			def = ir.F32
-		}
-		vals[i] = f
-	}
-	dt, err := dtypeArg(args, def)
-	if err != nil {
-		return nil, err
-	}
-	if vals[2] == 0 {
-		return nil, fmt.Errorf("arange: step must not be zero")
-	}
-	n := int(ceilDiv(vals[1]-vals[0], vals[2]))
-	if n < 0 {
-		n = 0
-	}
-	a, err := newArray(th, args, dt, []int{n})
-	if err != nil {
-		return nil, err
-	}
-	return fillSeq(a, n, func(i int) float64 { return vals[0] + float64(i)*vals[2] })
-}
-
-func ceilDiv(a, b float64) float64 {
-	q := a / b
-	if q != float64(int64(q)) && q > 0 {
-		return float64(int64(q)) + 1
-	}
-	return float64(int64(q))
-}
-
-// fillSeq stores f(i) into a[i], converting like a kernel conversion.
-func fillSeq(a *mem.Array, n int, f func(i int) float64) (interp.Value, error) {
-	err := a.WriteHost(func(b []byte) error {
-		for i := 0; i < n; i++ {
-			v := f(i)
-			if !a.DType().IsFloat() {
-				v = float64(int64(v))
-			}
-			bits, err := interp.ElemBits(interp.Float(v), a.DType())
-			if err != nil {
-				return err
-			}
-			mem.StoreBits(b, a.DType(), i, bits)
-		}
-		return nil
-	})
-	if err != nil {
-		a.Free()
-		return nil, err
-	}
-	return &interp.Array{A: a}, nil
-}
-
-func linspace(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(3, 3, placement...); err != nil {
-		return nil, err
-	}
-	lo, err := interp.ToFloat(args.Positional[0])
-	if err != nil {
-		return nil, fmt.Errorf("linspace: %v", err)
-	}
-	hi, err := interp.ToFloat(args.Positional[1])
-	if err != nil {
-		return nil, fmt.Errorf("linspace: %v", err)
-	}
-	n, err := interp.ToInt(args.Positional[2])
-	if err != nil || n < 0 {
-		return nil, fmt.Errorf("linspace: the count must be a non-negative int")
-	}
-	dt, err := dtypeArg(args, ir.F32)
-	if err != nil {
-		return nil, err
-	}
-	a, err := newArray(th, args, dt, []int{n})
-	if err != nil {
-		return nil, err
-	}
-	return fillSeq(a, n, func(i int) float64 {
-		if i == n-1 {
-			return hi
-		}
-		return lo + (hi-lo)*float64(i)/float64(n-1)
-	})
+	return filled(th, args, args.Positional[1], false)
 }
 
 func array(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -189,7 +105,11 @@ func array(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &interp.Array{A: a}, th.CopyArray(a, src.A)
+		if err := th.CopyArray(a, src.A); err != nil {
+			a.Free()
+			return nil, err
+		}
+		return &interp.Array{A: a}, nil
 	case *interp.List:
 		shape, err := interp.ListShape(src)
 		if err != nil {

@@ -30,14 +30,18 @@ var errInterrupted = errors.New("interrupted")
 
 // load reads a .npy file into a new array: load(path, device=, allocator=).
 // The header's shape is checked against the file's size and allocated
-// (against the memory limit) before any data is read, and the data is read
-// straight into the array's memory.
+// (against the memory limit, without zero-filling: the data overwrites it)
+// before any data is read, and the data is read straight into the array's
+// memory.
 func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1, "device", "allocator"); err != nil {
 		return nil, err
 	}
 	path, err := pathArg(args, 0)
 	if err != nil {
+		return nil, err
+	}
+	if err := refuseSuffix("load", path, ".npy files", textSuffixes, imageSuffixes); err != nil {
 		return nil, err
 	}
 	f, err := th.Files().Open(path)
@@ -82,7 +86,7 @@ func readData(th *interp.Thread, r io.Reader, a *mem.Array, l npy.Layout) error 
 	if !l.Fortran || a.NDim() == 1 {
 		return readInto(th, r, a, l)
 	}
-	tmp, err := th.NewArray(a.DType(), a.Shape(), interp.String("cpu"), nil)
+	tmp, err := th.NewArrayUninit(a.DType(), a.Shape(), interp.String("cpu"), nil)
 	if err != nil {
 		return err
 	}
@@ -136,6 +140,9 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	path, err := pathArg(args, 0)
 	if err != nil {
+		return nil, err
+	}
+	if err := checkSuffix("save", path, npySuffixes); err != nil {
 		return nil, err
 	}
 	a, err := arrayArg(args, 1)

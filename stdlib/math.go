@@ -3,6 +3,7 @@ package stdlib
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"github.com/gscript-lang/gscript/interp"
 )
@@ -14,13 +15,13 @@ func mathFuncs() map[string]fn {
 		"sqrt": math.Sqrt, "sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "asin": math.Asin,
 		"acos": math.Acos, "atan": math.Atan, "sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
 		"exp": math.Exp, "exp2": math.Exp2, "log": math.Log, "log2": math.Log2, "log10": math.Log10,
-		"floor": math.Floor, "ceil": math.Ceil, "round": math.Round, "trunc": math.Trunc,
+		"floor": math.Floor, "ceil": math.Ceil, "trunc": math.Trunc,
 	}
 	out := map[string]fn{}
 	for name, f := range unary {
 		f := f
 		out[name] = func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-			if err := args.Check(1, 1); err != nil {
+			if err := scalarArgs(args, 1, 1); err != nil {
 				return nil, err
 			}
 			x, err := interp.ToFloat(args.Positional[0])
@@ -31,7 +32,7 @@ func mathFuncs() map[string]fn {
 		}
 	}
 	out["pow"] = func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-		if err := args.Check(2, 2); err != nil {
+		if err := scalarArgs(args, 2, 2); err != nil {
 			return nil, err
 		}
 		x, err := interp.ToFloat(args.Positional[0])
@@ -44,8 +45,9 @@ func mathFuncs() map[string]fn {
 		}
 		return interp.Float(math.Pow(x, y)), nil
 	}
+	out["round"] = round
 	out["abs"] = func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-		if err := args.Check(1, 1); err != nil {
+		if err := scalarArgs(args, 1, 1); err != nil {
 			return nil, err
 		}
 		v := args.Positional[0]
@@ -59,4 +61,123 @@ func mathFuncs() map[string]fn {
 		return v, nil
 	}
 	return out
+}
+
+// cdiv(a, b) is the ceiling of the exact quotient of two ints, as in
+// kernels: cdiv(7, 2) == 4, cdiv(-7, 2) == -3, cdiv(7, -2) == -3. The
+// usual use is a grid that covers n threads: grid(cdiv(n, 256)).
+func cdiv(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2); err != nil {
+		return nil, err
+	}
+	var ab [2]int
+	for i, v := range args.Positional {
+		n, err := interp.ToInt(v)
+		if err != nil {
+			return nil, fmt.Errorf("cdiv: %v", err)
+		}
+		ab[i] = n
+	}
+	a, b := ab[0], ab[1]
+	switch {
+	case b == 0:
+		return nil, fmt.Errorf("cdiv: division by zero")
+	case a == math.MinInt64 && b == -1:
+		return nil, fmt.Errorf("cdiv: integer overflow")
+	}
+	q, r := a/b, a%b
+	if r != 0 && (r < 0) == (b < 0) {
+		q++
+	}
+	return interp.Int(q), nil
+}
+
+// scalarArgs checks the count of a host math call's arguments and refuses
+// arrays with a message that says what to do: element-wise math on arrays
+// is the array expressions' work (ARRAYS.md), not these scalar functions'.
+func scalarArgs(args *interp.Args, min, max int) error {
+	if err := args.Check(min, max); err != nil {
+		return err
+	}
+	for _, v := range args.Positional {
+		if _, ok := v.(*interp.Array); ok {
+			return fmt.Errorf("%s: arrays are not supported here yet (array expressions come with a later release); use a kernel", args.Fn)
+		}
+	}
+	return nil
+}
+
+// round is round(x) (the kernel's round: halves away from zero, a float)
+// and round(x, ndigits), Python's: the nearest multiple of 10^-ndigits,
+// ties to even, of x's exact binary value (so round(2.675, 2) is 2.67, as
+// in Python and as format's %.2f prints it). An int stays an int.
+func round(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := scalarArgs(args, 1, 2); err != nil {
+		return nil, err
+	}
+	x := args.Positional[0]
+	if len(args.Positional) == 1 {
+		f, err := interp.ToFloat(x)
+		if err != nil {
+			return nil, fmt.Errorf("round: %v", err)
+		}
+		return interp.Float(math.Round(f)), nil
+	}
+	n, ok := args.Positional[1].(interp.Int)
+	if !ok {
+		return nil, fmt.Errorf("round: ndigits must be an int, not %s", args.Positional[1].Type())
+	}
+	if i, ok := x.(interp.Int); ok {
+		return roundInt(int64(i), int64(n))
+	}
+	f, err := interp.ToFloat(x)
+	if err != nil {
+		return nil, fmt.Errorf("round: %v", err)
+	}
+	return interp.Float(roundFloat(f, int64(n))), nil
+}
+
+// roundFloat rounds f to n decimal places. strconv rounds the exact
+// binary value correctly, ties to even; past 340 places nothing changes,
+// and below -340 every float rounds to zero.
+func roundFloat(f float64, n int64) float64 {
+	switch {
+	case math.IsInf(f, 0) || math.IsNaN(f) || n > 340:
+		return f
+	case n >= 0:
+		r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'f', int(n), 64), 64)
+		return r
+	case n < -340:
+		return math.Copysign(0, f)
+	}
+	p := math.Pow(10, float64(-n))
+	return math.RoundToEven(f/p) * p
+}
+
+// roundInt rounds i to a multiple of 10^-n, ties to even; n >= 0 keeps it.
+func roundInt(i, n int64) (interp.Value, error) {
+	if n >= 0 {
+		return interp.Int(i), nil
+	}
+	if n < -18 { // 10^19 is past int64: only the rounding to 0 is possible
+		if i > -5e18 && i < 5e18 {
+			return interp.Int(0), nil
+		}
+		return nil, fmt.Errorf("round: %d rounded to %d digits overflows int", i, n)
+	}
+	p := int64(1)
+	for range -n {
+		p *= 10
+	}
+	q, r := i/p, i%p
+	if r < 0 {
+		q, r = q-1, r+p // floor division: 0 <= r < p
+	}
+	if 2*r > p || (2*r == p && q%2 != 0) {
+		q++
+	}
+	if q > math.MaxInt64/p || q < math.MinInt64/p {
+		return nil, fmt.Errorf("round: %d rounded to %d digits overflows int", i, n)
+	}
+	return interp.Int(q * p), nil
 }

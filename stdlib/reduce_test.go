@@ -15,29 +15,11 @@ import (
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
-// newCPU makes an interpreter on the cpu that prints into out.
-func newCPU(t *testing.T, out *bytes.Buffer) *interp.Interp {
-	t.Helper()
-	in, err := interp.New(interp.Options{Stdout: out, Device: "cpu", Predeclared: stdlib.Universe()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { in.Close() })
-	return in
-}
-
-func run(t *testing.T, in *interp.Interp, src string) {
-	t.Helper()
-	if err := in.Exec(context.Background(), "t.gs", []byte(src)); err != nil {
-		t.Fatal(err)
-	}
-}
-
 // TestReduceTransposedViews reduces views that scripts cannot make yet
 // (axes permuted: no axis is contiguous) against sums computed here.
 func TestReduceTransposedViews(t *testing.T) {
 	var out bytes.Buffer
-	in := newCPU(t, &out)
+	in := newInterp(t, "cpu", &out)
 	run(t, in, "let m = arange(60, dtype=f64).reshape([3, 4, 5])\nlet v = nil")
 	m, _ := in.Global("m")
 	view, err := m.(*interp.Array).A.Permute([]int{2, 0, 1}) // v[i, j, k] = m[j, k, i] = 20j + 5k + i
@@ -70,7 +52,7 @@ func TestReduceTransposedViews(t *testing.T) {
 // values errs by far less than one f32 ulp of the total.
 func TestSumDeterministicAndAccurate(t *testing.T) {
 	var out bytes.Buffer
-	in := newCPU(t, &out)
+	in := newInterp(t, "cpu", &out)
 	r := rand.New(rand.NewPCG(1, 2))
 	xs := make([]float32, 1_000_000)
 	exact, abs := new(big.Float).SetPrec(2000), 0.0
@@ -107,7 +89,7 @@ func TestSumDeterministicAndAccurate(t *testing.T) {
 // scratch arrays once.
 func TestReductionScratchKept(t *testing.T) {
 	var out bytes.Buffer
-	in := newCPU(t, &out)
+	in := newInterp(t, "cpu", &out)
 	run(t, in, "let x = ones(100000)\nprint(sum(x), argmax(x))")
 	live := len(in.Tracker().Live())
 	run(t, in, "for i in range(20) { let s = sum(x) + float(argmax(x)) }")
@@ -125,7 +107,7 @@ func TestReduceCUDAMatchesCPU(t *testing.T) {
 		t.Skip("no CUDA device")
 	}
 	var out bytes.Buffer
-	in := newCPU(t, &out)
+	in := newInterp(t, "cpu", &out)
 	r := rand.New(rand.NewPCG(3, 4))
 	xs := make([]float32, 3_000_017)
 	for i := range xs {

@@ -1,6 +1,7 @@
 // Package stdlib holds gscript's host builtins: constructors, reductions,
-// .npy input and output, printing and conversions, and device queries.
-// Universe returns them for interp.Options.Predeclared.
+// .npy, text/CSV and PNG files, printing, formatting and conversions, and
+// device queries, with the table of their docs (doc.go). Universe returns
+// them for interp.Options.Predeclared.
 package stdlib
 
 import (
@@ -22,13 +23,18 @@ func Universe() map[string]interp.Value {
 	fns := map[string]fn{
 		"print": print, "len": length, "range": rangeList, "type": typeOf,
 		"str": str, "int": toInt, "float": toFloat, "time": now, "free": free,
-		"zeros": zeros, "ones": ones, "full": full, "empty": zeros, "arange": arange,
+		"zeros": zeros, "ones": ones, "full": full, "empty": empty, "arange": arange,
 		"linspace": linspace, "array": array, "load": load, "save": save,
 		"copy": copyArray, "fill": fill, "to": to, "reshape": reshape,
+		"cdiv":    cdiv,
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
 		"mem_info": memInfo, "synchronize": synchronize,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,
 		"enable_mempool_access": enableMempoolAccess, "replay": replay,
+		"prefetch": prefetch, "advise": advise, "explain_access": explainAccess,
+		"format": format, "read_file": readFile, "write_file": writeFile,
+		"save_text": saveText, "load_text": loadText, "save_image": saveImage,
+		"help": help,
 	}
 	for name, f := range reductions() {
 		fns[name] = f
@@ -41,26 +47,6 @@ func Universe() map[string]interp.Value {
 		u[name] = &interp.Builtin{Name: name, Fn: f}
 	}
 	return u
-}
-
-func print(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(0, math.MaxInt); err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	for i, v := range args.Positional {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		s, err := th.Format(v)
-		if err != nil {
-			return nil, err
-		}
-		b.WriteString(s)
-	}
-	b.WriteByte('\n')
-	_, err := fmt.Fprint(th.Stdout, b.String())
-	return interp.Nil, err
 }
 
 func length(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -249,6 +235,45 @@ func dtypeArg(args *interp.Args, def ir.Type) (ir.Type, error) {
 		return 0, fmt.Errorf("%s: dtype must be a dtype such as f32, not %s", args.Fn, v.Type())
 	}
 	return ir.Type(d), nil
+}
+
+// stringKwarg reads a string keyword argument, defaulting to def.
+func stringKwarg(args *interp.Args, name, def string) (string, error) {
+	v := args.Kwarg(name)
+	if v == nil {
+		return def, nil
+	}
+	s, ok := v.(interp.String)
+	if !ok {
+		return "", fmt.Errorf("%s: %s= must be a string, not %s", args.Fn, name, v.Type())
+	}
+	return string(s), nil
+}
+
+// intKwarg reads an int keyword argument, defaulting to def.
+func intKwarg(args *interp.Args, name string, def int) (int, error) {
+	v := args.Kwarg(name)
+	if v == nil {
+		return def, nil
+	}
+	n, ok := v.(interp.Int)
+	if !ok {
+		return 0, fmt.Errorf("%s: %s= must be an int, not %s", args.Fn, name, v.Type())
+	}
+	return int(n), nil
+}
+
+// floatKwarg reads a number keyword argument, defaulting to def.
+func floatKwarg(args *interp.Args, name string, def float64) (float64, error) {
+	v := args.Kwarg(name)
+	if v == nil {
+		return def, nil
+	}
+	f, err := interp.ToFloat(v)
+	if err != nil || math.IsNaN(f) {
+		return 0, fmt.Errorf("%s: %s= must be a number, not %s", args.Fn, name, v.Type())
+	}
+	return f, nil
 }
 
 // replay is replay(g[, times]): queue a captured graph times times.

@@ -1,15 +1,18 @@
 // Command gscript runs, checks and explores gscript scripts.
 //
-//	gscript               start the interactive REPL (also: gscript repl)
-//	gscript run FILE      run a script (also: gscript FILE; gscript - reads stdin)
-//	gscript check FILE    report every syntax, resolve and type error; run nothing
-//	gscript devices       list devices and their capabilities
-//	gscript version       print the version
+//	gscript                       start the interactive REPL (also: gscript repl)
+//	gscript run FILE [ARGS...]    run a script, ARGS as argv (also: gscript FILE ARGS...; FILE - reads stdin)
+//	gscript check FILE            report every syntax, resolve and type error; run nothing
+//	gscript cuda FILE [KERNEL]    print the CUDA C generated for the file's kernels
+//	gscript help [NAME|builtins]  usage, a builtin's signature and summary, or every builtin
+//	gscript devices               list devices and their capabilities
+//	gscript version               print the version (also --version)
 //
-// Flags (before or after the command): --device DEV, --launch-access MODE.
-// Exit status: 0 success, 1 script error, 2 usage error, 130 when a second
-// Ctrl-C ends a running script (the first interrupts it). Scripts have the
-// user's file access (interp.AllFiles).
+// Flags: --device DEV, --launch-access MODE, -h/--help, --version; before
+// FILE (what follows FILE is the script's), anywhere for other commands.
+// Exit status: 0 success, 1 script error, 2 usage error, 130 interrupted
+// by Ctrl-C, or the code of the script's exit(code). Scripts have the
+// user's file access (interp.AllFiles) and environment (os.LookupEnv).
 package main
 
 import (
@@ -21,11 +24,14 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/interp/repl"
 	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -33,17 +39,26 @@ import (
 const version = "0.1.0"
 
 const usage = `usage:
-  gscript [repl] [flags]      start the interactive REPL (statements line by line on a non-terminal stdin)
-  gscript run [flags] FILE    run a script (gscript FILE works too; FILE - reads stdin)
-  gscript check FILE          report all syntax, resolve and type errors without running
-  gscript devices             list devices and their capabilities
-  gscript version             print the version
+  gscript [repl] [flags]             start the interactive REPL (statements line by line on a non-terminal stdin)
+  gscript run [flags] FILE [ARGS...] run a script; argv is [FILE, ARGS...] (gscript FILE ARGS... works too;
+                                     FILE - reads the script from stdin)
+  gscript check FILE                 report all syntax, resolve and type errors without running
+  gscript cuda FILE [KERNEL]         print the CUDA C generated for the file's kernels (or one of them)
+  gscript help [NAME | builtins]     this text; a builtin's signature and summary; every builtin
+  gscript devices                    list devices and their capabilities
+  gscript version                    print the version
 
-flags:
-  --device DEV                default device: cpu, cuda, cuda:N
-  --launch-access MODE        relaxed, checked (default) or strict
+flags (before FILE; what follows FILE is the script's):
+  --device DEV                       default device: cpu, cuda, cuda:N
+  --launch-access MODE               relaxed, checked (default) or strict
+  -h, --help                         print this help
+  --version                          print the version
+
+exit status: 0 success, 1 script error, 2 usage error, 130 interrupted (Ctrl-C),
+or the script's exit(code)
 `
 
+// exitError ends the command with a status and a message for stderr.
 type exitError struct {
 	code int
 	msg  string
@@ -62,82 +77,147 @@ func run(argv []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return 0
 	}
 	var ee *exitError
-	if errors.As(err, &ee) {
+	var xe *interp.ExitError
+	switch {
+	case errors.As(err, &ee):
 		if ee.msg != "" {
 			fmt.Fprintln(stderr, ee.msg)
 		}
 		return ee.code
+	case errors.As(err, &xe):
+		return xe.Code // the script's own exit: nothing to report
 	}
 	fmt.Fprintln(stderr, err)
 	return 1
 }
 
+// usageError is one line and a pointer to --help, not the whole usage,
+// so that the error stays visible.
 func usageError(format string, args ...any) error {
-	return &exitError{code: 2, msg: "gscript: " + fmt.Sprintf(format, args...) + "\n" + usage}
+	return &exitError{code: 2, msg: "gscript: " + fmt.Sprintf(format, args...) + "\nrun 'gscript --help' for usage"}
 }
 
 type flags struct {
 	device       string
 	launchAccess string
+	help         bool
+	version      bool
 }
 
-// parseFlags accepts flags anywhere among the arguments.
-func parseFlags(argv []string) (flags, []string, error) {
-	var f flags
+// command is a parsed command line: the flags, the command and its
+// arguments (for run, the script's path and then the script's own).
+type command struct {
+	flags
+	name string
+	args []string
+}
+
+// parseArgs reads flags up to the command, and for run (named or
+// implied by a FILE) up to FILE: what follows FILE belongs to the
+// script, as with python and go run. Other commands take flags anywhere.
+func parseArgs(argv []string) (command, error) {
+	var c command
 	fs := flag.NewFlagSet("gscript", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	fs.StringVar(&f.device, "device", "", "default device")
-	fs.StringVar(&f.launchAccess, "launch-access", "", "launch access mode")
-	var rest []string
+	fs.StringVar(&c.device, "device", "", "default device")
+	fs.StringVar(&c.launchAccess, "launch-access", "", "launch access mode")
+	fs.BoolVar(&c.help, "h", false, "help")
+	fs.BoolVar(&c.help, "help", false, "help")
+	fs.BoolVar(&c.version, "version", false, "version")
+	var pos []string
 	for {
 		if err := fs.Parse(argv); err != nil {
-			return f, nil, usageError("%v", err)
+			return c, usageError("%v", err)
 		}
-		argv = fs.Args()
-		if len(argv) == 0 {
-			return f, rest, nil
+		if argv = fs.Args(); len(argv) == 0 {
+			break
 		}
-		rest = append(rest, argv[0])
-		argv = argv[1:]
+		pos, argv = append(pos, argv[0]), argv[1:]
+		if len(pos) == 2 && pos[0] == "run" || len(pos) == 1 && isScript(pos[0]) {
+			pos = append(pos, argv...) // FILE: the rest is the script's
+			break
+		}
 	}
+	switch {
+	case len(pos) > 0 && isScript(pos[0]):
+		c.name, c.args = "run", pos
+	case len(pos) > 0:
+		c.name, c.args = pos[0], pos[1:]
+	}
+	return c, nil
+}
+
+var commands = []string{"repl", "run", "check", "cuda", "help", "devices", "version"}
+
+// isScript reports whether a first argument names a script rather than
+// a command: stdin, a .gs name, or an existing file.
+func isScript(s string) bool {
+	return !slices.Contains(commands, s) && (s == "-" || strings.HasSuffix(s, ".gs") || fileExists(s))
 }
 
 func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f, args, err := parseFlags(argv)
-	if err != nil {
+	c, err := parseArgs(argv)
+	switch {
+	case err != nil:
 		return err
+	case c.help:
+		fmt.Fprint(stdout, usage)
+		return nil
+	case c.version:
+		return printVersion(stdout)
 	}
-	if len(args) == 0 {
-		return runREPL(f, stdin, stdout, stderr)
-	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "repl":
-		if len(rest) != 0 {
+	switch c.name {
+	case "", "repl":
+		if len(c.args) != 0 {
 			return usageError("repl takes no arguments")
 		}
-		return runREPL(f, stdin, stdout, stderr)
-	case "run", "check":
-		if len(rest) != 1 {
-			return usageError("%s takes one FILE", cmd)
+		return runREPL(c.flags, stdin, stdout, stderr)
+	case "run":
+		if len(c.args) == 0 {
+			return usageError("run takes a FILE")
 		}
-		return runFile(f, cmd == "check", rest[0], stdin, stdout, stderr)
+		return runFile(c.flags, c.args[0], c.args[1:], stdin, stdout, stderr)
+	case "check":
+		if len(c.args) != 1 {
+			return usageError("check takes one FILE")
+		}
+		return checkFile(c.flags, c.args[0], stdin)
+	case "cuda":
+		if len(c.args) < 1 || len(c.args) > 2 {
+			return usageError("cuda takes a FILE and, optionally, a KERNEL")
+		}
+		return printCUDA(c.args, stdin, stdout)
+	case "help":
+		return printHelp(c.args, stdout)
 	case "devices":
 		return writeDevices(stdout)
 	case "version":
-		fmt.Fprintf(stdout, "gscript %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
-		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return nil
+		return printVersion(stdout)
 	}
-	if cmd == "-" || strings.HasSuffix(cmd, ".gs") || fileExists(cmd) {
-		if len(rest) != 0 {
-			return usageError("unexpected arguments after %s", cmd)
-		}
-		return runFile(f, false, cmd, stdin, stdout, stderr)
+	return usageError("unknown command %q", c.name)
+}
+
+func printVersion(w io.Writer) error {
+	_, err := fmt.Fprintf(w, "gscript %s (%s %s/%s)\n", version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return err
+}
+
+// printHelp is `gscript help [NAME | builtins]`.
+func printHelp(args []string, w io.Writer) error {
+	switch {
+	case len(args) == 0:
+		_, err := fmt.Fprint(w, usage)
+		return err
+	case len(args) > 1:
+		return usageError("help takes one NAME")
+	case args[0] == "builtins":
+		return stdlib.WriteIndex(w)
 	}
-	return usageError("unknown command %q", cmd)
+	d, ok := stdlib.LookupDoc(args[0])
+	if !ok {
+		return usageError("no help for %q ('gscript help builtins' lists the builtins)", args[0])
+	}
+	return stdlib.WriteDoc(w, d)
 }
 
 func fileExists(path string) bool {
@@ -145,37 +225,85 @@ func fileExists(path string) bool {
 	return err == nil && !st.IsDir()
 }
 
-func runFile(f flags, checkOnly bool, path string, stdin io.Reader, stdout, stderr io.Writer) error {
-	var src []byte
-	var err error
-	name := path
-	if path == "-" {
-		name = "<stdin>"
-		src, err = syntax.ReadSource(stdin)
-	} else {
-		src, err = syntax.ReadSourceFile(path)
+// startError reports a failure to make the interpreter: a flag that does
+// not parse is a usage error (status 2); a device this machine does not
+// have is not (status 1), and pointing to --help would not help.
+func startError(f flags, err error) error {
+	dev := f.device
+	if dev == "cuda" {
+		dev = "cuda:0"
 	}
-	if err != nil {
+	if d, perr := mem.ParseDevice(dev); dev != "" && perr == nil && mem.CheckDevice(d) != nil {
 		return &exitError{code: 1, msg: "gscript: " + err.Error()}
 	}
-	in, err := interp.New(interp.Options{
-		Stdout: stdout, Stderr: stderr, Device: f.device, LaunchAccess: f.launchAccess,
-		Predeclared: stdlib.Universe(), Files: interp.AllFiles(),
-	})
+	return usageError("%v", err)
+}
+
+// readScript reads a script file, or stdin for "-" (named <stdin> in
+// positions).
+func readScript(path string, stdin io.Reader) (name string, src []byte, err error) {
+	if path == "-" {
+		src, err = syntax.ReadSource(stdin)
+		name = "<stdin>"
+	} else {
+		src, err = syntax.ReadSourceFile(path)
+		name = path
+	}
 	if err != nil {
-		return usageError("%v", err)
+		return "", nil, &exitError{code: 1, msg: "gscript: " + err.Error()}
+	}
+	return name, src, nil
+}
+
+// interpOptions are the interpreter's options for the user's own
+// scripts: the user's files and environment.
+func interpOptions(f flags, stdout, stderr io.Writer) interp.Options {
+	return interp.Options{
+		Stdout: stdout, Stderr: stderr, Device: f.device, LaunchAccess: f.launchAccess,
+		Predeclared: stdlib.Universe(), Files: interp.AllFiles(), Env: os.LookupEnv,
+	}
+}
+
+func checkFile(f flags, path string, stdin io.Reader) error {
+	name, src, err := readScript(path, stdin)
+	if err != nil {
+		return err
+	}
+	in, err := interp.New(interpOptions(f, io.Discard, io.Discard))
+	if err != nil {
+		return startError(f, err)
 	}
 	defer in.Close()
-	if checkOnly {
-		return in.Check(name, src)
+	return in.Check(name, src)
+}
+
+// runFile runs a script with argv [path, args...]. A script interrupted
+// by Ctrl-C ends with status 130 (the shell's 128 + SIGINT) after its
+// error is printed.
+func runFile(f flags, path string, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+	name, src, err := readScript(path, stdin)
+	if err != nil {
+		return err
 	}
+	opts := interpOptions(f, stdout, stderr)
+	opts.Argv = append([]string{path}, args...)
+	in, err := interp.New(opts)
+	if err != nil {
+		return startError(f, err)
+	}
+	defer in.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
 	signal.Notify(sigs, os.Interrupt)
 	defer signal.Stop(sigs)
-	go interrupts(sigs, cancel, stderr, os.Exit)
-	return in.Exec(ctx, name, src)
+	var interrupted atomic.Bool
+	go interrupts(sigs, func() { interrupted.Store(true); cancel() }, stderr, os.Exit)
+	err = in.Exec(ctx, name, src)
+	if err != nil && interrupted.Load() {
+		return &exitError{code: repl.ExitInterrupted, msg: err.Error()}
+	}
+	return err
 }
 
 // interrupts handles Ctrl-C while a script runs: the first cancels it (it
@@ -191,13 +319,12 @@ func interrupts(sigs <-chan os.Signal, cancel func(), stderr io.Writer, exit fun
 
 // runREPL starts the REPL; it fails only when stdin cannot be read.
 func runREPL(f flags, stdin io.Reader, stdout, stderr io.Writer) error {
-	opts := interp.Options{Device: f.device, LaunchAccess: f.launchAccess, Predeclared: stdlib.Universe(),
-		Files: interp.AllFiles()}
+	opts := interpOptions(f, nil, nil)
 	// Bad flags are usage errors, as for run; the REPL would report them
 	// as a failure to start.
 	in, err := interp.New(opts)
 	if err != nil {
-		return usageError("%v", err)
+		return startError(f, err)
 	}
 	in.Close()
 	err = repl.Run(context.Background(), repl.Options{
@@ -207,8 +334,9 @@ func runREPL(f flags, stdin io.Reader, stdout, stderr io.Writer) error {
 		Banner:      fmt.Sprintf("gscript %s: :help for commands, Ctrl-D to exit", version),
 		Devices:     writeDevices,
 	})
-	if err != nil {
+	var xe *interp.ExitError
+	if err != nil && !errors.As(err, &xe) {
 		return &exitError{code: 1, msg: "gscript: " + err.Error()}
 	}
-	return nil
+	return err // nil, or exit(code) in the session: its status
 }

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 func gscript(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
@@ -29,8 +31,11 @@ func writeScript(t *testing.T, src string) string {
 
 func TestRunAndExitCodes(t *testing.T) {
 	ok := writeScript(t, "print(1 + 2)\n")
-	for _, args := range [][]string{{"run", ok}, {ok}, {"--device", "cpu", "run", ok}, {"run", ok, "--launch-access", "strict"}} {
+	for _, args := range [][]string{{"run", ok}, {ok}, {"--device", "cpu", "run", ok}, {"run", "--launch-access", "strict", ok}, {"check", ok, "--device", "cpu"}} {
 		code, out, errOut := gscript(t, "", args...)
+		if args[0] == "check" {
+			out = "3\n" // check runs nothing
+		}
 		if code != 0 || out != "3\n" || errOut != "" {
 			t.Errorf("gscript %v = %d, %q, %q", args, code, out, errOut)
 		}
@@ -77,22 +82,150 @@ func TestCheckReportsAllErrorsAndRunsNothing(t *testing.T) {
 	}
 }
 
+// TestUsageErrors: a usage error is one line and a pointer to --help on
+// stderr, status 2.
 func TestUsageErrors(t *testing.T) {
-	for _, args := range [][]string{{"frobnicate"}, {"run"}, {"repl", "x.gs"}, {"run", "a.gs", "b.gs"}, {"--bogus-flag", "run", "x.gs"}} {
-		code, _, errOut := gscript(t, "", args...)
-		if code != 2 || !strings.Contains(errOut, "usage:") {
-			t.Errorf("gscript %v: exit %d, stderr %q", args, code, errOut)
+	for _, args := range [][]string{{"frobnicate"}, {"run"}, {"repl", "x.gs"}, {"check"}, {"check", "a.gs", "b.gs"},
+		{"--bogus-flag", "run", "x.gs"}, {"cuda"}, {"help", "a", "b"}, {"help", "nope"}} {
+		code, out, errOut := gscript(t, "", args...)
+		lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+		if code != 2 || out != "" || len(lines) != 2 || !strings.HasPrefix(lines[0], "gscript: ") || lines[1] != "run 'gscript --help' for usage" {
+			t.Errorf("gscript %v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
 	}
 	ok := writeScript(t, "print(1)\n")
 	if code, _, errOut := gscript(t, "", "--launch-access", "loose", "run", ok); code != 2 || !strings.Contains(errOut, "launch_access") {
 		t.Errorf("bad --launch-access: exit %d, %q", code, errOut)
 	}
-	if code, _, errOut := gscript(t, "", "repl", "--device", "tpu"); code != 2 || !strings.Contains(errOut, "usage:") {
+	if code, _, errOut := gscript(t, "", "repl", "--device", "tpu"); code != 2 || !strings.Contains(errOut, `invalid device "tpu"`) {
 		t.Errorf("repl with a bad device: exit %d, %q", code, errOut)
 	}
 	if code, _, errOut := gscript(t, "", "run", "/nonexistent/x.gs"); code != 1 || !strings.Contains(errOut, "no such file") {
 		t.Errorf("missing file: exit %d, %q", code, errOut)
+	}
+	// A device this machine lacks is no usage error: one line, status 1.
+	if mem.CUDADeviceCount() == 0 {
+		code, _, errOut := gscript(t, "", "--device", "cuda", "run", ok)
+		if code != 1 || strings.Count(errOut, "\n") != 1 || !strings.Contains(errOut, "cuda:0 is not available") {
+			t.Errorf("--device cuda without CUDA: exit %d, %q", code, errOut)
+		}
+	}
+}
+
+// TestHelpAndVersion: -h, --help and help print the usage to stdout with
+// status 0; --version and version print the version.
+func TestHelpAndVersion(t *testing.T) {
+	for _, args := range [][]string{{"-h"}, {"--help"}, {"-help"}, {"help"}, {"run", "--help"}, {"check", "x.gs", "-h"}} {
+		code, out, errOut := gscript(t, "", args...)
+		if code != 0 || out != usage || errOut != "" {
+			t.Errorf("gscript %v: exit %d, stdout %.40q, stderr %q", args, code, out, errOut)
+		}
+	}
+	for _, args := range [][]string{{"--version"}, {"version"}, {"--version", "run", "x.gs"}} {
+		if code, out, _ := gscript(t, "", args...); code != 0 || !strings.HasPrefix(out, "gscript "+version+" (go") {
+			t.Errorf("gscript %v: exit %d, %q", args, code, out)
+		}
+	}
+}
+
+// TestHelpCommand: gscript help NAME prints a builtin's doc entry, help
+// builtins every entry, from the one table (stdlib.Docs).
+func TestHelpCommand(t *testing.T) {
+	code, out, _ := gscript(t, "", "help", "save_image")
+	if code != 0 || !strings.HasPrefix(out, `save_image("x.png", a, cmap="viridis", vmin=, vmax=)`+"\n    write a 2-D array") {
+		t.Errorf("help save_image: %d %q", code, out)
+	}
+	if code, out, _ := gscript(t, "", "help", "tid"); code != 0 || !strings.Contains(out, "(kernels only)") {
+		t.Errorf("help tid: %d %q", code, out)
+	}
+	code, out, _ = gscript(t, "", "help", "builtins")
+	if code != 0 || !strings.HasPrefix(out, "output and conversions:\n") || !strings.Contains(out, "\n  zeros ") {
+		t.Errorf("help builtins: %d %q", code, out)
+	}
+}
+
+// TestScriptArguments: what follows FILE is the script's argv, flags
+// included; argv[0] is FILE as given.
+func TestScriptArguments(t *testing.T) {
+	p := writeScript(t, "print(argv)\n")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", p}, `["` + p + `"]`},
+		{[]string{"run", p, "a", "-n", "3"}, `["` + p + `", "a", "-n", "3"]`},
+		{[]string{"--device", "cpu", p, "--device", "x"}, `["` + p + `", "--device", "x"]`},
+		{[]string{"run", "--device", "cpu", p, "--help"}, `["` + p + `", "--help"]`},
+		{[]string{"-", "x"}, `["-", "x"]`},
+	} {
+		code, out, errOut := gscript(t, "print(argv)\n", c.args...)
+		if code != 0 || out != c.want+"\n" {
+			t.Errorf("gscript %v: exit %d, %q, %q; want %s", c.args, code, out, errOut, c.want)
+		}
+	}
+}
+
+// TestStdinScript: gscript - runs stdin as one script named <stdin>: it
+// stops at the first run-time error with status 1, and compile errors
+// stop it before anything runs.
+func TestStdinScript(t *testing.T) {
+	code, out, errOut := gscript(t, "print(\"a\")\nprint(1 / 0)\nprint(\"b\")\n", "-")
+	if code != 1 || out != "a\n" || errOut != "<stdin>:2:9: integer division by zero\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	code, out, errOut = gscript(t, "print(\"a\")\nprint(nope)\n", "-")
+	if code != 1 || out != "" || errOut != "<stdin>:2:7: undefined: nope\n" {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+}
+
+// TestExitStatus: exit(code) ends the script with that status and no
+// message; the REPL exits with it too.
+func TestExitStatus(t *testing.T) {
+	for src, want := range map[string]int{"print(1)\nexit(7)\nprint(2)\n": 7, "exit()\n": 0, "exit(0)\nprint(2)\n": 0} {
+		code, out, errOut := gscript(t, "", "run", writeScript(t, src))
+		if code != want || errOut != "" || strings.Contains(out, "2") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want %d", src, code, out, errOut, want)
+		}
+	}
+	if code, out, _ := gscript(t, "print(1)\nexit(4)\nprint(2)\n", "repl"); code != 4 || out != "1\n" {
+		t.Errorf("repl exit(4): %d %q", code, out)
+	}
+}
+
+// TestEnvIsTheProcesss: the CLI grants the process's environment.
+func TestEnvIsTheProcesss(t *testing.T) {
+	t.Setenv("GSCRIPT_TEST_VAR", "hello")
+	code, out, errOut := gscript(t, `print(env("GSCRIPT_TEST_VAR"), env("GSCRIPT_TEST_UNSET", 3))`, "-")
+	if code != 0 || out != "hello 3\n" {
+		t.Errorf("exit %d, %q, %q", code, out, errOut)
+	}
+}
+
+// TestCUDACommand: gscript cuda prints the generated CUDA C of every
+// kernel, or of one, without a GPU.
+func TestCUDACommand(t *testing.T) {
+	p := writeScript(t, "kernel a(x: array[f32]) { x[tid()] = 1.0 }\nkernel b(y: array[i32, 2], s: i32) {\n  let i, j = tid()\n  y[i, j] = s\n}\n")
+	code, out, errOut := gscript(t, "", "cuda", p)
+	if code != 0 || strings.Count(out, `extern "C" __global__ void`) != 2 || !strings.HasPrefix(out, "// kernel a ("+p+":1:1), entry gs_a\n") ||
+		!strings.Contains(out, "// kernel b ("+p+":2:1)") {
+		t.Errorf("cuda FILE: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
+	}
+	code, out, _ = gscript(t, "", "cuda", p, "b")
+	if code != 0 || strings.Count(out, `extern "C" __global__ void gs_b(`) != 1 || strings.Contains(out, "kernel a") {
+		t.Errorf("cuda FILE b: exit %d, stdout:\n%s", code, out)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"cuda", p, "c"}, "gscript: " + p + " has no kernel c (its kernels: a, b)\n"},
+		{[]string{"cuda", writeScript(t, "print(1)\n")}, "declares no kernel\n"},
+		{[]string{"cuda", writeScript(t, "kernel k(x: array[f32]) { x[0] = 1 + true }\n")}, ":1:"},
+	} {
+		if code, _, errOut := gscript(t, "", c.args...); code != 1 || !strings.Contains(errOut, c.want) {
+			t.Errorf("gscript %v: exit %d, stderr %q, want %q", c.args, code, errOut, c.want)
+		}
 	}
 }
 
@@ -119,7 +252,7 @@ func TestREPLOnStdin(t *testing.T) {
 		if code != 0 || !strings.HasPrefix(out, "2\nstill here\nNAME") || !strings.Contains(out, "a     list  [1, 2]") {
 			t.Errorf("gscript %v: exit %d, stdout %q", args, code, out)
 		}
-		if errOut != "<repl>:1:1: undefined: nope\n" {
+		if errOut != "<repl>:4:1: undefined: nope\n" { // the input's fourth line
 			t.Errorf("gscript %v: stderr %q", args, errOut)
 		}
 	}
@@ -157,8 +290,8 @@ func TestSecondInterruptExits(t *testing.T) {
 }
 
 // TestInterruptSubprocess runs the built command on an endless loop and
-// interrupts it once: the script ends with the interrupted error (status
-// 1), the process is not killed. (Whether a second SIGINT comes before the
+// interrupts it once: the script ends with the interrupted error and
+// status 130, the process is not killed. (Whether a second SIGINT comes before the
 // script has stopped is a race here; TestSecondInterruptExits covers it.)
 func TestInterruptSubprocess(t *testing.T) {
 	bin := filepath.Join(t.TempDir(), "gscript")
@@ -181,8 +314,8 @@ func TestInterruptSubprocess(t *testing.T) {
 	}
 	cmd.Process.Signal(os.Interrupt)
 	err := cmd.Wait()
-	if code := cmd.ProcessState.ExitCode(); code != 1 || !strings.Contains(stderr.String(), "interrupted") {
-		t.Fatalf("exit status %d (%v), stderr %q; want 1 and the interrupted error", code, err, stderr.String())
+	if code := cmd.ProcessState.ExitCode(); code != 130 || !strings.Contains(stderr.String(), "loop.gs:2:") || !strings.Contains(stderr.String(), "interrupted") {
+		t.Fatalf("exit status %d (%v), stderr %q; want 130 and the positioned interrupted error", code, err, stderr.String())
 	}
 }
 

@@ -6,16 +6,13 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/internal/scripttest"
+	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // usesDevice picks the interpreter's chunks whose result depends on the
 // backend: they launch a kernel or make an array.
 var usesDevice = regexp.MustCompile(`(?m)\blaunch\b|^\s*array\s`)
-
-// stdlibScripts are the standard library's script tests that the suite
-// runs too: every chunk of them makes arrays on the default device.
-var stdlibScripts = []string{"../../stdlib/testdata/reduce.gs"}
 
 // scripts returns the conformance chunks: the device-dependent chunks of
 // interp's script tests, stdlibScripts, and all of this package's.
@@ -44,6 +41,12 @@ func scripts(t *testing.T) []*scripttest.Chunk {
 	return append(chunks, own...)
 }
 
+// stdlibScripts are the standard library's script tests of work done on
+// the array's device (constructors, ranges, reductions): all their chunks
+// run here.
+var stdlibScripts = []string{"../../stdlib/testdata/construct.gs", "../../stdlib/testdata/ranges.gs",
+	"../../stdlib/testdata/reduce.gs"}
+
 // backends lists the devices present: the cpu, then every CUDA device.
 func backends() []string {
 	devs := []string{"cpu"}
@@ -69,7 +72,8 @@ func TestConformance(t *testing.T) {
 					if why != "" {
 						t.Skip(why)
 					}
-					Exec(t, c, dev, nil)
+					// tmpdir: a fresh directory, for the file chunks.
+					Exec(t, c, dev, map[string]interp.Value{"tmpdir": interp.String(t.TempDir())})
 				})
 				switch {
 				case why != "":

@@ -1,9 +1,9 @@
 // Package conformance runs the kernel script tests on every available
 // backend against one expected output: the cpu always, and each CUDA
 // device cuda:N that runtime/mem finds. Its scripts are every chunk of
-// interp/testdata/*.gs that launches a kernel or declares an array,
-// stdlib/testdata/reduce.gs (the reductions, whose kernels stdlib builds),
-// and its own testdata/*.gs. Chunks tagged //!cuda or //!cuda2 run only on
+// interp/testdata/*.gs that launches a kernel or declares an array, the
+// constructor, range and reduction scripts of stdlib/testdata, and its own
+// testdata/*.gs. Chunks tagged //!cuda or //!cuda2 run only on
 // CUDA backends, //!cpu only on the cpu (see internal/scripttest).
 // Subtests are named BACKEND/file:line and the test logs, per backend, how
 // many chunks passed and were skipped, so that a GPU run can quote them.

@@ -1,10 +1,12 @@
 package repl
 
 import (
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/syntax"
 )
 
@@ -19,10 +21,95 @@ func (s *session) complete(before string, _ int) ([]string, int) {
 		names, word = metaNames(), strings.TrimLeft(before, " \t")
 	case strings.HasSuffix(head, "."):
 		names = s.attrNames(trailingIdent(head[:len(head)-1]))
+	case inKernelBody(s.pendingText() + head):
+		names = s.kernelNames()
 	default:
 		names = s.topNames()
 	}
 	return suffixes(names, word), len([]rune(word))
+}
+
+func (s *session) pendingText() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.pending
+}
+
+// kernelBuiltins are the names a kernel or func body can call besides
+// its own funcs, from the checker.
+var kernelBuiltins = check.KernelBuiltins()
+
+// kernelKeywords are the keywords of kernel and func bodies.
+var kernelKeywords = strings.Fields("let if else for in while break continue return true false")
+
+// kernelNames are the names inside a kernel or func body: its builtins
+// and keywords, and the script's device funcs (host names are not
+// visible there).
+func (s *session) kernelNames() []string {
+	names := append(slices.Clone(kernelBuiltins), kernelKeywords...)
+	for _, g := range s.in.Globals() {
+		if _, ok := g.Value.(*interp.DeviceFunc); ok {
+			names = append(names, g.Name)
+		}
+	}
+	return names
+}
+
+// inKernelBody reports whether the end of text (the unfinished entry up
+// to the cursor) is inside the body of a kernel or func: it follows the
+// braces, skipping strings and comments, and a brace opened after the
+// keyword kernel or func (or inside such a body) is a kernel brace.
+func inKernelBody(text string) bool {
+	var open []bool // per open brace: whether it is in a kernel
+	decl := false   // kernel or func seen, its body's brace not yet
+	for i := 0; i < len(text); i++ {
+		switch c := text[i]; {
+		case c == '/' && strings.HasPrefix(text[i:], "//"):
+			j := strings.IndexByte(text[i:], '\n')
+			if j < 0 {
+				j = len(text) - i // a comment up to the cursor
+			}
+			i += j
+		case c == '"':
+			i = stringEnd(text, i)
+		case c == '{':
+			open = append(open, decl || (len(open) > 0 && open[len(open)-1]))
+			decl = false
+		case c == '}' && len(open) > 0:
+			open = open[:len(open)-1]
+		case isIdentByte(c) && (i == 0 || !isIdentByte(text[i-1])):
+			word := trailingIdent(text[:i+identLen(text[i:])])
+			if word == "kernel" || word == "func" {
+				decl = true
+			}
+			i += len(word) - 1
+		}
+	}
+	return len(open) > 0 && open[len(open)-1]
+}
+
+// identLen is the length of the identifier that s starts with.
+func identLen(s string) int {
+	n := 0
+	for n < len(s) && isIdentByte(s[n]) {
+		n++
+	}
+	return n
+}
+
+// stringEnd is the index of the quote closing the string that opens at
+// text[i], or the last index when it is not closed (strings end at a
+// newline too).
+func stringEnd(text string, i int) int {
+	for j := i + 1; j < len(text); j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case '"', '\n':
+			return j
+		}
+	}
+	return len(text) - 1
 }
 
 // topNames are the names a statement can start with or refer to.

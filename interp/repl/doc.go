@@ -15,10 +15,18 @@
 //
 // # Decisions where the design is silent
 //
-//   - Positions in entered text use the file name "<repl>" and count lines
-//     from the start of the entry (line 1 is the entry's first line). On a
-//     terminal an error at one position also shows its line with a caret;
-//     on a non-terminal only the error lines are printed.
+//   - Positions in entered text use the file name "<repl>" and the
+//     session's line numbers: every line read counts (blank lines too, a
+//     recalled multi-line entry as its lines), so an error inside a fn
+//     that an earlier entry defined names that entry's line, and on a
+//     non-terminal stdin (gscript < file) positions are the input's lines.
+//     An entry is parsed after one newline per earlier session line (lang
+//     has no line offset); after 65536 lines, where that costs as much as
+//     parsing a short entry, the count starts again from 1 (a longer input
+//     is a script: gscript - runs it). On a terminal an error at
+//     one position also shows its line, from the entry holding it (the
+//     last 1000 entries are kept), with a caret; on a non-terminal only the
+//     error lines are printed.
 //   - The history file is written by this package, not by readline: one
 //     entry per line, Go-quoted, so a multi-line statement stays one entry
 //     across sessions. Unquoted lines in the file are read as they are; the
@@ -37,6 +45,14 @@
 //     time. An error inside open brackets (f(1 2) shows when they close.
 //   - Ctrl-D (end of input) inside an unfinished entry runs it, so its
 //     "unexpected end of input" error is shown, then exits.
+//   - exit(code) in an entry or a :load-ed file ends the session: Run
+//     returns the *interp.ExitError and cmd/gscript exits with its code.
+//   - Readline draws a line holding newlines wrongly (each redraw leaves
+//     the earlier drawing), so a multi-line entry recalled with Up or
+//     Ctrl-R is one line with ↵ for each newline; Enter runs it with its
+//     newlines (a ↵ typed into an entry is read as a newline too). Ctrl-C
+//     while Tab's candidates are listed clears the line, as at any other
+//     time (readline alone only closes the listing).
 //   - An interrupt (SIGINT) while no statement runs is ignored: on a
 //     terminal readline reads Ctrl-C as a key, and a scripted session is
 //     ended by closing its input. An interrupted statement prints the
@@ -55,12 +71,18 @@
 //     too, "base,view") and `_` for the last value; names are matched to
 //     Tracker.Live entries by buffer ID (Array.BufferID).
 //   - Completion: keywords (syntax.Keywords, the contextual array, device,
-//     allocator included), predeclared names and globals; after `NAME.` the
+//     allocator, block and grid included), predeclared names and globals; after `NAME.` the
 //     array attributes (interp.ArrayAttrNames), config's settings
 //     (interp.ConfigNames) or a record's fields; after `:` the meta
-//     commands. The tables come from their owners, so completion cannot
-//     drift from the language. Nothing else is completed (file names after
-//     :load are not).
+//     commands. Inside a kernel or func body (found from the braces of the
+//     unfinished entry, strings and comments skipped) it offers the kernel
+//     builtins, the body keywords and the script's funcs instead: tid, not
+//     the host's time. The tables come from their owners, so completion
+//     cannot drift from the language; the kernel builtins, which lang/check
+//     keeps unexported, are listed here and checked against the checker by
+//     a test. Nothing else is completed (file names after :load are not).
+//   - :help NAME calls the predeclared help (stdlib's, over its one table
+//     of builtin docs), as help(NAME) does; without one it says so.
 //   - This package imports interp and lang only (ARCHITECTURE.md). The
 //     device table comes in through Options.Devices: cmd/gscript passes
 //     the function behind `gscript devices`, so :devices and the CLI print

@@ -2,6 +2,7 @@ package repl
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -23,7 +24,7 @@ var metaCommands []metaCommand
 // the table, which would otherwise be an initialization cycle.
 func init() {
 	metaCommands = []metaCommand{
-		{":help", "", "show this help", (*session).metaHelp},
+		{":help", "[NAME]", "show this help, or a builtin's signature and summary (as help(NAME))", (*session).metaHelp},
 		{":devices", "", "list devices, their capabilities and memory paradigm", (*session).metaDevices},
 		{":mem", "", "list live arrays: name, device, kind, shape, bytes, allocator", (*session).metaMem},
 		{":vars", "", "list global variables", (*session).metaVars},
@@ -70,7 +71,8 @@ func (s *session) meta(ctx context.Context, text string) {
 	switch {
 	case len(found) == 1:
 		c := found[0]
-		if (c.args == "") != (arg == "") {
+		optional := strings.HasPrefix(c.args, "[")
+		if (c.args == "") != (arg == "") && !(optional && arg == "") {
 			fmt.Fprintf(s.stderr, "usage: %s %s\n", c.name, c.args)
 			return
 		}
@@ -90,11 +92,28 @@ func metaNamesOf(cs []metaCommand) []string {
 	return out
 }
 
-func (s *session) metaHelp(context.Context, string) {
+// metaHelp is :help, or :help NAME, which calls the predeclared help
+// (stdlib's, over its table of builtin docs: this package does not
+// import stdlib).
+func (s *session) metaHelp(ctx context.Context, name string) {
+	if name != "" {
+		h, ok := s.opts.Interp.Predeclared["help"]
+		if !ok {
+			fmt.Fprintln(s.stderr, "no help builtin in this session (Options.Interp.Predeclared has none)")
+			return
+		}
+		_, err := s.in.Call(ctx, h, interp.String(name))
+		var ee *interp.EvalError
+		if errors.As(err, &ee) {
+			fmt.Fprintln(s.stderr, ee.Msg) // no position: nothing was entered but the name
+		}
+		return
+	}
 	fmt.Fprintln(s.stdout, "Enter gscript statements; a bare expression prints its value and stores it in _.")
 	fmt.Fprintln(s.stdout, "A statement continues on the next line while a bracket or string is open.")
 	fmt.Fprintln(s.stdout, "Ctrl-C clears the line or interrupts a running statement; Ctrl-D exits;")
 	fmt.Fprintln(s.stdout, "Ctrl-R searches the history; Tab completes names and attributes after '.'.")
+	fmt.Fprintln(s.stdout, "help(NAME) or :help NAME shows a builtin's signature and summary; help() lists them.")
 	fmt.Fprintln(s.stdout, "Commands (a unique prefix is enough):")
 	w := tabwriter.NewWriter(s.stdout, 0, 0, 2, ' ', 0)
 	for _, c := range metaCommands {
@@ -139,6 +158,10 @@ func (s *session) metaLoad(ctx context.Context, path string) {
 		return
 	}
 	err = s.interruptible(ctx, func(ctx context.Context) error { return s.in.Exec(ctx, path, src) })
+	if errors.As(err, &s.exited) {
+		s.quit = true // the file's exit(code) ends the session, as an entry's does
+		return
+	}
 	if err != nil {
 		fmt.Fprintln(s.stderr, err)
 	}

@@ -190,7 +190,7 @@ func TestPTYContinuationAndValues(t *testing.T) {
 	tm.send("len(a) + 40\r")
 	tm.expect(`\r\n42\r\n`)
 	tm.send("a + nope\r")
-	tm.expect(`<repl>:1:5: undefined: nope\r\n  a \+ nope\r\n      \^`)
+	tm.expect(`<repl>:4:5: undefined: nope\r\n  a \+ nope\r\n      \^`) // the session's fourth line
 	tm.send("_\r")
 	tm.expect(`\r\n42\r\n`)
 	tm.exit()
@@ -225,7 +225,7 @@ func TestPTYCtrlC(t *testing.T) {
 	tm.send("while true { n = n + 1 }\r")
 	time.Sleep(300 * time.Millisecond)
 	tm.send("\x03")
-	tm.expect(`\^C\r\n<repl>:1:1: interrupted\r\n`)
+	tm.expect(`\^C\r\n<repl>:3:1: interrupted\r\n`)
 	tm.send("n > 0\r")
 	tm.expect(`\r\ntrue\r\n`)
 	tm.send("q\r")
@@ -264,4 +264,86 @@ func TestPTYHistory(t *testing.T) {
 	if data, _ := os.ReadFile(hist); !strings.Contains(string(data), "\"let h = 40\"\n\"f(h)\"\n") {
 		t.Errorf("history file after the second session:\n%s", data)
 	}
+}
+
+// TestPTYInterruptAfterCompletionList: Ctrl-C while Tab's candidates are
+// listed clears the line, as it does otherwise (readline only closed the
+// listing, and the next keys were typed after "ar").
+func TestPTYInterruptAfterCompletionList(t *testing.T) {
+	tm := startREPL(t, "")
+	tm.send("ar\t")
+	tm.expect("arange +argmax +argmin +argv +array") // the listing
+	tm.send("\x03")
+	tm.expect(regexp.QuoteMeta(promptFirst))
+	tm.send("print(40 + 2)\r")
+	tm.expect(`\r\n42\r\n`)
+	tm.exit()
+}
+
+// TestPTYRecallMultiLineEntry: Up and Ctrl-R recall a multi-line entry as
+// one line, newlines shown as ↵ (readline drew a line holding newlines
+// again at every redraw, without erasing the earlier drawing), and Enter
+// runs it with its newlines.
+func TestPTYRecallMultiLineEntry(t *testing.T) {
+	tm := startREPL(t, "")
+	tm.send("fn f(x) {\r")
+	tm.send("  return x + 2\r")
+	tm.send("}\r")
+	tm.expect(regexp.QuoteMeta(promptFirst))
+	tm.send("\x1b[A") // Up
+	tm.expect(regexp.QuoteMeta("fn f(x) {↵  return x + 2↵}"))
+	tm.send("\x1b[A\x1b[B") // Up at the oldest entry, then Down: redraws
+	tm.send("\r")
+	tm.expect(regexp.QuoteMeta(promptFirst))
+	tm.send("f(40)\r")
+	tm.expect(`\r\n42\r\n`)
+	tm.send("\x12return x") // Ctrl-R
+	tm.expect(regexp.QuoteMeta("fn f(x) {↵  return x + 2↵}"))
+	tm.send("\x07") // Ctrl-G: leave the search
+	tm.send("\x03")
+	tm.expect(regexp.QuoteMeta(promptFirst))
+	tm.mu.Lock()
+	out := tm.out.String()
+	tm.mu.Unlock()
+	// Every drawing of the entry is on one line: no newline inside it.
+	if strings.Contains(out, "return x + 2\r\n}") || strings.Contains(out, "return x + 2\n}") {
+		t.Errorf("the recalled entry was drawn over several lines:\n%q", out)
+	}
+	tm.exit()
+}
+
+// TestPTYErrorInEarlierEntry: an error inside a fn defined by an earlier
+// entry names that entry's session line and shows its text with the
+// caret (it showed the current entry's line, or none).
+func TestPTYErrorInEarlierEntry(t *testing.T) {
+	tm := startREPL(t, "")
+	tm.send("fn f(x) {\r")
+	tm.send("  return x / 0\r")
+	tm.send("}\r")
+	tm.send("let y = 1\r")
+	tm.send("f(y)\r")
+	tm.expect(`<repl>:2:12: integer division by zero\r\n  at f \(<repl>:5:2\)\r\n    return x / 0\r\n             \^\r\n`)
+	tm.exit()
+}
+
+// TestPTYKernelCompletion: inside a kernel body ti<Tab> completes to the
+// kernel builtin tid (on the host it gives time).
+func TestPTYKernelCompletion(t *testing.T) {
+	tm := startREPL(t, "")
+	tm.send("kernel k(x: array[i32]) {\r")
+	tm.expect(regexp.QuoteMeta(promptMore))
+	tm.send("  let i = ti\t")
+	tm.expect(regexp.QuoteMeta("let i = tid"))
+	tm.send("()\r")
+	tm.send("  x[i] = i\r")
+	tm.send("}\r")
+	tm.expect(regexp.QuoteMeta(promptFirst))
+	tm.send("array x: i32[3]\r")
+	tm.send("launch k[3](x); x\r")
+	tm.expect(`\r\n\[0, 1, 2\]\r\n`)
+	tm.send("type(ti\t")
+	tm.expect(regexp.QuoteMeta("type(time"))
+	tm.send("())\r")
+	tm.expect(`\r\nfloat\r\n`)
+	tm.exit()
 }

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/chzyer/readline"
 	"github.com/gscript-lang/gscript/lang/syntax"
@@ -87,6 +88,7 @@ type termConfig struct {
 
 // newTermReader starts readline on a terminal and loads the history.
 func newTermReader(c termConfig) (*termReader, error) {
+	var op atomic.Pointer[readline.Operation] // set once readline runs
 	rl, err := readline.NewEx(&readline.Config{
 		Prompt:                 promptFirst,
 		Stdin:                  readline.NewCancelableStdin(c.stdin),
@@ -95,16 +97,18 @@ func newTermReader(c termConfig) (*termReader, error) {
 		DisableAutoSaveHistory: true,
 		HistorySearchFold:      true,
 		AutoComplete:           completer(c.complete),
+		FuncFilterInputRune:    func(r rune) (rune, bool) { return interruptClears(op.Load(), r) },
 	})
 	if err != nil {
 		return nil, err
 	}
+	op.Store(rl.Operation)
 	t := &termReader{rl: rl}
 	if c.historyFile != "" {
 		// A history that cannot be read or written is not worth refusing
 		// to start over: the session simply has no saved history.
 		for _, e := range loadHistory(c.historyFile) {
-			_ = rl.SaveHistory(e)
+			_ = rl.SaveHistory(markNewlines(e))
 		}
 		if os.MkdirAll(filepath.Dir(c.historyFile), 0o700) == nil {
 			t.hist, _ = os.OpenFile(c.historyFile, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o600)
@@ -113,8 +117,30 @@ func newTermReader(c termConfig) (*termReader, error) {
 	return t, nil
 }
 
+// interruptClears makes Ctrl-C clear the line while completions are
+// listed, as it does otherwise: readline would only close the listing
+// and keep the line, so that the next keys were typed after it. It runs
+// on readline's key loop, as every change to the completion state does;
+// closing the listing first leaves the key to readline's usual Ctrl-C.
+func interruptClears(op *readline.Operation, r rune) (rune, bool) {
+	if r == readline.CharInterrupt && op != nil && op.IsInCompleteMode() {
+		op.ExitCompleteMode(true)
+	}
+	return r, true
+}
+
+// newlineMark stands for a newline in readline's copy of the history: it
+// draws a line holding a newline wrongly (a newline has no width for it,
+// so each redraw leaves the previous drawing on the screen). A recalled
+// multi-line entry is one line with a mark for each newline, which
+// Readline turns back into newlines.
+const newlineMark = "↵"
+
+func markNewlines(entry string) string { return strings.ReplaceAll(entry, "\n", newlineMark) }
+
 func (t *termReader) Readline() (string, error) {
 	line, err := t.rl.Readline()
+	line = strings.ReplaceAll(line, newlineMark, "\n")
 	if errors.Is(err, readline.ErrInterrupt) {
 		return line, ErrInterrupt
 	}
@@ -124,7 +150,7 @@ func (t *termReader) Readline() (string, error) {
 func (t *termReader) SetPrompt(p string) { t.rl.SetPrompt(p) }
 
 func (t *termReader) SaveHistory(entry string) error {
-	if err := t.rl.SaveHistory(entry); err != nil {
+	if err := t.rl.SaveHistory(markNewlines(entry)); err != nil {
 		return err
 	}
 	if t.hist == nil {

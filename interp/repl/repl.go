@@ -57,6 +57,23 @@ const (
 // entryFile is the file name of positions in entered text.
 const entryFile = "<repl>"
 
+// entry is a text the session ran and the session line it started at:
+// positions in a fn it defined name those lines, whenever it fails.
+type entry struct {
+	line int
+	text string
+}
+
+// Bounds on the session's line numbers: entries are parsed after as many
+// newlines as the lines before them, which costs about 14 ns a line, so a
+// session numbers its lines from 1 again after maxSessionLines (the
+// padding then costs at most about as much as parsing a short entry);
+// the carets of errors reach back over the last maxEntries entries.
+const (
+	maxSessionLines = 1 << 16
+	maxEntries      = 1000
+)
+
 // session is one REPL run: the interpreter and what the loop needs.
 type session struct {
 	opts        Options
@@ -67,15 +84,23 @@ type session struct {
 	interactive bool
 	last        interp.Value // the value of the last bare expression (`_`)
 
+	lines   int     // the session lines read so far (entries number their lines from here)
+	at      int     // the session line where the entry being run starts
+	entries []entry // the last entries run (terminal sessions): the carets of later errors
+
 	mu      sync.Mutex
 	running context.CancelFunc // the running statement's, nil at the prompt
 	stopped bool               // running was called: the statement was interrupted
+	pending string             // the unfinished entry's lines, for completion
 	quit    bool
+	exited  *interp.ExitError // the session's exit(code), which Run returns
 }
 
-// Run runs the REPL until end of input, :quit or ctx is done. Script errors
-// are printed and the session goes on; Run returns an error only when the
-// interpreter cannot be made or the input cannot be read.
+// Run runs the REPL until end of input, :quit, exit(code) or ctx is done.
+// Script errors are printed and the session goes on; Run returns an error
+// only when the interpreter cannot be made or the input cannot be read,
+// or the *interp.ExitError of an entry's exit(code), whose status the
+// embedding program exits with.
 func Run(ctx context.Context, opts Options) error {
 	s, err := newSession(opts)
 	if err != nil {
@@ -87,7 +112,13 @@ func Run(ctx context.Context, opts Options) error {
 	if s.interactive && opts.Banner != "" {
 		fmt.Fprintln(s.stdout, opts.Banner)
 	}
-	return s.loop(ctx)
+	if err := s.loop(ctx); err != nil {
+		return err
+	}
+	if s.exited != nil {
+		return s.exited
+	}
+	return nil
 }
 
 func newSession(opts Options) (*session, error) {
@@ -181,12 +212,22 @@ func (s *session) loop(ctx context.Context) error {
 	var pending []string
 	var cont syntax.Continuation // the brackets and strings open in pending
 	for !s.quit && ctx.Err() == nil {
+		s.setPending(pending)
 		if len(pending) == 0 {
 			s.rd.SetPrompt(promptFirst)
+			if s.lines >= maxSessionLines {
+				s.lines, s.entries = 0, nil
+			}
 		} else {
 			s.rd.SetPrompt(promptMore)
 		}
 		line, err := s.rd.Readline()
+		if err == nil {
+			s.lines += strings.Count(line, "\n") + 1 // a recalled entry is one line holding newlines
+		}
+		if len(pending) == 0 {
+			s.at = s.lines - strings.Count(line, "\n")
+		}
 		switch {
 		case errors.Is(err, ErrInterrupt):
 			pending, cont = nil, syntax.Continuation{} // Ctrl-C drops the line and any unfinished statement
@@ -263,22 +304,51 @@ func (s *session) entry(ctx context.Context, text string) {
 	s.exec(ctx, text)
 }
 
+// setPending records the unfinished entry's lines for completion, which
+// runs on readline's goroutine.
+func (s *session) setPending(lines []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pending = ""
+	if len(lines) > 0 {
+		s.pending = strings.Join(lines, "\n") + "\n"
+	}
+}
+
 // exec runs statements and prints the value of a final bare expression.
+// The text is parsed after a newline for each session line before it, so
+// that its positions are session lines (the same in a fn it defines,
+// which may fail in a later entry) and, for a non-terminal stdin, the
+// input's lines.
 func (s *session) exec(ctx context.Context, text string) {
 	var v interp.Value
+	src := []byte(strings.Repeat("\n", max(s.at-1, 0)) + text)
+	s.remember(text)
 	err := s.interruptible(ctx, func(ctx context.Context) error {
 		var err error
-		v, err = s.in.ExecREPL(ctx, entryFile, []byte(text))
+		v, err = s.in.ExecREPL(ctx, entryFile, src)
 		return err
 	})
+	if errors.As(err, &s.exited) {
+		s.quit = true
+		return
+	}
 	if err != nil {
-		s.report(err, text)
+		s.report(err)
 		return
 	}
 	if v != nil {
 		s.last = v
-		fmt.Fprintln(s.stdout, v.String())
+		fmt.Fprintln(s.stdout, shown(v))
 	}
+}
+
+// shown is what the REPL prints for a bare expression's value.
+func shown(v interp.Value) string {
+	if r, ok := v.(*interp.Record); ok && r.Display != "" {
+		return r.Display
+	}
+	return v.String()
 }
 
 // interrupt cancels the running statement, or exits when it was already
@@ -330,9 +400,21 @@ func (s *session) interruptible(ctx context.Context, fn func(context.Context) er
 	return err
 }
 
-// report prints an error. On a terminal, an error in the entered text also
-// shows its line with a caret under the column.
-func (s *session) report(err error, text string) {
+// remember keeps a terminal session's entry for the carets of errors.
+func (s *session) remember(text string) {
+	if !s.interactive {
+		return
+	}
+	s.entries = append(s.entries, entry{s.at, text})
+	if len(s.entries) > maxEntries {
+		s.entries = s.entries[len(s.entries)-maxEntries:]
+	}
+}
+
+// report prints an error. On a terminal, an error in entered text also
+// shows its line, from whichever entry it is in, with a caret under the
+// column.
+func (s *session) report(err error) {
 	fmt.Fprintln(s.stderr, err)
 	if !s.interactive {
 		return
@@ -351,18 +433,26 @@ func (s *session) report(err error, text string) {
 	default:
 		return
 	}
-	fmt.Fprint(s.stderr, caret(text, pos))
+	fmt.Fprint(s.stderr, caret(s.entries, pos))
 }
 
-// caret shows the line of pos in text with a ^ under its column ("" when
-// pos is not in text).
-func caret(text string, pos ast.Pos) string {
-	lines := strings.Split(text, "\n")
-	if pos.File != entryFile || pos.Line < 1 || pos.Line > len(lines) || pos.Col < 1 {
+// caret shows the line of pos, from the entry holding it, with a ^ under
+// its column ("" when no entry holds pos).
+func caret(entries []entry, pos ast.Pos) string {
+	if pos.File != entryFile || pos.Col < 1 {
 		return ""
 	}
-	line := lines[pos.Line-1]
-	pad := []byte(line[:min(pos.Col-1, len(line))])
+	for i := len(entries) - 1; i >= 0; i-- {
+		lines := strings.Split(entries[i].text, "\n")
+		if n := pos.Line - entries[i].line; n >= 0 && n < len(lines) {
+			return caretLine(lines[n], pos.Col)
+		}
+	}
+	return ""
+}
+
+func caretLine(line string, col int) string {
+	pad := []byte(line[:min(col-1, len(line))])
 	for i, c := range pad {
 		if c != '\t' {
 			pad[i] = ' '

@@ -8,12 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -120,7 +122,8 @@ func TestErrorsKeepState(t *testing.T) {
 	if out != "2\n" {
 		t.Errorf("stdout %q", out)
 	}
-	for _, want := range []string{"<repl>:1:5: undefined: nope", "<repl>:1:", "division by zero", "<repl>:2:"} {
+	// Positions are session lines: the entries' second, third and fifth.
+	for _, want := range []string{"<repl>:2:5: undefined: nope", "<repl>:3:3: integer division by zero", "<repl>:5:4: unexpected"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr %q lacks %q", errOut, want)
 		}
@@ -165,7 +168,9 @@ func keepInterrupting(sigs chan<- os.Signal, stop <-chan struct{}) {
 
 func TestInterruptStopsRunningStatement(t *testing.T) {
 	sigs := make(chan os.Signal)
-	rd := &fakeReader{lines: []string{"let n = 0", "while true { n = n + 1 }", "print(n > 0)"}}
+	// (Not print(n > 0): the first interrupt may come before the loop's
+	// first iteration.)
+	rd := &fakeReader{lines: []string{"let n = 0", "while true { n = n + 1 }", "print(\"after\")"}}
 	var out, errOut bytes.Buffer
 	opts := testOptions(rd, &out, &errOut)
 	opts.Interrupts = sigs
@@ -176,8 +181,32 @@ func TestInterruptStopsRunningStatement(t *testing.T) {
 	defer close(stop)
 	go keepInterrupting(sigs, stop) // interrupts at the prompt are ignored
 	runWithTimeout(t, opts)
-	if out.String() != "true\n" || !strings.Contains(errOut.String(), "interrupted") {
+	if out.String() != "after\n" || !strings.Contains(errOut.String(), "interrupted") {
 		t.Errorf("stdout %q, stderr %q", out.String(), errOut.String())
+	}
+}
+
+// TestExitEndsTheSession: exit(code) in an entry or a :load-ed file ends
+// the session; Run returns the *interp.ExitError.
+func TestExitEndsTheSession(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "x.gs")
+	if err := os.WriteFile(script, []byte("print(\"loaded\")\nexit(5)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		lines []string
+		out   string
+		code  int
+	}{
+		{[]string{"print(1)", "exit(3)", "print(2)"}, "1\n", 3},
+		{[]string{":load " + script, "print(2)"}, "loaded\n", 5},
+	} {
+		var out, errOut bytes.Buffer
+		err := Run(context.Background(), testOptions(&fakeReader{lines: c.lines}, &out, &errOut))
+		var xe *interp.ExitError
+		if !errors.As(err, &xe) || xe.Code != c.code || out.String() != c.out || errOut.String() != "" {
+			t.Errorf("%q: Run = %v, stdout %q, stderr %q", c.lines, err, out.String(), errOut.String())
+		}
 	}
 }
 
@@ -199,7 +228,7 @@ func TestPlainStdinHasNoPrompts(t *testing.T) {
 	if out.String() != "1\n" {
 		t.Errorf("stdout %q", out.String())
 	}
-	if !strings.HasPrefix(errOut.String(), "<repl>:1:5: unexpected end of input") {
+	if !strings.HasPrefix(errOut.String(), "<repl>:4:5: unexpected end of input") { // the input's fourth line
 		t.Errorf("stderr %q", errOut.String())
 	}
 }
@@ -313,13 +342,18 @@ func TestCompletion(t *testing.T) {
 		{"xs.mem", []string{"ory_kind"}, 3},
 		{"print(xs.sh", []string{"ape"}, 2},
 		{"config.la", []string{"unch_access"}, 2},
-		{"config.", []string{"allow_oversubscription", "debug", "launch_access"}, 0},
+		{"config.", []string{"allow_oversubscription", "debug", "launch_access", "prefetch"}, 0},
 		{"info.us", []string{"ed_by_arrays"}, 2},
 		{"counter.", nil, 0},
 		{"con", []string{"fig", "tinue"}, 3},
 		{"cou", []string{"nt_nonzero", "nter"}, 3},
 		{"let y = ze", []string{"ros"}, 2},
 		{"ker", []string{"nel"}, 3},
+		{"sha", []string{"red"}, 3},
+		{"loc", []string{"al"}, 3},
+		{"blo", []string{"ck"}, 3},
+		{"gri", []string{"d"}, 3},
+		{"cdi", []string{"v"}, 3},
 		{":he", []string{"lp"}, 3},
 		{"  :r", []string{"eset"}, 2},
 	}
@@ -372,13 +406,18 @@ func TestPlainReader(t *testing.T) {
 	}
 }
 
+// TestCaret: the caret's line comes from the entry holding the
+// position's session line.
 func TestCaret(t *testing.T) {
-	got := caret("let a = 1\n\tb + nope", posAt(2, 6))
-	if got != "  \tb + nope\n  \t    ^\n" {
+	entries := []entry{{1, "fn f() {\n  return 1 / 0\n}"}, {4, "let a = 1\n\tb + nope"}}
+	if got := caret(entries, posAt(5, 6)); got != "  \tb + nope\n  \t    ^\n" {
 		t.Errorf("caret %q", got)
 	}
-	if caret("x", posAt(3, 1)) != "" {
-		t.Errorf("caret outside the text")
+	if got := caret(entries, posAt(2, 12)); got != "    return 1 / 0\n             ^\n" {
+		t.Errorf("caret in an earlier entry %q", got)
+	}
+	if caret(entries, posAt(7, 1)) != "" || caret(entries, ast.Pos{File: "x.gs", Line: 1, Col: 1}) != "" {
+		t.Errorf("caret outside the entries")
 	}
 }
 
@@ -436,5 +475,119 @@ func TestSecondInterruptExits(t *testing.T) {
 		}
 	default:
 		t.Fatalf("no exit; stderr %q", errOut.String())
+	}
+}
+
+// TestExplainShowsText: the REPL shows explain_access's text, not the
+// record's fields; print and the fields still give the record.
+func TestExplainShowsText(t *testing.T) {
+	out, errOut, _ := runLines(t, "array x: f32[4]", `explain_access("cpu", x)`, `explain_access("cpu", x).accessible`)
+	want := "cpu can access x, a HOST array on cpu. Rule: target is the owner: always accessible; here the array lives on cpu.\ntrue\n"
+	if out != want || errOut != "" {
+		t.Errorf("stdout %q, stderr %q", out, errOut)
+	}
+}
+
+// TestInKernelBody: completion knows whether the cursor is inside a
+// kernel or func body from the braces of the entry so far.
+func TestInKernelBody(t *testing.T) {
+	for text, want := range map[string]bool{
+		"":                                     false,
+		"let x = ":                             false,
+		"kernel k(x: array[f32]) {\n  x[0] = ": true,
+		"kernel k(x: array[f32]) { if true { ": true,
+		"func g(a: f32) -> f32 {\n  return ":   true,
+		"kernel k() { }\nlet y = ":             false,
+		"fn h() {\n  let z = ":                 false,
+		"fn h() { kernel k() { ":               true,
+		"kernel k() { let s = \"}\" ":          true,
+		"kernel k() { // a } in a comment\n":   true,
+		"let kernelish = 1 { ":                 false,
+		"print(\"kernel k() {\") ":             false,
+		"device \"cpu\" { ":                    false,
+	} {
+		if got := inKernelBody(text); got != want {
+			t.Errorf("inKernelBody(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+// TestKernelCompletion: inside a kernel body Tab offers the kernel
+// builtins, keywords and the script's funcs, not host names.
+func TestKernelCompletion(t *testing.T) {
+	s, err := newSession(testOptions(&fakeReader{}, &bytes.Buffer{}, &bytes.Buffer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	s.exec(context.Background(), "func tiny(x: f32) -> f32 { return x }\nlet time_left = 3")
+	s.setPending([]string{"kernel k(x: array[f32]) {"})
+	if got, n := s.complete("  let i = ti", 0); !reflect.DeepEqual(got, []string{"d", "ny"}) || n != 2 {
+		t.Errorf("in a kernel: ti<Tab> = %q, %d; want tid and tiny", got, n)
+	}
+	if got, _ := s.complete("  atomic_m", 0); !reflect.DeepEqual(got, []string{"ax", "in"}) {
+		t.Errorf("in a kernel: atomic_m<Tab> = %q", got)
+	}
+	s.setPending(nil)
+	if got, _ := s.complete("ti", 0); !reflect.DeepEqual(got, []string{"me", "me_left", "ny"}) {
+		t.Errorf("on the host: ti<Tab> = %q, want time, time_left and tiny", got)
+	}
+}
+
+// TestKernelBuiltinsMatchTheChecker: every name of kernelBuiltins is one
+// the checker accepts in a kernel, and every op of the IR's table that
+// the checker accepts as a builtin is listed (a new kernel builtin
+// completes as soon as it exists).
+func TestKernelBuiltinsMatchTheChecker(t *testing.T) {
+	in, err := interp.New(interp.Options{Predeclared: stdlib.Universe()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	isBuiltin := func(name string) bool {
+		err := in.Check("k.gs", []byte("kernel k(x: array[f32]) {\n    "+name+"()\n}\n"))
+		return err == nil || !strings.Contains(err.Error(), "undefined: "+name) && !strings.Contains(err.Error(), "cannot use host builtin")
+	}
+	for _, n := range kernelBuiltins {
+		if !isBuiltin(n) {
+			t.Errorf("kernelBuiltins lists %s, which the checker does not know in a kernel", n)
+		}
+	}
+	for _, op := range ir.Ops() {
+		info, _ := op.Info()
+		if isBuiltin(info.Name) && !slices.Contains(kernelBuiltins, info.Name) {
+			t.Errorf("the checker knows kernel builtin %s: add it to kernelBuiltins (interp/repl/complete.go)", info.Name)
+		}
+	}
+}
+
+// TestHelpCommand: :help NAME prints a builtin's doc entry through the
+// predeclared help, as help(NAME) does.
+func TestHelpCommand(t *testing.T) {
+	out, errOut, _ := runLines(t, ":help zeros", "help(\"zeros\")", ":help nope", ":h")
+	entry := "zeros(shape, dtype=f32, device=, allocator=)\n    a new array of zeros; shape is an int or a list of ints\n"
+	if !strings.HasPrefix(out, entry+entry+"Enter gscript statements") || !strings.Contains(out, ":help [NAME]") {
+		t.Errorf("stdout %q", out)
+	}
+	if errOut != "help: no entry for nope (help() lists the builtins)\n" {
+		t.Errorf("stderr %q", errOut)
+	}
+}
+
+// TestSessionLinesRestart: past maxSessionLines the line numbers start
+// again from 1 (each entry is parsed after a newline per earlier line).
+func TestSessionLinesRestart(t *testing.T) {
+	var out, errOut bytes.Buffer
+	s, err := newSession(testOptions(&fakeReader{lines: []string{"let a = 1", "a + nope"}}, &out, &errOut))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	s.lines = maxSessionLines
+	if err := s.loop(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if errOut.String() != "<repl>:2:5: undefined: nope\n" {
+		t.Errorf("stderr %q", errOut.String())
 	}
 }

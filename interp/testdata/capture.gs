@@ -44,6 +44,27 @@ replay(g)
 print(b)                               //> [7.0, 7.0, 7.0, 7.0]
 ---
 //!cuda
+// a fill of managed memory runs on its GPU, so it is a graph node as well
+array m: f32[4] on "cuda:0" using managed
+capture g on "cuda:0" {
+    fill(m, 3.0)
+}
+print(m)                               //> [0.0, 0.0, 0.0, 0.0]
+replay(g)
+print(m)                               //> [3.0, 3.0, 3.0, 3.0]
+---
+//!cuda
+// constructors fill on the device, so a capture records them too
+let r = nil
+let o = nil
+capture g on "cuda:0" {
+    r = arange(4, device="cuda:0", dtype=f32)
+    o = ones(2, device="cuda:0", dtype=i64)
+}
+replay(g)
+print(r, o)                            //> [0.0, 1.0, 2.0, 3.0] [1, 1]
+---
+//!cuda
 // mempool allocations become graph allocation nodes: valid once the graph
 // runs, and the graph replays many times without leaking
 kernel iota(x: array[f32]) { let i = tid(); x[i] = f32(i) }

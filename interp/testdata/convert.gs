@@ -64,3 +64,9 @@ print(0.1 + 0.2 == 0.3)                               //> false
 ---
 // host scalar conversions stay checked: out of range is an error
 print(i32(3e9))                      ### "overflows i32"
+---
+print(f32(1e40))                     ### "1e\+40 is out of range for f32"
+---
+array y: f32[2] = -1e39              ### "-1e\+39 is out of range for f32"
+---
+print(f32(1e308 * 10.0), f32(3.4028235e38))      //> inf 3.4028235e+38

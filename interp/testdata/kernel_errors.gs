@@ -55,6 +55,13 @@ kernel k(x: array[f32], s: i32) { x[tid()] = f32(s) }
 array a: f32[4]
 launch k[4](a, 3000000000)             ### "argument 2 \(s\) of kernel k: .*overflows i32"
 ---
+// a finite float beyond f32's range is an error, not a silent inf
+kernel kf(x: array[f32], v: f32) { x[tid()] = v }
+array a: f32[4]
+launch kf[4](a, 3.4e38)
+print(a[0])                            //> 3.4e+38
+launch kf[4](a, 1e40)                  ### "argument 2 \(v\) of kernel kf: 1e\+40 is out of range for f32"
+---
 kernel k(x: array[f32], s: i32) { x[tid()] = f32(s) }
 array a: f32[4]
 launch k[4](a, 1.5)                    ### "not an integer"

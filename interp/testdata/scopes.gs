@@ -44,7 +44,18 @@ capture g on "cpu" { }                 ### "cannot capture on cpu"
 print(config.launch_access, config.debug)  //> checked false
 config.launch_access = "strict"
 config.debug = true
-print(config)                          //> {launch_access: "strict", debug: true, allow_oversubscription: false}
+print(config)                          //> {launch_access: "strict", debug: true, allow_oversubscription: false, prefetch: "auto"}
+---
+// config.prefetch: automatic prefetch of managed memory (MEMORY.md section 8)
+print(config.prefetch)                 //> auto
+config.prefetch = "off"
+print(config.prefetch)                 //> off
+config.prefetch = "auto"
+print(config.prefetch)                 //> auto
+---
+config.prefetch = "on"                 ### "config.prefetch must be \"auto\" or \"off\", not string \"on\""
+---
+config.prefetch = false                ### "config.prefetch must be \"auto\" or \"off\", not"
 ---
 config.launch_access = "loose"         ### "must be \"relaxed\", \"checked\" or \"strict\""
 ---

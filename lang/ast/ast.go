@@ -147,12 +147,16 @@ type FnDecl struct {
 	NumLocals int // frame size, set by the resolver (params first)
 }
 
-// KernelDecl is `kernel name(p: T, ...) { }`.
+// KernelDecl is `kernel name(p: T, ...) [block(B0, ...)] { }`. Block holds
+// the block shape's extents (constant expressions) of a block kernel, and
+// is nil for a flat kernel.
 type KernelDecl struct {
-	Pos    Pos
-	Name   *Ident
-	Params []*Param
-	Body   *Block
+	Pos      Pos
+	Name     *Ident
+	Params   []*Param
+	Block    []Expr
+	BlockPos Pos // of "block"
+	Body     *Block
 }
 
 // FuncDecl is a device function `func name(p: T, ...) -> T { }`.
@@ -176,13 +180,28 @@ type ArrayDecl struct {
 	Allocator Expr // optional: *Ident (allocator name) or a string expression
 }
 
-// LaunchStmt is `launch Kernel[D0, ...](Args) [on Device]`.
+// LaunchStmt is `launch Kernel[D0, ...](Args) [on Device]`, or with
+// `[grid(D0, ...)]` a launch of a block kernel over a grid of blocks: Dims
+// then count blocks, and Grid is the position of "grid" (the zero Pos for a
+// launch over threads).
 type LaunchStmt struct {
 	Pos    Pos
 	Kernel *Ident
+	Grid   Pos
 	Dims   []Expr
 	Args   []Expr
 	Device Expr // optional
+}
+
+// BufferDecl is `shared NAME: Elem[D0, ...]` (one array per block of a
+// block kernel) or `local NAME: Elem[D0, ...]` (one per thread), with
+// constant extents.
+type BufferDecl struct {
+	Pos    Pos
+	Shared bool
+	Name   *Ident
+	Elem   *Ident
+	Dims   []Expr
 }
 
 // DeviceBlock is `device DEV { }`.
@@ -224,6 +243,7 @@ func (s *KernelDecl) Start() Pos     { return s.Pos }
 func (s *FuncDecl) Start() Pos       { return s.Pos }
 func (s *ArrayDecl) Start() Pos      { return s.Pos }
 func (s *LaunchStmt) Start() Pos     { return s.Pos }
+func (s *BufferDecl) Start() Pos     { return s.Pos }
 func (s *DeviceBlock) Start() Pos    { return s.Pos }
 func (s *AllocatorBlock) Start() Pos { return s.Pos }
 func (s *CaptureBlock) Start() Pos   { return s.Pos }
@@ -243,6 +263,7 @@ func (*KernelDecl) stmtNode()     {}
 func (*FuncDecl) stmtNode()       {}
 func (*ArrayDecl) stmtNode()      {}
 func (*LaunchStmt) stmtNode()     {}
+func (*BufferDecl) stmtNode()     {}
 func (*DeviceBlock) stmtNode()    {}
 func (*AllocatorBlock) stmtNode() {}
 func (*CaptureBlock) stmtNode()   {}

@@ -211,12 +211,14 @@ func (b *body) logical(e *ast.BinaryExpr) operand {
 		right = &node.Else
 	}
 	ok := true
-	b.into(right, func() {
-		y := b.expr(e.Y)
-		if ok = b.checkBool(e.Op, e.OpPos, y); ok {
-			y = b.convertTo(y, ir.Bool, "")
-			b.emit(&ir.Inst{Op: ir.OpMov, Dst: dst, Args: []ir.Reg{b.materialize(y)}})
-		}
+	b.uni.under(x.reg, e.X.Start(), func() {
+		b.into(right, func() {
+			y := b.expr(e.Y)
+			if ok = b.checkBool(e.Op, e.OpPos, y); ok {
+				y = b.convertTo(y, ir.Bool, "")
+				b.emit(&ir.Inst{Op: ir.OpMov, Dst: dst, Args: []ir.Reg{b.materialize(y)}})
+			}
+		})
 	})
 	if !ok {
 		return invalid()

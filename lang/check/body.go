@@ -8,15 +8,17 @@ import (
 )
 
 // kvar is a name inside a kernel or func body: a scalar variable living in
-// a register, or an array parameter.
+// a register, or an array: a parameter, or a shared or local array.
 type kvar struct {
 	name    string
 	t       ir.Type // scalar type
 	reg     ir.Reg
 	isArray bool
-	param   int // array parameter index
+	param   int      // the array's index in its space
+	space   ir.Space // where the array is
 	elem    ir.Type
 	ndim    int
+	dims    []int // a shared or local array's static extents
 	// bad marks a name whose declaration had an error already reported
 	// (an unknown parameter type, a let of an invalid value): every use
 	// yields an invalid operand, so the mistake is reported only once.
@@ -40,9 +42,22 @@ type body struct {
 	// return statements are then checked only for errors of their own.
 	badResult bool
 	edges     []callEdge
+	// readsMem is set when the body reads an array parameter (a load or
+	// an atomic): a func that does not gives every thread the same result
+	// for the same arguments.
+	readsMem bool
+	depth    int // nesting of blocks: 1 at the top level of the body
 
 	tidDims int
 	tidPos  ast.Pos
+
+	// block is the shape of a block kernel (nil otherwise), blockText its
+	// declaration, badBlock set when the shape was an error, and uni its
+	// uniformity graph (uniform.go).
+	block     []int
+	blockText string
+	badBlock  bool
+	uni       *uniformity
 }
 
 func newBody(kc *kernelChecker, kind, name string, env map[string]*funcInfo, ks *kernelState) *body {
@@ -54,16 +69,17 @@ func (b *body) lowerFunc(fi *funcInfo) *ir.Func {
 	d := fi.decl
 	b.fn = &ir.Func{Name: fi.name, Pos: d.Pos, Params: fi.params, Result: fi.result}
 	b.result, b.badResult = fi.result, fi.badResult
-	b.lower(d.Body)
+	b.lower(d.Body, nil)
 	if fi.result != ir.Invalid && !terminates(d.Body.Stmts) {
 		b.errs.Add(d.Body.End, "missing return")
 	}
 	return b.fn
 }
 
-// lower binds the parameters (scalars are copied into registers at entry)
+// lower binds the parameters (scalars are copied into registers at entry),
+// runs pre when set (a kernel's block shape, which sees the parameters),
 // and lowers the body.
-func (b *body) lower(blk *ast.Block) {
+func (b *body) lower(blk *ast.Block, pre func()) {
 	b.cur = &b.fn.Body
 	b.push()
 	for i, p := range b.fn.Params {
@@ -79,15 +95,26 @@ func (b *body) lower(blk *ast.Block) {
 		b.emit(&ir.Inst{Op: ir.OpParam, Dst: v.reg, Param: i})
 		b.define(v)
 	}
-	b.block(blk)
+	if pre != nil {
+		pre()
+	}
+	b.stmts(blk)
 	b.pop()
 }
 
 func (b *body) push()                { b.scopes = append(b.scopes, map[string]*kvar{}) }
 func (b *body) pop()                 { b.scopes = b.scopes[:len(b.scopes)-1] }
 func (b *body) define(v *kvar)       { b.scopes[len(b.scopes)-1][v.name] = v }
-func (b *body) emit(s ir.Stmt)       { *b.cur = append(*b.cur, s) }
 func (b *body) reg(t ir.Type) ir.Reg { return b.fn.NewReg(t) }
+
+// emit appends s to the current list; an instruction's result joins the
+// uniformity graph of a block kernel.
+func (b *body) emit(s ir.Stmt) {
+	*b.cur = append(*b.cur, s)
+	if in, ok := s.(*ir.Inst); ok {
+		b.uni.inst(in)
+	}
+}
 
 // poison declares name as a variable whose declaration failed.
 func (b *body) poison(name string) { b.define(&kvar{name: name, bad: true}) }
@@ -104,6 +131,7 @@ func (b *body) lookup(name string) *kvar {
 // newVar makes a scalar variable holding register r's value.
 func (b *body) newVar(name string, t ir.Type, r ir.Reg) {
 	v := &kvar{name: name, t: t, reg: b.reg(t)}
+	b.uni.named(v.reg, name)
 	b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.reg, Args: []ir.Reg{r}})
 	b.define(v)
 }
@@ -117,14 +145,17 @@ func (b *body) into(list *[]ir.Stmt, f func()) {
 	b.cur = saved
 }
 
-func (b *body) block(blk *ast.Block) {
+// stmts lowers a block in a new scope, one level deeper.
+func (b *body) stmts(blk *ast.Block) {
 	if blk == nil {
 		return
 	}
 	b.push()
+	b.depth++
 	for _, s := range blk.Stmts {
 		b.stmt(s)
 	}
+	b.depth--
 	b.pop()
 }
 
@@ -147,7 +178,9 @@ func (b *body) stmt(s ast.Stmt) {
 	case *ast.ReturnStmt:
 		b.returnStmt(s)
 	case *ast.Block:
-		b.block(s)
+		b.stmts(s)
+	case *ast.BufferDecl:
+		b.bufferDecl(s)
 	default:
 		b.errs.Add(s.Start(), "%s not allowed in a %s", stmtName(s), b.kind)
 	}
@@ -177,18 +210,32 @@ func stmtName(s ast.Stmt) string {
 	return "statement"
 }
 
-func isTidCall(e ast.Expr) (*ast.CallExpr, bool) {
+// indexCall reports whether e calls a builtin that a let unpacks into
+// one name per axis (tid(), thread_id(), block_id(), block_dim(),
+// grid_dim()), not hidden by a variable or func of that name.
+func (b *body) indexCall(e ast.Expr) (*ast.CallExpr, string, bool) {
 	call, ok := e.(*ast.CallExpr)
 	if !ok {
-		return nil, false
+		return nil, "", false
 	}
 	id, ok := call.Fun.(*ast.Ident)
-	return call, ok && id.Name == "tid"
+	if !ok || b.lookup(id.Name) != nil || b.env[id.Name] != nil || id.Name != "tid" && !isAxisBuiltin(id.Name) {
+		return nil, "", false
+	}
+	return call, id.Name, true
+}
+
+// isAxisBuiltin reports whether name is a block builtin with one value
+// per block axis.
+func isAxisBuiltin(name string) bool {
+	op, ok := blockOps[name]
+	info, _ := op.Info()
+	return ok && info.Axis == ir.AxisBlock
 }
 
 func (b *body) let(s *ast.LetStmt) {
 	if len(s.Names) > 1 {
-		b.letTid(s)
+		b.letIndex(s)
 		return
 	}
 	x := b.expr(s.Value)
@@ -208,20 +255,25 @@ func (b *body) let(s *ast.LetStmt) {
 	b.newVar(s.Names[0].Name, b.fn.Regs[r], r)
 }
 
-// letTid lowers `let i, j, ... = tid()`.
-func (b *body) letTid(s *ast.LetStmt) {
-	call, ok := isTidCall(s.Value)
+// letIndex lowers `let i, j, ... = tid()` and the same unpacking of
+// thread_id(), block_id(), block_dim() and grid_dim().
+func (b *body) letIndex(s *ast.LetStmt) {
+	call, name, ok := b.indexCall(s.Value)
 	n := len(s.Names)
-	if !ok || b.lookup("tid") != nil {
-		b.errs.Add(s.Pos, "let with %d names needs tid() on the right", n)
-	} else if n > 4 {
+	if !ok {
+		b.errs.Add(s.Pos, "let with %d names needs tid() on the right (or thread_id(), block_id(), block_dim(), grid_dim())", n)
+	} else if name == "tid" && n > 4 {
 		b.errs.Add(s.Pos, "tid() returns at most 4 values, not %d", n)
 	} else if s.Type != nil && s.Type.Name != "i32" {
-		b.errs.Add(s.Type.Pos, "tid() values are i32, not %s", s.Type.Name)
+		b.errs.Add(s.Type.Pos, "%s() values are i32, not %s", name, s.Type.Name)
 	}
 	var regs []ir.Reg
-	if ok && n <= 4 {
+	switch {
+	case !ok:
+	case name == "tid" && n <= 4:
 		regs = b.tid(call, n)
+	case name != "tid" && b.usable(call, name, false) && b.noArgs(call, name):
+		regs = b.blockIndex(call, name, blockOps[name], n)
 	}
 	for i, id := range s.Names {
 		if i < len(regs) {
@@ -263,10 +315,12 @@ func (b *body) exprStmt(s *ast.ExprStmt) {
 func (b *body) ifStmt(s *ast.IfStmt) {
 	cond, ok := b.cond(s.Cond, "if")
 	node := &ir.If{Cond: cond}
-	b.into(&node.Then, func() { b.block(s.Then) })
-	if s.Else != nil {
-		b.into(&node.Else, func() { b.stmt(s.Else) })
-	}
+	b.uni.under(cond, s.Cond.Start(), func() {
+		b.into(&node.Then, func() { b.stmts(s.Then) })
+		if s.Else != nil {
+			b.into(&node.Else, func() { b.stmt(s.Else) })
+		}
+	})
 	if ok {
 		b.emit(node)
 	}
@@ -288,10 +342,13 @@ func (b *body) cond(e ast.Expr, what string) (ir.Reg, bool) {
 func (b *body) whileStmt(s *ast.WhileStmt) {
 	loop := &ir.Loop{CondReg: ir.NoReg}
 	ok := true
-	if x, isConst := b.constBool(s.Cond); !isConst || !x {
-		b.into(&loop.Cond, func() { loop.CondReg, ok = b.cond(s.Cond, "while") })
-	}
-	b.loopBody(&loop.Body, s.Body, nil)
+	b.uni.loop(func(setCond func(ir.Reg, ast.Pos)) {
+		if x, isConst := b.constBool(s.Cond); !isConst || !x {
+			b.into(&loop.Cond, func() { loop.CondReg, ok = b.cond(s.Cond, "while") })
+			setCond(loop.CondReg, s.Cond.Start())
+		}
+		b.loopBody(&loop.Body, s.Body, nil)
+	})
 	if ok {
 		b.emit(loop)
 	}
@@ -323,7 +380,7 @@ func (b *body) loopBody(list *[]ir.Stmt, blk *ast.Block, pre func()) {
 			pre()
 		}
 		b.loops++
-		b.block(blk)
+		b.stmts(blk)
 		b.loops--
 		b.pop()
 	})
@@ -334,6 +391,7 @@ func (b *body) branch(s *ast.BranchStmt) {
 		b.errs.Add(s.Pos, "%s is not in a loop", s.Tok)
 		return
 	}
+	b.uni.exit(s.Tok, s.Pos)
 	if s.Tok == "break" {
 		b.emit(&ir.Break{})
 	} else {

@@ -2,6 +2,7 @@ package check
 
 import (
 	"go/constant"
+	"slices"
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -41,14 +42,17 @@ func init() {
 	}
 }
 
+// plainBuiltins are the kernel builtins that are not ops of a family.
+var plainBuiltins = []string{"tid", "len", "select", "print", "range", "cdiv", "warp_size"}
+
 func isBuiltin(name string) bool {
-	switch name {
-	case "tid", "len", "select", "print", "range":
+	if slices.Contains(plainBuiltins, name) {
 		return true
 	}
 	_, isMath := mathBuiltins[name]
 	_, isAtomic := atomicOps[name]
-	return isMath || isAtomic || isScalarName(name)
+	_, isBlock := blockOps[name]
+	return isMath || isAtomic || isBlock || isScalarName(name)
 }
 
 // call checks and lowers a call; stmt is true for an expression
@@ -79,6 +83,9 @@ func (b *body) call(e *ast.CallExpr, stmt bool) operand {
 	if op, ok := atomicOps[id.Name]; ok {
 		return b.atomic(e, id.Name, op, stmt)
 	}
+	if op, ok := blockOps[id.Name]; ok {
+		return b.blockCall(e, id.Name, op)
+	}
 	switch id.Name {
 	case "tid":
 		regs := b.tid(e, 1)
@@ -88,6 +95,10 @@ func (b *body) call(e *ast.CallExpr, stmt bool) operand {
 		return operand{mode: modeValue, t: ir.I32, reg: regs[0], expr: e}
 	case "len":
 		return b.lenCall(e)
+	case "cdiv":
+		return b.cdivCall(e)
+	case "warp_size":
+		return b.warpSize(e)
 	case "select":
 		return b.selectCall(e)
 	case "print":
@@ -236,22 +247,37 @@ func (b *body) tid(e *ast.CallExpr, n int) []ir.Reg {
 		b.errs.Add(e.Fun.Start(), "tid() is only available in kernels, not in func %s", b.name)
 		return nil
 	}
-	if len(e.Args) > 0 {
-		b.errs.Add(e.Lparen, "tid() takes no arguments")
+	if !b.noArgs(e, "tid") {
 		return nil
 	}
-	if b.tidDims == 0 {
+	switch {
+	case b.block != nil:
+		// one name per block axis: block_id * block_dim + thread_id
+		if !b.blockRank(e, "tid", n) {
+			return nil
+		}
+		b.tidDims = n
+	case b.tidDims == 0:
 		b.tidDims, b.tidPos = n, e.Fun.Start()
-	} else if b.tidDims != n {
+	case b.tidDims != n:
 		b.errs.Add(e.Fun.Start(), "tid() returns %d values here but %d in line %d", n, b.tidDims, b.tidPos.Line)
 		return nil
 	}
 	regs := make([]ir.Reg, n)
 	for axis := range regs {
 		regs[axis] = b.reg(ir.I32)
-		b.emit(&ir.Inst{Op: ir.OpTid, Dst: regs[axis], Imm: axis})
+		b.emitFrom(&ir.Inst{Op: ir.OpTid, Dst: regs[axis], Imm: axis}, e)
 	}
 	return regs
+}
+
+// noArgs checks that a builtin of no arguments got none.
+func (b *body) noArgs(e *ast.CallExpr, name string) bool {
+	if len(e.Args) > 0 {
+		b.errs.Add(e.Lparen, "%s() takes no arguments", name)
+		return false
+	}
+	return true
 }
 
 func (b *body) lenCall(e *ast.CallExpr) operand {
@@ -262,6 +288,9 @@ func (b *body) lenCall(e *ast.CallExpr) operand {
 	if ops[0].mode != modeArray {
 		b.errs.Add(e.Args[0].Start(), "invalid argument: %s for len (want an array)", ops[0])
 		return invalid()
+	}
+	if dims := ops[0].arr.dims; dims != nil {
+		return b.typedConst(e, ir.I32, constant.MakeInt64(int64(dims[0])))
 	}
 	dst := b.reg(ir.I32)
 	b.emit(&ir.Inst{Op: ir.OpShape, Dst: dst, Imm: 0, Param: ops[0].arr.param})
@@ -375,7 +404,8 @@ func (b *body) atomic(e *ast.CallExpr, name string, op ir.Op, stmt bool) operand
 	if !stmt {
 		dst = b.reg(arr.elem)
 	}
-	b.emit(&ir.Inst{Op: op, Dst: dst, Param: arr.param, Args: append(regs, vregs...), Pos: e.Fun.Start()})
+	b.emitFrom(&ir.Inst{Op: op, Dst: dst, Param: arr.param, Space: arr.space, Args: append(regs, vregs...), Pos: e.Fun.Start()}, e)
+	b.read(arr)
 	b.usesAtomics()
 	if stmt {
 		return operand{mode: modeNoValue, expr: e}
@@ -412,6 +442,9 @@ func (b *body) callFunc(e *ast.CallExpr, fi *funcInfo, stmt bool) operand {
 		dst = b.reg(fi.result)
 	}
 	b.emit(&ir.Inst{Op: ir.OpCall, Dst: dst, Args: args, ArrayArgs: arrays, Callee: callee, Pos: e.Fun.Start()})
+	if fi.readsMem {
+		b.uni.from(dst, e)
+	}
 	if dst == ir.NoReg {
 		return operand{mode: modeNoValue, expr: e}
 	}
@@ -445,6 +478,10 @@ func (b *body) funcArgs(ops []operand, fi *funcInfo) (args []ir.Reg, arrays []in
 }
 
 func (b *body) arrayArg(x operand, p ir.Param, fname string) (int, bool) {
+	if x.mode == modeArray && x.arr.space != ir.SpaceParam {
+		b.errs.Add(x.expr.Start(), "cannot pass %s array %s to func %s: funcs take array parameters only", x.arr.space, x.arr.name, fname)
+		return -1, false
+	}
 	want := arrayTypeString(p.Elem, p.NDim)
 	if x.mode != modeArray || x.arr.elem != p.Elem || x.arr.ndim != p.NDim {
 		b.errs.Add(x.expr.Start(), "cannot use %s as %s value in argument to %s", x, want, fname)
@@ -460,4 +497,20 @@ func allUntyped(ops []operand) bool {
 		}
 	}
 	return true
+}
+
+// KernelBuiltins lists, sorted, the names a kernel or func body can call
+// besides its own funcs: the REPL completes them inside kernel bodies.
+func KernelBuiltins() []string {
+	names := append(slices.Clone(plainBuiltins), mathNames...)
+	for _, m := range []map[string]ir.Op{atomicOps, blockOps} {
+		for name := range m {
+			names = append(names, name)
+		}
+	}
+	for _, t := range ir.Scalars.Types() {
+		names = append(names, t.String())
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }

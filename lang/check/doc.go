@@ -11,7 +11,112 @@
 // (body.go, expr.go, binary.go, call.go, index.go, loop.go): every
 // expression yields an operand that is either an untyped or typed constant
 // (kept symbolic with go/constant until a context needs a register), a
-// value in a register, or an array parameter.
+// value in a register, or an array (a parameter, or a shared or local
+// array).
+//
+// # Block kernels
+//
+// A kernel declared with block(B0[, B1[, B2]]) is a block kernel
+// (COOPERATIVE.md sections 1-3, lang/ir doc.go "Block kernels"); block.go
+// checks its shape, its shared and local arrays and its builtins, and
+// uniform.go its barriers.
+//
+//   - The block extents are integer constant expressions (literals and
+//     constant arithmetic), 1 to 3 of them, each within CUDA's per-axis
+//     limits (x, the last, and y at most 1024, z at most 64) and at most
+//     1024 threads in all: the same checks as ir.Verify, reported at the
+//     extent. A bad shape is reported once; the body's block builtins and
+//     shared arrays then say nothing more.
+//   - thread_id(), block_id(), block_dim(), grid_dim() and tid() unpack
+//     into one name per block axis (`let ty, tx = thread_id()`), and are
+//     single values only in a 1-D block. tid() in a block kernel is
+//     block_id * block_dim + thread_id per axis. All are i32.
+//   - Block builtins (the ops with the Block flag of the op table, under
+//     their names) are errors in flat kernels (`thread_id() is only
+//     available in a block kernel`) and in funcs: the IR has block ops in
+//     a block kernel's entry only, so a func that needs thread_id() takes
+//     it as an argument. Warp ops and block collectives need a block of
+//     whole warps (a multiple of 32 threads), as Verify does.
+//   - warp_size() is the i32 constant 32 everywhere in device code (a
+//     flat kernel or func may use it too: it is the same on every
+//     backend). cdiv(a, b) works in every kernel and func: both ints of
+//     one type, the ceiling of the exact quotient (cdiv(-7, 2) == -3),
+//     folded for constants; a constant zero divisor is an error, a zero at
+//     run time is the division's error at the call.
+//   - shfl, shfl_down, shfl_up, shfl_xor take a scalar of any type
+//     (untyped constants take their default type) and an i32; ballot,
+//     warp_all/any, block_count/any/all a bool; warp_sum/min/max and
+//     block_sum/min/max/scan/scan_exclusive a number. A collective may
+//     stand as a statement (its result is dropped, its barrier is not).
+//   - shared NAME: T[D0, ...] stands at the top level of a block kernel's
+//     body, local NAME: T[D0, ...] at the top level of any kernel or func
+//     body. Top level only: the IR zeroes a func's local arrays once, when
+//     the func starts, so a local declared in a loop body would not start
+//     at zero in each iteration as a let does; and a shared array is one
+//     per block, not per pass through a branch. Extents are integer
+//     constants of at least 1, 1 to 4 of them. The name is visible from
+//     the declaration on, like a let's.
+//   - A block's shared arrays take at most 232448 bytes (the opt-in limit
+//     of sm_90 devices), counted as ir.Kernel.SharedBytes does (each
+//     array aligned to 16 bytes): `shared arrays need N bytes per block, at
+//     most 232448`, at the declaration that goes over. Backends check the
+//     device's own limit at launch. A func's or kernel's local arrays take
+//     at most 512 KiB per thread (CUDA's limit).
+//   - len and .shape of a shared or local array are i32 constants.
+//     Indexing, stores, compound assignment and atomics work as on array
+//     parameters (Inst.Space names the array's space). Shared and local
+//     arrays cannot be passed to funcs (funcs take array parameters
+//     only), stored in variables or printed; host code never sees them.
+//
+// # Uniformity
+//
+// sync() and the block collectives (the ops with the Barrier flag) must
+// be reached by every thread of the block, so the checker refuses one
+// under a condition that is not block-uniform (COOPERATIVE.md section 2).
+//
+//   - Uniform: constants, scalar parameters, block_id(), block_dim(),
+//     grid_dim(), shapes and len, the results of block_sum/min/max,
+//     block_count/any/all (every thread gets the block's result),
+//     results of funcs called with uniform arguments that read no array
+//     parameter (themselves or through the funcs they call), loop
+//     variables of uniform loops, and expressions of these.
+//   - Divergent: thread_id(), tid(), lane_id(), warp_id(), every load
+//     (array parameters, shared and local arrays: another thread may have
+//     written the cell) and atomic, shuffles, ballot, warp_* and
+//     block_scan(_exclusive), results of funcs that read memory, and
+//     anything computed from them.
+//   - The rule is flow-insensitive, on the registers of the kernel: a
+//     variable assigned a divergent value anywhere in the body (before or
+//     after the barrier, in a branch or a loop) is divergent everywhere,
+//     and so is a variable assigned anything under a divergent condition
+//     (threads that skip the assignment keep the old value).
+//   - Conditions are those of if/else if, while, for-range (its bounds
+//     and step), and the left operand of && and || for what the right
+//     operand computes. select(c, a, b) evaluates both sides: no condition.
+//   - break and continue under a divergent condition make their loop
+//     divergent: the threads that leave an iteration early are not at the
+//     loop's next barrier when the others are (break: no longer in the
+//     loop at all; continue: not at a barrier after it in the iteration).
+//     A barrier anywhere in that loop is then refused, and so is one under
+//     a condition on a variable assigned in it; after the loop all threads
+//     meet again, so a barrier there is fine. A break of an inner loop
+//     does not make the outer loop divergent.
+//   - return under a divergent condition is not checked here: barriers
+//     and collectives must be reached by every thread of the block, and a
+//     thread that returned never arrives, so `if i >= n { return }` before
+//     a sync() fails at run time on the cpu with the barrier's position
+//     (lang/ir doc.go); write `if i < n { ... }` around the work instead.
+//   - Warp ops (shuffles, ballot, warp_*, sync_warp) need no block
+//     uniformity: they involve one warp, whose lanes run them together on
+//     the cpu and under full-warp masks on CUDA.
+//   - The error stands at the condition and names the barrier (with its
+//     position when it is on another line), the value that makes the
+//     condition divergent (the variable nearest to the condition on the
+//     path from its source) and that source: `sync() at 6:9 under a
+//     condition that differs between threads of a block: i (from
+//     thread_id() at 4:13)`. For a loop left early it names the break or
+//     continue and its condition. Each divergent condition is reported
+//     once, the outermost around a barrier.
 //
 // # Decisions where the design was silent
 //

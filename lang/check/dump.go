@@ -19,10 +19,17 @@ import (
 //	  loop { cond ... while rN; body ...; post ... }
 //	func f0 g(a: f32) -> f32
 //	  ...
+//
+// A block kernel's header shows its block shape, and shared and local
+// arrays are listed after the header of the kernel or func that has them;
+// accesses to them name the space: load shared t[r1, r2].
 func Dump(k *ir.Kernel) string {
-	var d dumper
+	d := dumper{k: k}
 	if k.Entry != nil {
 		d.header("kernel", -1, k.Entry)
+		if k.IsBlock() {
+			fmt.Fprintf(&d.b, " %s", blockString(k.Block))
+		}
 		if k.TidDims > 0 {
 			fmt.Fprintf(&d.b, " tid=%d", k.TidDims)
 		}
@@ -33,6 +40,8 @@ func Dump(k *ir.Kernel) string {
 			d.b.WriteString(" print")
 		}
 		d.b.WriteByte('\n')
+		d.buffers("shared", k.Shared)
+		d.buffers("local", k.Entry.Locals)
 		d.stmts(k.Entry, k.Entry.Body, 1)
 	}
 	for i, f := range k.Funcs {
@@ -41,6 +50,7 @@ func Dump(k *ir.Kernel) string {
 		}
 		d.header("func", i, f)
 		d.b.WriteByte('\n')
+		d.buffers("local", f.Locals)
 		d.stmts(f, f.Body, 1)
 	}
 	return d.b.String()
@@ -48,6 +58,17 @@ func Dump(k *ir.Kernel) string {
 
 type dumper struct {
 	b strings.Builder
+	k *ir.Kernel
+}
+
+func (d *dumper) buffers(what string, bs []ir.Buffer) {
+	for _, buf := range bs {
+		dims := make([]string, len(buf.Dims))
+		for i, n := range buf.Dims {
+			dims[i] = fmt.Sprint(n)
+		}
+		d.line(1, "%s %s: %s[%s]", what, buf.Name, buf.Elem, strings.Join(dims, ", "))
+	}
 }
 
 func (d *dumper) header(kind string, idx int, f *ir.Func) {
@@ -82,7 +103,7 @@ func (d *dumper) stmts(f *ir.Func, list []ir.Stmt, depth int) {
 	for _, s := range list {
 		switch s := s.(type) {
 		case *ir.Inst:
-			d.line(depth, "%s", instString(f, s))
+			d.line(depth, "%s", instString(d.k, f, s))
 		case *ir.If:
 			d.line(depth, "if r%d {", s.Cond)
 			d.stmts(f, s.Then, depth+1)
@@ -138,33 +159,51 @@ func paramName(f *ir.Func, i int) string {
 	return fmt.Sprintf("param%d", i)
 }
 
+// arrayName names the array an access or shape reads: a parameter by its
+// name, a shared or local array by its space and name.
+func arrayName(k *ir.Kernel, f *ir.Func, in *ir.Inst) string {
+	var bs []ir.Buffer
+	switch in.Space {
+	case ir.SpaceParam:
+		return paramName(f, in.Param)
+	case ir.SpaceShared:
+		bs = k.Shared
+	case ir.SpaceLocal:
+		bs = f.Locals
+	}
+	if in.Param >= 0 && in.Param < len(bs) {
+		return in.Space.String() + " " + bs[in.Param].Name
+	}
+	return fmt.Sprintf("%s%d", in.Space, in.Param)
+}
+
 // instString prints one instruction: "rD:T = op operands" or, without a
 // destination, "op operands". The op table's Form decides the layout, so a
 // new op prints without an edit here.
-func instString(f *ir.Func, in *ir.Inst) string {
-	rhs := strings.TrimRight(rhsString(f, in), " ")
+func instString(k *ir.Kernel, f *ir.Func, in *ir.Inst) string {
+	rhs := strings.TrimRight(rhsString(k, f, in), " ")
 	if in.Dst == ir.NoReg {
 		return rhs
 	}
 	return fmt.Sprintf("r%d:%s = %s", in.Dst, f.Regs[in.Dst], rhs)
 }
 
-func rhsString(f *ir.Func, in *ir.Inst) string {
+func rhsString(k *ir.Kernel, f *ir.Func, in *ir.Inst) string {
 	info, _ := in.Op.Info() // an unknown op prints as Op(N) with its operands
 	switch {
-	case in.Op == ir.OpConst || in.Op == ir.OpTid:
+	case in.Op == ir.OpConst || info.Axis == ir.AxisLaunch || info.Axis == ir.AxisBlock:
 		return fmt.Sprintf("%s %v", in.Op, in.Imm)
 	case in.Op == ir.OpParam:
 		return "param " + paramName(f, in.Param)
 	case in.Op == ir.OpShape:
-		return fmt.Sprintf("shape %s %v", paramName(f, in.Param), in.Imm)
+		return fmt.Sprintf("shape %s %v", arrayName(k, f, in), in.Imm)
 	case in.Op == ir.OpLoad:
-		return fmt.Sprintf("load %s[%s]", paramName(f, in.Param), regList(in.Args))
+		return fmt.Sprintf("load %s[%s]", arrayName(k, f, in), regList(in.Args))
 	case in.Op == ir.OpStore:
 		n := len(in.Args) - 1
-		return fmt.Sprintf("store %s[%s] = r%d", paramName(f, in.Param), regList(in.Args[:n]), in.Args[n])
+		return fmt.Sprintf("store %s[%s] = r%d", arrayName(k, f, in), regList(in.Args[:n]), in.Args[n])
 	case info.Form == ir.FormAccess:
-		return fmt.Sprintf("%s %s %s", in.Op, paramName(f, in.Param), regList(in.Args))
+		return fmt.Sprintf("%s %s %s", in.Op, arrayName(k, f, in), regList(in.Args))
 	case info.Form == ir.FormCall:
 		return callString(f, in)
 	case info.Form == ir.FormPrint:

@@ -25,8 +25,17 @@ func (b *body) index(e *ast.IndexExpr) operand {
 		return invalid()
 	}
 	dst := b.reg(x.arr.elem)
-	b.emit(&ir.Inst{Op: ir.OpLoad, Dst: dst, Param: x.arr.param, Args: regs, Pos: e.Lbrack})
+	b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: dst, Param: x.arr.param, Space: x.arr.space, Args: regs, Pos: e.Lbrack}, e)
+	b.read(x.arr)
 	return operand{mode: modeValue, t: x.arr.elem, reg: dst, expr: e}
+}
+
+// read notes a read of array arr: reading a parameter makes a func's
+// result depend on memory (body.readsMem).
+func (b *body) read(arr *kvar) {
+	if arr.space == ir.SpaceParam {
+		b.readsMem = true
+	}
 }
 
 // indexRegs checks one integer index per dimension. Index registers keep
@@ -95,6 +104,9 @@ func (b *body) shape(e *ast.IndexExpr, attr *ast.AttrExpr) operand {
 	if axis < 0 || axis >= int64(x.arr.ndim) {
 		b.errs.Add(e.Indices[0].Start(), "axis %d out of range: %s has %d dimensions", axis, x.arr.name, x.arr.ndim)
 		return invalid()
+	}
+	if x.arr.dims != nil { // a shared or local array's extents are constants
+		return b.typedConst(e, ir.I32, constant.MakeInt64(int64(x.arr.dims[axis])))
 	}
 	dst := b.reg(ir.I32)
 	b.emit(&ir.Inst{Op: ir.OpShape, Dst: dst, Imm: int(axis), Param: x.arr.param})
@@ -167,7 +179,8 @@ func (b *body) assignElem(s *ast.AssignStmt, t *ast.IndexExpr) {
 	}
 	if s.Op != "=" {
 		cur := b.reg(x.arr.elem)
-		b.emit(&ir.Inst{Op: ir.OpLoad, Dst: cur, Param: x.arr.param, Args: regs, Pos: t.Lbrack})
+		b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: cur, Param: x.arr.param, Space: x.arr.space, Args: regs, Pos: t.Lbrack}, t)
+		b.read(x.arr)
 		y = b.compound(s, operand{mode: modeValue, t: x.arr.elem, reg: cur, expr: t}, y)
 	}
 	y = b.convertTo(y, x.arr.elem, "assignment")
@@ -175,5 +188,5 @@ func (b *body) assignElem(s *ast.AssignStmt, t *ast.IndexExpr) {
 		return
 	}
 	args := append(append([]ir.Reg{}, regs...), b.materialize(y))
-	b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: x.arr.param, Args: args, Pos: t.Lbrack})
+	b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: x.arr.param, Space: x.arr.space, Args: args, Pos: t.Lbrack})
 }

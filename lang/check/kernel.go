@@ -17,7 +17,11 @@ type funcInfo struct {
 	// badResult is true when the declared result type was an error:
 	// calls then yield an invalid operand instead of "no value".
 	badResult bool
-	env       map[string]*funcInfo
+	// readsMem: the func reads an array parameter, itself or through a
+	// func it calls, so its result may differ between threads that pass
+	// it the same arguments.
+	readsMem bool
+	env      map[string]*funcInfo
 }
 
 // kernelChecker checks and lowers the kernels and funcs of one chunk.
@@ -58,9 +62,10 @@ func (kc *kernelChecker) run(kernels []*ast.KernelDecl, funcs []*ast.FuncDecl) m
 	for _, fi := range infos {
 		b := newBody(kc, "func", fi.name, fi.env, nil)
 		b.lowerFunc(fi)
-		edges[fi] = b.edges
+		edges[fi], fi.readsMem = b.edges, b.readsMem
 	}
 	kc.checkRecursion(infos, edges)
+	propagateReads(infos, edges)
 	kc.funcsOK = len(*kc.errs) == before
 	out := make(map[*ast.KernelDecl]*ir.Kernel, len(kernels))
 	for _, d := range kernels {
@@ -136,6 +141,21 @@ func (kc *kernelChecker) scalarType(t *ast.TypeExpr, what string) ir.Type {
 	return typ
 }
 
+// propagateReads marks the funcs that call a func that reads memory;
+// funcs of earlier chunks are final already.
+func propagateReads(infos []*funcInfo, edges map[*funcInfo][]callEdge) {
+	for changed := true; changed; {
+		changed = false
+		for _, fi := range infos {
+			for _, e := range edges[fi] {
+				if e.callee.readsMem && !fi.readsMem {
+					fi.readsMem, changed = true, true
+				}
+			}
+		}
+	}
+}
+
 // callEdge is a func call found while checking a func body.
 type callEdge struct {
 	callee *funcInfo
@@ -205,8 +225,9 @@ func (kc *kernelChecker) kernel(d *ast.KernelDecl) *ir.Kernel {
 	b := newBody(kc, "kernel", d.Name.Name, kc.env, ks)
 	b.fn = &ir.Func{Name: d.Name.Name, Pos: d.Pos, Params: params}
 	ks.k.Entry = b.fn
-	b.lower(d.Body)
-	ks.k.TidDims = b.tidDims
+	b.lower(d.Body, func() { b.blockShape(d) })
+	ks.k.TidDims, ks.k.Block = b.tidDims, b.block
+	b.uni.check(b.errs)
 	return ks.k
 }
 

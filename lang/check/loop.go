@@ -36,7 +36,9 @@ func (b *body) forStmt(s *ast.ForStmt) {
 		// Still check the body, with the loop variable poisoned, so that
 		// its own errors are reported but none caused by the bad header.
 		var discard []ir.Stmt
-		b.loopBody(&discard, s.Body, func() { b.poison(s.Var.Name) })
+		b.uni.loop(func(func(ir.Reg, ast.Pos)) {
+			b.loopBody(&discard, s.Body, func() { b.poison(s.Var.Name) })
+		})
 		return
 	}
 	step := ops[2]
@@ -57,11 +59,14 @@ func (b *body) forStmt(s *ast.ForStmt) {
 	}
 	lim := b.stepLimits(t, stepReg, step, zero)
 	loop := &ir.Loop{}
-	b.into(&loop.Cond, func() {
-		loop.CondReg = b.rangeCond(counter, stop, stepReg, step, zero, no)
+	b.uni.loop(func(setCond func(ir.Reg, ast.Pos)) {
+		b.into(&loop.Cond, func() {
+			loop.CondReg = b.rangeCond(counter, stop, stepReg, step, zero, no)
+		})
+		setCond(loop.CondReg, s.Iter.Start())
+		b.loopBody(&loop.Body, s.Body, func() { b.newVar(s.Var.Name, t, counter) })
+		b.into(&loop.Post, func() { b.rangeStep(t, counter, stop, stepReg, lim) })
 	})
-	b.loopBody(&loop.Body, s.Body, func() { b.newVar(s.Var.Name, t, counter) })
-	b.into(&loop.Post, func() { b.rangeStep(t, counter, stop, stepReg, lim) })
 	b.emit(loop)
 }
 

@@ -206,6 +206,12 @@ func (r *resolver) declStmt(s ast.Stmt, top bool) {
 		r.funcs = append(r.funcs, s)
 	case *ast.ArrayDecl:
 		r.arrayDecl(s)
+	case *ast.BufferDecl:
+		if s.Shared {
+			r.errs.Add(s.Pos, "shared arrays are declared in the body of a block kernel, not in host code")
+		} else {
+			r.errs.Add(s.Pos, "local arrays are declared in the body of a kernel or func, not in host code")
+		}
 	case *ast.LaunchStmt:
 		r.use(s.Kernel)
 		r.exprs(s.Dims)

@@ -41,9 +41,15 @@
 //   - block_count, block_any and block_all count the threads where the
 //     operand holds (exact, so any order gives the same result).
 //   - Every block collective and sync() must be reached by all threads of
-//     the block that have not returned: the checker proves it statically
-//     (block uniformity); the cpu reports a violation it meets at run time
-//     as a KernelError at the instruction, and CUDA leaves it undefined.
+//     the block, and every warp op (shuffles, votes, warp collectives,
+//     sync_warp) by all lanes of its warp; a thread that returned counts
+//     as missing. The checker proves block uniformity of conditions
+//     statically; the cpu reports any violation it meets at run time as a
+//     KernelError at the instruction; CUDA leaves it undefined (a hang, or
+//     a full-mask shuffle reading an exited lane).
+//   - tid() in a block kernel is block_id*block_dim + thread_id in i32,
+//     wrapping as CUDA's 32-bit arithmetic does for grids of more than
+//     2^31 threads.
 //   - Shared arrays are not initialised (the cpu gives zeros; CUDA whatever
 //     the memory held); local arrays are zeroed when their func starts.
 //   - Launch geometry: the grid's last axis holds at most 2^31-1 blocks,

@@ -50,6 +50,8 @@ func (c *converter) stmt(s *pStmt) ast.Stmt {
 		return c.decl(s.Decl)
 	case s.Array != nil:
 		return c.array(s.Array)
+	case s.Buffer != nil:
+		return c.buffer(s.Buffer)
 	case s.Launch != nil:
 		return c.launch(s.Launch)
 	case s.Scope != nil:
@@ -131,11 +133,18 @@ func (c *converter) decl(d *pDecl) ast.Stmt {
 	if d.Kw.Value != "func" && d.Arrow != nil {
 		c.errorf(astPos(d.Arrow.Pos), "a %s has no result type (only func declares one)", d.Kw.Value)
 	}
+	if d.Kw.Value != "kernel" && d.Shape != nil {
+		c.errorf(astPos(d.Shape.Kw.Pos), "a %s has no block shape (only a kernel declares block(...))", d.Kw.Value)
+	}
 	switch d.Kw.Value {
 	case "fn":
 		return &ast.FnDecl{Pos: pos, Name: name, Params: params, Body: body}
 	case "kernel":
-		return &ast.KernelDecl{Pos: pos, Name: name, Params: params, Body: body}
+		k := &ast.KernelDecl{Pos: pos, Name: name, Params: params, Body: body}
+		if d.Shape != nil {
+			k.Block, k.BlockPos = c.exprs(d.Shape.Dims), astPos(d.Shape.Kw.Pos)
+		}
+		return k
 	}
 	return &ast.FuncDecl{Pos: pos, Name: name, Params: params, Result: c.typ(d.Result), Body: body}
 }
@@ -170,8 +179,15 @@ func (c *converter) array(a *pArray) ast.Stmt {
 	}
 }
 
+func (c *converter) buffer(b *pBuffer) ast.Stmt {
+	return &ast.BufferDecl{Pos: astPos(b.Kw.Pos), Shared: b.Kw.Value == "shared", Name: c.ident(b.Name), Elem: c.ident(b.Elem), Dims: c.exprs(b.Dims)}
+}
+
 func (c *converter) launch(l *pLaunch) ast.Stmt {
 	s := &ast.LaunchStmt{Pos: astPos(l.Kw.Pos), Kernel: c.ident(l.Kernel), Dims: c.exprs(l.Dims), Device: c.optExpr(l.Device)}
+	if l.Grid != nil {
+		s.Grid, s.Dims = astPos(l.Grid.Kw.Pos), c.exprs(l.Grid.Dims)
+	}
 	for _, a := range l.Args {
 		if a.Eq != nil {
 			c.errorf(astPos(a.Eq.Pos), "launch arguments are positional (no name=value)")

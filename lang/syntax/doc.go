@@ -25,6 +25,17 @@
 //     statement starts with them and the next token is an operand (name,
 //     literal, "!", "~") or the statement reaches a "{" outside brackets;
 //     otherwise they are names (device = "cpu", device("x"), ...).
+//   - `shared` and `local` are reserved words (COOPERATIVE.md section 1):
+//     they start array declarations, `shared NAME: T[D0, ...]`, and the
+//     checker says where each may stand. `block` and `grid` are contextual:
+//     block is a keyword right after the ")" that closes a parameter list
+//     when "(" follows (`kernel k(...) block(16, 16) {`), which no
+//     expression can contain; grid is a keyword as the first word inside
+//     a launch's brackets when "(" follows (`launch k[grid(n)](...)`), so
+//     a launch cannot compute its thread count with a host fn named grid.
+//     Everywhere else both are names (kernel parameters, variables). Only
+//     a kernel may declare a block shape; its extents, like a grid's, are
+//     expressions without a trailing comma (as launch dimensions).
 //   - Numbers follow Go's literal syntax minus imaginary and hexadecimal
 //     float literals. A leading zero on a decimal integer (010, 08) is an
 //     error suggesting 0o10 or 10: C and old Go read 010 as octal, Python 3

@@ -88,14 +88,28 @@ func dumpStmt(n ast.Node) string {
 	case *ast.FnDecl:
 		return "(fn " + dump(n.Name) + " [" + dumpParams(n.Params) + "] " + dump(n.Body) + ")"
 	case *ast.KernelDecl:
-		return "(kernel " + dump(n.Name) + " [" + dumpParams(n.Params) + "] " + dump(n.Body) + ")"
+		shape := ""
+		if n.Block != nil {
+			shape = "block[" + dumpList(n.Block) + "] "
+		}
+		return "(kernel " + dump(n.Name) + " [" + dumpParams(n.Params) + "] " + shape + dump(n.Body) + ")"
 	case *ast.FuncDecl:
 		return "(func " + dump(n.Name) + " [" + dumpParams(n.Params) + "] " + dump(n.Result) + " " + dump(n.Body) + ")"
 	case *ast.ArrayDecl:
 		return fmt.Sprintf("(array %s %s [%s] %s %s %s)", dump(n.Name), dump(n.DType), dumpList(n.Dims),
 			dump(n.Init), dump(n.Device), dump(n.Allocator))
 	case *ast.LaunchStmt:
-		return fmt.Sprintf("(launch %s [%s] [%s] %s)", dump(n.Kernel), dumpList(n.Dims), dumpList(n.Args), dump(n.Device))
+		grid := ""
+		if n.Grid.IsValid() {
+			grid = "grid"
+		}
+		return fmt.Sprintf("(launch %s %s[%s] [%s] %s)", dump(n.Kernel), grid, dumpList(n.Dims), dumpList(n.Args), dump(n.Device))
+	case *ast.BufferDecl:
+		kind := "local"
+		if n.Shared {
+			kind = "shared"
+		}
+		return fmt.Sprintf("(%s %s %s [%s])", kind, dump(n.Name), dump(n.Elem), dumpList(n.Dims))
 	case *ast.DeviceBlock:
 		return "(device " + dump(n.Device) + " " + dump(n.Body) + ")"
 	case *ast.AllocatorBlock:

@@ -32,6 +32,7 @@ type pStmt struct {
 	Assert *pAssert     `parser:"| @@"`
 	Decl   *pDecl       `parser:"| @@"`
 	Array  *pArray      `parser:"| @@"`
+	Buffer *pBuffer     `parser:"| @@"`
 	Launch *pLaunch     `parser:"| @@"`
 	Scope  *pScope      `parser:"| @@"`
 	Block  *pBlock      `parser:"| @@"`
@@ -99,7 +100,15 @@ type pDecl struct {
 	Params []*pParam    `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
 	Arrow  *lexer.Token `parser:"( @\"->\""`
 	Result *pType       `parser:"  @@ )?"`
+	Shape  *pShape      `parser:"@@?"`
 	Body   *pBlock      `parser:"@@"`
+}
+
+// pShape is the block(...) of a block kernel, or the grid(...) of a
+// launch over blocks; both words are contextual keywords (lexer.go).
+type pShape struct {
+	Kw   lexer.Token `parser:"@(\"block\":Keyword | \"grid\":Keyword) \"(\""`
+	Dims []*pExpr    `parser:"@@ ( \",\" @@ )* \")\""`
 }
 
 type pParam struct {
@@ -117,10 +126,20 @@ type pArray struct {
 	Allocator *pExpr      `parser:"( \"using\" @@ )?"`
 }
 
+// pBuffer is a shared or local array declaration; the checker says where
+// each may appear.
+type pBuffer struct {
+	Kw   lexer.Token `parser:"@(\"shared\" | \"local\")"`
+	Name *pIdent     `parser:"@@ \":\""`
+	Elem *pIdent     `parser:"@@ \"[\""`
+	Dims []*pExpr    `parser:"@@ ( \",\" @@ )* \"]\""`
+}
+
 type pLaunch struct {
 	Kw     lexer.Token `parser:"@\"launch\""`
 	Kernel *pIdent     `parser:"@@ \"[\""`
-	Dims   []*pExpr    `parser:"@@ ( \",\" @@ )* \"]\" \"(\""`
+	Grid   *pShape     `parser:"( @@"`
+	Dims   []*pExpr    `parser:"| @@ ( \",\" @@ )* ) \"]\" \"(\""`
 	Args   []*pArg     `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
 	Device *pExpr      `parser:"( \"on\" @@ )?"`
 }

@@ -45,14 +45,15 @@ var keywords = map[string]bool{
 	"let": true, "fn": true, "func": true, "kernel": true, "return": true, "if": true, "else": true,
 	"for": true, "in": true, "while": true, "break": true, "continue": true, "launch": true,
 	"capture": true, "on": true, "using": true, "true": true, "false": true, "nil": true, "assert": true,
+	"shared": true, "local": true,
 }
 
 // contextualKeywords are keywords only where promoteContextual makes them so.
-var contextualKeywords = []string{"array", "device", "allocator"}
+var contextualKeywords = []string{"array", "device", "allocator", "block", "grid"}
 
 // Keywords lists the language's keywords, the contextual ones (array,
-// device, allocator) included, sorted: for tools such as completion, which
-// must not keep a copy that drifts from the lexer's.
+// device, allocator, block, grid) included, sorted: for tools such as
+// completion, which must not keep a copy that drifts from the lexer's.
 func Keywords() []string {
 	out := append([]string(nil), contextualKeywords...)
 	for k := range keywords {
@@ -498,10 +499,19 @@ func isLetter(r rune) bool {
 // they start a declaration or scope: at the start of a statement and
 // followed by what can only continue a declaration. Anywhere else they stay
 // names, so array([1]), device = "cpu" and zeros(3, device="cpu") work.
+// block and grid are keywords only inside a kernel header and a launch
+// (blockShapeAt, gridAt).
 func promoteContextual(toks []lexer.Token) {
 	for i := range toks {
 		t := &toks[i]
-		if t.Type != tIdent || !atStmtStart(toks, i) {
+		if t.Type != tIdent {
+			continue
+		}
+		if blockShapeAt(toks, i) || gridAt(toks, i) {
+			t.Type = tKeyword
+			continue
+		}
+		if !atStmtStart(toks, i) {
 			continue
 		}
 		switch t.Value {
@@ -516,6 +526,22 @@ func promoteContextual(toks []lexer.Token) {
 		}
 	}
 }
+
+// blockShapeAt reports whether token i is the block of `kernel k(...)
+// block(...)`: block( right after a ")", which no expression has (two
+// operands in a row), so it can only be a block shape.
+func blockShapeAt(toks []lexer.Token, i int) bool {
+	return toks[i].Value == "block" && i > 0 && isPunct(toks[i-1], ")") && isPunct(toks[i+1], "(")
+}
+
+// gridAt reports whether token i is the grid of `launch k[grid(...)]`:
+// grid( first in the brackets of a launch.
+func gridAt(toks []lexer.Token, i int) bool {
+	return toks[i].Value == "grid" && i >= 3 && isPunct(toks[i+1], "(") && isPunct(toks[i-1], "[") &&
+		toks[i-2].Type == tIdent && toks[i-3].Type == tKeyword && toks[i-3].Value == "launch"
+}
+
+func isPunct(t lexer.Token, v string) bool { return t.Type == tPunct && t.Value == v }
 
 func atStmtStart(toks []lexer.Token, i int) bool {
 	if i == 0 {

@@ -103,6 +103,14 @@ func TestContextualKeywords(t *testing.T) {
 		{"x; array y: i32[1]", "x ; KW:array y : i32 [ 1 ] $ EOF"},
 		{"f(array, device)", "f ( array , device ) $ EOF"},
 		{"config.debug = true", "config . debug = KW:true $ EOF"},
+		{"kernel k(x: f32) block(4, 8) {}", "KW:kernel k ( x : f32 ) KW:block ( 4 , 8 ) { } $ EOF"},
+		{"kernel block(block: i32) {}", "KW:kernel block ( block : i32 ) { } $ EOF"},
+		{"let block = f(block)", "KW:let block = f ( block ) $ EOF"},
+		{"f(x)\nblock(2)", "f ( x ) NL block ( 2 ) $ EOF"},
+		{"launch k[grid(n)](x)", "KW:launch k [ KW:grid ( n ) ] ( x ) $ EOF"},
+		{"launch grid[grid](x)", "KW:launch grid [ grid ] ( x ) $ EOF"},
+		{"launch k[n, grid(n)](x)", "KW:launch k [ n , grid ( n ) ] ( x ) $ EOF"},
+		{"x = a[grid(1)]", "x = a [ grid ( 1 ) ] $ EOF"},
 	}
 	for _, tt := range tests {
 		s := scan("t.gs", []byte(tt.src))
@@ -113,20 +121,27 @@ func TestContextualKeywords(t *testing.T) {
 }
 
 // TestKeywords checks that every word Keywords lists lexes as a keyword:
-// alone, or for a contextual one at the start of its declaration or scope.
+// alone, or for a contextual one in its declaration, scope or launch (the
+// form's token at the index given).
 func TestKeywords(t *testing.T) {
-	forms := map[string]string{"array": "array x: f32[1]", "device": "device d {}", "allocator": "allocator a {}"}
+	forms := map[string]struct {
+		src string
+		at  int
+	}{
+		"array": {"array x: f32[1]", 0}, "device": {"device d {}", 0}, "allocator": {"allocator a {}", 0},
+		"block": {"kernel k() block(32) {}", 4}, "grid": {"launch k[grid(1)]()", 3},
+	}
 	kws := Keywords()
 	if !slices.IsSorted(kws) || len(kws) != len(keywords)+len(contextualKeywords) {
 		t.Errorf("Keywords() = %q", kws)
 	}
 	for _, kw := range kws {
-		src, ok := forms[kw]
+		form, ok := forms[kw]
 		if !ok {
-			src = kw
+			form.src = kw
 		}
-		if toks := scan("t.gs", []byte(src)).toks; toks[0].Type != tKeyword || toks[0].Value != kw {
-			t.Errorf("%q: first token %q (type %d), want the keyword %s", src, toks[0].Value, toks[0].Type, kw)
+		if tok := scan("t.gs", []byte(form.src)).toks[form.at]; tok.Type != tKeyword || tok.Value != kw {
+			t.Errorf("%q: token %d is %q (type %d), want the keyword %s", form.src, form.at, tok.Value, tok.Type, kw)
 		}
 	}
 }

@@ -55,6 +55,17 @@ func TestStatements(t *testing.T) {
 		{"launch saxpy[n](x, y, 3.0)", "(launch saxpy [n] [x y 3.0] _)"},
 		{"launch k[a, b](x,\n y,\n) on \"cpu\"", "(launch k [a b] [x y] \"cpu\")"},
 		{"launch k[n]()", "(launch k [n] [] _)"},
+		{"launch k[grid(cdiv(n, 256))](x)", "(launch k grid[(call cdiv n 256)] [x] _)"},
+		{"launch k[grid(a, b, c)](x) on d", "(launch k grid[a b c] [x] d)"},
+		{"launch grid[n](x)", "(launch grid [n] [x] _)"},
+		{"launch k[grid + 1](x)", "(launch k [(+ grid 1)] [x] _)"},
+		{"kernel k(x: array[f32]) block(256) {\n let i = thread_id()\n}",
+			"(kernel k [x:array[f32,1]] block[256] {(let [i] _ (call thread_id))})"},
+		{"kernel k() block(4 * 4, 2) { }", "(kernel k [] block[(* 4 4) 2] {})"},
+		{"kernel block(block: i32) { }", "(kernel block [block:i32] {})"},
+		{"kernel k() block(16, 16) {\n shared t: f32[16, 17]\n local acc: i32[4]\n}",
+			"(kernel k [] block[16 16] {(shared t f32 [16 17]); (local acc i32 [4])})"},
+		{"func f() {\n local v: f64[2, 2]\n}", "(func f [] _ {(local v f64 [2 2])})"},
 		{"device \"cuda:1\" { f() }", "(device \"cuda:1\" {(call f)})"},
 		{"device d {\n}", "(device d {})"},
 		{"device (\"cuda:\" + s) {}", "(device (paren (+ \"cuda:\" s)) {})"},
@@ -235,6 +246,14 @@ func checkInnerPositions(t *testing.T, src []byte, n ast.Node) {
 		at(n.Lbrack, "[")
 	case *ast.Block:
 		at(n.End, "}")
+	case *ast.KernelDecl:
+		if n.Block != nil {
+			at(n.BlockPos, "block")
+		}
+	case *ast.LaunchStmt:
+		if n.Grid.IsValid() {
+			at(n.Grid, "grid")
+		}
 	}
 }
 
@@ -282,6 +301,11 @@ func firstText(n ast.Node) string {
 		return "array"
 	case *ast.LaunchStmt:
 		return "launch"
+	case *ast.BufferDecl:
+		if n.Shared {
+			return "shared"
+		}
+		return "local"
 	case *ast.DeviceBlock:
 		return "device"
 	case *ast.AllocatorBlock:
@@ -389,6 +413,20 @@ func TestErrors(t *testing.T) {
 		{"array x f32[3]", `1:9: unexpected name f32, expected ":"`},
 		{"array x: f32[] = 1", `1:14: unexpected "]", expected expression`},
 		{"launch k(x)", `1:9: unexpected "(", expected "["`},
+		{"launch k[grid(n) + 1](x)", `1:18: unexpected "+", expected "," or "]"`},
+		{"launch k[grid()](x)", `1:15: unexpected ")", expected expression`},
+		{"launch k[grid(n)]", `1:18: unexpected newline, expected "("`},
+		{"kernel k() block() {}", `1:18: unexpected ")", expected expression`},
+		{"kernel k() block(2 {}", `1:20: unexpected "{", expected "," or ")"`},
+		{"kernel k() block(2) [", `1:21: unexpected "[", expected "{" after kernel signature`},
+		{"fn f() block(2) {}", `1:8: a fn has no block shape (only a kernel declares block(...))`},
+		{"func f() block(2) {}", `1:10: a func has no block shape (only a kernel declares block(...))`},
+		{"func f() -> i32 block(2) {}", `1:17: unexpected name block, expected "{" after func signature`},
+		{"shared t f32[2]", `1:10: unexpected name f32, expected ":"`},
+		{"local t: f32", `1:13: unexpected newline, expected "["`},
+		{"local t: f32[]", `1:14: unexpected "]", expected expression`},
+		{"shared = 1", `1:8: unexpected "=", expected name`},
+		{"let local = 1", `1:5: unexpected keyword local, expected name`},
 		// lexical errors
 		{"x = 1__0", `1:5: '_' must separate successive digits in 1__0`},
 		{"x = 1_", `1:5: '_' must separate successive digits in 1_`},

@@ -58,12 +58,6 @@ func (p *Program) begin(fr *frame, b int) {
 		clear(fr.deadW[:])
 		p.clearShared(fr)
 		fr.epoch++ // no store of an earlier block is in this one's epoch
-		// Warp ops read inactive lanes too: without this, a lane that has
-		// not written such a register in this block would show a value of
-		// the worker's previous block.
-		for _, r := range p.warpRegs {
-			clear(vec[uint64](fr, r)[:fr.n])
-		}
 	}
 	if len(p.entryLocals) > 0 {
 		zeroLocals(fr, mask{all: true}, p.entryLocals)
@@ -144,10 +138,11 @@ func retire(fr *frame, m mask) {
 	}
 }
 
-// barrier is an op that every live thread of the block (or, for
-// sync_warp, of its warp) must reach: a block runs in lockstep, so the
-// op's mask must hold every lane that has not returned. Anything less is
-// a divergent barrier, which CUDA leaves undefined (often a hang); the
+// barrier is an op that every thread of the block (or, for sync_warp and
+// the warp ops, of its warp) must reach: a block runs in lockstep, so the
+// op's mask must hold every lane. A lane that branched away or returned
+// before it makes a divergent barrier, which CUDA leaves undefined (a
+// hang, or a collective or full-mask shuffle reading an exited lane); the
 // cpu reports it.
 type barrier struct {
 	name string // "sync()"
@@ -175,7 +170,7 @@ func (b *barrier) check(fr *frame, m mask) error {
 		return nil
 	case b.warp:
 		return b.checkWarps(fr, m.idx)
-	case len(m.idx) == fr.n-fr.dead:
+	case len(m.idx) == fr.n:
 		return nil
 	}
 	return b.fail(fr, len(m.idx), fr.n, fr.dead, "block "+blockName(fr))
@@ -189,8 +184,8 @@ func (b *barrier) checkWarps(fr *frame, idx []int32) error {
 		for k < len(idx) && idx[k]/ir.WarpSize == w {
 			k++
 		}
-		if dead := int(fr.deadW[w]); k != ir.WarpSize-dead {
-			return b.fail(fr, k, ir.WarpSize, dead, fmt.Sprintf("warp %d of block %s", w, blockName(fr)))
+		if k != ir.WarpSize {
+			return b.fail(fr, k, ir.WarpSize, int(fr.deadW[w]), fmt.Sprintf("warp %d of block %s", w, blockName(fr)))
 		}
 		idx = idx[k:]
 	}
@@ -220,12 +215,12 @@ func (b *barrier) guard(f instFn) instFn {
 }
 
 func (b *barrier) fail(fr *frame, got, of, dead int, where string) error {
-	who := fmt.Sprintf("%d of %d threads of %s", got, of, where)
+	why := "the others branched away before it"
 	if dead > 0 {
-		who = fmt.Sprintf("%d of the %d threads of %s that have not returned", got, of-dead, where)
+		why = fmt.Sprintf("the others branched away or returned before it (%d returned)", dead)
 	}
 	return &KernelError{Pos: b.pos, Kernel: fr.ln.p.k.Entry.Name,
-		Msg: fmt.Sprintf("%s reached by %s: the others branched away before it", b.name, who)}
+		Msg: fmt.Sprintf("%s reached by %d of %d threads of %s: %s", b.name, got, of, where, why)}
 }
 
 // blockName is the block's coordinates, "(3)" or "(1, 2)".

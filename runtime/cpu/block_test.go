@@ -391,12 +391,12 @@ func TestDivergentBarriers(t *testing.T) {
 		want string // "" for no error
 	}{
 		{"sync under thread_id < 10", barrierIf(ir.OpSync, ir.OpThreadId, 10), "sync() reached by 10 of 64 threads of block (0): the others branched away before it"},
-		{"sync after returns", returnAbove(60, barrierIf(ir.OpSync, ir.OpThreadId, 10)), "sync() reached by 10 of the 60 threads of block (0) that have not returned: the others branched away before it"},
-		{"sync by the threads left", returnAbove(60, func(b *builder) *ir.Inst { return b.sync(ir.OpSync) }), ""},
+		{"sync after returns", returnAbove(60, barrierIf(ir.OpSync, ir.OpThreadId, 10)), "sync() reached by 10 of 64 threads of block (0): the others branched away or returned before it (4 returned)"},
+		{"sync after some threads returned", returnAbove(60, func(b *builder) *ir.Inst { return b.sync(ir.OpSync) }), "sync() reached by 60 of 64 threads of block (0): the others branched away or returned before it (4 returned)"},
 		{"sync under a uniform if", barrierIf(ir.OpSync, ir.OpBlockId, 2), ""},
 		{"sync_warp under lane_id < 5", barrierIf(ir.OpSyncWarp, ir.OpLaneId, 5), "sync_warp() reached by 5 of 32 threads of warp 0 of block (0): the others branched away before it"},
 		{"sync_warp by one warp", barrierIf(ir.OpSyncWarp, ir.OpWarpId, 1), ""},
-		{"sync_warp after returns", returnAbove(40, barrierIf(ir.OpSyncWarp, ir.OpThreadId, 36)), "sync_warp() reached by 4 of the 8 threads of warp 1 of block (0) that have not returned"},
+		{"sync_warp after returns", returnAbove(40, barrierIf(ir.OpSyncWarp, ir.OpThreadId, 36)), "sync_warp() reached by 4 of 32 threads of warp 1 of block (0): the others branched away or returned before it (24 returned)"},
 		{"block_sum in half the block", sumIf, "block_sum() reached by 32 of 64 threads of block (0)"},
 	}
 	for _, tt := range tests {

@@ -3,7 +3,6 @@ package cpu
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"sync"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -33,7 +32,6 @@ type Program struct {
 	memBytes    int
 	sharedBytes int
 	entryLocals []int     // bufs of the kernel's own locals, zeroed at block start
-	warpRegs    []int     // registers warp ops read, zeroed at block start
 	race        *raceInfo // nil unless debugging a block kernel with shared arrays
 	maxWorkers  int       // frames that fit in maxFrameBytes
 }
@@ -59,7 +57,6 @@ type compiler struct {
 	instances int
 	active    map[*ir.Func]bool // funcs being compiled: recursion check
 	hoisted   map[int]bool      // registers computed in setup
-	warpRegs  []int             // operands of warp ops
 	// localBytes is the bytes of one lane's local arrays so far.
 	localBytes int
 }
@@ -121,8 +118,6 @@ func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 	p := c.p
 	p.body = body
 	p.entryLocals = ctx.locals
-	// A hoisted register keeps its setup value; zeroing it would lose it.
-	p.warpRegs = slices.DeleteFunc(c.warpRegs, func(r int) bool { return c.hoisted[r] })
 	p.frames.New = func() any { return newFrame(p) }
 	return p, nil
 }

@@ -107,21 +107,16 @@
 //     Shared and local indices are always bounds-checked, with the usual
 //     message naming the array. Atomics on them are the same CAS loops.
 //   - Barriers: sync() and every block collective must be reached by every
-//     lane of the block that has not returned from the kernel, sync_warp()
-//     by every such lane of the warp; otherwise the launch fails at the
-//     instruction with "sync() reached by 10 of 64 threads of block (3):
-//     the others branched away before it" (or "10 of the 60 threads ...
-//     that have not returned" when some did). CUDA leaves this undefined,
-//     often a hang. A warp or block with no lane at the op did not reach
-//     it, which is no error.
-//   - Warp ops and collectives read the operand of every lane of the warp
-//     (the block), active or not: a lane that branched away or returned
-//     gives its register's current value (undefined on CUDA). Registers
-//     that warp ops read are zeroed at block start, so that value is
-//     deterministic: zero, or what the lane last wrote in this block.
-//     Results go to the active lanes only. Float collectives round in
-//     their type at every step (doc.go's order, lane by lane), so results
-//     are bit-identical to CUDA's but for NaN payloads (a NaN result is a
+//     thread of the block, sync_warp() and the warp ops (shuffles, votes,
+//     warp collectives) by every lane of the warp, returned threads
+//     included; otherwise the launch fails at the instruction with
+//     "sync() reached by 10 of 64 threads of block (3): the others branched
+//     away before it" ("... or returned before it (4 returned)" when some
+//     returned). CUDA leaves this undefined: a hang, or a full-mask shuffle
+//     reading an exited lane. A warp or block with no lane at the op did
+//     not reach it, which is no error.
+//   - Float collectives round in their type at every step (doc.go's
+//     order, lane by lane), so results are bit-identical to CUDA's but for NaN payloads (a NaN result is a
 //     NaN on both; Go keeps an operand's payload, CUDA gives its canonical
 //     NaN).
 //   - backend.Options.Debug adds shared-memory race detection to block

@@ -10,17 +10,15 @@ import (
 
 // Warp ops and block collectives, with lang/ir/doc.go's orders written
 // out lane by lane so that every lane gets the bits the CUDA backend's
-// shuffle trees give it. A warp op reads the operand register of every
-// lane of the warp, active or not: an inactive lane (branched away or
-// returned) gives the value its register holds then (CUDA leaves such a
-// read undefined), and the registers warp ops read are zeroed when a
-// block starts, so that value never comes from another block. Results
-// go to the active lanes only.
+// shuffle trees give it. Every lane of the warp (every thread of the
+// block, for collectives) must reach a warp op: a full-mask shuffle on
+// CUDA is undefined otherwise, so a warp with some lanes away fails the
+// launch (barrier.checkWarps).
 
 const warp = ir.WarpSize
 
-// warpOp compiles the warp ops and block collectives; the collectives
-// check that every live thread of the block reached them first.
+// warpOp compiles the warp ops and block collectives, which check first
+// that every lane of the warp, or every thread of the block, reached them.
 func (c *compiler) warpOp(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	info, _ := in.Op.Info()
 	if c.p.blk == nil || !ctx.kernel || c.p.blk.threads%warp != 0 || len(o.args) != info.Arity || o.dst < 0 ||
@@ -41,11 +39,9 @@ func (c *compiler) warpOp(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if f == nil || o.dt != resultOf(info, o.types[0]) {
 		return c.check(ctx, in, o, nil)
 	}
-	c.warpRegs = append(c.warpRegs, a)
-	if info.Barrier {
-		f = c.newBarrier(in, false).guard(f)
-	}
-	return f, nil
+	b := c.newBarrier(in, !info.Barrier)
+	b.race = b.race && info.Barrier // a warp op orders no memory
+	return b.guard(f), nil
 }
 
 // resultOf is the type of a warp op's result for operand type t.

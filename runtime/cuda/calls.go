@@ -95,6 +95,14 @@ func (d *Driver) call5(p *proc, a0, a1, a2, a3, a4 uintptr) error {
 	return d.result(p, syscall(p.addr, a0, a1, a2, a3, a4))
 }
 
+//go:uintptrescapes
+func (d *Driver) call8(p *proc, a0, a1, a2, a3, a4, a5, a6, a7 uintptr) error {
+	if p.addr == 0 {
+		return d.missing(p)
+	}
+	return d.result(p, syscall(p.addr, a0, a1, a2, a3, a4, a5, a6, a7))
+}
+
 // result turns an nvrtcResult into an error.
 func (n *NVRTC) result(p *proc, r uintptr) error {
 	if code := int(int32(uint32(r))); code != 0 {

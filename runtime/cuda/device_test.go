@@ -172,8 +172,18 @@ func TestSymbolTable(t *testing.T) {
 			t.Errorf("symbol %s is not resolved", n)
 		}
 	}
-	if got["cuMemAlloc"] || got["cuMemPrefetchAsync"] || got["cuGraphInstantiate"] {
+	if got["cuMemAlloc"] || got["cuGraphInstantiate"] {
 		t.Error("an unversioned (old ABI) symbol is looked up")
+	}
+	// The v1 prefetch and advice symbols are looked up, each as a proc of
+	// its own: never as a fallback name of the v2 proc.
+	for _, q := range []proc{p.cuMemPrefetchAsync, p.cuMemAdvise} {
+		if len(q.names) != 1 || !strings.HasSuffix(q.names[0], "_v2") {
+			t.Errorf("%v: the v2 proc must resolve its _v2 symbol only", q.names)
+		}
+	}
+	if p.cuMemPrefetchAsyncV1.name() != "cuMemPrefetchAsync" || p.cuMemAdviseV1.name() != "cuMemAdvise" {
+		t.Error("the v1 fallbacks are not bound")
 	}
 }
 
@@ -191,8 +201,8 @@ func TestSymbolFallbackAndRequired(t *testing.T) {
 	if p.cuEventElapsedTime.addr == 0 {
 		t.Error("cuEventElapsedTime did not fall back to the unversioned symbol")
 	}
-	if p.cuMemPrefetchAsync.addr != 0 {
-		t.Error("cuMemPrefetchAsync must not fall back to the old signature")
+	if p.cuMemPrefetchAsync.addr != 0 || p.cuMemPrefetchAsyncV1.addr == 0 {
+		t.Error("cuMemPrefetchAsync_v2 must stay unresolved, with the old signature in a proc of its own")
 	}
 	var q procs
 	if miss := q.resolve(func(name string) uintptr {

@@ -54,8 +54,13 @@
 //     that the package cannot work without fails Load; a missing optional
 //     one (pools, managed memory, graphs, IPC, prefetch) fails only its own
 //     call, with a *SymbolError. cuEventElapsedTime falls back to the
-//     unversioned symbol (same signature); cuMemPrefetchAsync does not (the
-//     old symbol has another signature).
+//     unversioned symbol (same signature). cuMemPrefetchAsync_v2 and
+//     cuMemAdvise_v2 (CUmemLocation by value) fall back to the original
+//     cuMemPrefetchAsync and cuMemAdvise, which take a device ordinal
+//     (CU_DEVICE_CPU for the host): those are procs of their own, called
+//     with their own signature, and locations other than a device or the
+//     host are an error there. cuMemPrefetchBatchAsync (CUDA 12.8+) has no
+//     fallback here: HasMemPrefetchBatch tells callers to loop instead.
 //   - The legacy default stream is used (no _ptsz/_ptds variants): gscript
 //     passes explicit streams where it cares.
 //   - By-value structs follow the C ABI by hand: CUmemLocation (8 bytes)

@@ -850,3 +850,118 @@ func BenchmarkDo(b *testing.B) {
 		}
 	}
 }
+
+// TestGPUPrefetchAdvise runs prefetch (v2, v1 and batched) and every
+// advice on 8 MiB of managed memory, and records what the driver does with
+// a prefetch or an advice inside a global-mode capture (MEMORY.md section
+// 8 says: error 900, and the capture is invalidated).
+func TestGPUPrefetchAdvise(t *testing.T) {
+	d, c := gpu(t)
+	info, err := d.Device(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !info.Caps.ConcurrentManagedAccess {
+		t.Skip("no concurrent managed access")
+	}
+	const n = 8 << 20
+	do(t, c, func() error {
+		s, err := d.StreamCreate(StreamNonBlocking)
+		if err != nil {
+			return err
+		}
+		defer d.StreamDestroy(s)
+		var p [2]DevicePtr
+		for i := range p {
+			if p[i], err = d.MemAllocManaged(n, MemAttachGlobal); err != nil {
+				return err
+			}
+			defer d.MemFree(p[i])
+		}
+		t.Run("advise", func(t *testing.T) { do(t, c, func() error { return adviseAll(d, p[0], n) }) })
+		t.Run("batch", func(t *testing.T) {
+			if !d.HasMemPrefetchBatch() {
+				t.Skip("the driver lacks cuMemPrefetchBatchAsync")
+			}
+			do(t, c, func() error {
+				ptrs, sizes := p[:], []uintptr{n, n / 2}
+				for _, loc := range []MemLocation{DeviceLocation(0), HostLocation} {
+					if err := d.MemPrefetchBatchAsync(ptrs, sizes, []MemLocation{loc}, []uintptr{0}, 0, s); err != nil {
+						return err
+					}
+				}
+				return d.StreamSynchronize(s)
+			})
+		})
+		t.Run("v1", func(t *testing.T) { do(t, c, func() error { return prefetchV1(t, d, p[1], n, s) }) })
+		t.Run("capture", func(t *testing.T) { do(t, c, func() error { return prefetchInCapture(t, d, p[0], n, s) }) })
+		return nil
+	})
+}
+
+func adviseAll(d *Driver, p DevicePtr, n int) error {
+	steps := []struct {
+		a   MemAdvise
+		loc MemLocation
+	}{
+		{MemAdviseSetReadMostly, DeviceLocation(0)}, {MemAdviseUnsetReadMostly, DeviceLocation(0)},
+		{MemAdviseSetPreferredLocation, DeviceLocation(0)}, {MemAdviseSetPreferredLocation, HostLocation},
+		{MemAdviseUnsetPreferredLocation, HostLocation}, {MemAdviseSetAccessedBy, DeviceLocation(0)},
+		{MemAdviseSetAccessedBy, HostLocation}, {MemAdviseUnsetAccessedBy, DeviceLocation(0)},
+		{MemAdviseUnsetAccessedBy, HostLocation},
+	}
+	for _, st := range steps {
+		if err := d.MemAdvise(p, n, st.a, st.loc); err != nil {
+			return fmt.Errorf("advice %d at %+v: %w", st.a, st.loc, err)
+		}
+	}
+	return nil
+}
+
+// prefetchV1 calls the v1 entry points, as on a driver older than 12.2, by
+// hiding the v2 symbols for the duration of the test.
+func prefetchV1(t *testing.T, d *Driver, p DevicePtr, n int, s Stream) error {
+	if d.cuMemPrefetchAsyncV1.addr == 0 || d.cuMemAdviseV1.addr == 0 {
+		t.Skip("the driver does not export the v1 symbols")
+	}
+	v2p, v2a := d.cuMemPrefetchAsync.addr, d.cuMemAdvise.addr
+	d.cuMemPrefetchAsync.addr, d.cuMemAdvise.addr = 0, 0
+	defer func() { d.cuMemPrefetchAsync.addr, d.cuMemAdvise.addr = v2p, v2a }()
+	for _, loc := range []MemLocation{DeviceLocation(0), HostLocation} {
+		if err := d.MemPrefetchAsync(p, n, loc, 0, s); err != nil {
+			return err
+		}
+	}
+	if err := d.MemAdvise(p, n, MemAdviseSetPreferredLocation, HostLocation); err != nil {
+		return err
+	}
+	if err := d.MemAdvise(p, n, MemAdviseUnsetPreferredLocation, HostLocation); err != nil {
+		return err
+	}
+	return d.StreamSynchronize(s)
+}
+
+func prefetchInCapture(t *testing.T, d *Driver, p DevicePtr, n int, s Stream) error {
+	calls := []struct {
+		name string
+		call func() error
+	}{
+		{"prefetch", func() error { return d.MemPrefetchAsync(p, n, DeviceLocation(0), 0, s) }},
+		{"advise", func() error { return d.MemAdvise(p, n, MemAdviseSetReadMostly, DeviceLocation(0)) }},
+	}
+	for _, c := range calls {
+		if err := d.StreamBeginCapture(s, CaptureModeGlobal); err != nil {
+			return err
+		}
+		callErr := c.call()
+		g, endErr := d.StreamEndCapture(s)
+		if g != 0 {
+			d.GraphDestroy(g)
+		}
+		t.Logf("%s inside a global capture: %v; ending the capture: %v", c.name, callErr, endErr)
+		if c.name == "prefetch" && !IsCode(callErr, CodeStreamCaptureUnsupported) {
+			t.Errorf("prefetch inside a capture: %v, GPU.md measured error 900", callErr)
+		}
+	}
+	return d.StreamSynchronize(s)
+}

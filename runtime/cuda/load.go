@@ -38,6 +38,7 @@ type procs struct {
 	cuMemcpyHtoD, cuMemcpyDtoH, cuMemcpyDtoD                                  proc
 	cuMemcpyHtoDAsync, cuMemcpyDtoHAsync, cuMemcpyDtoDAsync                   proc
 	cuMemsetD8, cuMemsetD8Async, cuPointerGetAttributes                       proc
+	cuMemPrefetchAsyncV1, cuMemPrefetchBatchAsync, cuMemAdvise, cuMemAdviseV1 proc
 
 	cuDeviceGetDefaultMemPool, cuMemPoolCreate, cuMemPoolDestroy    proc
 	cuMemAllocFromPoolAsync, cuMemPoolSetAccess, cuMemPoolGetAccess proc
@@ -86,7 +87,11 @@ func (p *procs) table() []symbol {
 		o(&p.cuMemAllocAsync, "cuMemAllocAsync"), o(&p.cuMemFreeAsync, "cuMemFreeAsync"),
 		o(&p.cuMemHostAlloc, "cuMemHostAlloc"), o(&p.cuMemFreeHost, "cuMemFreeHost"),
 		r(&p.cuMemGetInfo, "cuMemGetInfo_v2"),
-		o(&p.cuMemPrefetchAsync, "cuMemPrefetchAsync_v2"),
+		// The v1 prefetch and advice symbols have other signatures: they
+		// are procs of their own, never fallbacks of the v2 ones.
+		o(&p.cuMemPrefetchAsync, "cuMemPrefetchAsync_v2"), o(&p.cuMemPrefetchAsyncV1, "cuMemPrefetchAsync"),
+		o(&p.cuMemAdvise, "cuMemAdvise_v2"), o(&p.cuMemAdviseV1, "cuMemAdvise"),
+		o(&p.cuMemPrefetchBatchAsync, "cuMemPrefetchBatchAsync"),
 		r(&p.cuMemcpyHtoD, "cuMemcpyHtoD_v2"), r(&p.cuMemcpyDtoH, "cuMemcpyDtoH_v2"),
 		r(&p.cuMemcpyDtoD, "cuMemcpyDtoD_v2"),
 		o(&p.cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2"), o(&p.cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2"),

@@ -149,10 +149,3 @@ var HostLocation = MemLocation{Type: MemLocationHost}
 func (l MemLocation) word() uintptr {
 	return uintptr(uint32(l.Type)) | uintptr(uint32(l.ID))<<32
 }
-
-// MemPrefetchAsync migrates managed memory to loc in stream order (the
-// CUDA 12.2+ signature, which CUDA 13 calls cuMemPrefetchAsync; flags must
-// be 0).
-func (d *Driver) MemPrefetchAsync(p DevicePtr, n int, loc MemLocation, flags uint32, s Stream) error {
-	return d.call5(&d.cuMemPrefetchAsync, uintptr(p), uintptr(n), loc.word(), uintptr(flags), uintptr(s))
-}

@@ -17,10 +17,11 @@ var (
 	capsNone = Caps{}
 )
 
-type facts struct{ peer, pool map[[2]Device]bool }
+type facts struct{ peer, pool, capable map[[2]Device]bool }
 
 func (f facts) PeerEnabled(a, o Device) bool { return f.peer[[2]Device{a, o}] }
 func (f facts) PoolAccess(o, a Device) bool  { return f.pool[[2]Device{o, a}] }
+func (f facts) PeerCapable(a, o Device) bool { return f.capable[[2]Device{a, o}] }
 
 func TestAccessRules(t *testing.T) {
 	cpu := CPUDevice

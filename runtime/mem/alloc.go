@@ -11,11 +11,12 @@ import (
 // (> 0: zero-size arrays never reach an allocator) and returns zero-filled
 // memory; Free gets the same device, the pointer and the byte count.
 //
-// Two more properties of the protocol are optional methods, so that small
+// Three more properties of the protocol are optional methods, so that small
 // allocators (the embedding API's Go-slice allocator) need not spell them
-// out: CaptureSafe (default false) and FreeNeedsContext (default: true on
-// CUDA devices). A Kind of Unknown means "classify my pointers": the
-// tracker asks the driver once per allocation.
+// out: CaptureSafe (default false), FreeNeedsContext (default: true on
+// CUDA devices) and AllocUninit (default: Alloc, zero-filled). A Kind of
+// Unknown means "classify my pointers": the tracker asks the driver once
+// per allocation.
 type Allocator interface {
 	// Name is the allocator's name in scripts ("host", "managed", ...).
 	Name() string
@@ -43,6 +44,16 @@ type ContextFreer interface {
 	FreeNeedsContext() bool
 }
 
+// UninitAllocator is implemented by allocators that can skip Alloc's
+// zero-fill. The tracker calls AllocUninit only for arrays whose every
+// element is written before any is read (Tracker.NewUninit: empty, load,
+// and constructors that fill on the device), so they do not pay for a
+// memset that is overwritten at once. The memory's contents are
+// unspecified; everything else is Alloc's contract.
+type UninitAllocator interface {
+	AllocUninit(dev Device, nbytes int) (uintptr, error)
+}
+
 // CaptureSafe reports whether alloc may allocate during graph capture.
 func CaptureSafe(alloc Allocator) bool {
 	c, ok := alloc.(CaptureSafer)
@@ -60,7 +71,8 @@ func FreeNeedsContext(alloc Allocator, dev Device) bool {
 
 // HostAllocator is the `host` allocator: pageable CPU memory from mmap, so
 // that it never lives on the Go heap (the GC must not move or scan it, and a
-// GPU may later be given access to it).
+// GPU may later be given access to it). It has no AllocUninit: the kernel
+// hands out zeroed pages whatever one asks for.
 type HostAllocator struct{}
 
 // Name implements Allocator.

@@ -43,10 +43,14 @@ func cudaFree(dev Device, fn func(d *cudaDev) error) error {
 	return d.Ctx.Do(func() error { return fn(d) })
 }
 
-// zeroOnStream queues a memset of fresh memory on gscript's stream, so it
-// is ordered before every later use without waiting for it; on failure the
-// memory is released with undo.
-func zeroOnStream(d *cudaDev, p cuda.DevicePtr, nbytes int, undo func(cuda.DevicePtr) error) (uintptr, error) {
+// zeroOnStream queues a memset of fresh memory on gscript's stream when
+// zero is set (Alloc; AllocUninit skips it), so it is ordered before every
+// later use without waiting for it; on failure the memory is released with
+// undo.
+func zeroOnStream(d *cudaDev, p cuda.DevicePtr, nbytes int, zero bool, undo func(cuda.DevicePtr) error) (uintptr, error) {
+	if !zero {
+		return uintptr(p), nil
+	}
 	if err := d.Drv.MemsetD8Async(p, 0, nbytes, d.Stream); err != nil {
 		undo(p)
 		return 0, err
@@ -55,7 +59,7 @@ func zeroOnStream(d *cudaDev, p cuda.DevicePtr, nbytes int, undo func(cuda.Devic
 }
 
 // DeviceAllocator is the `device` allocator: plain device memory from
-// cuMemAlloc in the device's primary context, zero-filled.
+// cuMemAlloc in the device's primary context, zero-filled by Alloc.
 type DeviceAllocator struct{}
 
 func (DeviceAllocator) Name() string              { return "device" }
@@ -65,13 +69,22 @@ func (DeviceAllocator) CaptureSafe() bool         { return false }
 func (DeviceAllocator) FreeNeedsContext() bool    { return true }
 
 // Alloc implements Allocator.
-func (DeviceAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
+func (a DeviceAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
+	return a.alloc(dev, nbytes, true)
+}
+
+// AllocUninit implements UninitAllocator.
+func (a DeviceAllocator) AllocUninit(dev Device, nbytes int) (uintptr, error) {
+	return a.alloc(dev, nbytes, false)
+}
+
+func (DeviceAllocator) alloc(dev Device, nbytes int, zero bool) (uintptr, error) {
 	return cudaAlloc("device", dev, nbytes, func(d *cudaDev) (uintptr, error) {
 		p, err := d.Drv.MemAlloc(nbytes)
 		if err != nil {
 			return 0, err
 		}
-		return zeroOnStream(d, p, nbytes, d.Drv.MemFree)
+		return zeroOnStream(d, p, nbytes, zero, d.Drv.MemFree)
 	})
 }
 
@@ -94,7 +107,16 @@ func (MempoolAllocator) CaptureSafe() bool         { return true }
 func (MempoolAllocator) FreeNeedsContext() bool    { return true }
 
 // Alloc implements Allocator.
-func (MempoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
+func (a MempoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
+	return a.alloc(dev, nbytes, true)
+}
+
+// AllocUninit implements UninitAllocator.
+func (a MempoolAllocator) AllocUninit(dev Device, nbytes int) (uintptr, error) {
+	return a.alloc(dev, nbytes, false)
+}
+
+func (MempoolAllocator) alloc(dev Device, nbytes int, zero bool) (uintptr, error) {
 	return cudaAlloc("mempool", dev, nbytes, func(d *cudaDev) (uintptr, error) {
 		if !d.Info.Caps.MemoryPoolsSupported {
 			return 0, fmt.Errorf("device %s does not support memory pools (memory_pools_supported=0): use the device allocator", dev)
@@ -103,7 +125,7 @@ func (MempoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 		if err != nil {
 			return 0, err
 		}
-		return zeroOnStream(d, p, nbytes, func(p cuda.DevicePtr) error { return d.Drv.MemFreeAsync(p, d.Stream) })
+		return zeroOnStream(d, p, nbytes, zero, func(p cuda.DevicePtr) error { return d.Drv.MemFreeAsync(p, d.Stream) })
 	})
 }
 
@@ -153,7 +175,7 @@ func managedGuard(name string, d *cudaDev, nbytes int, opts *Options) error {
 }
 
 // ManagedAllocator is the `managed` allocator: cuMemAllocManaged with
-// global attachment, zero-filled on gscript's stream. Opts (may be nil:
+// global attachment, zero-filled on gscript's stream by Alloc. Opts (may be nil:
 // refuse oversubscription) carries config.allow_oversubscription.
 type ManagedAllocator struct {
 	Opts *Options
@@ -171,6 +193,15 @@ func (ManagedAllocator) FreeNeedsContext() bool { return false }
 
 // Alloc implements Allocator.
 func (m ManagedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
+	return m.alloc(dev, nbytes, true)
+}
+
+// AllocUninit implements UninitAllocator.
+func (m ManagedAllocator) AllocUninit(dev Device, nbytes int) (uintptr, error) {
+	return m.alloc(dev, nbytes, false)
+}
+
+func (m ManagedAllocator) alloc(dev Device, nbytes int, zero bool) (uintptr, error) {
 	return cudaAlloc("managed", dev, nbytes, func(d *cudaDev) (uintptr, error) {
 		if err := managedGuard("managed", d, nbytes, m.Opts); err != nil {
 			return 0, err
@@ -179,7 +210,7 @@ func (m ManagedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 		if err != nil {
 			return 0, err
 		}
-		return zeroOnStream(d, p, nbytes, d.Drv.MemFree)
+		return zeroOnStream(d, p, nbytes, zero, d.Drv.MemFree)
 	})
 }
 
@@ -204,7 +235,16 @@ func (PinnedAllocator) CaptureSafe() bool         { return false }
 func (PinnedAllocator) FreeNeedsContext() bool { return false }
 
 // Alloc implements Allocator.
-func (PinnedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
+func (a PinnedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
+	p, err := a.AllocUninit(dev, nbytes)
+	if err == nil {
+		clear(hostSlice(p, nbytes)) // cuMemHostAlloc does not zero
+	}
+	return p, err
+}
+
+// AllocUninit implements UninitAllocator.
+func (PinnedAllocator) AllocUninit(dev Device, nbytes int) (uintptr, error) {
 	d, err := getCUDADevice(0)
 	if err != nil {
 		return 0, &AllocError{Allocator: "pinned", Device: dev, Bytes: nbytes,
@@ -218,7 +258,6 @@ func (PinnedAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 	if err != nil {
 		return 0, &AllocError{Allocator: "pinned", Device: dev, Bytes: nbytes, Err: err}
 	}
-	clear(hostSlice(p, nbytes)) // cuMemHostAlloc does not zero
 	return p, nil
 }
 
@@ -243,6 +282,15 @@ func (ManagedPoolAllocator) FreeNeedsContext() bool    { return true }
 
 // Alloc implements Allocator.
 func (m ManagedPoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
+	return m.alloc(dev, nbytes, true)
+}
+
+// AllocUninit implements UninitAllocator.
+func (m ManagedPoolAllocator) AllocUninit(dev Device, nbytes int) (uintptr, error) {
+	return m.alloc(dev, nbytes, false)
+}
+
+func (m ManagedPoolAllocator) alloc(dev Device, nbytes int, zero bool) (uintptr, error) {
 	return cudaAlloc("managed_pool", dev, nbytes, func(d *cudaDev) (uintptr, error) {
 		if err := managedGuard("managed_pool", d, nbytes, m.Opts); err != nil {
 			return 0, err
@@ -255,7 +303,7 @@ func (m ManagedPoolAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 		if err != nil {
 			return 0, err
 		}
-		return zeroOnStream(d, p, nbytes, func(p cuda.DevicePtr) error { return d.Drv.MemFreeAsync(p, d.Stream) })
+		return zeroOnStream(d, p, nbytes, zero, func(p cuda.DevicePtr) error { return d.Drv.MemFreeAsync(p, d.Stream) })
 	})
 }
 

@@ -120,6 +120,13 @@ func TestAllocatorProperties(t *testing.T) {
 			t.Errorf("%s: kind %s name %s", name, a.Kind(), a.Name())
 		}
 	}
+	// Every built-in allocator that zero-fills by itself can skip it; mmap
+	// memory is zero anyway.
+	for name, a := range newBuiltins(nil) {
+		if _, ok := a.(UninitAllocator); ok != (name != "host") {
+			t.Errorf("%s: UninitAllocator %v", name, ok)
+		}
+	}
 	if CaptureSafe(newFake(Host)) || IsBuiltin(newFake(Host)) {
 		t.Error("fake allocator")
 	}
@@ -146,14 +153,20 @@ func TestCaptureRefusesUnsafeAllocators(t *testing.T) {
 		if a.AppliesTo(CPUDevice) && !a.AppliesTo(cuda0) {
 			dev = CPUDevice
 		}
-		if _, err := tr.New(a, dev, ir.F32, []int{4}); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s during capture: %v", a.Name(), err)
+		// Arrays that skip the zero-fill obey the same rules.
+		for name, newArray := range map[string]func(Allocator, Device, ir.Type, []int) (*Array, error){"New": tr.New, "NewUninit": tr.NewUninit} {
+			if _, err := newArray(a, dev, ir.F32, []int{4}); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: %s during capture: %v", name, a.Name(), err)
+			}
 		}
 	}
-	safe := newFake(CUDAMempool)
+	safe := &uninitFake{fakeAlloc: newFake(CUDAMempool)}
 	safe.safe = true
 	if _, err := tr.New(safe, cuda0, ir.F32, []int{4}); err != nil {
 		t.Errorf("capture-safe allocator refused: %v", err)
+	}
+	if _, err := tr.NewUninit(safe, cuda0, ir.F32, []int{4}); err != nil || safe.uninit != 1 {
+		t.Errorf("capture-safe allocator refused an array without zero-fill: %v", err)
 	}
 	if _, err := tr.New(HostAllocator{}, CPUDevice, ir.F32, []int{0}); err != nil {
 		t.Errorf("zero-size arrays reach no allocator: %v", err)
@@ -161,6 +174,45 @@ func TestCaptureRefusesUnsafeAllocators(t *testing.T) {
 	tr.SetCapturing(false)
 	if _, err := tr.New(HostAllocator{}, CPUDevice, ir.F32, []int{4}); err != nil {
 		t.Errorf("after capture: %v", err)
+	}
+}
+
+// uninitFake is a fakeAlloc that can skip the zero-fill.
+type uninitFake struct {
+	*fakeAlloc
+	uninit int
+}
+
+func (f *uninitFake) AllocUninit(dev Device, n int) (uintptr, error) {
+	f.uninit++
+	return f.grab(dev, n)
+}
+
+// NewUninit asks an allocator for memory without its zero-fill where it
+// offers that, and for Alloc's zero-filled memory otherwise.
+func TestNewUninit(t *testing.T) {
+	tr := NewTracker(nil)
+	u := &uninitFake{fakeAlloc: newFake(CUDADevice)}
+	plain := newFake(CUDADevice)
+	for _, a := range []Allocator{u, plain} {
+		if _, err := tr.New(a, cuda0, ir.F32, []int{4}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.NewUninit(a, cuda0, ir.F32, []int{4}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tr.NewUninit(a, cuda0, ir.F32, []int{0}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if u.allocs != 1 || u.uninit != 1 {
+		t.Errorf("an allocator with AllocUninit: %d zero-filled, %d uninitialised allocations, want 1 and 1", u.allocs, u.uninit)
+	}
+	if plain.allocs != 2 {
+		t.Errorf("an allocator without AllocUninit: %d zero-filled allocations, want 2", plain.allocs)
+	}
+	if tr.Used() != 4*16 || len(tr.Live()) != 6 {
+		t.Errorf("accounting: %d bytes, %d live arrays", tr.Used(), len(tr.Live()))
 	}
 }
 

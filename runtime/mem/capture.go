@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"sync"
 	"sync/atomic"
+	"weak"
 
 	"github.com/gscript-lang/gscript/runtime/cuda"
 )
@@ -24,6 +26,24 @@ var captures atomic.Int32
 type Capture struct {
 	d *cudaDev
 	t *Tracker
+
+	mu      sync.Mutex
+	managed []weak.Pointer[Buffer] // the managed buffers its launches use, once each
+	seen    map[*Buffer]struct{}
+}
+
+// note lists managed buffers that a captured launch uses: the graph
+// prefetches them before it replays (weak pointers: a graph does not keep
+// arrays alive, as it never did).
+func (c *Capture) note(bufs []*Buffer) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, b := range bufs {
+		if _, ok := c.seen[b]; !ok {
+			c.seen[b] = struct{}{}
+			c.managed = append(c.managed, weak.Make(b))
+		}
+	}
 }
 
 // BeginCapture starts recording dev's stream for t's interpreter: the
@@ -53,9 +73,11 @@ func BeginCapture(dev Device, t *Tracker) (*Capture, error) {
 		t.SetCapturing(false)
 		return nil, fmt.Errorf("starting the capture on %s: %w", dev, err)
 	}
+	c := &Capture{d: d, t: t, seen: map[*Buffer]struct{}{}}
 	d.SetCapturing(true)
+	d.capture.Store(c)
 	captures.Add(1)
-	return &Capture{d: d, t: t}, nil
+	return c, nil
 }
 
 // Device is the device whose stream the capture records.
@@ -64,9 +86,12 @@ func (c *Capture) Device() Device { return c.d.Device }
 // End stops the recording; keep says whether to instantiate the graph
 // (false discards it: the block failed). Frees requested during the
 // capture run now; a failure of theirs goes to the tracker's warning
-// function.
+// function. The managed arrays the captured launches use are then
+// prefetched to the device, as a launch would (MEMORY.md section 8), so
+// that replays do not fault.
 func (c *Capture) End(keep bool) (*Graph, error) {
 	d := c.d
+	d.capture.Store(nil)
 	d.SetCapturing(false)
 	captures.Add(-1)
 	var g *Graph
@@ -88,7 +113,13 @@ func (c *Capture) End(keep bool) (*Graph, error) {
 	if ferr := c.t.SetCapturing(false); ferr != nil && c.t.Warn != nil {
 		c.t.Warn(ferr)
 	}
-	return g, err
+	if err != nil || g == nil {
+		return g, err
+	}
+	c.mu.Lock()
+	g.managed = c.managed
+	c.mu.Unlock()
+	return g, g.prefetch(false)
 }
 
 // instantiate makes the executable graph; it is destroyed when the Graph
@@ -114,6 +145,33 @@ type Graph struct {
 	d     *cudaDev
 	exec  cuda.GraphExec
 	nodes int
+
+	mu      sync.Mutex             // guards the fields below
+	managed []weak.Pointer[Buffer] // the managed buffers its launches use
+	bufs    []*Buffer              // scratch of prefetch
+	batch   prefetchBatch
+}
+
+// prefetch applies the automatic prefetch to the graph's managed buffers
+// that are still alive, as a launch of the graph would; replaying says
+// that the graph is about to touch them. A buffer the graph touched last
+// costs one comparison.
+func (g *Graph) prefetch(replaying bool) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	at := placeOf(g.d.Device)
+	for _, w := range g.managed {
+		if b := w.Value(); b != nil && !b.a.freed.Load() && place(b.last.at.Load()) != at {
+			g.bufs = append(g.bufs, b)
+		}
+	}
+	if len(g.bufs) == 0 {
+		return nil
+	}
+	err := g.d.autoPrefetch(g.bufs, &g.batch, replaying)
+	clear(g.bufs)
+	g.bufs = g.bufs[:0]
+	return err
 }
 
 // Device is the device the graph runs on.
@@ -128,6 +186,9 @@ func (g *Graph) Nodes() int { return g.nodes }
 func (g *Graph) Replay(times int, step func() error) error {
 	if times < 0 {
 		return fmt.Errorf("replay: negative count %d", times)
+	}
+	if err := g.prefetch(true); err != nil {
+		return err
 	}
 	d := g.d
 	err := d.Ctx.Do(func() error {

@@ -40,7 +40,8 @@ type cudaDev struct {
 		pool cuda.MemPool
 		err  error
 	}
-	staging stagingPool // page-locked buffers of streaming copies
+	staging stagingPool             // page-locked buffers of streaming copies
+	capture atomic.Pointer[Capture] // the capture recording the stream, if any
 }
 
 // caps are the device's memory capabilities.

@@ -5,19 +5,31 @@
 // access by kind, can_access (Access, AccessState.CanAccess), the launch
 // access policy (LaunchChecker), IPC (IPCHandle, FromIPC), wrapping of
 // external pointers (Wrap), freeing (Tracker), the ordering of launches
-// between devices (Array.OrderLaunch) and the capture protocol
-// (BeginCapture, Capture.End, Graph.Replay). The interpreter and the
+// between devices (Array.OrderLaunch), the capture protocol
+// (BeginCapture, Capture.End, Graph.Replay), prefetch and advice
+// (Array.Prefetch, Array.Advise, the automatic LaunchPrefetch and host-side
+// prefetch) and explain_access (AccessState.Explain). The interpreter and the
 // standard library ask this package and never re-derive a rule; its API
 // has no driver types (Caps, IPCMemHandle and DeviceProps are its own),
 // so neither of them imports runtime/cuda.
 //
 // # Decisions where MEMORY.md is silent
 //
-//   - Protocol extensions are optional methods (CaptureSafer, ContextFreer)
-//     so that small allocators need not spell them out: not capture-safe,
-//     and Free in the owning context on CUDA devices, by default. Alloc and
-//     Free keep their signatures; the owning context is the primary context
-//     of the device passed to them.
+//   - Protocol extensions are optional methods (CaptureSafer, ContextFreer,
+//     UninitAllocator) so that small allocators need not spell them out:
+//     not capture-safe, Free in the owning context on CUDA devices, and
+//     always zero-filled, by default. Alloc and Free keep their signatures;
+//     the owning context is the primary context of the device passed to
+//     them.
+//   - Alloc returns zero-filled memory: a memset queued on gscript's stream
+//     for CUDA memory, a clear of cuMemHostAlloc's pinned memory, mmap's own
+//     zero pages on the host. Tracker.NewUninit serves arrays whose every
+//     element is written before any is read (empty, load, the constructors
+//     that fill on the device) through AllocUninit, which skips that fill,
+//     where the allocator has one: every built-in allocator but host, whose
+//     pages the kernel zeroes whatever one asks. A custom allocator without
+//     it keeps its contract and zero-fills. Capture checks, limits and
+//     accounting do not depend on the path.
 //   - config.allow_oversubscription lives in Options, embedded in each
 //     Registry; the registry's managed and managed_pool allocators read it at
 //     allocation time. The oversubscription guard applies to managed_pool
@@ -71,4 +83,39 @@
 //     capture waited for the caller's devices before it began.
 //   - Capture frees whose context was destroyed first are not detected: the
 //     primary contexts live as long as the process here.
+//   - Automatic prefetch (MEMORY.md section 8) is a pure policy,
+//     autoPrefetch, over what a buffer records: its last toucher (a CUDA
+//     device, or the host) and the bytes that toucher touched. What counts
+//     as a touch: a CUDA launch (LaunchPrefetch: the whole buffer), a
+//     replay (the graph's managed buffers), and an in-place host
+//     access through SyncForHost (the bytes accessed: a cpu launch, ReadHost,
+//     WriteHost, element loads and stores, streaming). Staging copies and
+//     CopyDevice are not touches; a fresh buffer counts as touched by its
+//     owner, whose stream zero-filled it. Older residency is not tracked.
+//   - Thresholds: AutoPrefetchMin (2 MiB) on the buffer for a launch, on
+//     the bytes accessed for the host (one element is cheaper to fault).
+//     Both need concurrent_managed_access on the GPU at the other end and
+//     no integrated GPU; preferred_location and read_mostly advice anywhere
+//     in the buffer leave it to the driver. Prefetch ranges widen to 4 KiB
+//     pages within the buffer.
+//   - Never during a capture anywhere in the process (captures > 0): CUDA
+//     fails a prefetch inside a capture with error 900 and invalidates it,
+//     in every capture mode, and global mode forbids such calls from any
+//     thread. Captured launches list their managed buffers in the Capture
+//     (weakly); Capture.End prefetches them to the capture device without
+//     marking those it did not move, and Graph.Replay prefetches those
+//     touched elsewhere since. Explicit Prefetch and Advise are refused
+//     while any capture records, before any CUDA call.
+//   - config.prefetch lives in the Tracker (SetPrefetch): host accesses have
+//     no interpreter at hand, only the array, whose buffer knows its tracker.
+//   - Launches batch their prefetches in one cuMemPrefetchBatchAsync where
+//     the driver exports it (and there is more than one range), else one
+//     cuMemPrefetchAsync each, on the launch stream; the host side waits for
+//     its prefetch before the access. A failed automatic prefetch fails the
+//     launch or access, naming config.prefetch = "off".
+//   - explain_access is Access's own result: the decision, the rule, the
+//     facts it read, and a Fix worded with the caller's variable name; the
+//     remedy of a LaunchError is the same Fix. Remedies prefer a change of
+//     state (peer or pool access) when cuDeviceCanAccessPeer allows it, then
+//     managed memory where it would be accessible, then a copy with .to.
 package mem

@@ -23,6 +23,7 @@ type fakeAlloc struct {
 	safe     bool
 	noCtx    bool
 	next     uintptr
+	allocs   int // calls of Alloc
 	frees    atomic.Int32
 	freeErr  error
 	allocErr error
@@ -34,6 +35,10 @@ func (f *fakeAlloc) AppliesTo(Device) bool  { return true }
 func (f *fakeAlloc) CaptureSafe() bool      { return f.safe }
 func (f *fakeAlloc) FreeNeedsContext() bool { return !f.noCtx }
 func (f *fakeAlloc) Alloc(dev Device, n int) (uintptr, error) {
+	f.allocs++
+	return f.grab(dev, n)
+}
+func (f *fakeAlloc) grab(dev Device, n int) (uintptr, error) {
 	if f.allocErr != nil {
 		return 0, &AllocError{Allocator: f.name, Device: dev, Bytes: n, Err: f.allocErr}
 	}

@@ -85,8 +85,14 @@ func (a *Array) WaitForUsers(except Device) error {
 // SyncForHost waits until the CPU may touch a's memory: for the streams of
 // every device that may be using it, and for managed memory on a device
 // without concurrent managed access, for the whole device (the CPU must not
-// touch managed memory while that GPU works).
-func (a *Array) SyncForHost() error {
+// touch managed memory while that GPU works). Managed memory that the CPU
+// then touches in place is a host touch of the automatic prefetch policy:
+// prefetched to the CPU first when a GPU touched it last (prefetch.go).
+func (a *Array) SyncForHost() error { return a.syncForHost(a.off, a.spanBytes()) }
+
+// syncForHost is SyncForHost for an access to n bytes from byte off of
+// the buffer.
+func (a *Array) syncForHost(off, n int) error {
 	if a.Freed() {
 		return ErrFreed
 	}
@@ -101,7 +107,10 @@ func (a *Array) SyncForHost() error {
 		return err
 	}
 	if d.Info.Caps.ConcurrentManagedAccess {
-		return nil
+		if !a.HostAccessible() { // graph memory: read through staging copies
+			return nil
+		}
+		return a.buf.hostTouch(off, n)
 	}
 	return d.Ctx.Do(func() error { return d.Drv.CtxSynchronize() })
 }
@@ -215,7 +224,7 @@ func (a *Array) StoreElem(off int, bits uint64) error {
 func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
 	size := a.dtype.Size()
 	if a.HostAccessible() {
-		if err := a.SyncForHost(); err != nil {
+		if err := a.syncForHost(a.off+off*size, size); err != nil {
 			return err
 		}
 		b, err := a.HostBytes()

@@ -37,7 +37,8 @@ func ParseLaunchMode(s string) (LaunchMode, error) {
 
 // LaunchError is an array argument that a launch may not use. Its text
 // names the kernel, the parameter and the call site's variable, both
-// devices, the memory kind, what failed, and the remedies.
+// devices, the memory kind, what failed, and the remedies; it ends with the
+// one step explain_access names (MEMORY.md section 9).
 type LaunchError struct {
 	Kernel    string
 	Param     string // the kernel's parameter
@@ -46,6 +47,7 @@ type LaunchError struct {
 	ArrayDev  Device
 	Kind      Kind
 	Reason    string // the capability or access state that failed
+	Fix       Fix    // the one step that would make it accessible
 	Strict    bool   // refused by strict mode, not by the access rules
 }
 
@@ -63,6 +65,9 @@ func (e *LaunchError) Error() string {
 		b.WriteString(", enable peer or pool access between the devices, use managed memory, or set config.launch_access = \"relaxed\" if the hardware allows it")
 	} else {
 		b.WriteString(", or use managed memory on a device with concurrent_managed_access (a cpu launch never gets memory the CPU cannot dereference, even in relaxed mode)")
+	}
+	if e.Fix != FixNone {
+		b.WriteString("; remedy: " + e.Fix.Remedy(e.LaunchDev, e.ArrayDev, e.Arg))
 	}
 	return b.String()
 }
@@ -132,7 +137,7 @@ func (c *LaunchChecker) Check(mode LaunchMode, kernel, param, argName string, la
 		c.warnOnce(kernel, argDesc(param, argName), owner, launchDev, a.Kind(), r.Reason)
 		return nil
 	}
-	return &LaunchError{Kernel: kernel, Param: param, Arg: argName, LaunchDev: launchDev, ArrayDev: owner, Kind: a.Kind(), Reason: r.Reason}
+	return &LaunchError{Kernel: kernel, Param: param, Arg: argName, LaunchDev: launchDev, ArrayDev: owner, Kind: a.Kind(), Reason: r.Reason, Fix: r.Fix}
 }
 
 func (c *LaunchChecker) warnOnce(kernel, arg string, src, dst Device, kind Kind, reason string) {

@@ -88,6 +88,7 @@ type Buffer struct {
 	// graphMem marks memory allocated during a graph capture (a graph
 	// allocation node): never accessible from the cpu.
 	graphMem bool
+	last     touchState // where managed memory was last touched (prefetch.go)
 }
 
 // Tracker makes arrays and keeps a weak list of live buffers, so that the
@@ -110,6 +111,8 @@ type Tracker struct {
 	used        atomic.Int64
 	sinceGC     atomic.Int64 // tracked bytes allocated since the last collect
 	host        []hostHold   // large host values counted in used (HoldHost)
+
+	prefetchOff atomic.Bool // config.prefetch = "off" (prefetch.go)
 
 	qmu       sync.Mutex
 	deferring bool
@@ -144,6 +147,19 @@ func NewTracker(warn func(error)) *Tracker {
 // capture is active (SetCapturing), allocators that are not capture-safe
 // are refused before they are called.
 func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (*Array, error) {
+	return t.create(alloc, dev, dtype, shape, true)
+}
+
+// NewUninit is New for an array whose every element the caller writes
+// before any is read: the allocator's AllocUninit skips the zero-fill where
+// it has one (UninitAllocator); any other allocator keeps its contract and
+// zero-fills. Selection, capture checks, limits and accounting are New's.
+func (t *Tracker) NewUninit(alloc Allocator, dev Device, dtype ir.Type, shape []int) (*Array, error) {
+	return t.create(alloc, dev, dtype, shape, false)
+}
+
+// create is New (zero set) and NewUninit.
+func (t *Tracker) create(alloc Allocator, dev Device, dtype ir.Type, shape []int, zero bool) (*Array, error) {
 	n, err := checkShape(shape)
 	if err != nil {
 		return nil, err
@@ -161,7 +177,7 @@ func (t *Tracker) New(alloc Allocator, dev Device, dtype ir.Type, shape []int) (
 		if err := t.reserve(alloc, dev, nbytes); err != nil {
 			return nil, err
 		}
-		if a.ptr, err = t.alloc(alloc, dev, nbytes); err != nil {
+		if a.ptr, err = t.alloc(alloc, dev, nbytes, zero); err != nil {
 			t.used.Add(-int64(nbytes))
 			return nil, asAllocError(alloc, dev, nbytes, err)
 		}
@@ -244,15 +260,20 @@ func (t *Tracker) tryReserve(alloc Allocator, dev Device, nbytes int) error {
 	return nil
 }
 
-// alloc calls the allocator; when it fails, dropped arrays may be holding
-// the memory it lacks, so it collects them and tries once more.
-func (t *Tracker) alloc(alloc Allocator, dev Device, nbytes int) (uintptr, error) {
-	ptr, err := alloc.Alloc(dev, nbytes)
+// alloc calls the allocator (AllocUninit when zero is false and it has
+// one); when it fails, dropped arrays may be holding the memory it lacks,
+// so it collects them and tries once more.
+func (t *Tracker) alloc(alloc Allocator, dev Device, nbytes int, zero bool) (uintptr, error) {
+	fn := alloc.Alloc
+	if u, ok := alloc.(UninitAllocator); ok && !zero {
+		fn = u.AllocUninit
+	}
+	ptr, err := fn(dev, nbytes)
 	if err == nil {
 		return ptr, nil
 	}
 	t.collect()
-	return alloc.Alloc(dev, nbytes)
+	return fn(dev, nbytes)
 }
 
 // asAllocError gives an allocator's failure the allocator, device and byte

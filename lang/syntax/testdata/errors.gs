@@ -47,3 +47,23 @@ kernel saxpy(x: array[f32], y: array[f32], a: f32) {
 array x: f32[4] = 1.0
 launch saxpy[4](x, x, 2.0)
 print(x)                 //> output markers are not read here
+---
+// block kernels: the shape, shared and local arrays, grid launches
+kernel k(x: array[f32]) block() {}                  ### "unexpected \"\)\", expected expression"
+fn f() block(32) {}                                 ### "a fn has no block shape"
+kernel j(x: array[f32]) block(8, 8) {
+    shared t f32[8]                                 ### "unexpected name f32, expected \":\""
+}
+func g() {
+    local a: f32[]                                  ### "unexpected \"\]\", expected expression"
+}
+launch k[grid(n 2)](x)                              ### "unexpected number 2, expected \",\" or \"\)\""
+launch k[grid()](x)                                 ### "unexpected \"\)\", expected expression"
+let local = 1                                       ### "unexpected keyword local, expected name"
+---
+// block and grid stay names outside a kernel header and a launch's brackets
+let block = 4
+let grid = [block, block]
+kernel block2(block: i32) block(32) { }
+launch block2[grid(1)](block)
+launch block2[grid[0]](block)

@@ -23,6 +23,14 @@ kernel grid(m: array[f32, 2], n: i32) {
     }
 }
 
+kernel tile(m: array[f32, 2]) block(16, 4 * 4) {
+    shared t: f32[16, 17]
+    local acc: f64[2]
+    let ty, tx = thread_id()
+    t[ty, tx] = m[ty, tx]
+    sync()
+}
+
 func sq(v: f32) -> f32 {
     return v * v
 }
@@ -34,6 +42,7 @@ let b: f64 = 2.5e-3
 array x: f32[n] = 1.0
 array y: f32[n] = [1, 2, 3] on "cpu" using managed
 launch saxpy[n](x, y, 3.0)
+launch tile[grid(cdiv(n, 16), 1)](x)
 print(sum(y), (n - 1) % 3, -n, !true, ~0x0F, nil)
 config.debug = true
 device = "cuda:0"

@@ -1,0 +1,249 @@
+// Checker tests (lang/check/script_test.go): block uniformity. sync() and
+// the block collectives may only stand under conditions that are the same
+// in every thread of a block; errors are at the condition, name the
+// barrier and the value that differs, and where that value comes from.
+// uniform: constants, scalar parameters, block_id, shapes, loops over them
+kernel k(a: array[f32], n: i32, flag: bool) block(256) {
+    for i in range(len(a)) {
+        sync()
+    }
+    if block_id() == 0 {
+        sync()
+    }
+    if n > 3 && flag {
+        let s = block_sum(a[tid()])
+    }
+    for j in range(block_dim(), n * grid_dim(), block_dim()) {
+        sync()
+    }
+    let m = a.shape[0] / 2
+    while m > 0 {
+        sync()
+        m = m / 2
+    }
+    if true {
+        sync()
+    }
+}
+---
+// under a condition on thread_id()
+kernel k() block(32) {
+    if thread_id() < 16 { sync() }     ### "sync\(\) under a condition that differs between threads of a block: thread_id\(\) at 3:8"
+}
+---
+// the example of COOPERATIVE.md: the value is named, with its origin
+kernel k(x: array[f32]) block(64) {
+    let j = 2
+    let i = thread_id()
+    if i > j {                         ### "sync\(\) at 6:9 under a condition that differs between threads of a block: i \(from thread_id\(\) at 4:13\)"
+        sync()
+    }
+}
+---
+// a loaded value differs between threads, and so does what is computed from it
+kernel k(a: array[f32]) block(256) {
+    let v = a[tid()]
+    let w = v * 2.0
+    if w > 0 { sync() }                ### "sync\(\) under a condition that differs between threads of a block: w \(from a\[tid\(\)\] at 3:13\)"
+}
+---
+// a load from a uniform index still differs: another thread may write it
+kernel k(a: array[i32]) block(32) {
+    if a[0] > 0 { sync() }             ### "sync\(\) under a condition that differs between threads of a block: a\[0\] at 3:8"
+}
+---
+// a while loop whose condition reads shared memory
+kernel k(a: array[i32]) block(32) {
+    shared s: i32[1]
+    s[0] = a[block_id()]
+    sync()
+    while s[0] > 0 {                   ### "sync\(\) at 7:9 under a condition that differs between threads of a block: s\[0\] at 6:11"
+        sync()
+        s[0] -= 1
+    }
+}
+---
+// ... the same loop is fine when a block collective makes the condition uniform
+kernel k(a: array[i32]) block(32) {
+    shared s: i32[1]
+    s[0] = a[block_id()]
+    sync()
+    let more = block_any(s[0] > 0)
+    while more {
+        sync()
+        if thread_id() == 0 { s[0] -= 1 }
+        sync()
+        more = block_any(s[0] > 0)
+    }
+}
+---
+// a variable assigned a divergent value anywhere is divergent everywhere
+kernel k(a: array[f32]) block(32) {
+    let n = 4
+    for i in range(n) {                ### "sync\(\) at 5:9 under a condition that differs between threads of a block: n \(from thread_id\(\) at 6:13\)"
+        sync()
+        n = thread_id()
+    }
+}
+---
+// a variable assigned under a divergent condition is divergent
+kernel k(a: array[f32]) block(32) {
+    let z = 0
+    if thread_id() > 3 { z = 1 }
+    if z == 1 {                        ### "block_sum\(\) at 6:17 under a condition that differs between threads of a block: z \(assigned under a condition on thread_id\(\) at 4:8\)"
+        let s = block_sum(1.0)
+    }
+}
+---
+// a range loop with a divergent bound
+kernel k(a: array[f32]) block(32) {
+    let i = tid()
+    for j in range(i) {                ### "sync\(\) at 5:9 under a condition that differs between threads of a block: i \(from tid\(\) at 3:13\)"
+        sync()
+    }
+}
+---
+// lane_id, warp_id, shuffles, warp reductions and scans differ between threads
+kernel k(a: array[f32]) block(64) {
+    if lane_id() == 0 { sync() }       ### "sync\(\) under a condition that differs between threads of a block: lane_id\(\) at 3:8"
+    if warp_id() == 0 { sync() }       ### "sync\(\) under a condition that differs between threads of a block: warp_id\(\) at 4:8"
+    let s = warp_sum(1.0)
+    if s > 0.0 { sync() }              ### "s \(from warp_sum\(1.0\) at 5:13\)"
+    let p = block_scan(1)
+    if p > 3 { sync() }                ### "p \(from block_scan\(1\) at 7:13\)"
+    if shfl(1, 0) > 0 { sync() }       ### "shfl\(1, 0\) at 9:8"
+    if atomic_add(a, 0, 1.0) > 0.0 { sync() } ### "atomic_add\(a, 0, 1.0\) at 10:8"
+}
+---
+// block collectives give every thread the same result
+kernel k(a: array[f32]) block(64) {
+    let v = a[tid()]
+    let total = block_sum(v)
+    if total > 0.0 { sync() }
+    if block_count(v > 0.0) > 3 && block_all(v < 9.0) { sync() }
+    let top = block_max(v)
+    while top > 1.0 {
+        top = block_max(top / 2.0)
+    }
+}
+---
+// funcs: the result is uniform for uniform arguments unless the func reads memory
+func half(n: i32) -> i32 { return n / 2 }
+func first(a: array[i32]) -> i32 { return a[0] }
+func viaFirst(a: array[i32]) -> i32 { return first(a) + 1 }
+kernel k(a: array[i32], n: i32) block(32) {
+    if half(n) > 0 { sync() }
+    if half(thread_id()) > 0 { sync() } ### "sync\(\) under a condition that differs between threads of a block: thread_id\(\) at 7:13"
+    if first(a) > 0 { sync() }         ### "sync\(\) under a condition that differs between threads of a block: first\(a\) at 8:8"
+    if viaFirst(a) > 0 { sync() }      ### "viaFirst\(a\) at 9:8"
+}
+---
+// a divergent break in a loop with a barrier: some threads leave the loop early
+kernel k(a: array[f32]) block(32) {
+    for i in range(10) {
+        if a[tid()] > f32(i) { break } ### "sync\(\) at 5:9 in a loop that some threads of a block leave early: the break at 4:32 is under a condition that differs between threads: a\[tid\(\)\] at 4:12"
+        sync()
+    }
+    sync()
+}
+---
+// ... a divergent continue likewise
+kernel k(a: array[f32]) block(32) {
+    let v = a[tid()]
+    let i = 0
+    while i < 10 {
+        i += 1
+        if v > 0.0 {                   ### "sync\(\) at 10:9 in a loop that some threads of a block leave early: the continue at 8:13 is under a condition that differs between threads: v \(from a\[tid\(\)\] at 3:13\)"
+            continue
+        }
+        sync()
+    }
+}
+---
+// ... and a variable assigned in such a loop differs after it
+kernel k(a: array[f32]) block(32) {
+    let n = 0
+    for i in range(10) {
+        if a[tid()] > 0.0 { break }
+        n += 1
+    }
+    if n > 5 { sync() }                ### "sync\(\) under a condition that differs between threads of a block: n \(assigned under a condition on a\[tid\(\)\] at 5:12\)"
+}
+---
+// a uniform break leaves the loop in every thread at once
+kernel k(a: array[f32], n: i32) block(32) {
+    for i in range(10) {
+        if i == n { break }
+        sync()
+        let done = block_all(a[tid()] > 0.0)
+        if done { break }
+        if block_any(a[tid()] < 0.0) { continue }
+        sync()
+    }
+    while true {
+        sync()
+        if n > 3 { break }
+    }
+}
+---
+// a divergent break leaves no trace after its loop: every thread reaches the sync
+kernel k(a: array[f32]) block(32) {
+    for i in range(10) {
+        if a[tid()] > 0.0 { break }
+    }
+    sync()
+}
+---
+// a break of an inner loop does not make the outer loop divergent
+kernel k(a: array[f32]) block(32) {
+    for i in range(4) {
+        for j in range(10) {
+            if a[tid()] > f32(j) { break }
+        }
+        sync()
+    }
+}
+---
+// a divergent return is not checked statically (the cpu fails such a launch at the barrier)
+kernel k(a: array[f32]) block(32) {
+    let i = tid()
+    if i >= len(a) { return }
+    sync()
+    for j in range(4) {
+        if a[i] > f32(j) { return }
+        sync()
+    }
+}
+---
+// warp ops need no block uniformity
+kernel k(a: array[f32]) block(64) {
+    let v = a[tid()]
+    if v > 0.0 {
+        let s = shfl_down(v, 1) + warp_sum(v)
+        sync_warp()
+        let b = ballot(v > 1.0)
+    }
+}
+---
+// barriers in divergent branches of both kinds, each reported once
+kernel k(a: array[f32]) block(32) {
+    let v = a[tid()]
+    if v > 0.0 {                       ### "sync\(\) at 5:9 under a condition"
+        sync()
+        sync()
+    } else {
+        let s = block_sum(v)
+    }
+    if v < 0.0 { } else if v > 1.0 {   ### "block_min\(\) at 11:17 under a condition that differs between threads of a block: v \(from a\[tid\(\)\] at 3:13\)"
+        let m = block_min(v)
+    }
+}
+---
+// the outermost divergent condition is the one reported
+kernel k(a: array[f32]) block(32) {
+    if a[0] > 0.0 {                    ### "sync\(\) at 5:13 under a condition that differs between threads of a block: a\[0\] at 3:8"
+        if a[1] > 0.0 {
+            sync()
+        }
+    }
+}
