@@ -235,7 +235,8 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, axe
 	if plan.K == 0 && plan.M > 0 && !k.HasIdentity() {
 		return nil, fmt.Errorf("%s along an axis of length 0: the reduction has no identity", name)
 	}
-	out, err := th.NewArray(reduce.AxisOut(k, a.DType()), plan.Out, interp.String(dev.String()), nil)
+	// Every element is written: by the kernel, or with the identity.
+	out, err := th.NewArrayUninit(reduce.AxisOut(k, a.DType()), plan.Out, interp.String(dev.String()), nil)
 	if err != nil || plan.M == 0 {
 		return &interp.Array{A: out}, err
 	}
@@ -263,18 +264,20 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, axe
 	return &interp.Array{A: out}, nil
 }
 
-// fillIdentity sets the output of reductions of no elements (out is
-// zero-filled: the identity of sum, any and count_nonzero already).
+// fillIdentity sets the output of reductions of no elements.
 func fillIdentity(th *interp.Thread, k reduce.Kind, out *mem.Array) error {
+	var v interp.Value = interp.Int(0)
 	switch k {
 	case reduce.Prod:
-		return th.FillArray(out, interp.Int(1))
+		v = interp.Int(1)
+	case reduce.Any:
+		v = interp.Bool(false)
 	case reduce.All:
-		return th.FillArray(out, interp.Bool(true))
+		v = interp.Bool(true)
 	case reduce.Mean:
-		return th.FillArray(out, interp.Float(math.NaN()))
+		v = interp.Float(math.NaN())
 	}
-	return nil
+	return th.FillArray(out, v)
 }
 
 // tail is xs without its first element (the extents kernels need to

@@ -96,6 +96,8 @@ print(sum(ones([1000, 1000], dtype=i32), axis=1)[999], sum(z, axis=0)[0], prod(o
 // empty arrays: the identity, as in NumPy
 print(sum(zeros(0)), prod(zeros(0, dtype=i32)), any(zeros(0)), all(zeros(0)), count_nonzero(zeros(0)), norm(zeros(0)))  //> 0.0 1 false true 0 0.0
 print(sum(zeros([0, 3]), axis=0), sum(zeros([3, 0]), axis=1), max(zeros([0, 3]), axis=1), dot(zeros(0), zeros(0)))  //> [0.0, 0.0, 0.0] [0.0, 0.0, 0.0] [] 0.0
+let e = zeros([2, 0], dtype=i32)
+print(prod(e, axis=1), mean(e, axis=1), any(e, axis=1), all(e, axis=1), count_nonzero(e, axis=1), norm(e, axis=1))  //> [1, 1] [nan, nan] [false, false] [true, true] [0, 0] [0.0, 0.0]
 ---
 print(min(zeros(0)))             ### "min of an empty array"
 ---
