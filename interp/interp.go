@@ -117,6 +117,7 @@ type Thread struct {
 	capture   *mem.Capture          // the capture block recording, if any
 	prefetch  mem.LaunchPrefetch    // the automatic prefetch of the launch being packed
 	kernels   map[string]*ir.Kernel // kernels built in Go, by name (CachedKernel)
+	locals    map[any]any           // builtins' per-thread state (Local)
 	defDev    *mem.Device           // the default device, once resolved
 	steps     int64                 // loop iterations and calls in this session
 	maxSteps  int64                 // Options.MaxSteps
@@ -424,6 +425,27 @@ func (in *Interp) PredeclaredNames() []string {
 
 // AccessState is the process's peer and pool access state.
 func (th *Thread) AccessState() *mem.AccessState { return accessState }
+
+// Local returns what a builtin keeps in this thread under key (nil when
+// nothing): per-interpreter state such as stdlib's reduction scratch
+// arrays, which then live as long as the interpreter. Keys are values of
+// the builtin's own unexported types, so packages cannot collide.
+func (th *Thread) Local(key any) any { return th.locals[key] }
+
+// SetLocal keeps v under key (see Local).
+func (th *Thread) SetLocal(key, v any) {
+	if th.locals == nil {
+		th.locals = map[any]any{}
+	}
+	th.locals[key] = v
+}
+
+// Capturing reports whether a capture block is recording dev's work now:
+// a builtin that must read dev's data back refuses then (the data does
+// not exist until replay).
+func (th *Thread) Capturing(dev mem.Device) bool {
+	return th.capture != nil && th.capture.Device() == dev
+}
 
 // SyncDevice waits for dev's queued work; cancelling the running Exec (a
 // REPL's Ctrl-C) ends the wait.

@@ -8,286 +8,382 @@ import (
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
+	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
 
-// decode turns raw element bits into float64, int64 or uint64 views.
-func asFloat(t ir.Type, bits uint64) float64 {
-	switch t {
-	case ir.F32:
-		return float64(math.Float32frombits(uint32(bits)))
-	case ir.F64:
-		return math.Float64frombits(bits)
-	case ir.I32:
-		return float64(int32(bits))
-	case ir.I64:
-		return float64(int64(bits))
+// reductions are the builtins of ARRAYS.md section 3. They run as kernels
+// on the array's device (stdlib/reduce builds them); host lists keep
+// their host meaning.
+func reductions() map[string]fn {
+	fns := map[string]fn{
+		"min": extremeFn(reduce.Min), "max": extremeFn(reduce.Max),
+		"dot": dot, "allclose": allclose, "isclose": isclose, "equal": arrayEqual, "array_equal": arrayEqual,
 	}
-	return float64(bits)
+	for _, k := range []reduce.Kind{reduce.Sum, reduce.Prod, reduce.Mean, reduce.ArgMin, reduce.ArgMax,
+		reduce.Any, reduce.All, reduce.CountNonzero, reduce.Norm} {
+		fns[k.String()] = reduction(k)
+	}
+	return fns
 }
 
-func asInt(t ir.Type, bits uint64) int64 {
-	switch t {
-	case ir.I32:
-		return int64(int32(bits))
-	}
-	return int64(bits)
-}
-
-func sum(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(1, 1); err != nil {
-		return nil, err
-	}
-	a, err := arrayArg(args, 0)
-	if err != nil {
-		return nil, err
-	}
-	return sumOf(a)
-}
-
-// sumOf sums in f64 for floats (a host float) and exactly for ints (a host
-// int; overflow is an error).
-func sumOf(a *mem.Array) (interp.Value, error) {
-	t := a.DType()
-	if t.IsFloat() {
-		s := 0.0
-		err := interp.ArrayElems(a, func(b uint64) { s += asFloat(t, b) })
-		return interp.Float(s), err
-	}
-	var s int64
-	overflow := false
-	err := interp.ArrayElems(a, func(b uint64) {
-		if t == ir.U64 && b > math.MaxInt64 {
-			overflow = true
-			return
+// reduction is the builtin of a reduction of one array, with axis= and
+// keepdims=.
+func reduction(k reduce.Kind) fn {
+	return func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+		if err := args.Check(1, 1, "axis", "keepdims"); err != nil {
+			return nil, err
 		}
-		v := asInt(t, b)
-		r := s + v
-		if (r > s) != (v > 0) {
-			overflow = true
+		if l, ok := args.Positional[0].(*interp.List); ok && len(args.Names) == 0 {
+			return listReduction(k, args.Fn, l.Elems)
 		}
-		s = r
-	})
-	if overflow {
-		return nil, fmt.Errorf("sum overflows int")
+		a, err := arrayArg(args, 0)
+		if err != nil {
+			return nil, err
+		}
+		return reduceArray(th, args, k, a)
 	}
-	return interp.Int(s), err
 }
 
-func mean(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(1, 1); err != nil {
-		return nil, err
+// extremeFn is min or max: of an array's elements (with axis= and
+// keepdims=), of a list, or of several values.
+func extremeFn(k reduce.Kind) fn {
+	return func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+		if err := args.Check(1, math.MaxInt, "axis", "keepdims"); err != nil {
+			return nil, err
+		}
+		if len(args.Positional) == 1 {
+			switch v := args.Positional[0].(type) {
+			case *interp.Array:
+				a, err := arrayArg(args, 0)
+				if err != nil {
+					return nil, err
+				}
+				return reduceArray(th, args, k, a)
+			case *interp.List:
+				if len(args.Names) == 0 {
+					return extremeOf(args.Fn, v.Elems, k == reduce.Max)
+				}
+			}
+		}
+		if len(args.Names) > 0 {
+			return nil, fmt.Errorf("%s: axis= and keepdims= need one array", args.Fn)
+		}
+		return extremeOf(args.Fn, args.Positional, k == reduce.Max)
 	}
-	a, err := arrayArg(args, 0)
-	if err != nil {
-		return nil, err
-	}
-	if a.Size() == 0 {
-		return nil, fmt.Errorf("mean of an empty array")
-	}
-	s := 0.0
-	err = interp.ArrayElems(a, func(b uint64) { s += asFloat(a.DType(), b) })
-	return interp.Float(s / float64(a.Size())), err
 }
 
-func minFn(th *interp.Thread, args *interp.Args) (interp.Value, error) { return extreme(args, -1) }
-func maxFn(th *interp.Thread, args *interp.Args) (interp.Value, error) { return extreme(args, 1) }
-
-// extreme is min (sign -1) or max (sign 1): of one array's elements (a
-// scalar of its dtype; NaN propagates as in NumPy), or of several numbers.
-func extreme(args *interp.Args, sign int) (interp.Value, error) {
-	if err := args.Check(1, math.MaxInt); err != nil {
-		return nil, err
-	}
-	if len(args.Positional) == 1 {
-		if _, ok := args.Positional[0].(*interp.Array); ok {
-			return arrayExtreme(args, sign)
-		}
-		if l, ok := args.Positional[0].(*interp.List); ok {
-			return extremeOf(args.Fn, l.Elems, sign)
-		}
-	}
-	return extremeOf(args.Fn, args.Positional, sign)
-}
-
-func extremeOf(name string, vs []interp.Value, sign int) (interp.Value, error) {
+// extremeOf is the smallest (or largest) of host values, the first of
+// equals.
+func extremeOf(name string, vs []interp.Value, isMax bool) (interp.Value, error) {
 	if len(vs) == 0 {
 		return nil, fmt.Errorf("%s of an empty list", name)
 	}
 	best := vs[0]
 	for _, v := range vs[1:] {
-		less, err := interp.Less(v, best)
+		x, y := v, best
+		if isMax {
+			x, y = best, v
+		}
+		better, err := interp.Less(x, y)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
-		greater, err := interp.Less(best, v)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", name, err)
-		}
-		if (sign < 0 && less) || (sign > 0 && greater) {
+		if better {
 			best = v
 		}
 	}
 	return best, nil
 }
 
-func arrayExtreme(args *interp.Args, sign int) (interp.Value, error) {
-	a, err := arrayArg(args, 0)
+// listReduction is sum, prod, mean, any or all of a host list, with host
+// arithmetic (ints exact, overflow an error).
+func listReduction(k reduce.Kind, name string, vs []interp.Value) (interp.Value, error) {
+	switch k {
+	case reduce.Sum, reduce.Prod, reduce.Mean:
+		return listArith(k, name, vs)
+	case reduce.Any, reduce.All:
+		for _, v := range vs {
+			b, ok := v.(interp.Bool)
+			if !ok {
+				return nil, fmt.Errorf("%s: list elements must be bools, not %s", name, v.Type())
+			}
+			if bool(b) == (k == reduce.Any) {
+				return b, nil
+			}
+		}
+		return interp.Bool(k == reduce.All), nil
+	}
+	return nil, fmt.Errorf("%s: argument 1 must be an array, not list", name)
+}
+
+func listArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, error) {
+	op, acc := "+", interp.Value(interp.Int(0))
+	if k == reduce.Prod {
+		op, acc = "*", interp.Int(1)
+	}
+	for _, v := range vs {
+		switch v.(type) {
+		case interp.Int, interp.Float, interp.Scalar:
+		default:
+			return nil, fmt.Errorf("%s: list elements must be numbers, not %s", name, v.Type())
+		}
+		var err error
+		if acc, err = interp.Binary(op, acc, v); err != nil {
+			return nil, fmt.Errorf("%s: %v", name, err)
+		}
+	}
+	if k != reduce.Mean {
+		return acc, nil
+	}
+	if len(vs) == 0 {
+		return nil, fmt.Errorf("mean of an empty list")
+	}
+	s, err := interp.ToFloat(acc)
+	return interp.Float(s / float64(len(vs))), err
+}
+
+// reduceArray reduces a along the axis= argument (everything without one,
+// a host value), keeping the reduced axes with keepdims=true.
+func reduceArray(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.Array) (interp.Value, error) {
+	axes, err := axisArg(args, k)
 	if err != nil {
 		return nil, err
 	}
-	if a.Size() == 0 {
-		return nil, fmt.Errorf("%s of an empty array", args.Fn)
-	}
-	t := a.DType()
-	first, nan := true, false
-	var best uint64
-	better := func(x, y uint64) bool { // x better than y
-		switch {
-		case t.IsFloat():
-			return float64(sign)*(asFloat(t, x)-asFloat(t, y)) > 0
-		case t.IsSigned():
-			return (sign > 0) == (asInt(t, x) > asInt(t, y)) && asInt(t, x) != asInt(t, y)
-		}
-		return (sign > 0) == (x > y) && x != y
-	}
-	err = interp.ArrayElems(a, func(b uint64) {
-		if nan {
-			return
-		}
-		if t.IsFloat() && math.IsNaN(asFloat(t, b)) {
-			nan, best = true, b
-			return
-		}
-		if first || better(b, best) {
-			best, first = b, false
-		}
-	})
+	keep, err := boolArg(args, "keepdims", false)
 	if err != nil {
 		return nil, err
 	}
-	return interp.ConvertScalarBits(t, best), nil
+	if axes == nil {
+		axes = allAxes(a.NDim())
+		if !keep {
+			return fullReduce(th, args.Fn, reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}, []*mem.Array{a}, nil)
+		}
+	}
+	if err := reduce.CheckAxes(axes, a.NDim()); err != nil {
+		return nil, fmt.Errorf("%s: %v", args.Fn, err)
+	}
+	if len(axes) == a.NDim() && !keep {
+		return fullReduce(th, args.Fn, reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}, []*mem.Array{a}, nil)
+	}
+	return axisReduce(th, args.Fn, k, a, axes, keep)
+}
+
+// axisArg reads axis=: nil when absent, else the axes (an int, or a list
+// of ints; argmin and argmax take one int, as NumPy's).
+func axisArg(args *interp.Args, k reduce.Kind) ([]int, error) {
+	v := args.Kwarg("axis")
+	if v == nil {
+		return nil, nil
+	}
+	if n, err := interp.ToInt(v); err == nil {
+		return []int{n}, nil
+	}
+	l, ok := v.(*interp.List)
+	if !ok || k == reduce.ArgMin || k == reduce.ArgMax {
+		what := "an int or a list of ints"
+		if k == reduce.ArgMin || k == reduce.ArgMax {
+			what = "an int"
+		}
+		return nil, fmt.Errorf("%s: axis must be %s, not %s", args.Fn, what, v.Type())
+	}
+	axes := make([]int, len(l.Elems))
+	for i, e := range l.Elems {
+		n, err := interp.ToInt(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s: axis list: %v", args.Fn, err)
+		}
+		axes[i] = n
+	}
+	return axes, nil
+}
+
+func boolArg(args *interp.Args, name string, def bool) (bool, error) {
+	v := args.Kwarg(name)
+	if v == nil {
+		return def, nil
+	}
+	b, ok := v.(interp.Bool)
+	if !ok {
+		return false, fmt.Errorf("%s: %s must be a bool, not %s", args.Fn, name, v.Type())
+	}
+	return bool(b), nil
+}
+
+func allAxes(n int) []int {
+	axes := make([]int, n)
+	for i := range axes {
+		axes[i] = i
+	}
+	return axes
+}
+
+func layoutOf(a *mem.Array) reduce.Layout {
+	return reduce.Layout{Shape: a.Shape(), Strides: a.Strides()}
+}
+
+// viewOf is a seen through v: permuted, then with each group merged.
+func viewOf(a *mem.Array, v reduce.View) (*mem.Array, error) {
+	var err error
+	if !slices.IsSorted(v.Perm) {
+		if a, err = a.Permute(v.Perm); err != nil {
+			return nil, err
+		}
+	}
+	for g := len(v.Groups) - 1; g >= 0; g-- {
+		if lo, hi := v.Groups[g][0], v.Groups[g][1]; hi-lo > 1 {
+			if a, err = a.MergeAxes(lo, hi); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return a, nil
+}
+
+// ints turns extents into kernel arguments.
+func ints(xs []int) []interp.Value {
+	vs := make([]interp.Value, len(xs))
+	for i, x := range xs {
+		vs[i] = interp.Int(x)
+	}
+	return vs
+}
+
+// sameDevice requires the arrays of a two-array reduction on one device.
+func sameDevice(name string, a, b *mem.Array) error {
+	if a.Device() != b.Device() {
+		return fmt.Errorf("%s: arrays on %s and %s: move one with .to(device)", name, a.Device(), b.Device())
+	}
+	return nil
+}
+
+func sameShape(name string, a, b *mem.Array) error {
+	if !slices.Equal(a.Shape(), b.Shape()) {
+		return fmt.Errorf("%s: shapes %s and %s differ", name, interp.ShapeString(a.Shape()), interp.ShapeString(b.Shape()))
+	}
+	return sameDevice(name, a, b)
 }
 
 func dot(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
-	if err != nil {
-		return nil, err
-	}
-	b, err := arrayArg(args, 1)
+	a, b, err := arrayPair(args)
 	if err != nil {
 		return nil, err
 	}
 	if a.NDim() != 1 || b.NDim() != 1 || a.Size() != b.Size() {
 		return nil, fmt.Errorf("dot needs two 1-D arrays of one length, got shapes %s and %s", interp.ShapeString(a.Shape()), interp.ShapeString(b.Shape()))
 	}
-	xs, ys, err := pairs(a, b)
+	if err := sameDevice("dot", a, b); err != nil {
+		return nil, err
+	}
+	return fullReduce(th, "dot", reduce.Spec{Kind: reduce.Dot, In: [2]ir.Type{a.DType(), b.DType()}}, []*mem.Array{a, b}, nil)
+}
+
+func arrayPair(args *interp.Args) (*mem.Array, *mem.Array, error) {
+	a, err := arrayArg(args, 0)
 	if err != nil {
-		return nil, err
-	}
-	if a.DType().IsFloat() || b.DType().IsFloat() {
-		s := 0.0
-		for i := range xs {
-			s += asFloat(a.DType(), xs[i]) * asFloat(b.DType(), ys[i])
-		}
-		return interp.Float(s), nil
-	}
-	var s interp.Value = interp.Int(0)
-	for i := range xs {
-		p, err := interp.Binary("*", interp.Int(asInt(a.DType(), xs[i])), interp.Int(asInt(b.DType(), ys[i])))
-		if err != nil {
-			return nil, fmt.Errorf("dot: %v", err)
-		}
-		if s, err = interp.Binary("+", s, p); err != nil {
-			return nil, fmt.Errorf("dot: %v", err)
-		}
-	}
-	return s, nil
-}
-
-// pairs returns the elements of two same-shape arrays in C order.
-func pairs(a, b *mem.Array) ([]uint64, []uint64, error) {
-	if !slices.Equal(a.Shape(), b.Shape()) {
-		return nil, nil, fmt.Errorf("shapes %s and %s differ", interp.ShapeString(a.Shape()), interp.ShapeString(b.Shape()))
-	}
-	xs := make([]uint64, 0, a.Size())
-	ys := make([]uint64, 0, b.Size())
-	if err := interp.ArrayElems(a, func(v uint64) { xs = append(xs, v) }); err != nil {
 		return nil, nil, err
 	}
-	if err := interp.ArrayElems(b, func(v uint64) { ys = append(ys, v) }); err != nil {
-		return nil, nil, err
-	}
-	return xs, ys, nil
+	b, err := arrayArg(args, 1)
+	return a, b, err
 }
 
-func allclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(2, 2, "rtol", "atol"); err != nil {
-		return nil, err
+// closeArgs reads the arrays and the tolerances of allclose and isclose.
+func closeArgs(args *interp.Args) (a, b *mem.Array, tol []interp.Value, err error) {
+	if err := args.Check(2, 2, "rtol", "atol", "equal_nan"); err != nil {
+		return nil, nil, nil, err
 	}
-	rtol, atol := 1e-5, 1e-8
-	for name, p := range map[string]*float64{"rtol": &rtol, "atol": &atol} {
+	if a, b, err = arrayPair(args); err != nil {
+		return nil, nil, nil, err
+	}
+	if err := sameShape(args.Fn, a, b); err != nil {
+		return nil, nil, nil, err
+	}
+	tol = []interp.Value{interp.Float(1e-5), interp.Float(1e-8), interp.Bool(false)}
+	for i, name := range []string{"rtol", "atol"} {
 		if v := args.Kwarg(name); v != nil {
 			f, err := interp.ToFloat(v)
 			if err != nil {
-				return nil, fmt.Errorf("allclose: %s: %v", name, err)
+				return nil, nil, nil, fmt.Errorf("%s: %s: %v", args.Fn, name, err)
 			}
-			*p = f
+			tol[i] = interp.Float(f)
 		}
 	}
-	a, err := arrayArg(args, 0)
-	if err != nil {
-		return nil, err
-	}
-	b, err := arrayArg(args, 1)
-	if err != nil {
-		return nil, err
-	}
-	xs, ys, err := pairs(a, b)
-	if err != nil {
-		return nil, fmt.Errorf("allclose: %v", err)
-	}
-	for i := range xs {
-		x, y := asFloat(a.DType(), xs[i]), asFloat(b.DType(), ys[i])
-		if x == y {
-			continue
-		}
-		if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) || math.Abs(x-y) > atol+rtol*math.Abs(y) {
-			return interp.Bool(false), nil
-		}
-	}
-	return interp.Bool(true), nil
+	eqNaN, err := boolArg(args, "equal_nan", false)
+	tol[2] = interp.Bool(eqNaN)
+	return a, b, tol, err
 }
 
-func equal(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+func allclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	a, b, tol, err := closeArgs(args)
+	if err != nil {
+		return nil, err
+	}
+	return fullReduce(th, "allclose", reduce.Spec{Kind: reduce.AllClose, In: [2]ir.Type{a.DType(), b.DType()}}, []*mem.Array{a, b}, tol)
+}
+
+// arrayEqual is equal and array_equal: whether two arrays have one shape
+// and equal values (a host bool, as LANGUAGE.md's equal always was).
+func arrayEqual(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
-	if err != nil {
-		return nil, err
-	}
-	b, err := arrayArg(args, 1)
+	a, b, err := arrayPair(args)
 	if err != nil {
 		return nil, err
 	}
 	if !slices.Equal(a.Shape(), b.Shape()) {
 		return interp.Bool(false), nil
 	}
-	xs, ys, err := pairs(a, b)
+	if err := sameDevice(args.Fn, a, b); err != nil {
+		return nil, err
+	}
+	return fullReduce(th, args.Fn, reduce.Spec{Kind: reduce.Equal, In: [2]ir.Type{a.DType(), b.DType()}}, []*mem.Array{a, b}, nil)
+}
+
+// isclose is the elementwise comparison: a new bool array on the arrays'
+// device.
+func isclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	a, b, tol, err := closeArgs(args)
 	if err != nil {
 		return nil, err
 	}
-	for i := range xs {
-		eq, err := interp.Equal(interp.ConvertScalarBits(a.DType(), xs[i]), interp.ConvertScalarBits(b.DType(), ys[i]))
-		if err != nil {
-			return nil, fmt.Errorf("equal: %v", err)
-		}
-		if !eq {
-			return interp.Bool(false), nil
-		}
+	dev := a.Device()
+	out, err := th.NewArray(ir.Bool, a.Shape(), interp.String(dev.String()), nil)
+	if err != nil || a.Size() == 0 {
+		return &interp.Array{A: out}, err
 	}
-	return interp.Bool(true), nil
+	plan := reduce.PlanFull(reduce.AllClose, []reduce.Layout{layoutOf(a), layoutOf(b)})
+	k, err := reduce.IsCloseKernel([2]ir.Type{a.DType(), b.DType()}, len(plan.Shape), reduce.Wide(plan.N))
+	if err != nil {
+		return nil, err
+	}
+	vals, err := viewArgs(plan.View, a, b)
+	if err != nil {
+		return nil, err
+	}
+	flat, err := out.Reshape([]int{plan.N})
+	if err != nil {
+		return nil, err
+	}
+	vals = append(vals, &interp.Array{A: flat}, interp.Int(plan.N))
+	vals = append(append(vals, ints(plan.Shape[1:])...), tol...)
+	if err := th.LaunchKernel(k, dev, []int{reduce.ElementwiseBlocks(plan.N)}, vals...); err != nil {
+		return nil, fmt.Errorf("isclose: %w", err)
+	}
+	return &interp.Array{A: out}, nil
+}
+
+// viewArgs are the arrays seen through v, as kernel arguments.
+func viewArgs(v reduce.View, arrays ...*mem.Array) ([]interp.Value, error) {
+	vals := make([]interp.Value, len(arrays))
+	for i, a := range arrays {
+		view, err := viewOf(a, v)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = &interp.Array{A: view}
+	}
+	return vals, nil
 }

@@ -26,8 +26,7 @@ func Universe() map[string]interp.Value {
 		"zeros": zeros, "ones": ones, "full": full, "empty": empty, "arange": arange,
 		"linspace": linspace, "array": array, "load": load, "save": save,
 		"copy": copyArray, "fill": fill, "to": to, "reshape": reshape,
-		"sum": sum, "mean": mean, "min": minFn, "max": maxFn, "dot": dot,
-		"allclose": allclose, "equal": equal, "cdiv": cdiv,
+		"cdiv":    cdiv,
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
 		"mem_info": memInfo, "synchronize": synchronize,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,
@@ -36,6 +35,9 @@ func Universe() map[string]interp.Value {
 		"format": format, "read_file": readFile, "write_file": writeFile,
 		"save_text": saveText, "load_text": loadText, "save_image": saveImage,
 		"help": help,
+	}
+	for name, f := range reductions() {
+		fns[name] = f
 	}
 	for name, f := range mathFuncs() {
 		fns[name] = f

@@ -2,7 +2,7 @@
 // backend against one expected output: the cpu always, and each CUDA
 // device cuda:N that runtime/mem finds. Its scripts are every chunk of
 // interp/testdata/*.gs that launches a kernel or declares an array, the
-// constructor and range scripts of stdlib/testdata, and its own
+// constructor, range and reduction scripts of stdlib/testdata, and its own
 // testdata/*.gs. Chunks tagged //!cuda or //!cuda2 run only on
 // CUDA backends, //!cpu only on the cpu (see internal/scripttest).
 // Subtests are named BACKEND/file:line and the test logs, per backend, how

@@ -346,7 +346,7 @@ func TestCompletion(t *testing.T) {
 		{"info.us", []string{"ed_by_arrays"}, 2},
 		{"counter.", nil, 0},
 		{"con", []string{"fig", "tinue"}, 3},
-		{"cou", []string{"nter"}, 3},
+		{"cou", []string{"nt_nonzero", "nter"}, 3},
 		{"let y = ze", []string{"ros"}, 2},
 		{"ker", []string{"nel"}, 3},
 		{"sha", []string{"red"}, 3},

@@ -1,0 +1,58 @@
+package reduce
+
+import (
+	"sync"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// kernels caches every kernel built, by what it depends on: a loop of
+// reductions builds each once, and interp compiles each once per device
+// (it keys programs by the *ir.Kernel).
+var kernels sync.Map // key -> *entry
+
+type key struct {
+	what     string // "full", "partials" (pass 2), "axis", "isclose"
+	spec     Spec
+	strategy Strategy
+	r1, r2   int // ranks: of the inputs; for axis kernels kept and reduced
+	wide     bool
+}
+
+type entry struct {
+	once sync.Once
+	v    any
+	err  error
+}
+
+func cached[T any](k key, build func() (T, error)) (T, error) {
+	e, _ := kernels.LoadOrStore(k, &entry{})
+	en := e.(*entry)
+	en.once.Do(func() { en.v, en.err = build() })
+	v, _ := en.v.(T)
+	return v, en.err
+}
+
+// FullKernels returns the two passes of the full reduction s of inputs
+// seen with rank axes.
+func FullKernels(s Spec, rank int, wide bool) (*Full, error) {
+	return cached(key{what: "full", spec: s, r1: rank, wide: wide}, func() (*Full, error) {
+		return newFull(s, rank, wide)
+	})
+}
+
+// AxisKernel returns the kernel of the reduction s along axes, with
+// strategy st, for inputs seen as kept then red axes.
+func AxisKernel(s Spec, st Strategy, kept, red int, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "axis", spec: s, strategy: st, r1: kept, r2: red, wide: wide}, func() (*ir.Kernel, error) {
+		return axisKernel(s, st, kept, red, indexType(wide))
+	})
+}
+
+// IsCloseKernel returns the elementwise isclose kernel of inputs of types
+// in, seen with rank axes.
+func IsCloseKernel(in [2]ir.Type, rank int, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "isclose", spec: Spec{Kind: AllClose, In: in}, r1: rank, wide: wide}, func() (*ir.Kernel, error) {
+		return isCloseKernel(in, rank, indexType(wide))
+	})
+}

@@ -1,0 +1,105 @@
+// Package reduce builds the kernels of gscript's reductions (ARRAYS.md
+// section 3: sum prod min max mean argmin argmax any all count_nonzero dot
+// norm, allclose, equal, isclose) as kernel IR, and plans how an array is
+// reduced. Its functions are pure: they depend on dtypes, shapes, strides,
+// axes and what the device is, and every kernel passes ir.Verify. The same
+// IR runs on every backend (runtime/cpu runs blocks in parallel across
+// cores; runtime/cuda prints CUDA C), so each reduction has one
+// definition. stdlib launches the kernels (interp.Thread.LaunchKernel)
+// and turns their results into host values.
+//
+// # Kernels
+//
+// Every kernel is a block kernel of 256 threads (8 warps). A reduction is
+// a reducer (spec.go): accumulator types, the identity, a map from
+// elements to accumulators and an associative, commutative merge. Each
+// thread loops over its elements with 4 independent accumulators (4 loads
+// in flight per iteration), merges them in a fixed tree, and the block
+// merges its threads' accumulators with block_sum, block_min, block_max,
+// block_any or block_all where one applies, else with a butterfly of
+// shfl_xor over each warp, one shared slot per warp and a barrier, then
+// the same butterfly over the slots (block_sum's shape).
+//
+//   - Full reductions (no axis, or every axis without keepdims) take two
+//     passes: pass 1 over Blocks(n) blocks strides over the elements
+//     (block b, thread t reads b*256 + t, then every 256*Blocks(n)) and
+//     writes one partial per block; pass 2, one block, merges the
+//     partials and writes the result, which the host reads after one wait.
+//   - Along axes (PlanAxis) the input is seen as [kept axes..., reduced
+//     axes...] and each output element reduces one "row" of K elements,
+//     with one block per output (Row: its threads stride over the row and
+//     block-reduce) or one thread per output (Column: it loops over the
+//     row; neighbouring threads read neighbouring elements when the kept
+//     axes are innermost). One pass: nothing is read back, so a capture
+//     block records it.
+//   - isclose is elementwise: threads stride over the elements and write
+//     a bool array.
+//
+// # Decisions where the design was silent
+//
+//   - Determinism: no atomics anywhere, and pass 1's grid depends on n
+//     alone (Blocks: cdiv(n, 16384) up to 4096 blocks), not on the device.
+//     The order of every float operation is then fixed by n and the
+//     layout, and since both backends implement the IR bit for bit (IEEE
+//     arithmetic, no FMA contraction, the collectives' orders of
+//     lang/ir/doc.go), a full reduction gives the same bits on every run
+//     and on the cpu and every CUDA device alike. 4096 blocks of 256
+//     threads are four or more waves on an H200 whatever the occupancy
+//     (a grid of exactly one wave would need the occupancy, which the
+//     IR does not know); 64 elements per lane keep the cpu's per-block
+//     merge small. Axis reductions choose Row or Column by the device
+//     (strategy), so their float results may differ between the cpu and
+//     a GPU in the rounding of the f64 accumulator: by at most a few
+//     units of 2^-53 relative to the sum of magnitudes, which an f32
+//     output almost never shows; on one device they are bit-identical.
+//   - Accumulation: float sums, means, norms, dots and products in f64,
+//     also for f32 inputs; the host gets an f64 float, an axis output is
+//     rounded once to its dtype.
+//   - Exact int sums: each element splits into limbs hi = x >> 32 and lo =
+//     x & (2^32-1) (one limb for types of 32 bits or fewer), summed
+//     separately in i64. Over fewer than 2^31 elements neither sum can
+//     overflow (|hi| <= 2^31, lo < 2^32), in any order, so the host
+//     recombines hi*2^32 + lo exactly (math/big) and reports a total
+//     outside the host int range as an error. Longer arrays are reduced
+//     in ranges of 2^31-1 elements (Full.Chunk), summed exactly on the
+//     host. dot of ints sums exact i64 products the same way; a product
+//     that leaves i64 (checked by division for 64-bit inputs) or a u64
+//     operand of 2^63 or more sets a flag that is an overflow error.
+//   - Exact int products: the wrapped i64 product W travels with an f64
+//     product A of the same elements. Nonzero ints never shrink a
+//     product, so A is 0 or NaN only when an element is 0 (and W is 0
+//     then), and otherwise A is within 2^-40 of the true product while a
+//     wrapped W is off by a multiple of 2^64: |A - W| > 2^-20 |A| means
+//     overflow (prodFull).
+//   - NaN: min and max merge with a select that keeps a NaN once met
+//     (OpMin is fmin-like and drops it); argmin and argmax rank NaN above
+//     every number and break ties by the lower index, so both return the
+//     first NaN, as NumPy. Bools compare as u8.
+//   - Dtypes along axes (AxisOut), as NumPy: floats keep theirs; sums and
+//     products of bool, i32 and i64 are i64, of u8, u32 and u64 u64 (and
+//     wrap, as NumPy's do: only the host ints of full reductions check
+//     overflow); means and norms of ints are f64; argmin, argmax and
+//     count_nonzero give i64; any and all bool.
+//   - Axes are 0..ndim-1, none twice; negative axes are refused, as
+//     negative indices are (decisions.md: Go's rule). argmin and argmax
+//     take one int axis (NumPy's). An empty axis list reduces nothing
+//     (K = 1: a converted copy).
+//   - Visiting order: full reductions other than argmin/argmax read one
+//     input in memory order (axes sorted by decreasing stride), so a
+//     transposed view streams memory; two-input reductions and argmin /
+//     argmax go in C order. Then runs of axes that step through memory as
+//     one are merged (mem.Array.MergeAxes), so a contiguous array is 1-D
+//     and indexes without divisions; what remains is split by division.
+//   - Indices are i32, or i64 ("wide" kernels) from n >= 2^31 - 2^22 on,
+//     where an index plus a few grid strides could pass 2^31.
+//   - Row or Column (strategy): on CUDA Row for rows of 32 or more
+//     elements that are contiguous, or when fewer than 32768 outputs
+//     would leave Column's threads too few to fill the GPU; on the cpu
+//     Column unless there are fewer outputs than lanes for every worker
+//     or rows are long and contiguous. A reduction over few outputs with
+//     the kept axes innermost (sum(m, axis=0) of a tall matrix) has no
+//     split of K across blocks yet: on a GPU it runs a block per output.
+//   - Kernels are built once per (reduction, dtypes, ranks, strategy,
+//     width) and kept for the process (cache.go); interp compiles each
+//     once per device and thread.
+package reduce

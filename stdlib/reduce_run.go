@@ -1,0 +1,290 @@
+package stdlib
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+	"runtime"
+	"slices"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
+	"github.com/gscript-lang/gscript/stdlib/reduce"
+)
+
+// fullReduce reduces every element of ins (one shape, one device) to a
+// host value: two kernels on the arrays' device, then one wait and one
+// read of the result. scal are the reduction's scalar arguments.
+func fullReduce(th *interp.Thread, name string, s reduce.Spec, ins []*mem.Array, scal []interp.Value) (interp.Value, error) {
+	n := ins[0].Size()
+	if n == 0 {
+		return emptyValue(name, s)
+	}
+	dev := ins[0].Device()
+	if th.Capturing(dev) {
+		return nil, fmt.Errorf("%s: the result of a reduction cannot be read inside a capture block on %s: the block "+
+			"records GPU work without running it (reduce along axis= to record it, or reduce after replay)", name, dev)
+	}
+	chunks, err := runFull(th, s, ins, scal)
+	if err != nil {
+		return nil, err
+	}
+	return hostValue(name, s, n, chunks)
+}
+
+// runFull launches the two passes over ranges of at most Full.Chunk
+// elements and returns each range's result values (raw bits).
+func runFull(th *interp.Thread, s reduce.Spec, ins []*mem.Array, scal []interp.Value) ([][]uint64, error) {
+	layouts := make([]reduce.Layout, len(ins))
+	for i, a := range ins {
+		layouts[i] = layoutOf(a)
+	}
+	plan := reduce.PlanFull(s.Kind, layouts)
+	f, err := reduce.FullKernels(s, len(plan.Shape), reduce.Wide(plan.N))
+	if err != nil {
+		return nil, err
+	}
+	views, err := viewArgs(plan.View, ins...)
+	if err != nil {
+		return nil, err
+	}
+	dev := ins[0].Device()
+	parts, res, err := scratch(th, dev, f)
+	if err != nil {
+		return nil, err
+	}
+	chunk := plan.N
+	if f.Chunk > 0 {
+		chunk = f.Chunk
+	}
+	var out [][]uint64
+	for lo := 0; lo < plan.N; lo += chunk {
+		hi := min(lo+chunk, plan.N)
+		g := reduce.Blocks(hi - lo)
+		args := slices.Concat(views, parts, []interp.Value{interp.Int(lo), interp.Int(hi)}, ints(plan.Shape[1:]), scal)
+		if err := th.LaunchKernel(f.Pass1, dev, []int{g}, args...); err != nil {
+			return nil, err
+		}
+		args = slices.Concat(parts, []interp.Value{&interp.Array{A: res}, interp.Int(g)})
+		if err := th.LaunchKernel(f.Pass2, dev, []int{1}, args...); err != nil {
+			return nil, err
+		}
+		vals, err := readBits(th, res, f.NRes)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, vals)
+	}
+	return out, nil
+}
+
+// readBits waits for a's device (interruptibly) and reads its first n
+// elements.
+func readBits(th *interp.Thread, a *mem.Array, n int) ([]uint64, error) {
+	if err := th.SyncDevice(a.Device()); err != nil {
+		return nil, err
+	}
+	b, err := a.ReadHost()
+	if err != nil {
+		return nil, err
+	}
+	vals := make([]uint64, n)
+	for i := range vals {
+		vals[i] = mem.LoadBits(b, a.DType(), i)
+	}
+	runtime.KeepAlive(a) // b may be a's memory
+	return vals, nil
+}
+
+// scratchKey keys a device's reduction scratch in the thread (Local).
+type scratchKey struct{ dev mem.Device }
+
+// scratchSlot is one scratch array: the i-th of type t of one length.
+type scratchSlot struct {
+	t    ir.Type
+	i, n int
+}
+
+// scratch returns the partials (one array of reduce.MaxBlocks per
+// accumulator component) and the result array of f on dev. They are
+// allocated on first use with dev's default allocator and kept by the
+// thread, so that a loop of reductions allocates nothing: at most 96 KiB per
+// device and interpreter, which mem_info lists.
+func scratch(th *interp.Thread, dev mem.Device, f *reduce.Full) ([]interp.Value, *mem.Array, error) {
+	arrays, _ := th.Local(scratchKey{dev}).(map[scratchSlot]*mem.Array)
+	if arrays == nil {
+		arrays = map[scratchSlot]*mem.Array{}
+		th.SetLocal(scratchKey{dev}, arrays)
+	}
+	get := func(slot scratchSlot) (*mem.Array, error) {
+		if a := arrays[slot]; a != nil {
+			return a, nil
+		}
+		a, err := th.Tracker.New(th.Allocs.Default(dev), dev, slot.t, []int{slot.n})
+		arrays[slot] = a
+		return a, err
+	}
+	parts := make([]interp.Value, len(f.Acc))
+	seen := map[ir.Type]int{}
+	for c, t := range f.Acc {
+		a, err := get(scratchSlot{t, seen[t], reduce.MaxBlocks})
+		if err != nil {
+			return nil, nil, err
+		}
+		seen[t]++
+		parts[c] = &interp.Array{A: a}
+	}
+	res, err := get(scratchSlot{f.Res, 0, f.NRes})
+	return parts, res, err
+}
+
+// emptyValue is the reduction of no elements: the identity, or NumPy's
+// error for those without one.
+func emptyValue(name string, s reduce.Spec) (interp.Value, error) {
+	float := s.In[0].IsFloat() || s.In[1].IsFloat()
+	switch s.Kind {
+	case reduce.Sum, reduce.Dot, reduce.Prod:
+		v := 0
+		if s.Kind == reduce.Prod {
+			v = 1
+		}
+		if float {
+			return interp.Float(v), nil
+		}
+		return interp.Int(v), nil
+	case reduce.Norm:
+		return interp.Float(0), nil
+	case reduce.CountNonzero:
+		return interp.Int(0), nil
+	case reduce.Any:
+		return interp.Bool(false), nil
+	case reduce.All, reduce.AllClose, reduce.Equal:
+		return interp.Bool(true), nil
+	}
+	return nil, fmt.Errorf("%s of an empty array", name)
+}
+
+// hostValue turns the result values of a full reduction of n elements
+// into the host value ARRAYS.md section 3 gives.
+func hostValue(name string, s reduce.Spec, n int, chunks [][]uint64) (interp.Value, error) {
+	v, t := chunks[0], s.In[0]
+	float := t.IsFloat() || s.In[1].IsFloat()
+	f := math.Float64frombits(v[0])
+	switch s.Kind {
+	case reduce.Sum, reduce.Dot:
+		if float {
+			return interp.Float(f), nil
+		}
+		return exactSum(name, chunks)
+	case reduce.Prod:
+		if float {
+			return interp.Float(f), nil
+		}
+		if v[1] != 0 {
+			return nil, fmt.Errorf("%s overflows int", name)
+		}
+		return interp.Int(int64(v[0])), nil
+	case reduce.Mean:
+		return interp.Float(f / float64(n)), nil
+	case reduce.Norm:
+		return interp.Float(math.Sqrt(f)), nil
+	case reduce.Min, reduce.Max:
+		return interp.ConvertScalarBits(t, v[0]), nil
+	case reduce.ArgMin, reduce.ArgMax, reduce.CountNonzero:
+		return interp.Int(int64(v[0])), nil
+	}
+	return interp.Bool(v[0] != 0), nil
+}
+
+// exactSum adds the ranges' int sums: one value each, or limbs (hi, lo)
+// meaning hi*2^32 + lo, with an overflow flag third for dot. The total
+// must fit a host int.
+func exactSum(name string, chunks [][]uint64) (interp.Value, error) {
+	total, part := new(big.Int), new(big.Int)
+	for _, v := range chunks {
+		part.SetInt64(int64(v[0]))
+		if len(v) > 1 {
+			part.Lsh(part, 32).Add(part, big.NewInt(int64(v[1])))
+		}
+		total.Add(total, part)
+		if len(v) > 2 && v[2] != 0 {
+			return nil, fmt.Errorf("%s overflows int", name)
+		}
+	}
+	if !total.IsInt64() {
+		return nil, fmt.Errorf("%s overflows int", name)
+	}
+	return interp.Int(total.Int64()), nil
+}
+
+// targetOf describes dev for planning.
+func targetOf(dev mem.Device) reduce.Target {
+	return reduce.Target{CUDA: dev.IsCUDA(), Workers: runtime.GOMAXPROCS(0)}
+}
+
+// axisReduce reduces a along axes into a new array on a's device, made
+// with the thread's allocator scopes (inside a capture block the kernel
+// is recorded).
+func axisReduce(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, axes []int, keep bool) (interp.Value, error) {
+	dev := a.Device()
+	plan, err := reduce.PlanAxis(layoutOf(a), axes, keep, targetOf(dev))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if plan.K == 0 && plan.M > 0 && !k.HasIdentity() {
+		return nil, fmt.Errorf("%s along an axis of length 0: the reduction has no identity", name)
+	}
+	// Every element is written: by the kernel, or with the identity.
+	out, err := th.NewArrayUninit(reduce.AxisOut(k, a.DType()), plan.Out, interp.String(dev.String()), nil)
+	if err != nil || plan.M == 0 {
+		return &interp.Array{A: out}, err
+	}
+	if plan.K == 0 {
+		return &interp.Array{A: out}, fillIdentity(th, k, out)
+	}
+	s := reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}
+	kern, err := reduce.AxisKernel(s, plan.Strategy, plan.Kept, len(plan.Ext)-plan.Kept, plan.Wide())
+	if err != nil {
+		return nil, err
+	}
+	args, err := viewArgs(plan.View, a)
+	if err != nil {
+		return nil, err
+	}
+	flat, err := out.Reshape([]int{plan.M})
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, &interp.Array{A: flat}, interp.Int(plan.M), interp.Int(plan.K))
+	args = append(append(args, ints(tail(plan.Ext[:plan.Kept]))...), ints(tail(plan.Ext[plan.Kept:]))...)
+	if err := th.LaunchKernel(kern, dev, []int{plan.Grid}, args...); err != nil {
+		return nil, err
+	}
+	return &interp.Array{A: out}, nil
+}
+
+// fillIdentity sets the output of reductions of no elements.
+func fillIdentity(th *interp.Thread, k reduce.Kind, out *mem.Array) error {
+	var v interp.Value = interp.Int(0)
+	switch k {
+	case reduce.Prod:
+		v = interp.Int(1)
+	case reduce.Any:
+		v = interp.Bool(false)
+	case reduce.All:
+		v = interp.Bool(true)
+	case reduce.Mean:
+		v = interp.Float(math.NaN())
+	}
+	return th.FillArray(out, v)
+}
+
+// tail is xs without its first element (the extents kernels need to
+// split an index).
+func tail(xs []int) []int {
+	if len(xs) == 0 {
+		return nil
+	}
+	return xs[1:]
+}
