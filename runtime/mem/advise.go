@@ -104,10 +104,11 @@ func (a *Array) managedRange(op string, target Device) (*cudaDev, cuda.DevicePtr
 	if err != nil {
 		return nil, 0, 0, err
 	}
-	if a.spanBytes() == 0 {
+	lo, hi := a.span()
+	if hi == lo {
 		return d, 0, 0, nil
 	}
-	p, n := a.buf.pages(a.off, a.off+a.spanBytes())
+	p, n := a.buf.pages(a.off+lo, a.off+hi)
 	return d, p, n, nil
 }
 
@@ -128,7 +129,8 @@ func (a *Array) Prefetch(dev Device) error {
 	if err != nil {
 		return fmt.Errorf("prefetch to %s: %w", dev, err)
 	}
-	a.buf.moved(placeOf(dev), a.off, a.off+a.spanBytes())
+	lo, hi := a.span()
+	a.buf.moved(placeOf(dev), a.off+lo, a.off+hi)
 	return nil
 }
 

@@ -88,7 +88,10 @@ func (a *Array) WaitForUsers(except Device) error {
 // touch managed memory while that GPU works). Managed memory that the CPU
 // then touches in place is a host touch of the automatic prefetch policy:
 // prefetched to the CPU first when a GPU touched it last (prefetch.go).
-func (a *Array) SyncForHost() error { return a.syncForHost(a.off, a.spanBytes()) }
+func (a *Array) SyncForHost() error {
+	lo, hi := a.span()
+	return a.syncForHost(a.off+lo, hi-lo)
+}
 
 // syncForHost is SyncForHost for an access to n bytes from byte off of
 // the buffer.
@@ -115,8 +118,9 @@ func (a *Array) syncForHost(off, n int) error {
 	return d.Ctx.Do(func() error { return d.Drv.CtxSynchronize() })
 }
 
-// HostBytes returns the bytes from element [0, ...] up to the last element
-// of an array the CPU may access in place. It does not synchronize: use
+// HostBytes returns the bytes from the lowest-addressed element up to the
+// highest of an array the CPU may access in place; element [0, ...] is
+// element HostOrigin of them (not the first when a stride is negative). It does not synchronize: use
 // ReadHost, or SyncForHost first. The bytes are a's memory, which is freed
 // when a is collected: keep a reachable (runtime.KeepAlive) while using
 // them.
@@ -131,13 +135,13 @@ func (a *Array) HostBytes() ([]byte, error) {
 	if p == 0 || a.Size() == 0 {
 		return nil, nil
 	}
-	return hostSlice(p, a.spanBytes()), nil
+	lo, hi := a.span()
+	return hostSlice(p+uintptr(lo), hi-lo), nil
 }
 
 func hostSlice(p uintptr, n int) []byte { return unsafe.Slice((*byte)(HostPointer(p)), n) }
 
-// ReadHost returns the bytes from element [0, ...] to the last element for
-// reading on the host: the memory itself when the CPU can access it (after
+// ReadHost returns the bytes HostBytes covers for reading on the host: the memory itself when the CPU can access it (after
 // SyncForHost; keep a reachable while using them, as for HostBytes), else a
 // copy through a staging buffer after the device's queued work finished.
 func (a *Array) ReadHost() ([]byte, error) {
@@ -154,7 +158,8 @@ func (a *Array) ReadHost() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := a.spanBytes()
+	lo, hi := a.span()
+	p, n := p+uintptr(lo), hi-lo
 	buf := make([]byte, n)
 	if n == 0 {
 		return buf, nil
@@ -184,6 +189,8 @@ func (a *Array) WriteHost(fn func(b []byte) error) error {
 		return err
 	}
 	p, _ := a.Ptr()
+	lo, _ := a.span()
+	p += uintptr(lo) // b starts at the lowest element
 	d, err := getCUDADevice(a.Device().Ordinal)
 	if err != nil {
 		return err
@@ -196,16 +203,37 @@ func (a *Array) WriteHost(fn func(b []byte) error) error {
 	})
 }
 
-// spanBytes is the byte extent from element [0, ...] to the last element.
-func (a *Array) spanBytes() int {
+// span is the byte range [lo, hi) the elements occupy, relative to element
+// [0, ...]: lo is negative when a stride is (a[::-1] starts at its last
+// byte). An empty array spans nothing.
+func (a *Array) span() (lo, hi int) {
 	if a.Size() == 0 {
-		return 0
+		return 0, 0
 	}
-	last := 0
-	for k, d := range a.shape {
-		last += (d - 1) * a.strides[k]
+	first, last := elemSpan(a.shape, a.strides)
+	size := a.dtype.Size()
+	return first * size, (last + 1) * size
+}
+
+// elemSpan is the lowest and highest element offset of a non-empty
+// array of this shape and strides, relative to element [0, ...].
+func elemSpan(shape, strides []int) (first, last int) {
+	for k, d := range shape {
+		if strides[k] < 0 {
+			first += (d - 1) * strides[k]
+		} else {
+			last += (d - 1) * strides[k]
+		}
 	}
-	return (last + 1) * a.dtype.Size()
+	return first, last
+}
+
+// HostOrigin is the element index of element [0, ...] in the bytes of
+// HostBytes and ReadHost: 0 unless a stride is negative. Add it to an
+// offset from Offset to index those bytes.
+func (a *Array) HostOrigin() int {
+	lo, _ := a.span()
+	return -lo / a.dtype.Size()
 }
 
 // LoadElem reads element off (an offset from Offset) as raw bits, copying
@@ -231,7 +259,8 @@ func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
 		if err != nil {
 			return err
 		}
-		fn(b[off*size : (off+1)*size])
+		i := a.HostOrigin() + off
+		fn(b[i*size : (i+1)*size])
 		return nil
 	}
 	if err := a.SyncForHost(); err != nil {

@@ -75,3 +75,123 @@ func MergedStride(shape, strides []int) (int, bool) {
 	}
 	return stride, true
 }
+
+// Sel selects along one axis of a view: an index, which drops the axis, or
+// (Slice) the Count elements from Start in steps of Step, as SliceBounds
+// gives them.
+type Sel struct {
+	Slice              bool
+	Start, Count, Step int
+}
+
+// SliceBounds resolves lo:hi:step over an axis of n elements with NumPy's
+// clamping (a missing bound is nil: the whole axis in the step's
+// direction) and returns the first index and the element count. A step of
+// 0 and negative bounds are errors: negative indices do not count from the
+// end (Go's rule, docs/decisions.md).
+func SliceBounds(n int, lo, hi *int, step int) (start, count int, err error) {
+	if step == 0 {
+		return 0, 0, fmt.Errorf("slice step cannot be zero")
+	}
+	for _, b := range []*int{lo, hi} {
+		if b != nil && *b < 0 {
+			return 0, 0, fmt.Errorf("negative slice bound %d (bounds count from 0; write len(x) - k)", *b)
+		}
+	}
+	if step > 0 {
+		start, stop := min(deref(lo, 0), n), min(deref(hi, n), n)
+		if stop <= start {
+			return 0, 0, nil
+		}
+		return start, (stop - start + step - 1) / step, nil
+	}
+	// Going down, a missing hi means past index 0 (-1), which no written
+	// bound can say.
+	start, stop := min(deref(lo, n-1), n-1), -1
+	if hi != nil {
+		stop = min(*hi, n-1)
+	}
+	if start <= stop {
+		return 0, 0, nil
+	}
+	return start, (start-stop-1)/(-step) + 1, nil
+}
+
+func deref(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// View applies one Sel per leading axis (the axes after them are kept
+// whole): a strided view sharing a's buffer, with an element offset and
+// strides multiplied by the steps (negative for a negative step). Views of
+// views compose. Dropping every axis is not a view: index the element.
+func (a *Array) View(sels []Sel) (*Array, error) {
+	if a.Freed() {
+		return nil, ErrFreed
+	}
+	if len(sels) > len(a.shape) {
+		return nil, fmt.Errorf("too many indices for a %d-D array: %d", len(a.shape), len(sels))
+	}
+	v := *a
+	v.shape, v.strides, v.view = nil, nil, true
+	for k, s := range sels {
+		n := a.shape[k]
+		if err := s.check(k, n); err != nil {
+			return nil, err
+		}
+		if s.Slice && s.Count == 0 {
+			v.shape, v.strides = append(v.shape, 0), append(v.strides, a.strides[k])
+			continue
+		}
+		v.off += s.Start * a.strides[k] * a.dtype.Size()
+		if s.Slice {
+			v.shape, v.strides = append(v.shape, s.Count), append(v.strides, a.strides[k]*s.Step)
+		}
+	}
+	v.shape = append(v.shape, a.shape[len(sels):]...)
+	v.strides = append(v.strides, a.strides[len(sels):]...)
+	if len(v.shape) == 0 {
+		return nil, fmt.Errorf("an index for every axis selects one element, not a view")
+	}
+	return &v, nil
+}
+
+// check refuses a selection that reaches outside an axis of n elements.
+func (s Sel) check(axis, n int) error {
+	if !s.Slice {
+		if s.Start < 0 || s.Start >= n {
+			return fmt.Errorf("index %d out of bounds for axis %d with size %d", s.Start, axis, n)
+		}
+		return nil
+	}
+	last := s.Start + (s.Count-1)*s.Step
+	if s.Step == 0 || s.Count < 0 || s.Count > 0 && (s.Start < 0 || s.Start >= n || last < 0 || last >= n) {
+		return fmt.Errorf("slice of %d from %d step %d out of bounds for axis %d with size %d", s.Count, s.Start, s.Step, axis, n)
+	}
+	return nil
+}
+
+// Transpose is the view with the axes reversed (NumPy's a.T).
+func (a *Array) Transpose() (*Array, error) {
+	axes := make([]int, len(a.shape))
+	for i := range axes {
+		axes[i] = len(axes) - 1 - i
+	}
+	return a.Permute(axes)
+}
+
+// Overlap reports whether a and b may share bytes: the same buffer and
+// intersecting byte ranges. Two interleaved views (x[::2], x[1::2]) count
+// as overlapping: the test is cheap and a false positive only costs a
+// copy through a temporary.
+func Overlap(a, b *Array) bool {
+	if a.buf != b.buf || a.Size() == 0 || b.Size() == 0 {
+		return false
+	}
+	alo, ahi := a.span()
+	blo, bhi := b.span()
+	return a.off+alo < b.off+bhi && b.off+blo < a.off+ahi
+}
