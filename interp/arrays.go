@@ -26,12 +26,14 @@ func ArrayElems(a *mem.Array, fn func(bits uint64)) error {
 	return nil
 }
 
-// forEachOffset visits the element offsets of a in C order.
+// forEachOffset visits the element offsets of a in C order, as indices
+// into the bytes of ReadHost (from the lowest element: HostOrigin).
 func forEachOffset(a *mem.Array, fn func(off int)) {
 	shape, strides := a.Shape(), a.Strides()
 	if a.Size() == 0 {
 		return
 	}
+	origin := a.HostOrigin()
 	if a.IsContiguous() {
 		n := a.Size()
 		for i := 0; i < n; i++ {
@@ -41,7 +43,7 @@ func forEachOffset(a *mem.Array, fn func(off int)) {
 	}
 	idx := make([]int, len(shape))
 	for {
-		off := 0
+		off := origin
 		for k, i := range idx {
 			off += i * strides[k]
 		}
@@ -180,29 +182,6 @@ func length(x Value) (int, error) {
 	return 0, fmt.Errorf("%s has no length", x.Type())
 }
 
-func slice(x Value, lo, hi int) (Value, error) {
-	n, err := length(x)
-	if err != nil {
-		return nil, err
-	}
-	if lo < 0 || hi > n || lo > hi {
-		return nil, fmt.Errorf("slice [%d:%d] out of range for length %d", lo, hi, n)
-	}
-	switch x := x.(type) {
-	case *List:
-		return &List{Elems: append([]Value(nil), x.Elems[lo:hi]...)}, nil
-	case String:
-		return x[lo:hi], nil
-	case *Array:
-		v, err := x.A.Slice(lo, hi)
-		if err != nil {
-			return nil, err
-		}
-		return &Array{A: v}, nil
-	}
-	return nil, fmt.Errorf("cannot slice %s", x.Type())
-}
-
 func iterate(th *Thread, x Value) ([]Value, error) {
 	switch x := x.(type) {
 	case *List:
@@ -285,5 +264,6 @@ func printLoader(a *mem.Array) (func(off int) (uint64, error), error) {
 	if err != nil {
 		return nil, err
 	}
-	return func(off int) (uint64, error) { return mem.LoadBits(b, a.DType(), off), nil }, nil
+	origin := a.HostOrigin()
+	return func(off int) (uint64, error) { return mem.LoadBits(b, a.DType(), origin+off), nil }, nil
 }

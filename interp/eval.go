@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -213,9 +214,26 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, opPos ast.Po
 	if err != nil {
 		return err
 	}
+	if t.Slices() {
+		cs, err := th.evalComps(t.Indices, fr)
+		if err != nil {
+			return err
+		}
+		return th.assignSlice(t, x, cs, op, v, opPos)
+	}
 	idx, err := th.evalList(t.Indices, fr)
 	if err != nil {
 		return err
+	}
+	if a, ok := x.(*Array); ok && len(idx) < a.A.NDim() {
+		// m[i] = v writes the row m[i], a view.
+		cs := make([]comp, len(idx))
+		for k, iv := range idx {
+			if cs[k].i, err = toInt(iv); err != nil {
+				return th.errorAt(t.Indices[k].Start(), fmt.Errorf("array index: %v", err))
+			}
+		}
+		return th.assignSlice(t, x, cs, op, v, opPos)
 	}
 	if op != "" {
 		old, err := index(th, x, idx)
@@ -227,6 +245,25 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, opPos ast.Po
 		}
 	}
 	return th.errorAt(t.Lbrack, setIndex(th, x, idx, v))
+}
+
+// assignSlice writes v (combined with the view's old value by op, for
+// y[2:10] += v) into the view of x that cs select.
+func (th *Thread) assignSlice(t *ast.IndexExpr, x Value, cs []comp, op string, v Value, opPos ast.Pos) error {
+	a, ok := x.(*Array)
+	if !ok {
+		return th.errorAt(t.Lbrack, fmt.Errorf("not yet supported: assigning to a slice of a %s (build a new one with +)", x.Type()))
+	}
+	view, err := viewOf(a.A, cs)
+	if err != nil {
+		return th.errorAt(t.Lbrack, err)
+	}
+	if op != "" {
+		if v, err = binary(th, op, &Array{A: view}, v); err != nil {
+			return th.errorAt(opPos, err)
+		}
+	}
+	return th.errorAt(t.Lbrack, th.AssignView(view, v))
 }
 
 func (th *Thread) execIf(s *ast.IfStmt, fr *frame) (ctrl, error) {
@@ -454,18 +491,7 @@ func (th *Thread) evalExpr(e ast.Expr, fr *frame) (Value, error) {
 	case *ast.CallExpr:
 		return th.evalCall(e, fr)
 	case *ast.IndexExpr:
-		x, err := th.eval(e.X, fr)
-		if err != nil {
-			return nil, err
-		}
-		idx, err := th.evalList(e.Indices, fr)
-		if err != nil {
-			return nil, err
-		}
-		v, err := index(th, x, idx)
-		return v, th.errorAt(e.Lbrack, err)
-	case *ast.SliceExpr:
-		return th.evalSlice(e, fr)
+		return th.evalIndex(e, fr)
 	case *ast.AttrExpr:
 		x, err := th.eval(e.X, fr)
 		if err != nil {
@@ -512,39 +538,44 @@ func (th *Thread) evalBinary(e *ast.BinaryExpr, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.Op == "@" {
+		v, err := th.matmulOp(e, x, y)
+		return v, th.errorAt(e.OpPos, err)
+	}
 	v, err := binary(th, e.Op, x, y)
 	return v, th.errorAt(e.OpPos, err)
 }
 
-func (th *Thread) evalSlice(e *ast.SliceExpr, fr *frame) (Value, error) {
+// matmulOp is a @ b: a call of the predeclared matmul (NumPy's operator),
+// whatever a script binds to the name.
+func (th *Thread) matmulOp(e *ast.BinaryExpr, x, y Value) (Value, error) {
+	f, ok := th.in.predeclared["matmul"]
+	if !ok {
+		return nil, errors.New("matmul is not available: the @ operator calls matmul(a, b)")
+	}
+	return th.Call(f, &Args{Pos: e.OpPos, Positional: []Value{x, y}, exprs: []ast.Expr{e.X, e.Y}})
+}
+
+// evalIndex reads an element, or makes a view (arrays) or a copy (lists,
+// strings) when a component is a slice.
+func (th *Thread) evalIndex(e *ast.IndexExpr, fr *frame) (Value, error) {
 	x, err := th.eval(e.X, fr)
 	if err != nil {
 		return nil, err
 	}
-	bound := func(b ast.Expr, def int) (int, error) {
-		if b == nil {
-			return def, nil
-		}
-		v, err := th.eval(b, fr)
+	if e.Slices() {
+		cs, err := th.evalComps(e.Indices, fr)
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
-		n, err := toInt(v)
-		return n, th.errorAt(b.Start(), err)
+		v, err := sliceValue(x, cs)
+		return v, th.errorAt(e.Lbrack, err)
 	}
-	n, err := length(x)
-	if err != nil {
-		return nil, th.errorAt(e.Lbrack, err)
-	}
-	lo, err := bound(e.Lo, 0)
+	idx, err := th.evalList(e.Indices, fr)
 	if err != nil {
 		return nil, err
 	}
-	hi, err := bound(e.Hi, n)
-	if err != nil {
-		return nil, err
-	}
-	v, err := slice(x, lo, hi)
+	v, err := index(th, x, idx)
 	return v, th.errorAt(e.Lbrack, err)
 }
 

@@ -1,55 +1,125 @@
 package interp
 
 import (
+	"fmt"
 	"math"
+	"slices"
+	"strconv"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
-// fillKernel is `kernel fill(x: array[T], v: T) { x[tid()] = v }` for
-// dtype t, built directly as IR.
-func fillKernel(t ir.Type) *ir.Kernel {
-	f := &ir.Func{Name: "gscript_fill_" + t.String(), Params: []ir.Param{{Name: "x", Elem: t, NDim: 1}, {Name: "v", Elem: t}}}
-	i, v := f.NewReg(ir.I32), f.NewReg(t)
-	f.Body = []ir.Stmt{
-		&ir.Inst{Op: ir.OpTid, Dst: i, Imm: 0},
+// fillKernel is `kernel fill(x: array[T, ndim], v: T) { x[tid()...] = v }`
+// for dtype t, built directly as IR.
+func fillKernel(t ir.Type, ndim int) *ir.Kernel {
+	f := &ir.Func{Name: kernelName("fill", ndim, t), Params: []ir.Param{{Name: "x", Elem: t, NDim: ndim}, {Name: "v", Elem: t}}}
+	idx, body := tids(f, ndim)
+	v := f.NewReg(t)
+	f.Body = append(body,
 		&ir.Inst{Op: ir.OpParam, Dst: v, Param: 1},
-		&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: []ir.Reg{i, v}},
-	}
-	return &ir.Kernel{Entry: f, TidDims: 1}
+		&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(idx, v)},
+	)
+	return &ir.Kernel{Entry: f, TidDims: ndim}
 }
 
-// FillArray sets every element of a to v. A contiguous array is filled by
-// a kernel on its own device (on a CUDA device: no host round trip, and
-// recorded by a capture block); managed memory too, so that its pages stay
-// on the GPU. A strided view, or host memory wrapped as a CUDA array (the
-// GPU may not reach it), is filled from the host.
+// copyKernel is `kernel copy(d: array[D, ndim], s: array[S, ndim]) {
+// d[i...] = D(s[i...]) }`: strided views on both sides, since kernels
+// index through strides.
+func copyKernel(dt, st ir.Type, ndim int) *ir.Kernel {
+	f := &ir.Func{Name: kernelName("copy", ndim, dt, st), Params: []ir.Param{{Name: "d", Elem: dt, NDim: ndim}, {Name: "s", Elem: st, NDim: ndim}}}
+	idx, body := tids(f, ndim)
+	v := f.NewReg(st)
+	body = append(body, &ir.Inst{Op: ir.OpLoad, Dst: v, Param: 1, Args: idx})
+	if dt != st {
+		c := f.NewReg(dt)
+		body = append(body, &ir.Inst{Op: ir.OpConvert, Dst: c, Args: []ir.Reg{v}})
+		v = c
+	}
+	f.Body = append(body, &ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(idx, v)})
+	return &ir.Kernel{Entry: f, TidDims: ndim}
+}
+
+// kernelName keeps the 1-D fill's historical name.
+func kernelName(op string, ndim int, ts ...ir.Type) string {
+	name := "gscript_" + op
+	for _, t := range ts {
+		name += "_" + t.String()
+	}
+	if ndim > 1 {
+		name += "_" + strconv.Itoa(ndim) + "d"
+	}
+	return name
+}
+
+// tids reads the thread index of each of ndim axes into registers.
+func tids(f *ir.Func, ndim int) ([]ir.Reg, []ir.Stmt) {
+	idx, body := make([]ir.Reg, ndim), make([]ir.Stmt, ndim)
+	for k := range idx {
+		idx[k] = f.NewReg(ir.I32)
+		body[k] = &ir.Inst{Op: ir.OpTid, Dst: idx[k], Imm: k}
+	}
+	return idx, body
+}
+
+// kernelReaches reports whether a kernel on a's device can touch a: not
+// for host memory wrapped as a CUDA array (the GPU may not reach it).
+func kernelReaches(a *mem.Array) bool {
+	return !a.Device().IsCUDA() || a.Kind() == mem.CUDAManaged || !a.HostAccessible()
+}
+
+// FillArray sets every element of a to v with a kernel on a's own device
+// (on a CUDA device: no host round trip, and recorded by a capture block);
+// managed memory too, so that its pages stay on the GPU. Strided views
+// are filled in place through their strides. Host memory wrapped as a
+// CUDA array is filled from the host.
 func (th *Thread) FillArray(a *mem.Array, v Value) error {
 	if _, err := ElemBits(v, a.DType()); err != nil {
 		return err
 	}
-	dev := a.Device()
-	if !a.IsContiguous() || (dev.IsCUDA() && a.Kind() != mem.CUDAManaged && a.HostAccessible()) {
+	if !kernelReaches(a) {
 		return Fill(a, v)
 	}
 	if a.Size() == 0 {
 		return nil
 	}
-	t := a.DType()
-	k := th.CachedKernel("gscript_fill_"+t.String(), func() *ir.Kernel { return fillKernel(t) })
-	flat, err := a.Reshape([]int{a.Size()})
-	if err != nil {
-		return err
-	}
-	// One launch covers at most 2^31-1 threads: fill in chunks.
-	for off := 0; off < a.Size(); off += math.MaxInt32 {
-		n := min(a.Size()-off, math.MaxInt32)
-		part, err := flat.Slice(off, off+n)
+	if a.IsContiguous() {
+		flat, err := a.Reshape([]int{a.Size()})
 		if err != nil {
 			return err
 		}
-		if err := th.LaunchKernel(k, dev, []int{n}, &Array{A: part}, v); err != nil {
+		a = flat // one axis: the fewest index computations
+	}
+	t, nd := a.DType(), a.NDim()
+	k := th.CachedKernel(kernelName("fill", nd, t), func() *ir.Kernel { return fillKernel(t, nd) })
+	return th.launchOver(k, []*mem.Array{a}, v)
+}
+
+// launchOver launches k with one thread per element of arrs (views of
+// one shape, the kernel's first parameters) and then scalars, on the
+// first array's device. One launch covers at most 2^31-1 threads, so a
+// larger shape is launched in pieces of whole rows of axis 0.
+func (th *Thread) launchOver(k *ir.Kernel, arrs []*mem.Array, scalars ...Value) error {
+	shape := arrs[0].Shape()
+	if arrs[0].Size() == 0 {
+		return nil
+	}
+	rowSize := arrs[0].Size() / shape[0]
+	if rowSize > math.MaxInt32 {
+		return fmt.Errorf("not yet supported: a strided view whose rows hold more than 2^31-1 elements (%s)", ShapeString(shape))
+	}
+	step := math.MaxInt32 / rowSize
+	for lo := 0; lo < shape[0]; lo += step {
+		args := make([]Value, 0, len(arrs)+len(scalars))
+		for _, a := range arrs {
+			part, err := a.Slice(lo, min(lo+step, shape[0]))
+			if err != nil {
+				return err
+			}
+			args = append(args, &Array{A: part})
+		}
+		dims := append([]int{min(step, shape[0]-lo)}, shape[1:]...)
+		if err := th.LaunchKernel(k, arrs[0].Device(), dims, append(args, scalars...)...); err != nil {
 			return err
 		}
 	}
@@ -68,9 +138,10 @@ func (th *Thread) initArray(a *mem.Array, init Value) error {
 	return th.FillArray(a, init)
 }
 
-// CopyArray copies src into dst (same shape, dtypes converted): on the GPU
-// when both are contiguous arrays of one dtype on one CUDA device, else
-// through the host.
+// CopyArray copies src into dst (same shape, dtypes converted): a device
+// copy when both are contiguous arrays of one dtype on one CUDA device, a
+// copy kernel through the strides for other arrays of one device, else
+// through the host. It does not check for overlap: AssignView does.
 func (th *Thread) CopyArray(dst, src *mem.Array) error {
 	if done, err := mem.CopyDevice(dst, src); done {
 		if err == nil {
@@ -78,5 +149,19 @@ func (th *Thread) CopyArray(dst, src *mem.Array) error {
 		}
 		return err
 	}
-	return CopyArray(dst, src)
+	if dst.Device() != src.Device() || !kernelReaches(dst) || !kernelReaches(src) || !slices.Equal(dst.Shape(), src.Shape()) {
+		return CopyArray(dst, src)
+	}
+	if dst.IsContiguous() && src.IsContiguous() {
+		var err error
+		if dst, err = dst.Reshape([]int{dst.Size()}); err != nil {
+			return err
+		}
+		if src, err = src.Reshape([]int{src.Size()}); err != nil {
+			return err
+		}
+	}
+	dt, st, nd := dst.DType(), src.DType(), dst.NDim()
+	k := th.CachedKernel(kernelName("copy", nd, dt, st), func() *ir.Kernel { return copyKernel(dt, st, nd) })
+	return th.launchOver(k, []*mem.Array{dst, src})
 }

@@ -233,3 +233,38 @@ func reshape(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	return interp.Reshape(th, args.Positional[0].(*interp.Array), args.Positional[1:])
 }
+
+// transpose is transpose(a[, axes]): a view with the axes reversed, or
+// with axis i of the result being a's axis axes[i] (NumPy's).
+func transpose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(1, 2); err != nil {
+		return nil, err
+	}
+	a, err := arrayArg(args, 0)
+	if err != nil {
+		return nil, err
+	}
+	if len(args.Positional) == 1 {
+		v, err := a.Transpose()
+		return wrapView(v, err)
+	}
+	l, ok := args.Positional[1].(*interp.List)
+	if !ok {
+		return nil, fmt.Errorf("transpose: axes must be a list of ints, not %s", args.Positional[1].Type())
+	}
+	axes := make([]int, len(l.Elems))
+	for i, e := range l.Elems {
+		if axes[i], err = interp.ToInt(e); err != nil {
+			return nil, fmt.Errorf("transpose: axes: %v", err)
+		}
+	}
+	v, err := a.Permute(axes)
+	return wrapView(v, err)
+}
+
+func wrapView(v *mem.Array, err error) (interp.Value, error) {
+	if err != nil {
+		return nil, err
+	}
+	return &interp.Array{A: v}, nil
+}

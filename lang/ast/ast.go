@@ -326,18 +326,31 @@ type CallExpr struct {
 	Kwargs []*KwArg
 }
 
-// IndexExpr is `X[I0, I1, ...]`; Lbrack is the '[' position.
+// IndexExpr is `X[I0, I1, ...]`; Lbrack is the '[' position. Each index
+// is an expression or, in host code, a *SliceComponent (`a[1:3, j]`).
 type IndexExpr struct {
 	X       Expr
 	Lbrack  Pos
 	Indices []Expr
 }
 
-// SliceExpr is `X[Lo:Hi]`; Lo and Hi may be nil.
-type SliceExpr struct {
-	X      Expr
-	Lbrack Pos
-	Lo, Hi Expr
+// SliceComponent is one `Lo:Hi:Step` component of an IndexExpr; any of
+// the three may be nil. Colon is the first ':'. It is an Expr only so
+// that it can stand among the indices: it has no value of its own.
+type SliceComponent struct {
+	Lo       Expr
+	Colon    Pos
+	Hi, Step Expr
+}
+
+// Slices reports whether any index is a SliceComponent.
+func (e *IndexExpr) Slices() bool {
+	for _, x := range e.Indices {
+		if _, ok := x.(*SliceComponent); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // AttrExpr is `X.Name`.
@@ -361,20 +374,25 @@ func (e *UnaryExpr) Start() Pos  { return e.Pos }
 func (e *BinaryExpr) Start() Pos { return e.X.Start() }
 func (e *CallExpr) Start() Pos   { return e.Fun.Start() }
 func (e *IndexExpr) Start() Pos  { return e.X.Start() }
-func (e *SliceExpr) Start() Pos  { return e.X.Start() }
-func (e *AttrExpr) Start() Pos   { return e.X.Start() }
-func (e *ParenExpr) Start() Pos  { return e.Pos }
-func (e *TypeExpr) Start() Pos   { return e.Pos }
+func (e *SliceComponent) Start() Pos {
+	if e.Lo != nil {
+		return e.Lo.Start()
+	}
+	return e.Colon
+}
+func (e *AttrExpr) Start() Pos  { return e.X.Start() }
+func (e *ParenExpr) Start() Pos { return e.Pos }
+func (e *TypeExpr) Start() Pos  { return e.Pos }
 
-func (*Ident) exprNode()      {}
-func (*BasicLit) exprNode()   {}
-func (*BoolLit) exprNode()    {}
-func (*NilLit) exprNode()     {}
-func (*ListLit) exprNode()    {}
-func (*UnaryExpr) exprNode()  {}
-func (*BinaryExpr) exprNode() {}
-func (*CallExpr) exprNode()   {}
-func (*IndexExpr) exprNode()  {}
-func (*SliceExpr) exprNode()  {}
-func (*AttrExpr) exprNode()   {}
-func (*ParenExpr) exprNode()  {}
+func (*Ident) exprNode()          {}
+func (*BasicLit) exprNode()       {}
+func (*BoolLit) exprNode()        {}
+func (*NilLit) exprNode()         {}
+func (*ListLit) exprNode()        {}
+func (*UnaryExpr) exprNode()      {}
+func (*BinaryExpr) exprNode()     {}
+func (*CallExpr) exprNode()       {}
+func (*IndexExpr) exprNode()      {}
+func (*SliceComponent) exprNode() {}
+func (*AttrExpr) exprNode()       {}
+func (*ParenExpr) exprNode()      {}

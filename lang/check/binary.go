@@ -33,6 +33,10 @@ func (b *body) binaryExpr(e *ast.BinaryExpr) operand {
 	if e.Op == "&&" || e.Op == "||" {
 		return b.logical(e)
 	}
+	if e.Op == "@" {
+		b.errs.Add(e.OpPos, "the matrix product @ is only available in host code, not in a %s", b.kind)
+		return invalid()
+	}
 	x := b.expr(e.X)
 	y := b.expr(e.Y)
 	return b.binary(e, e.Op, e.OpPos, x, y)

@@ -30,6 +30,9 @@ func (b *body) expr(e ast.Expr) operand {
 		return b.call(e, false)
 	case *ast.IndexExpr:
 		return b.index(e)
+	case *ast.SliceComponent:
+		b.errs.Add(e.Colon, "slices are only available in host code (index one element in a %s)", b.kind)
+		return invalid()
 	case *ast.AttrExpr:
 		if e.Name.Name == "shape" {
 			b.errs.Add(e.Name.Pos, "%s must be indexed by a constant axis: %s[k]", exprString(e), exprString(e))
@@ -48,8 +51,6 @@ func exprKind(e ast.Expr) string {
 		return "nil"
 	case *ast.ListLit:
 		return "list"
-	case *ast.SliceExpr:
-		return "slice expression"
 	}
 	return "expression"
 }

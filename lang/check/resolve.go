@@ -320,10 +320,10 @@ func (r *resolver) expr(e ast.Expr) {
 	case *ast.IndexExpr:
 		r.expr(e.X)
 		r.exprs(e.Indices)
-	case *ast.SliceExpr:
-		r.expr(e.X)
+	case *ast.SliceComponent:
 		r.expr(e.Lo)
 		r.expr(e.Hi)
+		r.expr(e.Step)
 	case *ast.AttrExpr:
 		r.expr(e.X)
 	case *ast.ParenExpr:

@@ -201,13 +201,14 @@ func writeExpr(b *strings.Builder, e ast.Expr) {
 		b.WriteByte('[')
 		writeList(b, e.Indices)
 		b.WriteByte(']')
-	case *ast.SliceExpr:
-		writeExpr(b, e.X)
-		b.WriteByte('[')
+	case *ast.SliceComponent:
 		writeExpr(b, e.Lo)
 		b.WriteByte(':')
 		writeExpr(b, e.Hi)
-		b.WriteByte(']')
+		if e.Step != nil {
+			b.WriteByte(':')
+			writeExpr(b, e.Step)
+		}
 	case *ast.AttrExpr:
 		writeExpr(b, e.X)
 		b.WriteString("." + e.Name.Name)

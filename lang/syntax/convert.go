@@ -234,8 +234,6 @@ func describeExpr(x ast.Expr) string {
 	switch x.(type) {
 	case *ast.CallExpr:
 		return "a call"
-	case *ast.SliceExpr:
-		return "a slice (assign to its elements with an index, or use copy)"
 	case *ast.BasicLit, *ast.BoolLit, *ast.NilLit:
 		return "a literal"
 	case *ast.ListLit:
@@ -301,12 +299,12 @@ func (c *converter) nested(p ast.Pos, d int) int {
 	return d + 1
 }
 
-// Binary precedence, as in Go.
+// Binary precedence, as in Go; "@" (matrix product) is NumPy's: that of "*".
 var precedence = map[string]int{
 	"||": 1, "&&": 2,
 	"==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,
 	"+": 4, "-": 4, "|": 4, "^": 4,
-	"*": 5, "/": 5, "%": 5, "<<": 5, ">>": 5, "&": 5,
+	"*": 5, "@": 5, "/": 5, "%": 5, "<<": 5, ">>": 5, "&": 5,
 }
 
 // operand is a converted subtree and its depth.
@@ -393,18 +391,29 @@ func (c *converter) suffix(x ast.Expr, d int, s *pSuffix) (ast.Expr, int) {
 		return &ast.AttrExpr{X: x, Name: name}, c.nested(name.Pos, d)
 	}
 	lb := astPos(s.Lbrack.Pos)
-	switch {
-	case s.Colon0:
-		hi, hd := c.optSubExpr(s.Hi0)
-		return &ast.SliceExpr{X: x, Lbrack: lb, Hi: hi}, c.nested(lb, max(d, hd))
-	case s.Colon:
-		lo, ld := c.subExpr(s.First)
-		hi, hd := c.optSubExpr(s.Hi)
-		return &ast.SliceExpr{X: x, Lbrack: lb, Lo: lo, Hi: hi}, c.nested(lb, max(d, ld, hd))
+	idx := make([]ast.Expr, len(s.Comps))
+	for k, p := range s.Comps {
+		var cd int
+		idx[k], cd = c.comp(p)
+		d = max(d, cd)
 	}
-	first, fd := c.subExpr(s.First)
-	more, md := c.subExprs(s.More)
-	return &ast.IndexExpr{X: x, Lbrack: lb, Indices: append([]ast.Expr{first}, more...)}, c.nested(lb, max(d, fd, md))
+	return &ast.IndexExpr{X: x, Lbrack: lb, Indices: idx}, c.nested(lb, d)
+}
+
+// comp converts one index component: an expression, or a slice.
+func (c *converter) comp(p *pComp) (ast.Expr, int) {
+	tail := p.Tail0
+	var lo ast.Expr
+	d := 0
+	if p.X != nil {
+		if lo, d = c.subExpr(p.X); p.Tail == nil {
+			return lo, d
+		}
+		tail = p.Tail
+	}
+	hi, hd := c.optSubExpr(tail.Hi)
+	step, sd := c.optSubExpr(tail.Step)
+	return &ast.SliceComponent{Lo: lo, Colon: astPos(tail.Colon.Pos), Hi: hi, Step: step}, max(d, hd, sd)
 }
 
 // call splits arguments into positional and keyword ones; a positional

@@ -40,8 +40,8 @@ func dump(n ast.Node) string {
 		return s + ")"
 	case *ast.IndexExpr:
 		return "(index " + dump(n.X) + " " + dumpList(n.Indices) + ")"
-	case *ast.SliceExpr:
-		return "(slice " + dump(n.X) + " " + dump(n.Lo) + " " + dump(n.Hi) + ")"
+	case *ast.SliceComponent:
+		return "(: " + dump(n.Lo) + " " + dump(n.Hi) + " " + dump(n.Step) + ")"
 	case *ast.AttrExpr:
 		return "(. " + dump(n.X) + " " + n.Name.Name + ")"
 	case *ast.ParenExpr:

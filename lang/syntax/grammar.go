@@ -171,7 +171,7 @@ type pExpr struct {
 }
 
 type pBin struct {
-	Op lexer.Token `parser:"@(\"||\" | \"&&\" | \"==\" | \"!=\" | \"<\" | \"<=\" | \">\" | \">=\" | \"+\" | \"-\" | \"|\" | \"^\" | \"*\" | \"/\" | \"%\" | \"<<\" | \">>\" | \"&\")"`
+	Op lexer.Token `parser:"@(\"||\" | \"&&\" | \"==\" | \"!=\" | \"<\" | \"<=\" | \">\" | \">=\" | \"+\" | \"-\" | \"|\" | \"^\" | \"*\" | \"@\" | \"/\" | \"%\" | \"<<\" | \">>\" | \"&\")"`
 	Y  *pUnary     `parser:"@@"`
 }
 
@@ -185,20 +185,29 @@ type pUnary struct {
 	X    *pUnary      `parser:"  @@"`
 }
 
-// pSuffix is a call f(args), an index a[i, j] or slice a[lo:hi] (either
-// bound optional), or an attribute x.name. The three share one struct so
-// that trying them after every operand costs one allocation, not three.
+// pSuffix is a call f(args), an index a[i, j, lo:hi:step] (components
+// see pComp), or an attribute x.name. The three share one struct so that
+// trying them after every operand costs one allocation, not three.
 type pSuffix struct {
 	Lparen *lexer.Token `parser:"  @\"(\""`
 	Args   []*pArg      `parser:"  ( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
 	Lbrack *lexer.Token `parser:"| @\"[\""`
-	Colon0 bool         `parser:"  ( @\":\""`
-	Hi0    *pExpr       `parser:"    @@?"`
-	First  *pExpr       `parser:"  | @@"`
-	Colon  bool         `parser:"    ( @\":\""`
-	Hi     *pExpr       `parser:"      @@?"`
-	More   []*pExpr     `parser:"    | ( \",\" @@ )+ )? ) \"]\""`
+	Comps  []*pComp     `parser:"  @@ ( \",\" @@ )* \"]\""`
 	Attr   *pIdent      `parser:"| \".\" @@"`
+}
+
+// pComp is an index, or a slice lo:hi:step with any part missing; both
+// branches start with a token, so the grammar stays LL(1).
+type pComp struct {
+	X     *pExpr      `parser:"  @@"`
+	Tail  *pSliceTail `parser:"  @@?"`
+	Tail0 *pSliceTail `parser:"| @@"`
+}
+
+type pSliceTail struct {
+	Colon lexer.Token `parser:"@\":\""`
+	Hi    *pExpr      `parser:"@@?"`
+	Step  *pExpr      `parser:"( \":\" @@? )?"`
 }
 
 // pArg is a positional argument or, with "=", a keyword argument whose

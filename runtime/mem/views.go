@@ -195,3 +195,28 @@ func Overlap(a, b *Array) bool {
 	blo, bhi := b.span()
 	return a.off+alo < b.off+bhi && b.off+blo < a.off+ahi
 }
+
+// BroadcastTo is the view of a with shape, by NumPy's rule: trailing axes
+// align, an axis of 1 stretches (stride 0), and missing leading axes
+// repeat the whole array. ok is false when the shapes do not broadcast.
+func (a *Array) BroadcastTo(shape []int) (v *Array, ok bool) {
+	extra := len(shape) - len(a.shape)
+	if extra < 0 {
+		return nil, false
+	}
+	w := *a
+	w.shape, w.strides = slices.Clone(shape), make([]int, len(shape))
+	for k := range shape {
+		j := k - extra
+		switch {
+		case j < 0 || a.shape[j] == 1 && shape[k] != 1:
+			w.strides[k] = 0
+		case a.shape[j] == shape[k]:
+			w.strides[k] = a.strides[j]
+		default:
+			return nil, false
+		}
+	}
+	w.view = a.view || !slices.Equal(shape, a.shape)
+	return &w, true
+}

@@ -150,3 +150,24 @@ func TestOverlap(t *testing.T) {
 		}
 	}
 }
+
+func TestBroadcastTo(t *testing.T) {
+	v := newF32(t, 3)
+	b, ok := v.BroadcastTo([]int{2, 3})
+	if !ok || !slices.Equal(b.Strides(), []int{0, 1}) || !b.IsView() {
+		t.Fatalf("[3] to [2, 3]: %v %v", ok, b)
+	}
+	c := newF32(t, 2, 1)
+	b, ok = c.BroadcastTo([]int{2, 4})
+	if !ok || !slices.Equal(b.Strides(), []int{1, 0}) {
+		t.Fatalf("[2, 1] to [2, 4]: %v", b.Strides())
+	}
+	if lo, hi := b.span(); lo != 0 || hi != 8 {
+		t.Errorf("a broadcast spans [%d, %d)", lo, hi)
+	}
+	for _, bad := range [][]int{{4}, {2}, {}} {
+		if _, ok := v.BroadcastTo(bad); ok {
+			t.Errorf("[3] broadcast to %v", bad)
+		}
+	}
+}

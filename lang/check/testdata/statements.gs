@@ -52,7 +52,15 @@ kernel k() { let a = nil } ### "nil not allowed in a kernel"
 kernel k() { let a = [1, 2] } ### "list not allowed in a kernel"
 ---
 // slice in kernel
-kernel k(x: array[f32]) { let a = x[0:2] } ### "slice expression not allowed in a kernel"
+kernel k(x: array[f32]) { let a = x[0:2] } ### "slices are only available in host code"
+---
+// slice store and strided slice in kernel
+kernel k(x: array[f32, 2]) {
+    x[0, ::2] = 1.0 ### "slices are only available in host code"
+}
+---
+// matrix product in kernel
+kernel k(x: array[f32], y: array[f32]) { let a = x[0] @ y[0] } ### "the matrix product @ is only available in host code"
 ---
 // assign shape
 kernel k(x: array[f32]) { x.shape[0] = 1 } ### "cannot assign to x.shape\[0\]"

@@ -37,7 +37,7 @@ launch k(x)              ### "unexpected \"\(\", expected \"\[\""
 // assignments to what cannot be assigned
 1 = 2                    ### "cannot assign to a literal"
 f() = 2                  ### "cannot assign to a call"
-a[1:2] = b               ### "cannot assign to a slice"
+(a) = b                  ### "cannot assign to a parenthesized expression"
 ---
 // a well-formed chunk reports nothing
 kernel saxpy(x: array[f32], y: array[f32], a: f32) {

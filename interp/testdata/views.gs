@@ -1,0 +1,112 @@
+// strided slices of one axis: views with NumPy's clamping
+array a: i32[10] = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+print(a[2:8:2], a[::3], a[7:], a[:3], a[::])   //> [2, 4, 6] [0, 3, 6, 9] [7, 8, 9] [0, 1, 2] [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]
+print(a[::-1])                                  //> [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]
+print(a[8:2:-2], a[:6:-1], a[3::-1])            //> [8, 6, 4] [9, 8, 7] [3, 2, 1, 0]
+print(a[5:99], a[99:], a[7:3], a[99::-4])       //> [5, 6, 7, 8, 9] [] [] [9, 5, 1]
+let r = a[::-1]
+print(r.is_view, r.shape, r.memory_kind == a.memory_kind, r[0], r[9])  //> true [10] true 9 0
+r[0] = 90
+print(a[9], len(r), r[2:5])                     //> 90 10 [7, 6, 5]
+print(r[::-1][0:3], a[1:9][::2][1:])            //> [0, 1, 2] [3, 5, 7]
+---
+// several axes: an index drops its axis, a slice keeps it
+array m: i32[3, 4] = [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]]
+print(m[:, 1], m[1, :], m[1:3, 1:4:2])          //> [1, 11, 21] [10, 11, 12, 13] [[11, 13], [21, 23]]
+print(m[::-1, ::-1][0], m[:, 2].shape, m[0:1, :].shape)  //> [23, 22, 21, 20] [3] [1, 4]
+print(m[1, 2], m[2][3], m[:, 3][1])             //> 12 23 13
+print(m[::2, :].is_view, m[1].is_view)          //> true true
+---
+// transposes are views
+array m: f32[2, 3] = [[1, 2, 3], [4, 5, 6]]
+print(m.T, m.T.shape, m.T.is_view)              //> [[1.0, 4.0], [2.0, 5.0], [3.0, 6.0]] [3, 2] true
+m.T[2, 0] = 30
+print(m[0, 2], transpose(m)[1], transpose(m, [0, 1])[1])  //> 30.0 [2.0, 5.0] [4.0, 5.0, 6.0]
+array c: i32[2, 3, 4]
+print(transpose(c, [2, 0, 1]).shape, c.T.shape) //> [4, 2, 3] [4, 3, 2]
+transpose(c, [0, 0, 1])                         ### "not a permutation"
+---
+// kernels, reductions, copy and fill take strided views, negative strides too
+kernel double(x: array[f32]) { let i = tid(); x[i] = 2.0 * x[i] }
+kernel take(x: array[f32], out: array[f32]) { let i = tid(); out[i] = x[i] }
+array x: f32[6] = [0, 1, 2, 3, 4, 5]
+launch double[3](x[::-2])
+print(x)                                        //> [0.0, 2.0, 2.0, 6.0, 4.0, 10.0]
+array m: f32[3, 3] = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
+array out: f32[3]
+launch take[3](m[:, 1], out)
+print(out)                                      //> [2.0, 5.0, 8.0]
+print(sum(x[::-1]), max(m[:, 2]), min(m[::-1, 0]), sum(m.T[0]))  //> 24.0 9.0 1.0 12.0
+print(sum(m[::-1, ::2], axis=0))                //> [12.0, 18.0]
+fill(m[1, :], 0)
+copy(out, m[::-1, 2])
+print(m[1], out)                                //> [0.0, 0.0, 0.0] [9.0, 0.0, 3.0]
+let t = m.T.to("cpu")
+print(t.is_view, t)                             //> false [[1.0, 0.0, 7.0], [2.0, 0.0, 8.0], [3.0, 0.0, 9.0]]
+---
+// slice assignment: a scalar fills, an array is copied (broadcast by NumPy's rule)
+array y: f32[12]
+y[2:10] = 1.0
+print(y)                                        //> [0.0, 0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 0.0]
+array x: i32[5] = [1, 2, 3, 4, 5]
+y[1:6] = x[0:5]
+y[::-4] = 7
+print(y)                                        //> [0.0, 1.0, 2.0, 7.0, 4.0, 5.0, 1.0, 7.0, 1.0, 1.0, 0.0, 7.0]
+array m: f32[3, 2]
+array v: f32[3] = [1, 2, 3]
+m[:, 0] = v
+m[:, 1] = 9
+print(m)                                        //> [[1.0, 9.0], [2.0, 9.0], [3.0, 9.0]]
+array row: f32[2] = [5, 6]
+m[1:, :] = row
+m[0] = 0
+print(m)                                        //> [[0.0, 0.0], [5.0, 6.0], [5.0, 6.0]]
+---
+// aliasing reads the right-hand side as if copied first (NumPy)
+array x: i32[8] = [0, 1, 2, 3, 4, 5, 6, 7]
+x[1:6] = x[0:5]
+print(x)                                        //> [0, 0, 1, 2, 3, 4, 6, 7]
+x[:] = x[::-1]
+print(x)                                        //> [7, 6, 4, 3, 2, 1, 0, 0]
+array m: i32[2, 2] = [[1, 2], [3, 4]]
+m[:, :] = m.T
+print(m)                                        //> [[1, 3], [2, 4]]
+---
+// lists and strings slice with Python's steps
+let l = [0, 1, 2, 3, 4, 5]
+print(l[1:5:2], l[::-1], l[4:1:-1], l[:99], l[10:])  //> [1, 3] [5, 4, 3, 2, 1, 0] [4, 3, 2] [0, 1, 2, 3, 4, 5] []
+let s = "hello"
+print(s[::-1], s[1:4], s[::2], s[3:1])          //> olleh ell hlo 
+---
+array a: f32[4]
+print(a[::0])                                   ### "slice step cannot be zero"
+---
+array a: f32[4]
+print(a[-1:])                                   ### "negative slice bound -1: bounds count from 0 \(write len\(x\) - 1\)"
+---
+let l = [1, 2]
+print(l[:-1])                                   ### "negative slice bound -1"
+---
+array m: f32[2, 2]
+print(m[:, :, 1])                               ### "too many indices for a 2-D array: 3"
+---
+array m: f32[2, 3]
+print(m[:, 3])                                  ### "index 3 out of bounds for axis 1 with size 3"
+---
+array m: f32[2, 3]
+array v: f32[2] = 1
+m[:, 0:2] = v
+print(m)                                        //> [[1.0, 1.0, 0.0], [1.0, 1.0, 0.0]]
+m[0:2, :] = v                                   ### "cannot assign an array of shape \[2\] to a view of shape \[2, 3\]"
+---
+array y: f32[4]
+y[0:2] = [1, 2]                                 ### "assign a scalar or an array to a view, not a list"
+---
+let l = [1, 2, 3]
+l[0:2] = 1                                      ### "not yet supported: assigning to a slice of a list"
+---
+array a: f32[2, 2]
+let p = a @ a                                   ### "matmul is not available"
+---
+array a: f32[3]
+print(a[1:2:"x"])                               ### "slice step: want an int"

@@ -1,0 +1,189 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// comp is one evaluated component of an index expression that slices: an
+// index, or a slice whose missing bounds are nil.
+type comp struct {
+	slice  bool
+	i      int
+	lo, hi *int
+	step   int
+}
+
+// evalComps evaluates the components of a slicing index expression. A
+// negative bound and a step of 0 are reported at their own expression.
+func (th *Thread) evalComps(idx []ast.Expr, fr *frame) ([]comp, error) {
+	out := make([]comp, len(idx))
+	for k, e := range idx {
+		s, ok := e.(*ast.SliceComponent)
+		if !ok {
+			i, err := th.evalInt(e, fr, "index")
+			out[k] = comp{i: i}
+			if err != nil {
+				return nil, err
+			}
+			continue
+		}
+		c := comp{slice: true, step: 1}
+		var err error
+		if c.lo, err = th.evalBound(s.Lo, fr); err != nil {
+			return nil, err
+		}
+		if c.hi, err = th.evalBound(s.Hi, fr); err != nil {
+			return nil, err
+		}
+		if s.Step != nil {
+			if c.step, err = th.evalInt(s.Step, fr, "slice step"); err != nil {
+				return nil, err
+			}
+			if c.step == 0 {
+				return nil, th.errorAt(s.Step.Start(), errors.New("slice step cannot be zero"))
+			}
+		}
+		out[k] = c
+	}
+	return out, nil
+}
+
+func (th *Thread) evalInt(e ast.Expr, fr *frame, what string) (int, error) {
+	v, err := th.eval(e, fr)
+	if err != nil {
+		return 0, err
+	}
+	i, err := toInt(v)
+	if err != nil {
+		return 0, th.errorAt(e.Start(), fmt.Errorf("%s: %v", what, err))
+	}
+	return i, nil
+}
+
+// evalBound evaluates an optional slice bound. Negative bounds do not
+// count from the end (Go's rule, docs/decisions.md).
+func (th *Thread) evalBound(e ast.Expr, fr *frame) (*int, error) {
+	if e == nil {
+		return nil, nil
+	}
+	i, err := th.evalInt(e, fr, "slice bound")
+	if err != nil {
+		return nil, err
+	}
+	if i < 0 {
+		return nil, th.errorAt(e.Start(), fmt.Errorf("negative slice bound %d: bounds count from 0 (write len(x) - %d)", i, -i))
+	}
+	return &i, nil
+}
+
+// sliceValue applies slicing components to an array (a view), a list or
+// a string (a copy, as in Python).
+func sliceValue(x Value, cs []comp) (Value, error) {
+	if a, ok := x.(*Array); ok {
+		v, err := viewOf(a.A, cs)
+		if err != nil {
+			return nil, err
+		}
+		return &Array{A: v}, nil
+	}
+	n, err := length(x)
+	if err != nil {
+		return nil, fmt.Errorf("cannot slice %s", x.Type())
+	}
+	if len(cs) != 1 {
+		return nil, fmt.Errorf("a %s takes one slice, got %d components", x.Type(), len(cs))
+	}
+	start, count, err := mem.SliceBounds(n, cs[0].lo, cs[0].hi, cs[0].step)
+	if err != nil {
+		return nil, err
+	}
+	at := func(i int) int { return start + i*cs[0].step }
+	switch x := x.(type) {
+	case *List:
+		out := make([]Value, count)
+		for i := range out {
+			out[i] = x.Elems[at(i)]
+		}
+		return &List{Elems: out}, nil
+	case String:
+		out := make([]byte, count)
+		for i := range out {
+			out[i] = x[at(i)]
+		}
+		return String(out), nil
+	}
+	return nil, fmt.Errorf("cannot slice %s", x.Type())
+}
+
+// viewOf is the view of a that the components select.
+func viewOf(a *mem.Array, cs []comp) (*mem.Array, error) {
+	if a.Freed() {
+		return nil, mem.ErrFreed
+	}
+	if len(cs) > a.NDim() {
+		return nil, fmt.Errorf("too many indices for a %d-D array: %d", a.NDim(), len(cs))
+	}
+	sels := make([]mem.Sel, len(cs))
+	for k, c := range cs {
+		if !c.slice {
+			sels[k] = mem.Sel{Start: c.i}
+			continue
+		}
+		start, count, err := mem.SliceBounds(a.Shape()[k], c.lo, c.hi, c.step)
+		if err != nil {
+			return nil, err
+		}
+		sels[k] = mem.Sel{Slice: true, Start: start, Count: count, Step: c.step}
+	}
+	return a.View(sels)
+}
+
+// AssignView writes v into dst as NumPy's dst[...] = v does: a scalar
+// fills it; an array of dst's shape, or of one that broadcasts to it, is
+// copied into it, converting dtypes, on dst's device. The right-hand side
+// is read as if copied first, so x[1:6] = x[0:5] shifts x as in NumPy. A
+// shape mismatch names both shapes and writes nothing.
+func (th *Thread) AssignView(dst *mem.Array, v Value) error {
+	switch v := v.(type) {
+	case *Array:
+		src, ok := v.A.BroadcastTo(dst.Shape())
+		if !ok {
+			return fmt.Errorf("cannot assign an array of shape %s to a view of shape %s", ShapeString(v.A.Shape()), ShapeString(dst.Shape()))
+		}
+		return th.copyInto(dst, src)
+	case *List:
+		return fmt.Errorf("assign a scalar or an array to a view, not a list (array(list) makes one)")
+	}
+	return th.FillArray(dst, v)
+}
+
+// copyInto copies src (of dst's shape) into dst with a kernel on dst's
+// device, through a temporary when the two share bytes.
+func (th *Thread) copyInto(dst, src *mem.Array) error {
+	if dst.Freed() || src.Freed() {
+		return mem.ErrFreed
+	}
+	if dst.Device() != src.Device() {
+		return fmt.Errorf("cannot assign an array on %s to a view on %s: move it first with .to(%q)", src.Device(), dst.Device(), dst.Device().String())
+	}
+	if !mem.Overlap(dst, src) {
+		return th.CopyArray(dst, src)
+	}
+	if th.Capturing(dst.Device()) {
+		// The temporary would have to outlive the graph.
+		return fmt.Errorf("not yet supported: inside capture, assigning a view to one it overlaps (copy the right-hand side to its own array first)")
+	}
+	tmp, err := th.NewArrayUninit(src.DType(), src.Shape(), String(dst.Device().String()), nil)
+	if err != nil {
+		return err
+	}
+	defer tmp.Free()
+	if err := th.CopyArray(tmp, src); err != nil {
+		return err
+	}
+	return th.CopyArray(dst, tmp)
+}
