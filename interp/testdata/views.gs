@@ -110,3 +110,38 @@ let p = a @ a                                   ### "matmul is not available"
 ---
 array a: f32[3]
 print(a[1:2:"x"])                               ### "slice step: want an int"
+---
+// a large reversed view prints summarised, read element by element
+let a = arange(0, 3000, 1, dtype=i32)
+print(a[::-1], a[::-1].to("cpu")[2999])         //> [2999, 2998, 2997, ..., 2, 1, 0] 0
+print(a[2000::-7].shape, a[::-7][428])          //> [286] 3
+---
+//!cuda
+// slice fills and copies record in a capture and replay
+array y: f32[8] on "cuda:0"
+array x: f32[8] = 1.0 on "cuda:0"
+capture g on "cuda:0" {
+    y[::2] = 5.0
+    y[1::2] = x[0:4]
+}
+print(y)                                        //> [0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+replay(g)
+print(y)                                        //> [5.0, 1.0, 5.0, 1.0, 5.0, 1.0, 5.0, 1.0]
+---
+//!cuda
+array y: f32[8] on "cuda:0"
+capture g on "cuda:0" {
+    y[1:] = y[:7]                               ### "not yet supported: inside capture, assigning a view to one it overlaps"
+}
+---
+//!cuda
+// views of device arrays work everywhere: kernels, reductions, printing, .to
+kernel inc(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+array m: f32[3, 4] = [[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]] on "cuda:0"
+launch inc[3](m[::-1, 3])
+print(m[:, 3], sum(m[::-1, ::-1]), max(m.T[1]))  //> [4.0, 8.0, 12.0] 69.0 9.0
+print(m[1, ::-2].to("cpu"), m.T[::2, 1:].to("cpu"))  //> [8.0, 5.0] [[4.0, 8.0], [6.0, 10.0]]
+array c: f64[4] on "cpu"
+copy(c, m[1, ::-1])
+print(c)                                        //> [8.0, 6.0, 5.0, 4.0]
+m[0, :] = c                                     ### "cannot assign an array on cpu to a view on cuda:0: move it first with .to\("cuda:0"\)"
