@@ -52,8 +52,16 @@
 //     must. Only func may declare "-> T". A device block has no "on"
 //     clause. capture needs a plain graph name. A rank in array[T, N] must
 //     be a positive integer literal (N <= 4 is the checker's rule).
-//   - Assignment targets are names, index expressions and attributes;
-//     slices, calls, literals and parenthesized expressions are errors.
+//   - An index expression's components are each an expression or a
+//     slice lo:hi:step with any part missing (a[::-1], m[:, j]); they
+//     become ast.SliceComponent in ast.IndexExpr.Indices. The checker
+//     refuses slices in kernels and funcs. An empty component (a[], a[1,])
+//     is an error.
+//   - "@" is a binary operator (matrix product) at the precedence of "*",
+//     as in NumPy.
+//   - Assignment targets are names, index expressions (slices included)
+//     and attributes; calls, literals and parenthesized expressions are
+//     errors.
 //   - Error recovery skips to the next terminator outside all brackets, so
 //     each top-level statement reports at most one syntax error. A parse
 //     error in a statement that already has a lexical error (bad character,
