@@ -32,11 +32,13 @@ kernel take(x: array[f32], out: array[f32]) { let i = tid(); out[i] = x[i] }
 array x: f32[6] = [0, 1, 2, 3, 4, 5]
 launch double[3](x[::-2])
 print(x)                                        //> [0.0, 2.0, 2.0, 6.0, 4.0, 10.0]
+launch double[6](x[::-1])
+print(x)                                        //> [0.0, 4.0, 4.0, 12.0, 8.0, 20.0]
 array m: f32[3, 3] = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]
 array out: f32[3]
 launch take[3](m[:, 1], out)
 print(out)                                      //> [2.0, 5.0, 8.0]
-print(sum(x[::-1]), max(m[:, 2]), min(m[::-1, 0]), sum(m.T[0]))  //> 24.0 9.0 1.0 12.0
+print(sum(x[::-1]), max(m[:, 2]), min(m[::-1, 0]), sum(m.T[0]))  //> 48.0 9.0 1.0 12.0
 print(sum(m[::-1, ::2], axis=0))                //> [12.0, 18.0]
 fill(m[1, :], 0)
 copy(out, m[::-1, 2])

@@ -147,8 +147,10 @@
 //     loops with fminf/fmaxf semantics; atomic_cas uses atomicCAS, floats
 //     through their bits: the compare is bitwise (-0 != +0, a NaN matches
 //     the same NaN bits), unlike float ==. u8 and bool atomics are rejected.
-//   - Loads and stores address data + sum(idx_k * stride_k) in 64-bit
-//     element units, so views with any strides work.
+//   - Loads and stores address data + sum(idx_k * stride_k) in signed
+//     64-bit element units (long long indices and strides, added to a
+//     typed pointer), so views with any strides work, negative ones
+//     (a[::-1], whose data is its highest element's address) included.
 //   - print is device printf, one call per print (so a line is not torn
 //     between threads). Formats: %d, %lld, %u, %llu, bools as true/false,
 //     f32 with %.9g and f64 with %.17g (round-trip, but not the shortest
