@@ -80,6 +80,9 @@ func adapt(host *Expr, t ir.Type) (ir.Type, error) {
 	if t == ir.Bool {
 		return ir.Promote(host.t, ir.Bool), nil
 	}
+	if t.IsFloat() {
+		return t, nil // rounds, to inf past the range (NumPy warns, gives inf)
+	}
 	if _, err := interp.ElemBits(host.val, t); err != nil {
 		return ir.Invalid, fmt.Errorf("%s does not fit the array's dtype %s (NEP 50: a host number adapts to the array)", host.val, t)
 	}
@@ -143,6 +146,10 @@ func node(op ir.Op, in, t ir.Type, args ...*Expr) (*Expr, error) {
 		}
 		if op == ir.OpSelect && i == 0 {
 			// the condition stays bool
+		} else if a.weak && a.t == ir.F64 {
+			// a host float is an f64 parameter, converted to in by the
+			// kernel: past f32's range it becomes inf, as in NumPy
+			a = &Expr{val: a.val, t: ir.F64}
 		} else if a.weak || (a.isLeaf() && a.arr == nil && a.t != in) {
 			a = &Expr{val: a.val, t: in} // the scalar parameter has type in
 		}

@@ -1,8 +1,10 @@
 package fuse
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -128,7 +130,7 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 		if err != nil {
 			return err
 		}
-		return th.LaunchKernel(k, dst.Device(), dst.Shape(), args...)
+		return kernelError(th.LaunchKernel(k, dst.Device(), dst.Shape(), args...))
 	}
 	n := dst.Size()
 	for off := 0; off < n; off += math.MaxInt32 {
@@ -145,7 +147,7 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 			return err
 		}
 		if err := th.LaunchKernel(k, dst.Device(), []int{m}, args...); err != nil {
-			return err
+			return kernelError(err)
 		}
 	}
 	return nil
@@ -166,4 +168,15 @@ func (p *plan) args(dst *mem.Array, view func(*mem.Array) (*mem.Array, error)) (
 		out = append(out, s.val)
 	}
 	return out, nil
+}
+
+// kernelError turns a failure inside a generated kernel (an integer
+// division by zero on the cpu), which has no source position of its own,
+// into a plain error that the evaluator positions at the expression.
+func kernelError(err error) error {
+	var ee *interp.EvalError
+	if errors.As(err, &ee) && !ee.Pos.IsValid() {
+		return fmt.Errorf("array expression: %s", strings.TrimPrefix(ee.Msg, "kernel gscript_fused: "))
+	}
+	return err
 }

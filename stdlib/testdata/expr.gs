@@ -56,7 +56,7 @@ print((f + 1).dtype, (f * 2.5).dtype, (i + 1).dtype, (i * 2.5).dtype, (b + 1).dt
 print((f + d).dtype, (f + i).dtype, (f + b).dtype, (i + l).dtype, (i + b).dtype)      //> f64 f64 f32 i64 i32
 print((i + w).dtype, (l + q).dtype, (w + q).dtype, (b + w).dtype, (t & i).dtype)      //> i64 f64 u64 u32 i32
 print((f + f32(1)).dtype, (f + f64(1)).dtype, (i + i64(1)).dtype, (t == t).dtype)     //> f32 f64 i64 bool
-print(i * 2.5)                       //> [2.5, 5.0]
+print(i * 2.5, f + 1e300)            //> [2.5, 5.0] [inf, inf]
 ---
 array b: u8[2] = [1, 2]
 print(b + 300)                       ### "300 does not fit the array's dtype u8"
