@@ -9,7 +9,7 @@ import (
 )
 
 // arrayAttrs are the attributes of arrays, for lookups and completion.
-var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape"}
+var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "astype"}
 
 // ArrayAttrNames lists array attributes (for REPL completion).
 func ArrayAttrNames() []string { return append([]string(nil), arrayAttrs...) }
@@ -55,6 +55,8 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 			}
 			return ArrayTo(th, x, args.Positional[0])
 		}}, nil
+	case "astype":
+		return asType(x), nil
 	case "reshape":
 		return &Builtin{Name: "reshape", Fn: func(th *Thread, args *Args) (Value, error) {
 			if err := args.Check(1, 4); err != nil {

@@ -55,7 +55,11 @@ var docs = slices.Concat([]Doc{
 
 	{"pow", topicMath, "pow(x, y)", "x to the power y, as a float", false},
 	{"cdiv", topicMath, "cdiv(a, b)", "the ceiling of a / b for ints, as in kernels: the grid that covers n threads is grid(cdiv(n, B))", false},
-	{"abs", topicMath, "abs(x)", "the absolute value of a number, of its type (also in kernels)", false},
+	{"abs", topicMath, "abs(x)", "the absolute value of a number or, elementwise, of an array, of its type (also in kernels)", false},
+	{"minimum", topicArrays, "minimum(a, b)", "the elementwise smaller of two arrays (or an array and a number), broadcast; NaN wins, as in NumPy", false},
+	{"maximum", topicArrays, "maximum(a, b)", "the elementwise larger of two arrays (or an array and a number), broadcast; NaN wins", false},
+	{"clip", topicArrays, "clip(a, lo, hi)", "a with every element limited to [lo, hi]: minimum(maximum(a, lo), hi)", false},
+	{"where", topicArrays, "where(cond, a, b)", "elementwise a where the bool array cond holds, else b, broadcast together", false},
 	{"round", topicMath, "round(x) | round(x, ndigits)", "round(x): the nearest whole float, halves away from zero (as in kernels); round(x, n): to n decimals, ties to even (Python's)", false},
 
 	{"zeros", topicArrays, "zeros(shape, dtype=f32, device=, allocator=)", "a new array of zeros; shape is an int or a list of ints", false},
@@ -153,7 +157,7 @@ var docs = slices.Concat([]Doc{
 		"block_count", "block_count(p): the number of threads of the block where p holds (i32)",
 		"block_any", "block_any(p): whether p holds on some thread of the block",
 		"block_all", "block_all(p): whether p holds on every thread of the block"),
-	described(topicMath, false, "(x)", "as a float (also in kernels, on f32 and f64)",
+	described(topicMath, false, "(x)", "as a float; of an array, elementwise (f32 stays f32; ints give f64); also in kernels, on f32 and f64",
 		"sqrt", "the square root", "sin", "the sine (radians)", "cos", "the cosine", "tan", "the tangent",
 		"asin", "the arc sine", "acos", "the arc cosine", "atan", "the arc tangent", "sinh", "the hyperbolic sine",
 		"cosh", "the hyperbolic cosine", "tanh", "the hyperbolic tangent", "exp", "e to the x", "exp2", "2 to the x",

@@ -43,8 +43,9 @@ func Universe() map[string]interp.Value {
 		fns[name] = f
 	}
 	u := make(map[string]interp.Value, len(fns))
+	operands := operandBuiltins()
 	for name, f := range fns {
-		u[name] = &interp.Builtin{Name: name, Fn: f}
+		u[name] = &interp.Builtin{Name: name, Fn: f, Operands: operands[name]}
 	}
 	return u
 }
