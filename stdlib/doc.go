@@ -90,6 +90,8 @@ var docs = slices.Concat([]Doc{
 	{"allclose", topicReduce, "allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=false)", "whether every |a - b| <= atol + rtol * |b|, as NumPy's", false},
 	{"isclose", topicReduce, "isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=false)", "a bool array: where |a - b| <= atol + rtol * |b|, as NumPy's", false},
 	{"equal", topicReduce, "equal(a, b)", "whether a and b have the same shape and elements", false},
+	{"cumsum", topicReduce, "cumsum(a, axis=)", "a new array of the running sums along axis, or of the flattened array (bools and ints in i64, unsigned in u64)", false},
+	{"cumprod", topicReduce, "cumprod(a, axis=)", "a new array of the running products along axis, or of the flattened array (dtypes as cumsum)", false},
 	{"array_equal", topicReduce, "array_equal(a, b)", "equal's other name, as NumPy's", false},
 
 	{"load", topicFiles, `load("x.npy", device=, allocator=)`, "read a NumPy .npy file into a new array", false},
