@@ -45,7 +45,8 @@ func scripts(t *testing.T) []*scripttest.Chunk {
 // the array's device (constructors, ranges, reductions, scans): all their chunks
 // run here.
 var stdlibScripts = []string{"../../stdlib/testdata/construct.gs", "../../stdlib/testdata/ranges.gs",
-	"../../stdlib/testdata/reduce.gs", "../../stdlib/testdata/expr.gs", "../../stdlib/testdata/scan.gs"}
+	"../../stdlib/testdata/reduce.gs", "../../stdlib/testdata/expr.gs", "../../stdlib/testdata/scan.gs",
+	"../../stdlib/testdata/matmul.gs"}
 
 // backends lists the devices present: the cpu, then every CUDA device.
 func backends() []string {
