@@ -119,11 +119,6 @@ func gather(th *interp.Thread, x *mem.Array) (*mem.Array, error) {
 // tiled runs the product as the generated block kernel: a 128 x 128 tile
 // of c per block, so the grid is (batch * row tiles, column tiles).
 func (p *matmulPlan) tiled(th *interp.Thread, c *mem.Array) error {
-	if !p.dev.IsCUDA() {
-		// The cpu executor faults on this kernel at larger K (a bug in
-		// runtime/cpu to fix, then this goes): the host computes instead.
-		return hostIntMatmul(p, c)
-	}
 	k, err := matmulKernel(th, "tiled", p.dtype)
 	if err != nil {
 		return err
@@ -273,50 +268,10 @@ const tiledSource = `kernel tiled(a: array[T, 3], b: array[T, 3], c: array[T, 3]
         for j in range(8) {
             let r = row0 + ty + 16 * i
             let col = col0 + tx + 16 * j
-            let v = acc[i, j] // loaded by every lane: the cpu executor faults on a masked local load
             if r < m && col < n {
-                c[z, r, col] = v
+                c[z, r, col] = acc[i, j]
             }
         }
     }
 }
 `
-
-// hostIntMatmul is the integer product of cpu arrays on the host. Sums and
-// products of raw bits wrap mod 2^64; their low bits are the dtype's
-// wrapping result, signed or not.
-func hostIntMatmul(p *matmulPlan, c *mem.Array) error {
-	ab, err := p.a.HostBytes()
-	if err != nil {
-		return err
-	}
-	bb, err := p.b.HostBytes()
-	if err != nil {
-		return err
-	}
-	cb, err := c.HostBytes()
-	if err != nil {
-		return err
-	}
-	at, bt, ct := p.a.Strides(), p.b.Strides(), c.Strides()
-	za, zb := at[0], bt[0]
-	if p.a.Shape()[0] == 1 {
-		za = 0
-	}
-	if p.b.Shape()[0] == 1 {
-		zb = 0
-	}
-	t := p.dtype
-	for z := range p.batch {
-		for i := range p.m {
-			for j := range p.n {
-				var s uint64
-				for q := range p.k {
-					s += mem.LoadBits(ab, t, z*za+i*at[1]+q*at[2]) * mem.LoadBits(bb, t, z*zb+q*bt[1]+j*bt[2])
-				}
-				mem.StoreBits(cb, t, z*ct[0]+i*ct[1]+j*ct[2], s)
-			}
-		}
-	}
-	return nil
-}
