@@ -132,43 +132,8 @@ func adapt(host numClass, t ir.Type) numClass {
 	return numClass{t: t}
 }
 
-// promoteTypes is NumPy's promote_types for gscript's numeric dtypes.
-func promoteTypes(a, b ir.Type) ir.Type {
-	if a == b {
-		return a
-	}
-	if a.IsFloat() || b.IsFloat() {
-		if a == ir.F64 || b == ir.F64 {
-			return ir.F64
-		}
-		other := a
-		if a == ir.F32 {
-			other = b
-		}
-		if other == ir.U8 {
-			return ir.F32
-		}
-		return ir.F64
-	}
-	sa, sb := a.IsSigned(), b.IsSigned()
-	if sa == sb {
-		if a.Size() >= b.Size() {
-			return a
-		}
-		return b
-	}
-	u, s := a, b
-	if sa {
-		u, s = b, a
-	}
-	switch {
-	case u == ir.U64:
-		return ir.F64
-	case u.Size() < s.Size():
-		return s
-	}
-	return ir.I64
-}
+// promoteTypes is NumPy's promote_types (lang/ir's table).
+func promoteTypes(a, b ir.Type) ir.Type { return ir.Promote(a, b) }
 
 // makeNum packs a result value of class c into a Value, checking int ranges.
 func makeNum(c numClass, i int64, u uint64, f float64) (Value, error) {

@@ -9,7 +9,7 @@ import (
 )
 
 // arrayAttrs are the attributes of arrays, for lookups and completion.
-var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "T"}
+var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "astype", "T"}
 
 // ArrayAttrNames lists array attributes (for REPL completion).
 func ArrayAttrNames() []string { return append([]string(nil), arrayAttrs...) }
@@ -61,6 +61,8 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 			return nil, err
 		}
 		return &Array{A: v}, nil
+	case "astype":
+		return asType(x), nil
 	case "reshape":
 		return &Builtin{Name: "reshape", Fn: func(th *Thread, args *Args) (Value, error) {
 			if err := args.Check(1, 4); err != nil {
@@ -93,14 +95,17 @@ type Config struct {
 	LaunchAccess          string
 	Debug                 bool
 	AllowOversubscription bool
-	Prefetch              string       // "auto" or "off" (MEMORY.md section 8)
-	tracker               *mem.Tracker // where Prefetch takes effect: host accesses read it there
+	Prefetch              string // "auto" or "off" (MEMORY.md section 8)
+	// AllowTF32 lets f32 matrix products use TF32 tensor cores (PyTorch's
+	// allow_tf32): faster, with 10-bit mantissa inputs. Off: exact f32.
+	AllowTF32 bool
+	tracker   *mem.Tracker // where Prefetch takes effect: host accesses read it there
 }
 
 var launchAccessModes = []string{"relaxed", "checked", "strict"}
 
 // configSettings are config's attributes, in the order it prints them.
-var configSettings = []string{"launch_access", "debug", "allow_oversubscription", "prefetch"}
+var configSettings = []string{"launch_access", "debug", "allow_oversubscription", "prefetch", "allow_tf32"}
 
 // ConfigNames lists config's settings (for REPL completion).
 func ConfigNames() []string { return append([]string(nil), configSettings...) }
@@ -112,7 +117,7 @@ func (*Config) Type() string { return "record" }
 func (c *Config) String() string {
 	return (&Record{
 		Names:  configSettings,
-		Values: []Value{String(c.LaunchAccess), Bool(c.Debug), Bool(c.AllowOversubscription), String(c.Prefetch)},
+		Values: []Value{String(c.LaunchAccess), Bool(c.Debug), Bool(c.AllowOversubscription), String(c.Prefetch), Bool(c.AllowTF32)},
 	}).String()
 }
 
@@ -126,6 +131,8 @@ func (c *Config) get(name string) (Value, error) {
 		return Bool(c.AllowOversubscription), nil
 	case "prefetch":
 		return String(c.Prefetch), nil
+	case "allow_tf32":
+		return Bool(c.AllowTF32), nil
 	}
 	return nil, fmt.Errorf("config has no setting %s (settings: %s)", name, strings.Join(configSettings, ", "))
 }
@@ -142,16 +149,12 @@ func (c *Config) set(name string, v Value) error {
 		return nil
 	case "prefetch":
 		return c.setPrefetch(v)
-	case "debug", "allow_oversubscription":
+	case "debug", "allow_oversubscription", "allow_tf32":
 		b, ok := v.(Bool)
 		if !ok {
 			return fmt.Errorf("config.%s must be a bool, not %s", name, describe(v))
 		}
-		if name == "debug" {
-			c.Debug = bool(b)
-		} else {
-			c.AllowOversubscription = bool(b)
-		}
+		*map[string]*bool{"debug": &c.Debug, "allow_oversubscription": &c.AllowOversubscription, "allow_tf32": &c.AllowTF32}[name] = bool(b)
 		return nil
 	}
 	_, err := c.get(name)

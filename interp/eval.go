@@ -170,11 +170,28 @@ func (th *Thread) execLet(s *ast.LetStmt, fr *frame) error {
 }
 
 func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
-	v, err := th.eval(s.Value, fr)
+	v, err := th.evalOperand(s.Value, fr)
 	if err != nil {
 		return err
 	}
 	op := s.Op[:len(s.Op)-1] // "+=" -> "+", "=" -> ""
+	if id, ok := s.Target.(*ast.Ident); ok && op != "" {
+		old, err := th.load(id, fr)
+		if err != nil {
+			return err
+		}
+		if a, ok := old.(*Array); ok {
+			// NumPy: y += expr writes into y, one kernel.
+			return th.errorAt(s.OpPos, th.updateArray(a, op, v))
+		}
+	}
+	if t, ok := s.Target.(*ast.IndexExpr); ok {
+		// y[...] = expr stays deferred: written into the view in place.
+		return th.assignIndex(t, op, v, s.Value.Start(), s.OpPos, fr)
+	}
+	if v, err = th.materialise(v); err != nil {
+		return th.errorAt(s.Value.Start(), err)
+	}
 	switch t := s.Target.(type) {
 	case *ast.Ident:
 		if op != "" {
@@ -188,8 +205,6 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 		}
 		th.store(t, v, fr)
 		return nil
-	case *ast.IndexExpr:
-		return th.assignIndex(t, op, v, s.OpPos, fr)
 	case *ast.AttrExpr:
 		x, err := th.eval(t.X, fr)
 		if err != nil {
@@ -209,7 +224,9 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 	return th.errorAt(s.Pos, fmt.Errorf("cannot assign to this expression"))
 }
 
-func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, opPos ast.Pos, fr *frame) error {
+// assignIndex stores v, which may be a deferred array expression (valPos
+// is its position), into an element or a view.
+func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, valPos, opPos ast.Pos, fr *frame) error {
 	x, err := th.eval(t.X, fr)
 	if err != nil {
 		return err
@@ -235,6 +252,9 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, opPos ast.Po
 		}
 		return th.assignSlice(t, x, cs, op, v, opPos)
 	}
+	if v, err = th.materialise(v); err != nil {
+		return th.errorAt(valPos, err)
+	}
 	if op != "" {
 		old, err := index(th, x, idx)
 		if err != nil {
@@ -259,9 +279,8 @@ func (th *Thread) assignSlice(t *ast.IndexExpr, x Value, cs []comp, op string, v
 		return th.errorAt(t.Lbrack, err)
 	}
 	if op != "" {
-		if v, err = binary(th, op, &Array{A: view}, v); err != nil {
-			return th.errorAt(opPos, err)
-		}
+		// y[2:10] += v: one kernel, in place (updateArray).
+		return th.errorAt(opPos, th.updateArray(&Array{A: view}, op, v))
 	}
 	return th.errorAt(t.Lbrack, th.AssignView(view, v))
 }
@@ -448,10 +467,24 @@ func (th *Thread) evalList(es []ast.Expr, fr *frame) ([]Value, error) {
 	return out, nil
 }
 
-// eval evaluates e. Evaluation recurses on the Go stack once per nested
+// eval evaluates e and materialises an array expression (one fused
+// kernel): every consumer of a value but an operator gets a computed one.
+func (th *Thread) eval(e ast.Expr, fr *frame) (Value, error) {
+	v, err := th.evalOperand(e, fr)
+	if err != nil {
+		return nil, err
+	}
+	if v, err = th.materialise(v); err != nil {
+		return nil, th.errorAt(e.Start(), err)
+	}
+	return v, nil
+}
+
+// evalOperand evaluates e, leaving an array expression deferred (the
+// operands of operators). Evaluation recurses on the Go stack once per nested
 // expression, and fn calls multiply that (2000 calls each 1000 levels
 // deep would overflow Go's 1 GB stack): the depth is bounded as a whole.
-func (th *Thread) eval(e ast.Expr, fr *frame) (Value, error) {
+func (th *Thread) evalOperand(e ast.Expr, fr *frame) (Value, error) {
 	if th.evalDepth >= maxEvalDepth {
 		return nil, th.errorAt(e.Start(), errEvalDepth)
 	}
@@ -472,7 +505,7 @@ func (th *Thread) evalExpr(e ast.Expr, fr *frame) (Value, error) {
 	case *ast.NilLit:
 		return Nil, nil
 	case *ast.ParenExpr:
-		return th.eval(e.X, fr)
+		return th.evalOperand(e.X, fr)
 	case *ast.ListLit:
 		elems, err := th.evalList(e.Elems, fr)
 		if err != nil {
@@ -480,11 +513,11 @@ func (th *Thread) evalExpr(e ast.Expr, fr *frame) (Value, error) {
 		}
 		return &List{Elems: elems}, nil
 	case *ast.UnaryExpr:
-		x, err := th.eval(e.X, fr)
+		x, err := th.evalOperand(e.X, fr)
 		if err != nil {
 			return nil, err
 		}
-		v, err := unary(e.Op, x)
+		v, err := th.unaryOp(e.Op, x)
 		return v, th.errorAt(e.Pos, err)
 	case *ast.BinaryExpr:
 		return th.evalBinary(e, fr)
@@ -493,9 +526,15 @@ func (th *Thread) evalExpr(e ast.Expr, fr *frame) (Value, error) {
 	case *ast.IndexExpr:
 		return th.evalIndex(e, fr)
 	case *ast.AttrExpr:
-		x, err := th.eval(e.X, fr)
+		x, err := th.evalOperand(e.X, fr)
 		if err != nil {
 			return nil, err
+		}
+		if d, ok := x.(Deferred); ok && e.Name.Name == "astype" {
+			return asType(d), nil // (a * b).astype(f64) fuses
+		}
+		if x, err = th.materialise(x); err != nil {
+			return nil, th.errorAt(e.X.Start(), err)
 		}
 		v, err := getAttr(th, x, e.Name.Name)
 		return v, th.errorAt(e.Name.Pos, err)
@@ -530,11 +569,11 @@ func (th *Thread) evalBinary(e *ast.BinaryExpr, fr *frame) (Value, error) {
 		b, err := th.cond(e.Y, fr)
 		return Bool(b), err
 	}
-	x, err := th.eval(e.X, fr)
+	x, err := th.evalOperand(e.X, fr)
 	if err != nil {
 		return nil, err
 	}
-	y, err := th.eval(e.Y, fr)
+	y, err := th.evalOperand(e.Y, fr)
 	if err != nil {
 		return nil, err
 	}
@@ -552,6 +591,13 @@ func (th *Thread) matmulOp(e *ast.BinaryExpr, x, y Value) (Value, error) {
 	f, ok := th.in.predeclared["matmul"]
 	if !ok {
 		return nil, errors.New("matmul is not available: the @ operator calls matmul(a, b)")
+	}
+	var err error
+	if x, err = th.materialise(x); err != nil {
+		return nil, err
+	}
+	if y, err = th.materialise(y); err != nil {
+		return nil, err
 	}
 	return th.Call(f, &Args{Pos: e.OpPos, Positional: []Value{x, y}, exprs: []ast.Expr{e.X, e.Y}})
 }
@@ -585,7 +631,7 @@ func (th *Thread) evalCall(e *ast.CallExpr, fr *frame) (Value, error) {
 		return nil, err
 	}
 	args := &Args{Pos: e.Lparen, exprs: e.Args}
-	if args.Positional, err = th.evalList(e.Args, fr); err != nil {
+	if args.Positional, err = th.evalArgs(fn, e.Args, fr); err != nil {
 		return nil, err
 	}
 	for _, kw := range e.Kwargs {
@@ -598,6 +644,23 @@ func (th *Thread) evalCall(e *ast.CallExpr, fr *frame) (Value, error) {
 	}
 	v, err := th.Call(fn, args)
 	return v, th.errorAt(e.Lparen, err)
+}
+
+// evalArgs evaluates a call's positional arguments; a builtin marked
+// Operands gets array expressions deferred (sqrt(a * b) fuses).
+func (th *Thread) evalArgs(fn Value, es []ast.Expr, fr *frame) ([]Value, error) {
+	if b, ok := fn.(*Builtin); !ok || !b.Operands {
+		return th.evalList(es, fr)
+	}
+	out := make([]Value, len(es))
+	for i, e := range es {
+		v, err := th.evalOperand(e, fr)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = v
+	}
+	return out, nil
 }
 
 // Call calls a callable value: a fn, a builtin or a dtype (conversion).

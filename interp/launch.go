@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -311,7 +312,12 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 		}
 		th.argStack = append(th.argStack, arg)
 	}
-	return th.launchError(k.Entry.Name, th.lastPos, th.run1(prog, dev, dims, th.argStack[base:]))
+	err = th.run1(prog, dev, dims, th.argStack[base:])
+	// The packed arguments are bare addresses: an array the caller holds
+	// only through args (a temporary) must not be collected, and a cpu
+	// array's memory unmapped, while the kernel runs.
+	runtime.KeepAlive(args)
+	return th.launchError(k.Entry.Name, th.lastPos, err)
 }
 
 // CachedKernel returns the kernel cached on this thread under name,

@@ -12,6 +12,9 @@ import (
 // binary applies a binary operator (not && or ||) to host values. th
 // (which may be nil) sizes concatenations against its memory budget.
 func binary(th *Thread, op string, x, y Value) (Value, error) {
+	if arrayOps != nil && (IsArrayOperand(x) || IsArrayOperand(y)) {
+		return arrayOps.Binary(th, op, x, y)
+	}
 	switch op {
 	case "==", "!=":
 		eq, err := equal(x, y)

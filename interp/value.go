@@ -138,6 +138,10 @@ func (c *Closure) String() string { return "<fn " + c.Decl.Name.Name + ">" }
 type Builtin struct {
 	Name string
 	Fn   func(th *Thread, args *Args) (Value, error)
+	// Operands marks a builtin whose positional arguments may be array
+	// expressions (Deferred), passed unmaterialised so that it can fuse
+	// them (math functions, where, minimum ...).
+	Operands bool
 }
 
 func (*Builtin) Type() string     { return "fn" }

@@ -144,14 +144,17 @@ func viewOf(a *mem.Array, cs []comp) (*mem.Array, error) {
 
 // AssignView writes v into dst as NumPy's dst[...] = v does: a scalar
 // fills it; an array of dst's shape, or of one that broadcasts to it, is
-// copied into it, converting dtypes, on dst's device. The right-hand side
+// copied into it, converting dtypes, on dst's device; an array expression
+// (Deferred) is computed into it by the expression engine (StoreArray). The right-hand side
 // is read as if copied first, so x[1:6] = x[0:5] shifts x as in NumPy. A
 // shape mismatch names both shapes and writes nothing.
 func (th *Thread) AssignView(dst *mem.Array, v Value) error {
 	switch v := v.(type) {
+	case Deferred:
+		return th.StoreArray(dst, v)
 	case *Array:
-		src, ok := v.A.BroadcastTo(dst.Shape())
-		if !ok {
+		src, err := v.A.BroadcastTo(dst.Shape())
+		if err != nil {
 			return fmt.Errorf("cannot assign an array of shape %s to a view of shape %s", ShapeString(v.A.Shape()), ShapeString(dst.Shape()))
 		}
 		return th.copyInto(dst, src)
@@ -170,7 +173,7 @@ func (th *Thread) copyInto(dst, src *mem.Array) error {
 	if dst.Device() != src.Device() {
 		return fmt.Errorf("cannot assign an array on %s to a view on %s: move it first with .to(%q)", src.Device(), dst.Device(), dst.Device().String())
 	}
-	if !mem.Overlap(dst, src) {
+	if !dst.MayOverlap(src) {
 		return th.CopyArray(dst, src)
 	}
 	if th.Capturing(dst.Device()) {

@@ -55,7 +55,11 @@ var docs = slices.Concat([]Doc{
 
 	{"pow", topicMath, "pow(x, y)", "x to the power y, as a float", false},
 	{"cdiv", topicMath, "cdiv(a, b)", "the ceiling of a / b for ints, as in kernels: the grid that covers n threads is grid(cdiv(n, B))", false},
-	{"abs", topicMath, "abs(x)", "the absolute value of a number, of its type (also in kernels)", false},
+	{"abs", topicMath, "abs(x)", "the absolute value of a number or, elementwise, of an array, of its type (also in kernels)", false},
+	{"minimum", topicArrays, "minimum(a, b)", "the elementwise smaller of two arrays (or an array and a number), broadcast; NaN wins, as in NumPy", false},
+	{"maximum", topicArrays, "maximum(a, b)", "the elementwise larger of two arrays (or an array and a number), broadcast; NaN wins", false},
+	{"clip", topicArrays, "clip(a, lo, hi)", "a with every element limited to [lo, hi]: minimum(maximum(a, lo), hi)", false},
+	{"where", topicArrays, "where(cond, a, b)", "elementwise a where the bool array cond holds, else b, broadcast together", false},
 	{"round", topicMath, "round(x) | round(x, ndigits)", "round(x): the nearest whole float, halves away from zero (as in kernels); round(x, n): to n decimals, ties to even (Python's)", false},
 
 	{"zeros", topicArrays, "zeros(shape, dtype=f32, device=, allocator=)", "a new array of zeros; shape is an int or a list of ints", false},
@@ -69,6 +73,7 @@ var docs = slices.Concat([]Doc{
 	{"fill", topicArrays, "fill(a, value)", "set every element of a to value", false},
 	{"to", topicArrays, "to(a, device) | a.to(device)", "a copy of a on device", false},
 	{"reshape", topicArrays, "reshape(a, shape) | a.reshape(shape)", "a with a new shape: a view when a is contiguous, else a copy", false},
+	{"matmul", topicArrays, "matmul(a, b, out=)", "the matrix product a @ b as NumPy's (1-D, 2-D, batched 3-D; equal dtypes): BLAS for f32/f64 (cuBLAS, gonum), a generated kernel for ints", false},
 	{"transpose", topicArrays, "transpose(a[, axes]) | a.T", "a view with the axes reversed, or in the order of the list axes (NumPy's)", false},
 	{"free", topicArrays, "free(a)", "release a's memory now; later uses of a are errors", false},
 
@@ -87,6 +92,8 @@ var docs = slices.Concat([]Doc{
 	{"allclose", topicReduce, "allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=false)", "whether every |a - b| <= atol + rtol * |b|, as NumPy's", false},
 	{"isclose", topicReduce, "isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=false)", "a bool array: where |a - b| <= atol + rtol * |b|, as NumPy's", false},
 	{"equal", topicReduce, "equal(a, b)", "whether a and b have the same shape and elements", false},
+	{"cumsum", topicReduce, "cumsum(a, axis=)", "a new array of the running sums along axis, or of the flattened array (bools and ints in i64, unsigned in u64)", false},
+	{"cumprod", topicReduce, "cumprod(a, axis=)", "a new array of the running products along axis, or of the flattened array (dtypes as cumsum)", false},
 	{"array_equal", topicReduce, "array_equal(a, b)", "equal's other name, as NumPy's", false},
 
 	{"load", topicFiles, `load("x.npy", device=, allocator=)`, "read a NumPy .npy file into a new array", false},
@@ -154,7 +161,7 @@ var docs = slices.Concat([]Doc{
 		"block_count", "block_count(p): the number of threads of the block where p holds (i32)",
 		"block_any", "block_any(p): whether p holds on some thread of the block",
 		"block_all", "block_all(p): whether p holds on every thread of the block"),
-	described(topicMath, false, "(x)", "as a float (also in kernels, on f32 and f64)",
+	described(topicMath, false, "(x)", "as a float; of an array, elementwise (f32 stays f32; ints give f64); also in kernels, on f32 and f64",
 		"sqrt", "the square root", "sin", "the sine (radians)", "cos", "the cosine", "tan", "the tangent",
 		"asin", "the arc sine", "acos", "the arc cosine", "atan", "the arc tangent", "sinh", "the hyperbolic sine",
 		"cosh", "the hyperbolic cosine", "tanh", "the hyperbolic tangent", "exp", "e to the x", "exp2", "2 to the x",

@@ -6,11 +6,91 @@ import (
 	"strconv"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/stdlib/fuse"
 )
 
 // mathFuncs are host versions of the kernel math builtins that take and
-// return host floats (abs keeps ints).
+// return host floats (abs keeps ints); given an array or an array
+// expression they build an elementwise expression (stdlib/fuse), so
+// sqrt(a * a + b * b) is one kernel.
 func mathFuncs() map[string]fn {
+	out := scalarMath()
+	for name, f := range out {
+		if !fuse.IsMath(name) {
+			continue
+		}
+		out[name] = func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+			if !anyArray(args.Positional) {
+				return f(th, args)
+			}
+			if err := args.Check(1, 2); err != nil {
+				return nil, err
+			}
+			return fuse.Math(args.Fn, args.Positional...)
+		}
+	}
+	out["minimum"] = extremum
+	out["maximum"] = extremum
+	out["clip"] = clipArray
+	out["where"] = where
+	return out
+}
+
+// operandBuiltins take array expressions unmaterialised
+// (interp.Builtin.Operands): they fuse them.
+func operandBuiltins() map[string]bool {
+	m := map[string]bool{"minimum": true, "maximum": true, "clip": true, "where": true}
+	for name := range scalarMath() {
+		m[name] = fuse.IsMath(name)
+	}
+	return m
+}
+
+func anyArray(vs []interp.Value) bool {
+	for _, v := range vs {
+		if interp.IsArrayOperand(v) {
+			return true
+		}
+	}
+	return false
+}
+
+// extremum is minimum(a, b) / maximum(a, b), elementwise with NumPy's
+// broadcasting; a NaN operand gives NaN.
+func extremum(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2); err != nil {
+		return nil, err
+	}
+	if !anyArray(args.Positional) {
+		return nil, fmt.Errorf("%s: takes arrays (for two numbers use min or max)", args.Fn)
+	}
+	return fuse.Extremum(args.Fn, args.Positional[0], args.Positional[1])
+}
+
+// clipArray is clip(a, lo, hi): it bounds every element: minimum(maximum(a, lo), hi).
+func clipArray(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(3, 3); err != nil {
+		return nil, err
+	}
+	if !anyArray(args.Positional[:1]) {
+		return nil, fmt.Errorf("clip: the first argument must be an array, not %s", args.Positional[0].Type())
+	}
+	return fuse.Clip(args.Positional[0], args.Positional[1], args.Positional[2])
+}
+
+// where(cond, a, b) picks a where the bool array cond holds, else b.
+func where(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(3, 3); err != nil {
+		return nil, err
+	}
+	if !anyArray(args.Positional) {
+		return nil, fmt.Errorf("where: takes arrays (for scalars use if)")
+	}
+	return fuse.Where(args.Positional[0], args.Positional[1], args.Positional[2])
+}
+
+// scalarMath are the math builtins on host numbers.
+func scalarMath() map[string]fn {
 	unary := map[string]func(float64) float64{
 		"sqrt": math.Sqrt, "sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "asin": math.Asin,
 		"acos": math.Acos, "atan": math.Atan, "sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
@@ -100,8 +180,8 @@ func scalarArgs(args *interp.Args, min, max int) error {
 		return err
 	}
 	for _, v := range args.Positional {
-		if _, ok := v.(*interp.Array); ok {
-			return fmt.Errorf("%s: arrays are not supported here yet (array expressions come with a later release); use a kernel", args.Fn)
+		if interp.IsArrayOperand(v) {
+			return fmt.Errorf("%s: not supported on arrays", args.Fn)
 		}
 	}
 	return nil

@@ -18,6 +18,7 @@ func reductions() map[string]fn {
 	fns := map[string]fn{
 		"min": extremeFn(reduce.Min), "max": extremeFn(reduce.Max),
 		"dot": dot, "allclose": allclose, "isclose": isclose, "equal": arrayEqual, "array_equal": arrayEqual,
+		"cumsum": scanFn(reduce.CumSum), "cumprod": scanFn(reduce.CumProd),
 	}
 	for _, k := range []reduce.Kind{reduce.Sum, reduce.Prod, reduce.Mean, reduce.ArgMin, reduce.ArgMax,
 		reduce.Any, reduce.All, reduce.CountNonzero, reduce.Norm} {

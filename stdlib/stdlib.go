@@ -25,7 +25,7 @@ func Universe() map[string]interp.Value {
 		"str": str, "int": toInt, "float": toFloat, "time": now, "free": free,
 		"zeros": zeros, "ones": ones, "full": full, "empty": empty, "arange": arange,
 		"linspace": linspace, "array": array, "load": load, "save": save,
-		"copy": copyArray, "fill": fill, "to": to, "reshape": reshape, "transpose": transpose,
+		"copy": copyArray, "fill": fill, "matmul": matmul, "to": to, "reshape": reshape, "transpose": transpose,
 		"cdiv":    cdiv,
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
 		"mem_info": memInfo, "synchronize": synchronize,
@@ -43,8 +43,9 @@ func Universe() map[string]interp.Value {
 		fns[name] = f
 	}
 	u := make(map[string]interp.Value, len(fns))
+	operands := operandBuiltins()
 	for name, f := range fns {
-		u[name] = &interp.Builtin{Name: name, Fn: f}
+		u[name] = &interp.Builtin{Name: name, Fn: f, Operands: operands[name]}
 	}
 	return u
 }

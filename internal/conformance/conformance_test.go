@@ -42,10 +42,11 @@ func scripts(t *testing.T) []*scripttest.Chunk {
 }
 
 // stdlibScripts are the standard library's script tests of work done on
-// the array's device (constructors, ranges, reductions): all their chunks
+// the array's device (constructors, ranges, reductions, scans): all their chunks
 // run here.
 var stdlibScripts = []string{"../../stdlib/testdata/construct.gs", "../../stdlib/testdata/ranges.gs",
-	"../../stdlib/testdata/reduce.gs"}
+	"../../stdlib/testdata/reduce.gs", "../../stdlib/testdata/expr.gs", "../../stdlib/testdata/scan.gs",
+	"../../stdlib/testdata/matmul.gs"}
 
 // backends lists the devices present: the cpu, then every CUDA device.
 func backends() []string {

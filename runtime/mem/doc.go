@@ -30,6 +30,10 @@
 //     pages the kernel zeroes whatever one asks. A custom allocator without
 //     it keeps its contract and zero-fills. Capture checks, limits and
 //     accounting do not depend on the path.
+//   - Host arrays of 4 MiB or more ask for transparent huge pages
+//     (madvise MADV_HUGEPAGE), as NumPy does: far fewer page faults on
+//     first touch and TLB misses in cpu kernels; where the kernel has no
+//     such pages the advice is refused and ignored.
 //   - config.allow_oversubscription lives in Options, embedded in each
 //     Registry; the registry's managed and managed_pool allocators read it at
 //     allocation time. The oversubscription guard applies to managed_pool

@@ -125,7 +125,8 @@ func TestTransposeView(t *testing.T) {
 	}
 }
 
-func TestOverlap(t *testing.T) {
+// MayOverlap (broadcast.go) over strided views, negative strides too.
+func TestMayOverlapStrided(t *testing.T) {
 	x, y := newF32(t, 10), newF32(t, 10)
 	sl := func(a *Array, start, count, step int) *Array {
 		v, err := a.View([]Sel{{Slice: true, Start: start, Count: count, Step: step}})
@@ -145,29 +146,8 @@ func TestOverlap(t *testing.T) {
 		{sl(x, 0, 5, 1), sl(y, 0, 5, 1), false},  // other buffers
 		{sl(x, 0, 0, 1), x, false},               // nothing to share
 	} {
-		if got := Overlap(tt.a, tt.b); got != tt.want {
-			t.Errorf("Overlap(%v@%d, %v@%d) = %v", tt.a.Strides(), tt.a.off, tt.b.Strides(), tt.b.off, got)
-		}
-	}
-}
-
-func TestBroadcastTo(t *testing.T) {
-	v := newF32(t, 3)
-	b, ok := v.BroadcastTo([]int{2, 3})
-	if !ok || !slices.Equal(b.Strides(), []int{0, 1}) || !b.IsView() {
-		t.Fatalf("[3] to [2, 3]: %v %v", ok, b)
-	}
-	c := newF32(t, 2, 1)
-	b, ok = c.BroadcastTo([]int{2, 4})
-	if !ok || !slices.Equal(b.Strides(), []int{1, 0}) {
-		t.Fatalf("[2, 1] to [2, 4]: %v", b.Strides())
-	}
-	if lo, hi := b.span(); lo != 0 || hi != 8 {
-		t.Errorf("a broadcast spans [%d, %d)", lo, hi)
-	}
-	for _, bad := range [][]int{{4}, {2}, {}} {
-		if _, ok := v.BroadcastTo(bad); ok {
-			t.Errorf("[3] broadcast to %v", bad)
+		if got := tt.a.MayOverlap(tt.b); got != tt.want {
+			t.Errorf("MayOverlap(%v@%d, %v@%d) = %v", tt.a.Strides(), tt.a.off, tt.b.Strides(), tt.b.off, got)
 		}
 	}
 }

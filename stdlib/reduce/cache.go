@@ -12,8 +12,9 @@ import (
 var kernels sync.Map // key -> *entry
 
 type key struct {
-	what     string // "full", "partials" (pass 2), "axis", "isclose"
+	what     string // "full", "partials" (pass 2), "axis", "isclose", "scan_..."
 	spec     Spec
+	scan     ScanSpec // of scan kernels
 	strategy Strategy
 	r1, r2   int // ranks: of the inputs; for axis kernels kept and reduced
 	wide     bool

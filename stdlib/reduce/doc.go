@@ -34,6 +34,17 @@
 //     block records it.
 //   - isclose is elementwise: threads stride over the elements and write
 //     a bool array.
+//   - Scans (scan.go: cumsum, cumprod) see input and output as [kept
+//     axes..., scanned axes...], M rows of K, and give a row a thread
+//     (Column: NumPy's sequential loop), a block (Row: rounds of 256
+//     elements, each a block scan combined with the carry of the rounds
+//     before), or, when rows are too few to fill the device, split rows
+//     into tiles of 4096 elements and take three passes: each tile's total
+//     (a reduction) goes into the tile's first output element; a block of
+//     1024 threads per row replaces those by their exclusive scan; each
+//     tile is then scanned from its offset. The block scan is built here
+//     for both combines (shfl_up ladders in block_scan's order, then the
+//     same ladder over the warps' totals), so a product scan has one too.
 //
 // # Decisions where the design was silent
 //
@@ -99,6 +110,21 @@
 //     or rows are long and contiguous. A reduction over few outputs with
 //     the kept axes innermost (sum(m, axis=0) of a tall matrix) has no
 //     split of K across blocks yet: on a GPU it runs a block per output.
+//   - Scans: dtypes as NumPy (floats keep theirs, bools and signed ints
+//     i64, unsigned u64), accumulated in that dtype as NumPy does, ints
+//     wrapping; not in f64 for f32 as the reductions are: every partial
+//     result is stored in the output dtype anyway, the block scans'
+//     trees err by O(log n) roundings rather than NumPy's O(n), and an
+//     accumulator of the output's type lets pass 1 keep the tiles' totals
+//     in the output, so a scan needs no scratch memory and is safe to
+//     record in a capture (a graph keeps no temporaries alive). Float sums
+//     start from -0.0, the exact identity (0.0 + -0.0 is 0.0). One axis
+//     (an int, not negative) or the flattened array in C order (NumPy's
+//     cumsum without axis; a 0-D array is seen as 1-D). Tiles are 4096
+//     elements and the choice of thread, block or tiles depends on the
+//     shape and the kind of device only, so one device gives the same
+//     bits on every run; the flattened scan of more than 4096 elements
+//     takes the same tiles on every device, and so the same bits.
 //   - Kernels are built once per (reduction, dtypes, ranks, strategy,
 //     width) and kept for the process (cache.go); interp compiles each
 //     once per device and thread.

@@ -54,9 +54,7 @@ print("two", 2, file=p, sep=":")
 print(read_file(p), end="")           //> one
 //> two:2
 ---
-// host math of arrays says what to do instead
-abs(zeros(3))                  ### "abs: arrays are not supported here yet \(array expressions come with a later release\); use a kernel"
+// host math of arrays is elementwise (array expressions, stdlib/fuse)
+print(abs(zeros(3) - 1))       //> [1.0, 1.0, 1.0]
 ---
-sqrt(ones(2))                  ### "sqrt: arrays are not supported here yet"
----
-pow(2.0, ones(2))              ### "pow: arrays are not supported here yet"
+round(ones(2), 1)              ### "round of arrays takes 1 operands, got 2"

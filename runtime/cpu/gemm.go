@@ -1,0 +1,77 @@
+package cpu
+
+import (
+	"unsafe"
+
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/gonum"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/backend"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// GEMM multiplies host matrices in place with gonum's pure-Go BLAS (which
+// spreads a large product over the cores), one call per batch entry.
+func (cpuBackend) GEMM(env *backend.Env, dev mem.Device, g *backend.GEMM) error {
+	if err := g.Check(); err != nil {
+		return err
+	}
+	if g.M == 0 || g.N == 0 {
+		return nil
+	}
+	for i := range g.Batch {
+		if env.Cancel != nil && env.Cancel.Load() {
+			return backend.ErrCanceled
+		}
+		switch {
+		case g.K == 0:
+			clearC(g, i)
+		case g.DType == ir.F32:
+			sgemm(g, i)
+		default:
+			dgemm(g, i)
+		}
+	}
+	return nil
+}
+
+// clearC zeroes batch entry i of C: a product over no terms (gonum
+// rejects K = 0).
+func clearC(g *backend.GEMM, i int) {
+	n := g.DType.Size()
+	for r := range g.M {
+		p := g.C.Data + uintptr((i*g.C.BatchStride+r*g.C.LD)*n)
+		clear(unsafe.Slice((*byte)(mem.HostPointer(p)), g.N*n))
+	}
+}
+
+func sgemm(g *backend.GEMM, i int) {
+	a, ta, lda := operand[float32](g.A, i, g.M, g.K)
+	b, tb, ldb := operand[float32](g.B, i, g.K, g.N)
+	c, _, ldc := operand[float32](g.C, i, g.M, g.N)
+	gonum.Implementation{}.Sgemm(ta, tb, g.M, g.N, g.K, 1, a, lda, b, ldb, 0, c, ldc)
+}
+
+func dgemm(g *backend.GEMM, i int) {
+	a, ta, lda := operand[float64](g.A, i, g.M, g.K)
+	b, tb, ldb := operand[float64](g.B, i, g.K, g.N)
+	c, _, ldc := operand[float64](g.C, i, g.M, g.N)
+	gonum.Implementation{}.Dgemm(ta, tb, g.M, g.N, g.K, 1, a, lda, b, ldb, 0, c, ldc)
+}
+
+// operand is batch entry i of a rows x cols matrix as the slice gonum
+// checks (exactly the elements it spans), its transpose flag and leading
+// dimension. An empty matrix is an empty slice.
+func operand[T float32 | float64](m backend.Matrix, i, rows, cols int) ([]T, blas.Transpose, int) {
+	t := blas.NoTrans
+	if m.Trans {
+		t, rows, cols = blas.Trans, cols, rows
+	}
+	if rows == 0 || cols == 0 {
+		return nil, t, m.LD
+	}
+	var z T
+	p := m.Data + uintptr(i*m.BatchStride)*unsafe.Sizeof(z)
+	return unsafe.Slice((*T)(mem.HostPointer(p)), (rows-1)*m.LD+cols), t, m.LD
+}

@@ -1,0 +1,61 @@
+// Package fuse evaluates elementwise array expressions (ARRAYS.md
+// section 2): `a * x + y`, `sqrt(a)`, `where(m > 0, m, 0)`. Operators on
+// arrays build an Expr tree instead of computing (interp hands them here
+// through interp.ArrayOps, registered in init); whatever consumes the
+// value materialises it with one generated IR kernel, launched through
+// interp.Thread.LaunchKernel on the arrays' device, so it runs on cpu and
+// CUDA alike and records inside capture.
+//
+// # Decisions
+//
+//   - Where it lives: interp knows only the Deferred and ArrayOps
+//     interfaces (no codegen or kernel cache in interp, ARCHITECTURE.md);
+//     the trees, promotion, broadcasting and kernel generation are here,
+//     beside the builtins that build nodes (stdlib/math.go). Math
+//     builtins, minimum, maximum, clip and where are interp.Builtin with
+//     Operands set: their arguments arrive unmaterialised and fuse.
+//   - Evaluation: interp's eval(e) = materialise(evalOperand(e)); the
+//     operands of operators, of Operands builtins and the receiver of
+//     .astype are evaluated with evalOperand. The leaves are read when the
+//     value is consumed, at the end of the expression (a fn called inside
+//     the expression that writes an operand in place is seen; NumPy would
+//     not). One statement is one kernel, except that reductions and other
+//     builtins consume a materialised array (sum(a * b) is two passes:
+//     fusing into stdlib/reduce's element loader is not done yet).
+//   - Promotion: NumPy's promote_types as data (ir.Promote, shared with
+//     host scalar arithmetic); a host int or float adapts to the other
+//     operand's dtype (NEP 50) and must fit it (`u8 + 300` is an error);
+//     a host float meeting an int array gives f64; typed scalars (x[0],
+//     f32(2)) promote as 0-d arrays. Int `/` and `%` truncate as in
+//     kernels (not NumPy's true division); float `%`, bool arithmetic and
+//     `<<`/`>>` on arrays are errors. Integer overflow wraps.
+//   - Math: f32 stays f32, f64 stays f64, integer arrays compute in f64
+//     (NumPy), bool is an error; abs and sign keep the dtype. round is
+//     the kernels' (halves away from zero), not NumPy's half-to-even, to
+//     agree with host round(x). minimum and maximum propagate NaN as
+//     NumPy does (ir.OpMin alone is C's fmin); clip is
+//     minimum(maximum(a, lo), hi) with its result dtype promoted.
+//   - Kernels: parameter 0 is the output, then each distinct array leaf
+//     (an array used twice is one parameter), then each scalar leaf. When
+//     every array operand is contiguous and of the output's shape the
+//     kernel is 1-D over tid() (`out[i] = f(x[i], ...)`), the form the
+//     backends coarsen and run with unit-stride variants; arrays longer
+//     than 2^31-1 elements launch in chunks. Otherwise the launch is
+//     rank-D over the output's shape and every leaf comes as a broadcast
+//     view (mem.Array.BroadcastTo: stride 0 on stretched axes), read with
+//     its own strides.
+//   - Cache: a kernel is named by its tree's shape, leaf numbering, every
+//     dtype, its form (flat or rank) and the output dtype, and cached per
+//     thread (interp.Thread.CachedKernel); programs are per device
+//     (interp's program cache), strides are the backends' variants. A
+//     loop of one statement builds one kernel.
+//   - In place: `y op= v` on an array stores `y op v` into y with one
+//     kernel; the result casts to y's dtype by NumPy's same_kind rule. An
+//     operand that may overlap the target (mem.Array.MayOverlap) through
+//     a different layout is first copied (one extra kernel), so
+//     `k[0:7] += k[1:8]` gives NumPy's result; the target itself read
+//     element for element needs no copy.
+//   - New arrays come from interp.Thread.NewArrayUninit on the operands'
+//     device, through the allocator scopes (capture's rules apply).
+//     Operands on two devices are an error naming both and `.to`.
+package fuse

@@ -1,0 +1,242 @@
+package fuse
+
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// binaryOps maps host operators to IR ops; each row says which dtypes
+// the operator takes (ARRAYS.md section 2: no bool arithmetic, no float
+// %, bit operators on ints and bools).
+var binaryOps = map[string]struct {
+	op    ir.Op
+	types ir.TypeSet
+	cmp   bool // a comparison: the result is bool
+}{
+	"+": {ir.OpAdd, ir.Nums, false}, "-": {ir.OpSub, ir.Nums, false},
+	"*": {ir.OpMul, ir.Nums, false}, "/": {ir.OpDiv, ir.Nums, false},
+	"%": {ir.OpRem, ir.Ints, false},
+	"&": {ir.OpAnd, ir.Ints | ir.Bools, false}, "|": {ir.OpOr, ir.Ints | ir.Bools, false},
+	"^":  {ir.OpXor, ir.Ints | ir.Bools, false},
+	"==": {ir.OpEq, ir.Scalars, true}, "!=": {ir.OpNe, ir.Scalars, true},
+	"<": {ir.OpLt, ir.Nums, true}, "<=": {ir.OpLe, ir.Nums, true},
+	">": {ir.OpGt, ir.Nums, true}, ">=": {ir.OpGe, ir.Nums, true},
+}
+
+// Binary is `x op y` with at least one array operand.
+func Binary(op string, x, y interp.Value) (interp.Value, error) {
+	row, ok := binaryOps[op]
+	if !ok {
+		return nil, fmt.Errorf("operator %s is not supported on arrays yet", op)
+	}
+	a, err := Leaf(x)
+	if err != nil {
+		return nil, fmt.Errorf("operator %s not defined on %s and %s", op, x.Type(), y.Type())
+	}
+	b, err := Leaf(y)
+	if err != nil {
+		return nil, fmt.Errorf("operator %s not defined on %s and %s", op, x.Type(), y.Type())
+	}
+	in, err := resultType(a, b)
+	if err != nil {
+		return nil, err
+	}
+	if !row.types.Has(in) {
+		return nil, fmt.Errorf("operator %s not defined on %s arrays", op, kindName(in))
+	}
+	t := in
+	if row.cmp {
+		t = ir.Bool
+	}
+	e, err := node(row.op, in, t, a, b)
+	return wrap(e, err)
+}
+
+// kindName names a dtype's kind for messages ("float", "bool", "u8").
+func kindName(t ir.Type) string {
+	switch {
+	case t.IsFloat():
+		return "float"
+	case t == ir.Bool:
+		return "bool"
+	}
+	return t.String()
+}
+
+func wrap(e *Expr, err error) (interp.Value, error) {
+	if err != nil {
+		return nil, err
+	}
+	return Value{e}, nil
+}
+
+// Unary is `op x` on an array operand.
+func Unary(op string, x interp.Value) (interp.Value, error) {
+	a, err := Leaf(x)
+	if err != nil {
+		return nil, err
+	}
+	var irop ir.Op
+	var types ir.TypeSet
+	switch op {
+	case "+":
+		if !ir.Nums.Has(a.t) {
+			return nil, fmt.Errorf("operator + not defined on %s arrays", kindName(a.t))
+		}
+		return x, nil
+	case "-":
+		irop, types = ir.OpNeg, ir.Nums
+	case "!":
+		irop, types = ir.OpNot, ir.Bools
+	case "~":
+		irop, types = ir.OpBitNot, ir.Ints
+	default:
+		return nil, fmt.Errorf("operator %s is not supported on arrays", op)
+	}
+	if !types.Has(a.t) {
+		return nil, fmt.Errorf("operator %s not defined on %s arrays", op, kindName(a.t))
+	}
+	return wrap(node(irop, a.t, a.t, a))
+}
+
+// AsType is x.astype(t): a conversion by the kernels' rule (ir.Convert).
+func AsType(x interp.Value, t ir.Type) (interp.Value, error) {
+	a, err := Leaf(x)
+	if err != nil {
+		return nil, err
+	}
+	if a.t == t && a.weak == false {
+		return x, nil
+	}
+	return wrap(node(ir.OpConvert, a.t, t, a))
+}
+
+// floatMath are the float functions of LANGUAGE.md section 4 on arrays:
+// an integer array is computed in f64 (NumPy gives f64 for sqrt of an int
+// array); f32 stays f32.
+var floatMath = map[string]ir.Op{
+	"sqrt": ir.OpSqrt, "rsqrt": ir.OpRsqrt, "sin": ir.OpSin, "cos": ir.OpCos, "tan": ir.OpTan,
+	"asin": ir.OpAsin, "acos": ir.OpAcos, "atan": ir.OpAtan, "sinh": ir.OpSinh, "cosh": ir.OpCosh,
+	"tanh": ir.OpTanh, "exp": ir.OpExp, "exp2": ir.OpExp2, "log": ir.OpLog, "log2": ir.OpLog2,
+	"log10": ir.OpLog10, "floor": ir.OpFloor, "ceil": ir.OpCeil, "round": ir.OpRound, "trunc": ir.OpTrunc,
+	"isnan": ir.OpIsNan, "isinf": ir.OpIsInf, "isfinite": ir.OpIsFinite,
+	"pow": ir.OpPow, "atan2": ir.OpAtan2,
+}
+
+// IsMath reports whether name is an elementwise math function of arrays.
+func IsMath(name string) bool {
+	_, ok := floatMath[name]
+	return ok || name == "abs" || name == "sign"
+}
+
+// Math applies the elementwise math function name to args (one or two
+// operands, at least one an array).
+func Math(name string, args ...interp.Value) (interp.Value, error) {
+	es, err := leaves(args)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	if name == "abs" || name == "sign" {
+		if len(es) != 1 || !ir.Nums.Has(es[0].t) || es[0].weak {
+			return nil, fmt.Errorf("%s takes one numeric array", name)
+		}
+		op := map[string]ir.Op{"abs": ir.OpAbs, "sign": ir.OpSign}[name]
+		return wrap(node(op, es[0].t, es[0].t, es[0]))
+	}
+	op := floatMath[name]
+	if info, _ := op.Info(); len(es) != info.Arity {
+		arity := info.Arity
+		return nil, fmt.Errorf("%s of arrays takes %d operands, got %d", name, arity, len(es))
+	}
+	in := es[0].t
+	if len(es) == 2 {
+		if in, err = resultType(es[0], es[1]); err != nil {
+			return nil, err
+		}
+	}
+	if in == ir.Bool {
+		return nil, fmt.Errorf("%s not defined on bool arrays", name)
+	}
+	if !in.IsFloat() {
+		in = ir.F64
+	}
+	t := in
+	if op == ir.OpIsNan || op == ir.OpIsInf || op == ir.OpIsFinite {
+		t = ir.Bool
+	}
+	return wrap(node(op, in, t, es...))
+}
+
+func leaves(args []interp.Value) ([]*Expr, error) {
+	es := make([]*Expr, len(args))
+	for i, v := range args {
+		e, err := Leaf(v)
+		if err != nil {
+			return nil, err
+		}
+		es[i] = e
+	}
+	return es, nil
+}
+
+// Extremum is minimum(a, b) or maximum(a, b): NumPy's, so a NaN in
+// either operand gives NaN (ir.OpMin alone would return the other).
+func Extremum(name string, a, b interp.Value) (interp.Value, error) {
+	es, err := leaves([]interp.Value{a, b})
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	e, err := extremum(name, es[0], es[1])
+	return wrap(e, err)
+}
+
+func extremum(name string, a, b *Expr) (*Expr, error) {
+	in, err := resultType(a, b)
+	if err != nil {
+		return nil, err
+	}
+	if !ir.Nums.Has(in) {
+		return nil, fmt.Errorf("%s not defined on %s arrays", name, kindName(in))
+	}
+	op := ir.OpMin
+	if name == "maximum" {
+		op = ir.OpMax
+	}
+	e, err := node(op, in, in, a, b)
+	if err == nil {
+		e.nanOr = in.IsFloat()
+	}
+	return e, err
+}
+
+// Clip is clip(a, lo, hi) = minimum(maximum(a, lo), hi), as NumPy.
+func Clip(a, lo, hi interp.Value) (interp.Value, error) {
+	es, err := leaves([]interp.Value{a, lo, hi})
+	if err != nil {
+		return nil, fmt.Errorf("clip: %v", err)
+	}
+	m, err := extremum("maximum", es[0], es[1])
+	if err != nil {
+		return nil, fmt.Errorf("clip: %v", err)
+	}
+	e, err := extremum("minimum", m, es[2])
+	return wrap(e, err)
+}
+
+// Where is where(cond, a, b): a where the bool cond holds, else b.
+func Where(cond, a, b interp.Value) (interp.Value, error) {
+	es, err := leaves([]interp.Value{cond, a, b})
+	if err != nil {
+		return nil, fmt.Errorf("where: %v", err)
+	}
+	if es[0].t != ir.Bool {
+		return nil, fmt.Errorf("where: the condition must be bool, not %s (compare it: x != 0)", es[0].t)
+	}
+	in, err := resultType(es[1], es[2])
+	if err != nil {
+		return nil, err
+	}
+	return wrap(node(ir.OpSelect, in, in, es...))
+}

@@ -1,0 +1,182 @@
+package fuse
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+func init() { interp.RegisterArrayOps(ops{}) }
+
+// ops is the engine interp calls for operators on arrays.
+type ops struct{}
+
+func (ops) Binary(th *interp.Thread, op string, x, y interp.Value) (interp.Value, error) {
+	return Binary(op, x, y)
+}
+
+func (ops) Unary(th *interp.Thread, op string, x interp.Value) (interp.Value, error) {
+	return Unary(op, x)
+}
+
+func (ops) AsType(th *interp.Thread, x interp.Value, t ir.Type) (interp.Value, error) {
+	return AsType(x, t)
+}
+
+func (ops) Store(th *interp.Thread, dst *mem.Array, v interp.Value) error {
+	e, err := Leaf(v)
+	if err != nil {
+		return err
+	}
+	return Store(th, dst, e)
+}
+
+// Materialise computes e into a new array on its device, allocated
+// through th's allocator scopes (so capture's rules apply), in one
+// kernel.
+func Materialise(th *interp.Thread, e *Expr) (*interp.Array, error) {
+	if e.dev == nil {
+		return nil, fmt.Errorf("an array expression without arrays") // Binary never builds one
+	}
+	out, err := th.NewArrayUninit(e.t, e.shape, interp.String(e.dev.String()), nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := launch(th, out, e); err != nil {
+		return nil, err
+	}
+	return &interp.Array{A: out}, nil
+}
+
+// Store writes e into dst in place: e broadcasts to dst's shape, its
+// dtype casts to dst's by NumPy's same_kind rule (y += 0.5 into an int
+// array is an error), and an array leaf that overlaps dst through another
+// view is read from a copy (NumPy's result for x[1:6] += x[0:5]).
+func Store(th *interp.Thread, dst *mem.Array, e *Expr) error {
+	if dst.Freed() {
+		return mem.ErrFreed
+	}
+	if s, err := broadcast(dst.Shape(), e.shape); err != nil || !sameShape(s, dst.Shape()) {
+		return fmt.Errorf("cannot store an expression of shape %s into an array of shape %s", interp.ShapeString(e.shape), interp.ShapeString(dst.Shape()))
+	}
+	if !e.weak && !ir.CanCastSameKind(e.t, dst.DType()) {
+		return fmt.Errorf("cannot store %s values into a %s array in place (NumPy's same_kind rule): convert with .astype(%s)", e.t, dst.DType(), dst.DType())
+	}
+	if e.weak {
+		if _, err := interp.ElemBits(e.val, dst.DType()); err != nil {
+			return err
+		}
+		e = &Expr{val: e.val, t: dst.DType()}
+	}
+	d := dst.Device()
+	if _, err := joinDevice(&d, e.dev); err != nil {
+		return err
+	}
+	e, err := unalias(th, dst, e)
+	if err != nil {
+		return err
+	}
+	return launch(th, dst, e)
+}
+
+// unalias replaces each array leaf of e that overlaps dst, other than dst
+// itself element for element, with a copy.
+func unalias(th *interp.Thread, dst *mem.Array, e *Expr) (*Expr, error) {
+	switch {
+	case e.arr != nil:
+		if !e.arr.MayOverlap(dst) {
+			return e, nil
+		}
+		if b, err := e.arr.BroadcastTo(dst.Shape()); err == nil && b.SameLayout(dst) {
+			return e, nil
+		}
+		c, err := Materialise(th, &Expr{op: ir.OpConvert, in: e.t, t: e.t, args: []*Expr{e}, shape: e.shape, dev: e.dev})
+		if err != nil {
+			return nil, err
+		}
+		return Leaf(c)
+	case e.isLeaf():
+		return e, nil
+	}
+	out := *e
+	out.args = make([]*Expr, len(e.args))
+	for i, a := range e.args {
+		var err error
+		if out.args[i], err = unalias(th, dst, a); err != nil {
+			return nil, err
+		}
+	}
+	return &out, nil
+}
+
+// launch runs dst = e with the cached kernel of e's plan. A flat kernel
+// covers a launch's 2^31-1 threads at most: longer arrays go in chunks.
+func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
+	if dst.Size() == 0 {
+		return nil
+	}
+	p := newPlan(e, dst)
+	k := th.CachedKernel(p.key(), func() *ir.Kernel { return p.kernel() })
+	if !p.flat {
+		if dst.Size() > math.MaxInt32 {
+			return fmt.Errorf("array expressions over strided or broadcast operands of more than 2^31-1 elements are not yet supported")
+		}
+		args, err := p.args(dst, func(a *mem.Array) (*mem.Array, error) { return a.BroadcastTo(dst.Shape()) })
+		if err != nil {
+			return err
+		}
+		return kernelError(th.LaunchKernel(k, dst.Device(), dst.Shape(), args...))
+	}
+	n := dst.Size()
+	for off := 0; off < n; off += math.MaxInt32 {
+		m := min(n-off, math.MaxInt32)
+		part := func(a *mem.Array) (*mem.Array, error) {
+			f, err := a.Reshape([]int{n})
+			if err != nil {
+				return nil, err
+			}
+			return f.Slice(off, off+m)
+		}
+		args, err := p.args(dst, part)
+		if err != nil {
+			return err
+		}
+		if err := th.LaunchKernel(k, dst.Device(), []int{m}, args...); err != nil {
+			return kernelError(err)
+		}
+	}
+	return nil
+}
+
+// args are the launch's arguments: view(dst), view of each array leaf,
+// then the scalar leaves.
+func (p *plan) args(dst *mem.Array, view func(*mem.Array) (*mem.Array, error)) ([]interp.Value, error) {
+	out := make([]interp.Value, 0, 1+len(p.arrays)+len(p.scalars))
+	for _, a := range append([]*mem.Array{dst}, p.arrays...) {
+		v, err := view(a)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, &interp.Array{A: v})
+	}
+	for _, s := range p.scalars {
+		out = append(out, s.val)
+	}
+	return out, nil
+}
+
+// kernelError turns a failure inside a generated kernel (an integer
+// division by zero on the cpu), which has no source position of its own,
+// into a plain error that the evaluator positions at the expression.
+func kernelError(err error) error {
+	var ee *interp.EvalError
+	if errors.As(err, &ee) && !ee.Pos.IsValid() {
+		return fmt.Errorf("array expression: %s", strings.TrimPrefix(ee.Msg, "kernel gscript_fused: "))
+	}
+	return err
+}

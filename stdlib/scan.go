@@ -1,0 +1,80 @@
+package stdlib
+
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/mem"
+	"github.com/gscript-lang/gscript/stdlib/reduce"
+)
+
+// scanFn is cumsum or cumprod (ARRAYS.md section 3): along axis=, or of
+// the flattened array without it, into a new array on a's device made
+// with the thread's allocator scopes. Nothing is read back, so a capture
+// block records the kernels.
+func scanFn(k reduce.ScanKind) fn {
+	return func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+		if err := args.Check(1, 1, "axis"); err != nil {
+			return nil, err
+		}
+		a, err := arrayArg(args, 0)
+		if err != nil {
+			return nil, err
+		}
+		axis, flat := 0, true
+		if v := args.Kwarg("axis"); v != nil {
+			if axis, err = interp.ToInt(v); err != nil {
+				return nil, fmt.Errorf("%s: axis must be an int, not %s", args.Fn, v.Type())
+			}
+			flat = false
+		}
+		out, err := scanArray(th, reduce.ScanSpec{Kind: k, In: a.DType()}, a, axis, flat)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", args.Fn, err)
+		}
+		return &interp.Array{A: out}, nil
+	}
+}
+
+// scanArray runs the scan s of a (see scanFn).
+func scanArray(th *interp.Thread, s reduce.ScanSpec, a *mem.Array, axis int, flat bool) (*mem.Array, error) {
+	if err := s.Check(); err != nil {
+		return nil, err
+	}
+	if a.NDim() == 0 && flat { // NumPy: the scan of a scalar is 1-D
+		var err error
+		if a, err = a.Reshape([]int{1}); err != nil {
+			return nil, err
+		}
+	}
+	dev := a.Device()
+	plan, err := reduce.PlanScan(layoutOf(a), axis, flat, targetOf(dev))
+	if err != nil {
+		return nil, err
+	}
+	// The kernels write every element.
+	out, err := th.NewArrayUninit(reduce.ScanOut(s.In), plan.Out, interp.String(dev.String()), nil)
+	if err != nil || plan.M*plan.K == 0 {
+		return out, err
+	}
+	shaped, err := out.Reshape(a.Shape())
+	if err != nil {
+		return nil, err
+	}
+	launches, err := reduce.ScanKernels(s, plan)
+	if err != nil {
+		return nil, err
+	}
+	args, err := viewArgs(plan.View, a, shaped)
+	if err != nil {
+		return nil, err
+	}
+	args = append(args, ints([]int{plan.M, plan.K, plan.Tile, plan.Tiles})...)
+	args = append(append(args, ints(tail(plan.Ext[:plan.Kept]))...), ints(tail(plan.Ext[plan.Kept:]))...)
+	for _, l := range launches {
+		if err := th.LaunchKernel(l.Kernel, dev, []int{l.Grid}, args...); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
