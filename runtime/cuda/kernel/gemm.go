@@ -144,6 +144,9 @@ func (cudaBackend) GEMM(env *backend.Env, dev mem.Device, g *backend.GEMM) error
 	}
 	c := columnMajor(g)
 	run := func() error { return b.gemm(&c) }
+	if g.K == 0 {
+		run = func() error { return clearC(d, g) }
+	}
 	if env.Pinned {
 		err = makeCurrent(env, d)
 		if err == nil {
@@ -166,6 +169,25 @@ func (b *blasDev) gemm(c *cuda.Gemm) error {
 		return b.lib.GemmEx(b.h, c)
 	}
 	return b.lib.GemmStridedBatchedEx(b.h, c)
+}
+
+// clearC zeroes C on d's stream for a product over no terms (K = 0),
+// which cuBLAS versions and callers (PyTorch special-cases it) do not
+// treat alike: one memset when C is contiguous, else one per row.
+func clearC(d *cudadev.Dev, g *backend.GEMM) error {
+	size, c := g.DType.Size(), g.C
+	if c.LD == g.N && (g.Batch == 1 || c.BatchStride == g.M*g.N) {
+		return d.Drv.MemsetD8Async(cuda.DevicePtr(c.Data), 0, g.Batch*g.M*g.N*size, d.Stream)
+	}
+	for z := range g.Batch {
+		for r := range g.M {
+			p := cuda.DevicePtr(c.Data + uintptr((z*c.BatchStride+r*c.LD)*size))
+			if err := d.Drv.MemsetD8Async(p, 0, g.N*size, d.Stream); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // columnMajor is the row-major product C = A @ B as the column-major call

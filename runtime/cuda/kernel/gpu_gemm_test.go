@@ -26,10 +26,14 @@ func gpuBLAS(t *testing.T) *cudadev.Dev {
 
 // TestGPUGEMM runs every layout of TestColumnMajor (non-square,
 // transposed, padded, batched, broadcast) through the backend on cuda:0
-// against the host product.
+// against the host product, then products over no terms (K = 0: C
+// cleared row by row; stdlib/testdata/matmul.gs has a contiguous one) and
+// one larger than cuBLAS's tiles.
 func TestGPUGEMM(t *testing.T) {
 	d := gpuBLAS(t)
-	for _, c := range gemmCases() {
+	cases := append(gemmCases(), newGEMMCase(3, 4, 0, 2, false, false, 1, false),
+		newGEMMCase(2, 3, 0, 1, true, false, 1, false), newGEMMCase(300, 129, 257, 2, false, true, 3, true))
+	for _, c := range cases {
 		got, err := deviceGEMM(d, c, false)
 		if err != nil {
 			t.Fatalf("%v: %v", c, err)
