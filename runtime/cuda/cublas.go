@@ -1,6 +1,7 @@
 package cuda
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -100,9 +101,12 @@ var (
 	cublasErr    error
 )
 
+// ErrNoCUBLAS is wrapped by LoadCUBLAS's error: CUDA itself may work.
+var ErrNoCUBLAS = errors.New("cuBLAS not found")
+
 // LoadCUBLAS finds and opens cuBLAS once per process (search order in
-// cublasCandidates). The error wraps ErrNotAvailable and names the
-// libraries looked for.
+// cublasCandidates). The error wraps ErrNoCUBLAS and names the libraries
+// looked for.
 func LoadCUBLAS() (*CUBLAS, error) {
 	cublasOnce.Do(func() { cublasLoaded, cublasErr = loadCUBLAS(cublasCandidates(osEnv{})) })
 	return cublasLoaded, cublasErr
@@ -130,11 +134,12 @@ func loadCUBLAS(candidates []string) (*CUBLAS, error) {
 		}
 		return c, nil
 	}
-	msg := "cuBLAS (" + strings.Join(cublasSonames, ", ") + ") not found: install the CUDA toolkit, set CUDA_HOME, or pip install nvidia-cublas"
+	msg := strings.Join(cublasSonames, ", ") + " in the CUDA toolkit's lib64, the loader's path or a pip wheel" +
+		" (install the CUDA toolkit, set CUDA_HOME, or pip install nvidia-cublas)"
 	if len(tried) > 0 {
 		msg += "; unusable: " + strings.Join(tried, ", ")
 	}
-	return nil, fmt.Errorf("%w: %s", ErrNotAvailable, msg)
+	return nil, fmt.Errorf("%w: %s", ErrNoCUBLAS, msg)
 }
 
 // Path is the library that was loaded (a path, or a soname the loader

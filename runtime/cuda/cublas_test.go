@@ -26,7 +26,7 @@ func TestCUBLASSearch(t *testing.T) {
 
 func TestLoadCUBLASNotFound(t *testing.T) {
 	_, err := loadCUBLAS([]string{"/nonexistent/libcublas.so.13", "libgscript-no-cublas.so.1"})
-	if !errors.Is(err, ErrNotAvailable) || !strings.Contains(err.Error(), "cuBLAS (libcublas.so.13, libcublas.so.12, libcublas.so) not found") {
+	if !errors.Is(err, ErrNoCUBLAS) || !strings.Contains(err.Error(), "cuBLAS not found: libcublas.so.13, libcublas.so.12, libcublas.so in") {
 		t.Errorf("got %v", err)
 	}
 	_, err = loadCUBLAS([]string{"libc.so.6"})
