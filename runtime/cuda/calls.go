@@ -18,9 +18,11 @@ import (
 // it (heap objects never move). A variadic //go:uintptrescapes function
 // would allocate its argument array again, hence one wrapper per arity.
 
-// maxArgs is the most arguments any call here passes (cuIpcOpenMemHandle
-// on amd64: 2 registers, 4 unused, 8 stack words).
-const maxArgs = 14
+// maxArgs is the most arguments any call here passes
+// (cublasGemmStridedBatchedEx; purego.SyscallN takes up to 32, every one
+// past the integer registers on the stack, which is where the C ABI wants
+// integer and pointer arguments past the registers).
+const maxArgs = 23
 
 type argBuf [maxArgs]uintptr
 
@@ -129,4 +131,31 @@ func (n *NVRTC) call3(p *proc, a0, a1, a2 uintptr) error {
 //go:uintptrescapes
 func (n *NVRTC) call6(p *proc, a0, a1, a2, a3, a4, a5 uintptr) error {
 	return n.result(p, syscall(p.addr, a0, a1, a2, a3, a4, a5))
+}
+
+// cuBLAS calls: functions that return a cublasStatus_t.
+
+//go:uintptrescapes
+func (c *CUBLAS) call1(p *proc, a0 uintptr) error {
+	return c.result(p, syscall(p.addr, a0))
+}
+
+//go:uintptrescapes
+func (c *CUBLAS) call2(p *proc, a0, a1 uintptr) error {
+	return c.result(p, syscall(p.addr, a0, a1))
+}
+
+//go:uintptrescapes
+func (c *CUBLAS) call3(p *proc, a0, a1, a2 uintptr) error {
+	return c.result(p, syscall(p.addr, a0, a1, a2))
+}
+
+//go:uintptrescapes
+func (c *CUBLAS) call19(p *proc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18 uintptr) error {
+	return c.result(p, syscall(p.addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18))
+}
+
+//go:uintptrescapes
+func (c *CUBLAS) call23(p *proc, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22 uintptr) error {
+	return c.result(p, syscall(p.addr, a0, a1, a2, a3, a4, a5, a6, a7, a8, a9, a10, a11, a12, a13, a14, a15, a16, a17, a18, a19, a20, a21, a22))
 }

@@ -1,5 +1,6 @@
 // Package cuda is a thin, faithful binding of the CUDA driver API
-// (libcuda.so.1) and NVRTC through purego: no cgo, so gscript builds with
+// (libcuda.so.1), NVRTC and the part of cuBLAS that a matrix product
+// needs through purego: no cgo, so gscript builds with
 // CGO_ENABLED=0 and runs unchanged on machines with and without a GPU.
 //
 // It does what the driver does and nothing more: which allocator, which
@@ -103,6 +104,23 @@
 //     (measured on the H200), unlike the single-attribute call.
 //   - PrimaryContext retains once per device per process and returns the
 //     same *Context to every caller; Release drops that retain.
+//   - cuBLAS (LoadCUBLAS) is found where NVRTC is, in the same order
+//     (cublasCandidates): libcublas.so.13, .so.12, .so in the toolkit's
+//     lib64 directories, the bare sonames for the loader, then the pip
+//     wheels (nvidia/cublas/lib, nvidia/cu13/lib). Only the entry points a
+//     GEMM needs are bound: cublasCreate_v2, cublasDestroy_v2,
+//     cublasSetStream_v2, cublasSetWorkspace_v2, cublasSetMathMode,
+//     cublasGemmEx and cublasGemmStridedBatchedEx; all are required. A
+//     failed call is an *Error named by cublasStatus_t
+//     ("cublasGemmEx: CUBLAS_STATUS_INVALID_VALUE"), from a table of
+//     cublas_api.h (cublasGetStatusName is not bound: one symbol fewer to
+//     miss on an old library). Alpha and beta go by host pointer (the
+//     default pointer mode) in the compute type's scalar type.
+//   - cublasGemmStridedBatchedEx takes 23 arguments, all integer or
+//     pointer class (the 64-bit strides included): purego.SyscallN takes
+//     up to 32 and puts those past the integer registers on the stack as
+//     the C ABI does, so it goes through the same pooled, fixed-arity
+//     wrappers as every other call (maxArgs is 23).
 //   - Args gives every argument its own 8-byte-aligned slot(s), enough for
 //     scalars, pointers and structs aligned to at most 8 bytes.
 package cuda

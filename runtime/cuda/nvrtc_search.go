@@ -43,6 +43,23 @@ var nvrtcSonames = []string{"libnvrtc.so.13", "libnvrtc.so.12", "libnvrtc.so"}
 // in every Python site directory found (nvidia/cuda_nvrtc/lib for CUDA 12
 // wheels, nvidia/cu13/lib for CUDA 13 wheels). Duplicates are dropped.
 func nvrtcCandidates(env searchEnv) []string {
+	return toolkitCandidates(env, nvrtcSonames, "cuda_nvrtc")
+}
+
+// cublasSonames are cuBLAS's library names, in nvrtcSonames' order.
+var cublasSonames = []string{"libcublas.so.13", "libcublas.so.12", "libcublas.so"}
+
+// cublasCandidates lists what LoadCUBLAS tries: the places NVRTC is looked
+// for, in the same order (cuBLAS ships beside it in the toolkit's lib64;
+// its CUDA 12 wheel is nvidia/cublas/lib).
+func cublasCandidates(env searchEnv) []string {
+	return toolkitCandidates(env, cublasSonames, "cublas")
+}
+
+// toolkitCandidates is the search of a CUDA toolkit library with these
+// sonames (versioned ones first, the unversioned development link last)
+// whose CUDA 12 pip wheel is nvidia/<wheel>/lib.
+func toolkitCandidates(env searchEnv, sonames []string, wheel string) []string {
 	var dirs []string
 	for _, v := range []string{"CUDA_HOME", "CUDA_PATH"} {
 		if root := env.Getenv(v); root != "" {
@@ -59,7 +76,7 @@ func nvrtcCandidates(env searchEnv) []string {
 		}
 	}
 	addDir := func(dir string) {
-		for _, n := range nvrtcSonames {
+		for _, n := range sonames {
 			if p := filepath.Join(dir, n); env.Exists(p) {
 				add(p)
 			}
@@ -68,10 +85,11 @@ func nvrtcCandidates(env searchEnv) []string {
 	for _, d := range dirs {
 		addDir(d)
 	}
-	add("libnvrtc.so.13")
-	add("libnvrtc.so.12")
+	for _, n := range sonames[:len(sonames)-1] {
+		add(n)
+	}
 	for _, site := range siteDirs(env) {
-		addDir(filepath.Join(site, "nvidia", "cuda_nvrtc", "lib"))
+		addDir(filepath.Join(site, "nvidia", wheel, "lib"))
 		addDir(filepath.Join(site, "nvidia", "cu13", "lib"))
 	}
 	return out

@@ -75,3 +75,19 @@ matmul(a, a, c=a)                               ### "matmul has no keyword argum
 ---
 print(config.allow_tf32)                        //> false
 config.allow_tf32 = 1                           ### "config.allow_tf32 must be a bool"
+---
+//!cuda
+// inside a capture block a matmul is recorded (cuBLAS queues it on the
+// device's stream) and runs at replay, batched and with TF32 allowed
+// (small integers are exact in TF32)
+let a = array([[[1, 2], [3, 4]], [[0, 1], [1, 0]]], dtype=f32, device="cuda:0")
+let b = array([[1, 0, 2], [0, 1, 3]], dtype=f32, device="cuda:0")
+let o = zeros([2, 2, 3], device="cuda:0")
+config.allow_tf32 = true
+capture g on "cuda:0" {
+    matmul(a, b, out=o)
+}
+config.allow_tf32 = false
+print(o[0])                          //> [[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+replay(g)
+print(o)                             //> [[[1.0, 2.0, 8.0], [3.0, 4.0, 18.0]], [[0.0, 1.0, 3.0], [1.0, 0.0, 2.0]]]

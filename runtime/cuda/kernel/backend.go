@@ -91,7 +91,7 @@ func (p *program) Launch(env *backend.Env, dims []int, args []backend.Arg) error
 	if err != nil {
 		return err
 	}
-	if err := p.makeCurrent(env); err != nil {
+	if err := makeCurrent(env, p.d); err != nil {
 		return err
 	}
 	if err := m.Launch(p.d.Stream, dims, args); err != nil {
@@ -114,11 +114,11 @@ func (p *program) variant(args []backend.Arg) int {
 	return 1
 }
 
-// makeCurrent makes the device's context current on the caller's thread.
-// A pinned caller keeps it current between launches: once set, a launch
-// on the same device skips the driver's check.
-func (p *program) makeCurrent(env *backend.Env) error {
-	ctx := p.d.Ctx
+// makeCurrent makes d's context current on the caller's thread. A pinned
+// caller keeps it current between launches and GEMMs: once set, work on
+// the same device skips the driver's check.
+func makeCurrent(env *backend.Env, d *cudadev.Dev) error {
+	ctx := d.Ctx
 	if env.Pinned && env.Current == ctx.Handle() {
 		return nil
 	}
