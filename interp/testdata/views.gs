@@ -168,4 +168,4 @@ print(m[1, ::-2].to("cpu"), m.T[::2, 1:].to("cpu"))  //> [8.0, 5.0] [[4.0, 8.0],
 array c: f64[4] on "cpu"
 copy(c, m[1, ::-1])
 print(c)                                        //> [8.0, 6.0, 5.0, 4.0]
-m[0, :] = c                                     ### "cannot assign an array on cpu to a view on cuda:0: move it first with .to\("cuda:0"\)"
+m[0, :] = c                                     ### "cannot assign an array on cpu to a view on cuda:0: move it first with .to"
