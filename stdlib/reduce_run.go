@@ -15,8 +15,9 @@ import (
 
 // fullReduce reduces every element of ins (one shape, one device) to a
 // host value: two kernels on the arrays' device, then one wait and one
-// read of the result. scal are the reduction's scalar arguments.
-func fullReduce(th *interp.Thread, name string, s reduce.Spec, ins []*mem.Array, scal []interp.Value) (interp.Value, error) {
+// read of the result. scal are the reduction's scalar arguments. With a
+// producer, ins are its leaves and scal ends with its scalars.
+func fullReduce(th *interp.Thread, name string, s reduce.Spec, pr reduce.Producer, ins []*mem.Array, scal []interp.Value) (interp.Value, error) {
 	n := ins[0].Size()
 	if n == 0 {
 		return emptyValue(name, s)
@@ -26,7 +27,7 @@ func fullReduce(th *interp.Thread, name string, s reduce.Spec, ins []*mem.Array,
 		return nil, fmt.Errorf("%s: the result of a reduction cannot be read inside a capture block on %s: the block "+
 			"records GPU work without running it (reduce along axis= to record it, or reduce after replay)", name, dev)
 	}
-	chunks, err := runFull(th, s, ins, scal)
+	chunks, err := runFull(th, s, pr, ins, scal)
 	if err != nil {
 		return nil, err
 	}
@@ -35,13 +36,13 @@ func fullReduce(th *interp.Thread, name string, s reduce.Spec, ins []*mem.Array,
 
 // runFull launches the two passes over ranges of at most Full.Chunk
 // elements and returns each range's result values (raw bits).
-func runFull(th *interp.Thread, s reduce.Spec, ins []*mem.Array, scal []interp.Value) ([][]uint64, error) {
+func runFull(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Array, scal []interp.Value) ([][]uint64, error) {
 	layouts := make([]reduce.Layout, len(ins))
 	for i, a := range ins {
 		layouts[i] = layoutOf(a)
 	}
 	plan := reduce.PlanFull(s.Kind, layouts)
-	f, err := reduce.FullKernels(s, len(plan.Shape), reduce.Wide(plan.N))
+	f, err := reduce.FullKernels(s, pr, len(plan.Shape), reduce.Wide(plan.N))
 	if err != nil {
 		return nil, err
 	}

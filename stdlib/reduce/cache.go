@@ -18,6 +18,7 @@ type key struct {
 	strategy Strategy
 	r1, r2   int // ranks: of the inputs; for axis kernels kept and reduced
 	wide     bool
+	producer string // Producer.Key of a fused full reduction
 }
 
 type entry struct {
@@ -35,11 +36,15 @@ func cached[T any](k key, build func() (T, error)) (T, error) {
 }
 
 // FullKernels returns the two passes of the full reduction s of inputs
-// seen with rank axes.
-func FullKernels(s Spec, rank int, wide bool) (*Full, error) {
-	return cached(key{what: "full", spec: s, r1: rank, wide: wide}, func() (*Full, error) {
-		return newFull(s, rank, wide)
-	})
+// seen with rank axes: the inputs are arrays of types s.In, or, with a
+// Producer, its leaves, whose values it computes (s.In are then the types
+// of its results).
+func FullKernels(s Spec, pr Producer, rank int, wide bool) (*Full, error) {
+	k := key{what: "full", spec: s, r1: rank, wide: wide}
+	if pr != nil {
+		k.producer = pr.Key()
+	}
+	return cached(k, func() (*Full, error) { return newFull(s, pr, rank, wide) })
 }
 
 // AxisKernel returns the kernel of the reduction s along axes, with

@@ -30,7 +30,7 @@ func TestKernelsVerify(t *testing.T) {
 	for _, s := range specs() {
 		for _, wide := range []bool{false, true} {
 			for rank := 1; rank <= 4; rank++ {
-				if _, err := FullKernels(s, rank, wide); err != nil {
+				if _, err := FullKernels(s, nil, rank, wide); err != nil {
 					t.Fatalf("%v rank %d wide %v: %v", s, rank, wide, err)
 				}
 			}

@@ -148,7 +148,7 @@ func fullOnCPU(t *testing.T, s Spec, ins []*tensor, scal []backend.Arg, wide boo
 		ls[i] = x.layout()
 	}
 	plan := PlanFull(s.Kind, ls)
-	f, err := FullKernels(s, len(plan.Shape), wide)
+	f, err := FullKernels(s, nil, len(plan.Shape), wide)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +318,7 @@ func TestFullMatchesReference(t *testing.T) {
 				if s.Kind.Inputs() == 2 {
 					ins = append(ins, view(newTensor(s.In[1], base, smallInts(s.In[1], 2, 0))))
 				}
-				f, _ := FullKernels(s, 1, wide)
+				f, _ := FullKernels(s, nil, 1, wide)
 				got := decode(s, f, fullOnCPU(t, s, ins, nil, wide), x.size())
 				var ys []uint64
 				if len(ins) == 2 {
@@ -434,7 +434,7 @@ func TestAllClose(t *testing.T) {
 func TestFullRange(t *testing.T) {
 	s := Spec{Kind: Sum, In: [2]ir.Type{ir.I64}}
 	x := newTensor(ir.I64, []int{50000}, func(i int) uint64 { return uint64(i) })
-	f, err := FullKernels(s, 1, true)
+	f, err := FullKernels(s, nil, 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
