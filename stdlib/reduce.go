@@ -155,9 +155,8 @@ func listArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, err
 
 // reduceOperand reduces x (an array, or an array expression) along the
 // axis= argument (everything without one, a host value), keeping the
-// reduced axes with keepdims=true. A full reduction of an expression
-// fuses it into pass 1; along axes the expression is materialised first
-// (the axis kernels take no producer yet).
+// reduced axes with keepdims=true. An expression fuses into the
+// reduction's kernels (fuse.Producer).
 func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, x interp.Value) (interp.Value, error) {
 	axes, err := axisArg(args, k)
 	if err != nil {
@@ -174,18 +173,28 @@ func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, x interp
 	if err := reduce.CheckAxes(axes, ndim); err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
+	v, fused := x.(fuse.Value)
 	if len(axes) == ndim && !keep {
-		if v, ok := x.(fuse.Value); ok {
+		if fused {
 			return fusedReduce(th, args.Fn, k, []*fuse.Expr{v.E}, nil)
 		}
 		a := x.(*interp.Array).A
 		return fullReduce(th, args.Fn, reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}, nil, []*mem.Array{a}, nil)
 	}
-	a, err := materialise(th, x)
+	if !fused {
+		a := x.(*interp.Array).A
+		return axisReduce(th, args.Fn, k, axisInput{t: a.DType(), arrays: []*mem.Array{a}}, axes, keep)
+	}
+	pr, err := fuse.NewProducer(v.E)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", args.Fn, err)
+	}
+	leaves, err := pr.Arrays()
 	if err != nil {
 		return nil, err
 	}
-	return axisReduce(th, args.Fn, k, a, axes, keep)
+	in := axisInput{t: v.E.DType(), arrays: leaves, pr: pr, scal: pr.ScalarValues()}
+	return axisReduce(th, args.Fn, k, in, axes, keep)
 }
 
 // operandShape is the shape of an array or an array expression.
@@ -194,18 +203,6 @@ func operandShape(x interp.Value) []int {
 		return v.E.Shape()
 	}
 	return x.(*interp.Array).A.Shape()
-}
-
-// materialise computes an array expression (an array passes unchanged).
-func materialise(th *interp.Thread, x interp.Value) (*mem.Array, error) {
-	if v, ok := x.(fuse.Value); ok {
-		a, err := v.Materialise(th)
-		if err != nil {
-			return nil, err
-		}
-		return a.A, nil
-	}
-	return x.(*interp.Array).A, nil
 }
 
 // materialiseAll computes the array expressions among vs, for builtins

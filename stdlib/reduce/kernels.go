@@ -249,11 +249,7 @@ func fullPass1(s Spec, pr Producer, r *reducer, rank int, ix ir.Type) (*ir.Kerne
 	ext := sg.scalars("e", ix, rank-1)
 	scal := sg.add(r.scalars...)
 	fs := sg.types("f", in.Scalars())
-	name := kernelName(s, "full", ix)
-	if pr != nil {
-		name += "_fused"
-	}
-	b := newFunc(name, sg.ps, ix)
+	b := newFunc(fusedName(kernelName(s, "full", ix), pr), sg.ps, ix)
 	b.scal = b.params(scal, len(r.scalars))
 	fused := b.params(fs, len(in.Scalars()))
 	bounds, e := b.params(lo, 2), b.params(ext, rank-1)
@@ -324,21 +320,23 @@ func (s Strategy) String() string { return strategyNames[s] }
 // ek1..ek{kept-1} and er1..er{red-1} (the kept and the reduced extents
 // but the first, to split indices), then the reduction's scalars. Row
 // is launched over M blocks, Column over cdiv(M, 256).
-func axisKernel(s Spec, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, error) {
+func axisKernel(s Spec, pr Producer, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, error) {
 	r, err := newReducer(s, modeAxis, ix)
 	if err != nil {
 		return nil, err
 	}
 	var sg sig
-	ts := inputTypes(s)
-	xs := sg.arrays("x", ts, kept+red)
+	in := producerOf(s, pr)
+	xs := sg.arrays("x", in.Leaves(), kept+red)
 	out := sg.add(ir.Param{Name: "out", Elem: r.outT, NDim: 1})
 	mk := sg.add(ir.Param{Name: "m", Elem: ix}, ir.Param{Name: "k", Elem: ix})
 	ek := sg.scalars("ek", ix, max(kept-1, 0))
 	er := sg.scalars("er", ix, max(red-1, 0))
 	scal := sg.add(r.scalars...)
-	b := newFunc(kernelName(s, "axis_"+st.String(), ix), sg.ps, ix)
+	fs := sg.types("f", in.Scalars())
+	b := newFunc(fusedName(kernelName(s, "axis_"+st.String(), ix), pr), sg.ps, ix)
 	b.scal = b.params(scal, len(r.scalars))
+	fused := b.params(fs, len(in.Scalars()))
 	sizes := b.params(mk, 2)
 	keptExt, redExt := b.params(ek, max(kept-1, 0)), b.params(er, max(red-1, 0))
 	t, blk, first := b.threadIndex()
@@ -350,7 +348,7 @@ func axisKernel(s Spec, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, err
 			if red > 0 {
 				idx = append(append([]ir.Reg(nil), keptIdx...), b.unflatten(k, redExt)...)
 			}
-			return r.add(b, acc, b.loadAll(xs, ts, idx), k)
+			return r.add(b, acc, in.Emit(b.f, b.body, b.loadAll(xs, in.Leaves(), idx), fused), k)
 		}
 	}
 	keptIndex := func(m ir.Reg) []ir.Reg {
@@ -408,6 +406,14 @@ func isCloseKernel(in [2]ir.Type, rank int, ix ir.Type) (*ir.Kernel, error) {
 		b.advance(i, step)
 	})
 	return b.k, ir.Verify(b.k)
+}
+
+// fusedName marks the kernels that compute their inputs (a Producer).
+func fusedName(name string, pr Producer) string {
+	if pr == nil {
+		return name
+	}
+	return name + "_fused"
 }
 
 func kernelName(s Spec, what string, ix ir.Type) string {

@@ -37,15 +37,6 @@ func newTensor(t ir.Type, shape []int, gen func(i int) uint64) *tensor {
 	return x
 }
 
-func cStrides(shape []int) []int {
-	st := make([]int, len(shape))
-	s := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		st[i], s = s, s*shape[i]
-	}
-	return st
-}
-
 // permute and slice0 make views, as mem.Array's Permute and Slice do.
 func (x *tensor) permute(axes []int) *tensor {
 	v := *x
@@ -368,7 +359,7 @@ func checkAxis(t *testing.T, s Spec, x *tensor, axes []int, st Strategy, wide bo
 	if st == Column {
 		p.Grid = (p.M + blockThreads - 1) / blockThreads
 	}
-	k, err := AxisKernel(s, st, p.Kept, len(p.Ext)-p.Kept, wide)
+	k, err := AxisKernel(s, nil, st, p.Kept, len(p.Ext)-p.Kept, wide)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -42,10 +42,23 @@ print(allclose(p * 2, p + p), allclose(p * 2, p, atol=0.5), allclose(p, p + 1e-3
 print(allclose(p + 1e-3, p, atol=1e-2), equal(p * 2, p + p), array_equal(p, p * 1.0))  //> true true true
 print(equal(p * 2, p[0:10]), equal(p, p + 1))  //> false false
 ---
-// axis reductions of an expression materialise it first
+// axis reductions of an expression fuse too: a new array, as NumPy's
 array m: f32[2, 3] = [[1, 2, 3], [4, 5, 6]]
+array row: f32[3] = [1, 0, 1]
 print(sum(m * 2, axis=0), max(m - 1, axis=1, keepdims=true))  //> [10.0, 14.0, 18.0] [[2.0], [5.0]]
 print(sum(m * 2, axis=[0, 1]), sum(m + 0, keepdims=true))  //> 42.0 [[21.0]]
+print(mean(m * row, axis=0), count_nonzero(m > 2, axis=1), any(m > 5, axis=0), argmax(m - row, axis=1))  //> [2.5, 0.0, 4.5] [1, 3] [false, false, true] [1, 1]
+print(sum(m.T + row[0:2], axis=1), min(m.T * 2, axis=0).dtype)  //> [6.0, 8.0, 10.0] f32
+print(norm(m - m, axis=0), prod(m * 1, axis=1))  //> [0.0, 0.0, 0.0] [6.0, 120.0]
+---
+// the fused results have the materialised expression's bits, whatever the
+// leaves' layouts (they are visited in the expression's C order)
+let g = (arange(60000) % 977).astype(f32) * 0.37 + 0.001
+let h = g.reshape([200, 300])
+let t = h.T
+print(sum(t * 1.5) == sum(array(t * 1.5)), mean(h.T - g[0:200]) == mean(array(h.T - g[0:200])))  //> true true
+print(norm(t[::2, ::-1] + 1) == norm(array(t[::2, ::-1] + 1)), dot(g * g, g) == dot(array(g * g), g))  //> true true
+print(array_equal(sum(t * 1.5, axis=1), sum(array(t * 1.5), axis=1)), array_equal(mean(h - g[0:300], axis=0), mean(array(h - g[0:300]), axis=0)))  //> true true
 ---
 // min and max of several values still take host values
 print(min(1, 2), max(3.0, 1))        //> 1 3.0
