@@ -181,20 +181,26 @@ func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, x interp
 		a := x.(*interp.Array).A
 		return fullReduce(th, args.Fn, reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}, nil, []*mem.Array{a}, nil)
 	}
-	if !fused {
-		a := x.(*interp.Array).A
-		return axisReduce(th, args.Fn, k, axisInput{t: a.DType(), arrays: []*mem.Array{a}}, axes, keep)
+	if fused {
+		return fusedAxisReduce(th, args.Fn, k, v.E, axes, keep)
 	}
-	pr, err := fuse.NewProducer(v.E)
+	a := x.(*interp.Array).A
+	return axisReduce(th, args.Fn, k, axisInput{t: a.DType(), arrays: []*mem.Array{a}}, axes, keep)
+}
+
+// fusedAxisReduce reduces the expression e along axes with e computed
+// inside the axis kernel: the output is the only new array.
+func fusedAxisReduce(th *interp.Thread, name string, k reduce.Kind, e *fuse.Expr, axes []int, keep bool) (interp.Value, error) {
+	pr, err := fuse.NewProducer(e)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", args.Fn, err)
+		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	leaves, err := pr.Arrays()
 	if err != nil {
 		return nil, err
 	}
-	in := axisInput{t: v.E.DType(), arrays: leaves, pr: pr, scal: pr.ScalarValues()}
-	return axisReduce(th, args.Fn, k, in, axes, keep)
+	in := axisInput{t: e.DType(), arrays: leaves, pr: pr, scal: pr.ScalarValues()}
+	return axisReduce(th, name, k, in, axes, keep)
 }
 
 // operandShape is the shape of an array or an array expression.

@@ -18,7 +18,6 @@ import (
 type Producer struct {
 	p     *plan
 	shape []int
-	dev   mem.Device
 }
 
 // NewProducer numbers the leaves of roots (expressions of one shape and
@@ -39,12 +38,8 @@ func NewProducer(roots ...*Expr) (*Producer, error) {
 	if dev == nil {
 		return nil, fmt.Errorf("an array expression without arrays") // Binary never builds one
 	}
-	return &Producer{p: p, shape: roots[0].shape, dev: *dev}, nil
+	return &Producer{p: p, shape: roots[0].shape}, nil
 }
-
-// Shape is the expressions' shape, Device their device.
-func (pr *Producer) Shape() []int       { return pr.shape }
-func (pr *Producer) Device() mem.Device { return pr.dev }
 
 // Types are the dtypes of the roots' values: the reduction's inputs.
 func (pr *Producer) Types() []ir.Type {

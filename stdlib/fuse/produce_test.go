@@ -9,9 +9,9 @@ import (
 	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
 
-// TestProducerKernels builds fused full reductions of expressions (they
-// verify as they are built) and prints them as CUDA C; trees of different
-// shape get different kernels, one tree one kernel.
+// TestProducerKernels builds fused reductions of expressions, full and
+// along an axis (they verify as they are built), and prints them as CUDA
+// C; trees of different shape get different kernels, one tree one kernel.
 func TestProducerKernels(t *testing.T) {
 	must := mustf(t)
 	f := newArray(t, ir.F32, 2, 3)
@@ -53,8 +53,22 @@ func TestProducerKernels(t *testing.T) {
 		if again, _ := reduce.FullKernels(s, pr, 2, false); again.Pass1 != k.Pass1 {
 			t.Errorf("%s of %s built twice", c.kind, pr.Key())
 		}
-		if _, err := codegen.Source(k.Pass1, codegen.Options{}); err != nil {
-			t.Errorf("%s of %s: %v", c.kind, pr.Key(), err)
+		for _, unit := range []bool{false, true} {
+			if _, err := codegen.Source(k.Pass1, codegen.Options{UnitStride: unit}); err != nil {
+				t.Errorf("%s of %s: %v", c.kind, pr.Key(), err)
+			}
+		}
+		if c.kind.Inputs() == 2 {
+			continue
+		}
+		for _, st := range []reduce.Strategy{reduce.Row, reduce.Column} {
+			ak, err := reduce.AxisKernel(s, pr, st, 1, 1, false)
+			if err != nil {
+				t.Fatalf("%s of %s along an axis: %v", c.kind, pr.Key(), err)
+			}
+			if _, err := codegen.Source(ak, codegen.Options{}); err != nil {
+				t.Errorf("%s of %s along an axis: %v", c.kind, pr.Key(), err)
+			}
 		}
 	}
 }
