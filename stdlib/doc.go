@@ -77,7 +77,7 @@ var docs = slices.Concat([]Doc{
 	{"transpose", topicArrays, "transpose(a[, axes]) | a.T", "a view with the axes reversed, or in the order of the list axes (NumPy's)", false},
 	{"free", topicArrays, "free(a)", "release a's memory now; later uses of a are errors", false},
 
-	{"sum", topicReduce, "sum(a, axis=, keepdims=false)", "the sum of a's elements on its device (floats in f64 give a float; ints exact), or along axes", false},
+	{"sum", topicReduce, "sum(a, axis=, keepdims=false)", "the sum of a's elements on its device (floats in f64 give a float; ints exact), or along axes; sum(a * b) computes the expression inside the reduction (every reduction does: one pass, no temporary)", false},
 	{"prod", topicReduce, "prod(a, axis=, keepdims=false)", "the product of a's elements (floats in f64; ints exact, overflow an error), or along axes", false},
 	{"mean", topicReduce, "mean(a, axis=, keepdims=false)", "the mean of a's elements, as a float, or along axes", false},
 	{"min", topicReduce, "min(a, axis=, keepdims=false) | min(x, y, ...)", "the smallest element of an array (NaN if any) or list, or of several numbers (also in kernels)", false},

@@ -43,6 +43,11 @@ func operandBuiltins() map[string]bool {
 	for name := range scalarMath() {
 		m[name] = fuse.IsMath(name)
 	}
+	// reductions fuse an expression into their pass 1 (stdlib/reduce.Producer)
+	for _, name := range []string{"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all",
+		"count_nonzero", "norm", "dot", "allclose", "equal", "array_equal"} {
+		m[name] = true
+	}
 	return m
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
+	"github.com/gscript-lang/gscript/stdlib/fuse"
 	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
 
@@ -37,11 +38,14 @@ func reduction(k reduce.Kind) fn {
 		if l, ok := args.Positional[0].(*interp.List); ok && len(args.Names) == 0 {
 			return listReduction(k, args.Fn, l.Elems)
 		}
+		if v, ok := args.Positional[0].(fuse.Value); ok {
+			return reduceOperand(th, args, k, v)
+		}
 		a, err := arrayArg(args, 0)
 		if err != nil {
 			return nil, err
 		}
-		return reduceArray(th, args, k, a)
+		return reduceOperand(th, args, k, &interp.Array{A: a})
 	}
 }
 
@@ -54,12 +58,14 @@ func extremeFn(k reduce.Kind) fn {
 		}
 		if len(args.Positional) == 1 {
 			switch v := args.Positional[0].(type) {
+			case fuse.Value:
+				return reduceOperand(th, args, k, v)
 			case *interp.Array:
 				a, err := arrayArg(args, 0)
 				if err != nil {
 					return nil, err
 				}
-				return reduceArray(th, args, k, a)
+				return reduceOperand(th, args, k, &interp.Array{A: a})
 			case *interp.List:
 				if len(args.Names) == 0 {
 					return extremeOf(args.Fn, v.Elems, k == reduce.Max)
@@ -69,7 +75,11 @@ func extremeFn(k reduce.Kind) fn {
 		if len(args.Names) > 0 {
 			return nil, fmt.Errorf("%s: axis= and keepdims= need one array", args.Fn)
 		}
-		return extremeOf(args.Fn, args.Positional, k == reduce.Max)
+		vs, err := materialiseAll(th, args.Positional)
+		if err != nil {
+			return nil, err
+		}
+		return extremeOf(args.Fn, vs, k == reduce.Max)
 	}
 }
 
@@ -143,9 +153,11 @@ func listArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, err
 	return interp.Float(s / float64(len(vs))), err
 }
 
-// reduceArray reduces a along the axis= argument (everything without one,
-// a host value), keeping the reduced axes with keepdims=true.
-func reduceArray(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.Array) (interp.Value, error) {
+// reduceOperand reduces x (an array, or an array expression) along the
+// axis= argument (everything without one, a host value), keeping the
+// reduced axes with keepdims=true. An expression fuses into the
+// reduction's kernels (fuse.Producer).
+func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, x interp.Value) (interp.Value, error) {
 	axes, err := axisArg(args, k)
 	if err != nil {
 		return nil, err
@@ -154,19 +166,107 @@ func reduceArray(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.Arr
 	if err != nil {
 		return nil, err
 	}
+	ndim := len(operandShape(x))
 	if axes == nil {
-		axes = allAxes(a.NDim())
-		if !keep {
-			return fullReduce(th, args.Fn, reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}, []*mem.Array{a}, nil)
-		}
+		axes = allAxes(ndim)
 	}
-	if err := reduce.CheckAxes(axes, a.NDim()); err != nil {
+	if err := reduce.CheckAxes(axes, ndim); err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
-	if len(axes) == a.NDim() && !keep {
-		return fullReduce(th, args.Fn, reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}, []*mem.Array{a}, nil)
+	v, fused := x.(fuse.Value)
+	if len(axes) == ndim && !keep {
+		if fused {
+			return fusedReduce(th, args.Fn, k, []*fuse.Expr{v.E}, nil)
+		}
+		a := x.(*interp.Array).A
+		return fullReduce(th, args.Fn, reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}, nil, []*mem.Array{a}, nil)
 	}
-	return axisReduce(th, args.Fn, k, a, axes, keep)
+	if fused {
+		return fusedAxisReduce(th, args.Fn, k, v.E, axes, keep)
+	}
+	a := x.(*interp.Array).A
+	return axisReduce(th, args.Fn, k, axisInput{t: a.DType(), arrays: []*mem.Array{a}}, axes, keep)
+}
+
+// fusedAxisReduce reduces the expression e along axes with e computed
+// inside the axis kernel: the output is the only new array.
+func fusedAxisReduce(th *interp.Thread, name string, k reduce.Kind, e *fuse.Expr, axes []int, keep bool) (interp.Value, error) {
+	pr, err := fuse.NewProducer(e)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	leaves, err := pr.Arrays()
+	if err != nil {
+		return nil, err
+	}
+	in := axisInput{t: e.DType(), arrays: leaves, pr: pr, scal: pr.ScalarValues()}
+	return axisReduce(th, name, k, in, axes, keep)
+}
+
+// operandShape is the shape of an array or an array expression.
+func operandShape(x interp.Value) []int {
+	if v, ok := x.(fuse.Value); ok {
+		return v.E.Shape()
+	}
+	return x.(*interp.Array).A.Shape()
+}
+
+// materialiseAll computes the array expressions among vs, for builtins
+// that take them without fusing.
+func materialiseAll(th *interp.Thread, vs []interp.Value) ([]interp.Value, error) {
+	out := make([]interp.Value, len(vs))
+	for i, v := range vs {
+		d, ok := v.(interp.Deferred)
+		if !ok {
+			out[i] = v
+			continue
+		}
+		var err error
+		if out[i], err = d.Materialise(th); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// fusedReduce is the full reduction k of expressions (Kind.Inputs() of
+// them, of one shape) computed inside pass 1: their leaves are read once
+// and no temporary is made. scal are the reduction's scalar arguments.
+func fusedReduce(th *interp.Thread, name string, k reduce.Kind, roots []*fuse.Expr, scal []interp.Value) (interp.Value, error) {
+	pr, err := fuse.NewProducer(roots...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", name, err)
+	}
+	ins, err := pr.Arrays()
+	if err != nil {
+		return nil, err
+	}
+	s := reduce.Spec{Kind: k}
+	copy(s.In[:], pr.Types())
+	return fullReduce(th, name, s, pr, ins, slices.Concat(scal, pr.ScalarValues()))
+}
+
+// exprPair reads the two operands of dot, allclose and equal as
+// expressions when either is an array expression (ok false when both are
+// arrays: the plain kernels take them).
+func exprPair(args *interp.Args) (x, y *fuse.Expr, ok bool, err error) {
+	_, d0 := args.Positional[0].(fuse.Value)
+	_, d1 := args.Positional[1].(fuse.Value)
+	if !d0 && !d1 {
+		return nil, nil, false, nil
+	}
+	if x, err = exprArg(args, 0); err == nil {
+		y, err = exprArg(args, 1)
+	}
+	return x, y, true, err
+}
+
+func exprArg(args *interp.Args, i int) (*fuse.Expr, error) {
+	switch v := args.Positional[i].(type) {
+	case fuse.Value, *interp.Array:
+		return fuse.Leaf(v)
+	}
+	return nil, fmt.Errorf("%s: argument %d must be an array, not %s", args.Fn, i+1, args.Positional[i].Type())
 }
 
 // axisArg reads axis=: nil when absent, else the axes (an int, or a list
@@ -268,17 +368,33 @@ func dot(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
 	}
+	if x, y, ok, err := exprPair(args); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		if err := dotShapes(x.Shape(), y.Shape()); err != nil {
+			return nil, err
+		}
+		return fusedReduce(th, "dot", reduce.Dot, []*fuse.Expr{x, y}, nil)
+	}
 	a, b, err := arrayPair(args)
 	if err != nil {
 		return nil, err
 	}
-	if a.NDim() != 1 || b.NDim() != 1 || a.Size() != b.Size() {
-		return nil, fmt.Errorf("dot needs two 1-D arrays of one length, got shapes %s and %s", interp.ShapeString(a.Shape()), interp.ShapeString(b.Shape()))
+	if err := dotShapes(a.Shape(), b.Shape()); err != nil {
+		return nil, err
 	}
 	if err := sameDevice("dot", a, b); err != nil {
 		return nil, err
 	}
-	return fullReduce(th, "dot", reduce.Spec{Kind: reduce.Dot, In: [2]ir.Type{a.DType(), b.DType()}}, []*mem.Array{a, b}, nil)
+	return fullReduce(th, "dot", reduce.Spec{Kind: reduce.Dot, In: [2]ir.Type{a.DType(), b.DType()}}, nil, []*mem.Array{a, b}, nil)
+}
+
+func dotShapes(a, b []int) error {
+	if len(a) != 1 || len(b) != 1 || a[0] != b[0] {
+		return fmt.Errorf("dot needs two 1-D arrays of one length, got shapes %s and %s", interp.ShapeString(a), interp.ShapeString(b))
+	}
+	return nil
 }
 
 func arrayPair(args *interp.Args) (*mem.Array, *mem.Array, error) {
@@ -292,36 +408,55 @@ func arrayPair(args *interp.Args) (*mem.Array, *mem.Array, error) {
 
 // closeArgs reads the arrays and the tolerances of allclose and isclose.
 func closeArgs(args *interp.Args) (a, b *mem.Array, tol []interp.Value, err error) {
-	if err := args.Check(2, 2, "rtol", "atol", "equal_nan"); err != nil {
-		return nil, nil, nil, err
-	}
 	if a, b, err = arrayPair(args); err != nil {
 		return nil, nil, nil, err
 	}
 	if err := sameShape(args.Fn, a, b); err != nil {
 		return nil, nil, nil, err
 	}
-	tol = []interp.Value{interp.Float(1e-5), interp.Float(1e-8), interp.Bool(false)}
+	tol, err = tolerances(args)
+	return a, b, tol, err
+}
+
+// tolerances reads rtol=, atol= and equal_nan= of allclose and isclose.
+func tolerances(args *interp.Args) ([]interp.Value, error) {
+	tol := []interp.Value{interp.Float(1e-5), interp.Float(1e-8), interp.Bool(false)}
 	for i, name := range []string{"rtol", "atol"} {
 		if v := args.Kwarg(name); v != nil {
 			f, err := interp.ToFloat(v)
 			if err != nil {
-				return nil, nil, nil, fmt.Errorf("%s: %s: %v", args.Fn, name, err)
+				return nil, fmt.Errorf("%s: %s: %v", args.Fn, name, err)
 			}
 			tol[i] = interp.Float(f)
 		}
 	}
 	eqNaN, err := boolArg(args, "equal_nan", false)
 	tol[2] = interp.Bool(eqNaN)
-	return a, b, tol, err
+	return tol, err
 }
 
 func allclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2, "rtol", "atol", "equal_nan"); err != nil {
+		return nil, err
+	}
+	if x, y, ok, err := exprPair(args); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(x.Shape(), y.Shape()) {
+			return nil, fmt.Errorf("allclose: shapes %s and %s differ", interp.ShapeString(x.Shape()), interp.ShapeString(y.Shape()))
+		}
+		tol, err := tolerances(args)
+		if err != nil {
+			return nil, err
+		}
+		return fusedReduce(th, "allclose", reduce.AllClose, []*fuse.Expr{x, y}, tol)
+	}
 	a, b, tol, err := closeArgs(args)
 	if err != nil {
 		return nil, err
 	}
-	return fullReduce(th, "allclose", reduce.Spec{Kind: reduce.AllClose, In: [2]ir.Type{a.DType(), b.DType()}}, []*mem.Array{a, b}, tol)
+	return fullReduce(th, "allclose", reduce.Spec{Kind: reduce.AllClose, In: [2]ir.Type{a.DType(), b.DType()}}, nil, []*mem.Array{a, b}, tol)
 }
 
 // arrayEqual is equal and array_equal: whether two arrays have one shape
@@ -329,6 +464,15 @@ func allclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 func arrayEqual(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
+	}
+	if x, y, ok, err := exprPair(args); ok || err != nil {
+		if err != nil {
+			return nil, err
+		}
+		if !slices.Equal(x.Shape(), y.Shape()) {
+			return interp.Bool(false), nil
+		}
+		return fusedReduce(th, args.Fn, reduce.Equal, []*fuse.Expr{x, y}, nil)
 	}
 	a, b, err := arrayPair(args)
 	if err != nil {
@@ -340,12 +484,15 @@ func arrayEqual(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := sameDevice(args.Fn, a, b); err != nil {
 		return nil, err
 	}
-	return fullReduce(th, args.Fn, reduce.Spec{Kind: reduce.Equal, In: [2]ir.Type{a.DType(), b.DType()}}, []*mem.Array{a, b}, nil)
+	return fullReduce(th, args.Fn, reduce.Spec{Kind: reduce.Equal, In: [2]ir.Type{a.DType(), b.DType()}}, nil, []*mem.Array{a, b}, nil)
 }
 
 // isclose is the elementwise comparison: a new bool array on the arrays'
 // device.
 func isclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(2, 2, "rtol", "atol", "equal_nan"); err != nil {
+		return nil, err
+	}
 	a, b, tol, err := closeArgs(args)
 	if err != nil {
 		return nil, err

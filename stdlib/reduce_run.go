@@ -15,8 +15,9 @@ import (
 
 // fullReduce reduces every element of ins (one shape, one device) to a
 // host value: two kernels on the arrays' device, then one wait and one
-// read of the result. scal are the reduction's scalar arguments.
-func fullReduce(th *interp.Thread, name string, s reduce.Spec, ins []*mem.Array, scal []interp.Value) (interp.Value, error) {
+// read of the result. scal are the reduction's scalar arguments. With a
+// producer, ins are its leaves and scal ends with its scalars.
+func fullReduce(th *interp.Thread, name string, s reduce.Spec, pr reduce.Producer, ins []*mem.Array, scal []interp.Value) (interp.Value, error) {
 	n := ins[0].Size()
 	if n == 0 {
 		return emptyValue(name, s)
@@ -26,7 +27,7 @@ func fullReduce(th *interp.Thread, name string, s reduce.Spec, ins []*mem.Array,
 		return nil, fmt.Errorf("%s: the result of a reduction cannot be read inside a capture block on %s: the block "+
 			"records GPU work without running it (reduce along axis= to record it, or reduce after replay)", name, dev)
 	}
-	chunks, err := runFull(th, s, ins, scal)
+	chunks, err := runFull(th, s, pr, ins, scal)
 	if err != nil {
 		return nil, err
 	}
@@ -35,13 +36,16 @@ func fullReduce(th *interp.Thread, name string, s reduce.Spec, ins []*mem.Array,
 
 // runFull launches the two passes over ranges of at most Full.Chunk
 // elements and returns each range's result values (raw bits).
-func runFull(th *interp.Thread, s reduce.Spec, ins []*mem.Array, scal []interp.Value) ([][]uint64, error) {
+func runFull(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Array, scal []interp.Value) ([][]uint64, error) {
 	layouts := make([]reduce.Layout, len(ins))
 	for i, a := range ins {
 		layouts[i] = layoutOf(a)
 	}
 	plan := reduce.PlanFull(s.Kind, layouts)
-	f, err := reduce.FullKernels(s, len(plan.Shape), reduce.Wide(plan.N))
+	if pr != nil {
+		plan = reduce.PlanFused(layouts)
+	}
+	f, err := reduce.FullKernels(s, pr, len(plan.Shape), reduce.Wide(plan.N))
 	if err != nil {
 		return nil, err
 	}
@@ -223,12 +227,34 @@ func targetOf(dev mem.Device) reduce.Target {
 	return reduce.Target{CUDA: dev.IsCUDA(), Workers: runtime.GOMAXPROCS(0)}
 }
 
-// axisReduce reduces a along axes into a new array on a's device, made
+// axisInput is what an axis reduction reads: one array of dtype t, or
+// the leaves of an expression of dtype t that pr computes (its scalars
+// scal), all broadcast to the expression's shape.
+type axisInput struct {
+	t      ir.Type
+	arrays []*mem.Array
+	pr     reduce.Producer
+	scal   []interp.Value
+}
+
+func (in axisInput) plan(axes []int, keep bool) (reduce.AxisPlan, error) {
+	t := targetOf(in.arrays[0].Device())
+	if in.pr == nil {
+		return reduce.PlanAxis(layoutOf(in.arrays[0]), axes, keep, t)
+	}
+	ls := make([]reduce.Layout, len(in.arrays))
+	for i, a := range in.arrays {
+		ls[i] = layoutOf(a)
+	}
+	return reduce.PlanAxisFused(ls, axes, keep, t)
+}
+
+// axisReduce reduces in along axes into a new array on its device, made
 // with the thread's allocator scopes (inside a capture block the kernel
 // is recorded).
-func axisReduce(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, axes []int, keep bool) (interp.Value, error) {
-	dev := a.Device()
-	plan, err := reduce.PlanAxis(layoutOf(a), axes, keep, targetOf(dev))
+func axisReduce(th *interp.Thread, name string, k reduce.Kind, in axisInput, axes []int, keep bool) (interp.Value, error) {
+	dev := in.arrays[0].Device()
+	plan, err := in.plan(axes, keep)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
@@ -236,19 +262,19 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, axe
 		return nil, fmt.Errorf("%s along an axis of length 0: the reduction has no identity", name)
 	}
 	// Every element is written: by the kernel, or with the identity.
-	out, err := th.NewArrayUninit(reduce.AxisOut(k, a.DType()), plan.Out, interp.String(dev.String()), nil)
+	out, err := th.NewArrayUninit(reduce.AxisOut(k, in.t), plan.Out, interp.String(dev.String()), nil)
 	if err != nil || plan.M == 0 {
 		return &interp.Array{A: out}, err
 	}
 	if plan.K == 0 {
 		return &interp.Array{A: out}, fillIdentity(th, k, out)
 	}
-	s := reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}
-	kern, err := reduce.AxisKernel(s, plan.Strategy, plan.Kept, len(plan.Ext)-plan.Kept, plan.Wide())
+	s := reduce.Spec{Kind: k, In: [2]ir.Type{in.t}}
+	kern, err := reduce.AxisKernel(s, in.pr, plan.Strategy, plan.Kept, len(plan.Ext)-plan.Kept, plan.Wide())
 	if err != nil {
 		return nil, err
 	}
-	args, err := viewArgs(plan.View, a)
+	args, err := viewArgs(plan.View, in.arrays...)
 	if err != nil {
 		return nil, err
 	}
@@ -258,6 +284,7 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, axe
 	}
 	args = append(args, &interp.Array{A: flat}, interp.Int(plan.M), interp.Int(plan.K))
 	args = append(append(args, ints(tail(plan.Ext[:plan.Kept]))...), ints(tail(plan.Ext[plan.Kept:]))...)
+	args = append(args, in.scal...)
 	if err := th.LaunchKernel(kern, dev, []int{plan.Grid}, args...); err != nil {
 		return nil, err
 	}

@@ -141,3 +141,38 @@ for i in range(len(c)) {
 		}
 	}
 }
+
+// TestFusedReductionMakesNoTemporary checks that full reductions of
+// expressions allocate nothing inside an allocator scope (their scratch
+// is the thread's, made before) and axis reductions only their output:
+// the expression is computed inside the reduction's kernel instead of
+// materialised. An expression bound to a name, the control, allocates
+// once.
+func TestFusedReductionMakesNoTemporary(t *testing.T) {
+	var out bytes.Buffer
+	in := newInterp(t, "cpu", &out)
+	a := &uninitAlloc{}
+	if err := in.RegisterAllocator("a", a); err != nil {
+		t.Fatal(err)
+	}
+	run(t, in, "let x = arange(1000).astype(f32)\nlet y = ones(1000, dtype=f32)\nprint(sum(x), dot(x, y), allclose(x, y))")
+	run(t, in, `allocator "a" on "cpu" {
+    print(sum(x * y), max(abs(x - y)), mean(x + 1), count_nonzero(x > 3), any(x < y), all(x >= 0))
+    print(dot(x * 2, y), allclose(x * 2, x + x), equal(x, x * 1), norm(x - x))
+}`)
+	if n := a.zeroed + a.uninit; n != 0 {
+		t.Errorf("fused reductions allocated %d arrays in the scope; want none", n)
+	}
+	run(t, in, `allocator "a" on "cpu" { let z = x * y }`)
+	if n := a.zeroed + a.uninit; n != 1 {
+		t.Errorf("a materialised expression allocated %d arrays in the scope; want 1", n)
+	}
+	run(t, in, `allocator "a" on "cpu" { let r = sum(x.reshape([10, 100]) * 2, axis=1) }`)
+	if n := a.zeroed + a.uninit; n != 2 {
+		t.Errorf("a fused axis reduction allocated %d arrays in the scope; want its output alone", n-1)
+	}
+	want := "499500.0 499500.0 false\n499500.0 998.0 500.5 996 true true\n999000.0 true true 0.0\n"
+	if out.String() != want {
+		t.Errorf("output %q, want %q", out.String(), want)
+	}
+}

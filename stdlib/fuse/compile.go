@@ -12,7 +12,7 @@ import (
 // leaves and scalar leaves in parameter order, and the cache key of its
 // kernel.
 type plan struct {
-	root    *Expr
+	roots   []*Expr
 	arrays  []*mem.Array // parameters 1.. (0 is the output)
 	scalars []*Expr      // parameters after the arrays
 	slot    map[*Expr]int
@@ -24,13 +24,15 @@ type plan struct {
 // newPlan numbers e's leaves (an array used twice is one parameter) and
 // decides the kernel's form for output dst.
 func newPlan(e *Expr, dst *mem.Array) *plan {
-	p := &plan{root: e, slot: map[*Expr]int{}, rank: dst.NDim(), out: dst.DType()}
+	p := &plan{roots: []*Expr{e}, slot: map[*Expr]int{}, rank: dst.NDim(), out: dst.DType()}
 	p.flat = dst.IsContiguous()
-	p.collect(e, dst)
+	p.collect(e, dst.Shape())
 	return p
 }
 
-func (p *plan) collect(e *Expr, dst *mem.Array) {
+// collect numbers e's leaves; an array leaf that is strided or not of
+// the output's shape makes the kernel rank-D.
+func (p *plan) collect(e *Expr, shape []int) {
 	if _, seen := p.slot[e]; seen {
 		return
 	}
@@ -44,7 +46,7 @@ func (p *plan) collect(e *Expr, dst *mem.Array) {
 		}
 		p.slot[e] = len(p.arrays)
 		p.arrays = append(p.arrays, e.arr)
-		if !e.arr.IsContiguous() || !sameShape(e.arr.Shape(), dst.Shape()) {
+		if !e.arr.IsContiguous() || !sameShape(e.arr.Shape(), shape) {
 			p.flat = false
 		}
 	case e.isLeaf():
@@ -52,7 +54,7 @@ func (p *plan) collect(e *Expr, dst *mem.Array) {
 		p.scalars = append(p.scalars, e)
 	default:
 		for _, a := range e.args {
-			p.collect(a, dst)
+			p.collect(a, shape)
 		}
 	}
 }
@@ -82,7 +84,7 @@ func (p *plan) key() string {
 		b.WriteString("nd" + strconv.Itoa(p.rank))
 	}
 	b.WriteString("_" + p.out.String() + "=")
-	p.writeKey(&b, p.root)
+	p.writeKey(&b, p.roots[0])
 	return b.String()
 }
 
@@ -122,26 +124,45 @@ func (p *plan) kernel() *ir.Kernel {
 	for i, s := range p.scalars {
 		f.Params = append(f.Params, ir.Param{Name: "s" + strconv.Itoa(i), Elem: s.t})
 	}
-	g := &gen{f: f, p: p, loaded: map[int]ir.Reg{}}
+	g := &gen{f: f, body: &f.Body, p: p}
+	var idx []ir.Reg
 	for k := range nd {
-		g.idx = append(g.idx, g.emit(ir.OpTid, ir.I32, k))
+		idx = append(idx, g.emit(ir.OpTid, ir.I32, k))
 	}
-	v := g.conv(g.expr(p.root), p.out)
-	f.Body = append(f.Body, &ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(append([]ir.Reg(nil), g.idx...), v)})
+	loaded := map[int]ir.Reg{} // array leaf -> its element, loaded once
+	g.array = func(slot int) ir.Reg {
+		if r, ok := loaded[slot]; ok {
+			return r
+		}
+		r := f.NewReg(p.arrays[slot].DType())
+		f.Body = append(f.Body, &ir.Inst{Op: ir.OpLoad, Dst: r, Param: 1 + slot, Args: idx})
+		loaded[slot] = r
+		return r
+	}
+	g.scalar = func(slot int) ir.Reg {
+		r := f.NewReg(p.scalars[slot].t)
+		f.Body = append(f.Body, &ir.Inst{Op: ir.OpParam, Dst: r, Param: 1 + len(p.arrays) + slot})
+		return r
+	}
+	v := g.conv(g.expr(p.roots[0]), p.out)
+	f.Body = append(f.Body, &ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(append([]ir.Reg(nil), idx...), v)})
 	return &ir.Kernel{Entry: f, TidDims: nd}
 }
 
-// gen emits one kernel's body.
+// gen emits a tree's instructions into body; array and scalar give the
+// register holding a leaf's value, by its parameter number (an elementwise
+// kernel loads it, a fused reduction passes what it loaded).
 type gen struct {
 	f      *ir.Func
+	body   *[]ir.Stmt
 	p      *plan
-	idx    []ir.Reg
-	loaded map[int]ir.Reg // array parameter -> its element, loaded once
+	array  func(slot int) ir.Reg
+	scalar func(slot int) ir.Reg
 }
 
 func (g *gen) emit(op ir.Op, t ir.Type, imm any, args ...ir.Reg) ir.Reg {
 	r := g.f.NewReg(t)
-	g.f.Body = append(g.f.Body, &ir.Inst{Op: op, Dst: r, Imm: imm, Args: args})
+	*g.body = append(*g.body, &ir.Inst{Op: op, Dst: r, Imm: imm, Args: args})
 	return r
 }
 
@@ -155,18 +176,9 @@ func (g *gen) conv(r ir.Reg, t ir.Type) ir.Reg {
 func (g *gen) expr(e *Expr) ir.Reg {
 	switch {
 	case e.arr != nil:
-		param := 1 + g.p.slot[e]
-		if r, ok := g.loaded[param]; ok {
-			return r
-		}
-		r := g.f.NewReg(e.t)
-		g.f.Body = append(g.f.Body, &ir.Inst{Op: ir.OpLoad, Dst: r, Param: param, Args: g.idx})
-		g.loaded[param] = r
-		return r
+		return g.array(g.p.slot[e])
 	case e.isLeaf():
-		r := g.f.NewReg(e.t)
-		g.f.Body = append(g.f.Body, &ir.Inst{Op: ir.OpParam, Dst: r, Param: 1 + len(g.p.arrays) + g.p.slot[e]})
-		return r
+		return g.scalar(g.p.slot[e])
 	}
 	args := make([]ir.Reg, len(e.args))
 	for i, a := range e.args {

@@ -19,9 +19,20 @@
 //     .astype are evaluated with evalOperand. The leaves are read when the
 //     value is consumed, at the end of the expression (a fn called inside
 //     the expression that writes an operand in place is seen; NumPy would
-//     not). One statement is one kernel, except that reductions and other
-//     builtins consume a materialised array (sum(a * b) is two passes:
-//     fusing into stdlib/reduce's element loader is not done yet).
+//     not). One statement is one kernel; builtins other than the
+//     reductions consume a materialised array.
+//   - Reductions: sum, prod, min, max, mean, argmin, argmax, any, all,
+//     count_nonzero, norm (with or without axis=), dot, allclose, equal
+//     and array_equal are Operands builtins. An expression argument
+//     becomes a Producer (produce.go, stdlib/reduce.Producer): the
+//     reduction's kernel loads the leaves, broadcast to the expression's
+//     shape, at each element index and emits the tree with the same
+//     generator as an elementwise kernel (gen, with the leaves' registers
+//     in place of loads), so sum(a * b) reads a and b once and allocates
+//     nothing, and each element is computed by the same instructions in
+//     the same dtypes as a materialised one. Two-operand reductions (dot,
+//     allclose, equal) take one Producer of both roots, an array shared
+//     by them loaded once. isclose, cumsum and cumprod materialise.
 //   - Promotion: NumPy's promote_types as data (ir.Promote, shared with
 //     host scalar arithmetic); a host int or float adapts to the other
 //     operand's dtype (NEP 50) and must fit it (`u8 + 300` is an error);

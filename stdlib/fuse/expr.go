@@ -157,3 +157,7 @@ func node(op ir.Op, in, t ir.Type, args ...*Expr) (*Expr, error) {
 	}
 	return e, nil
 }
+
+// Shape is e's broadcast shape, DType its dtype.
+func (e *Expr) Shape() []int   { return e.shape }
+func (e *Expr) DType() ir.Type { return e.t }

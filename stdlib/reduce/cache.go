@@ -18,6 +18,7 @@ type key struct {
 	strategy Strategy
 	r1, r2   int // ranks: of the inputs; for axis kernels kept and reduced
 	wide     bool
+	producer string // Producer.Key of a fused reduction
 }
 
 type entry struct {
@@ -35,19 +36,26 @@ func cached[T any](k key, build func() (T, error)) (T, error) {
 }
 
 // FullKernels returns the two passes of the full reduction s of inputs
-// seen with rank axes.
-func FullKernels(s Spec, rank int, wide bool) (*Full, error) {
-	return cached(key{what: "full", spec: s, r1: rank, wide: wide}, func() (*Full, error) {
-		return newFull(s, rank, wide)
-	})
+// seen with rank axes: the inputs are arrays of types s.In, or, with a
+// Producer, its leaves, whose values it computes (s.In are then the types
+// of its results).
+func FullKernels(s Spec, pr Producer, rank int, wide bool) (*Full, error) {
+	k := key{what: "full", spec: s, r1: rank, wide: wide}
+	if pr != nil {
+		k.producer = pr.Key()
+	}
+	return cached(k, func() (*Full, error) { return newFull(s, pr, rank, wide) })
 }
 
 // AxisKernel returns the kernel of the reduction s along axes, with
-// strategy st, for inputs seen as kept then red axes.
-func AxisKernel(s Spec, st Strategy, kept, red int, wide bool) (*ir.Kernel, error) {
-	return cached(key{what: "axis", spec: s, strategy: st, r1: kept, r2: red, wide: wide}, func() (*ir.Kernel, error) {
-		return axisKernel(s, st, kept, red, indexType(wide))
-	})
+// strategy st, for inputs (or a Producer's leaves, as FullKernels) seen
+// as kept then red axes.
+func AxisKernel(s Spec, pr Producer, st Strategy, kept, red int, wide bool) (*ir.Kernel, error) {
+	k := key{what: "axis", spec: s, strategy: st, r1: kept, r2: red, wide: wide}
+	if pr != nil {
+		k.producer = pr.Key()
+	}
+	return cached(k, func() (*ir.Kernel, error) { return axisKernel(s, pr, st, kept, red, indexType(wide)) })
 }
 
 // IsCloseKernel returns the elementwise isclose kernel of inputs of types

@@ -125,7 +125,22 @@
 //     shape and the kind of device only, so one device gives the same
 //     bits on every run; the flattened scan of more than 4096 elements
 //     takes the same tiles on every device, and so the same bits.
+//   - Fused inputs (ARRAYS.md section 3: sum(a * b) reads its inputs
+//     once, no temporary): pass 1 and the axis kernels take a Producer
+//     (produce.go), which emits the reduction's inputs from its leaves'
+//     elements, loaded where plain inputs are; plain inputs are the
+//     Producer that passes them through, so there is one kernel builder.
+//     stdlib/fuse implements it for array expressions; package reduce
+//     knows no trees. The leaves come broadcast to the expression's shape
+//     (stride 0 on stretched axes) and are visited in the expression's C
+//     order, the reduced axes' order and the strategy being those of the
+//     materialised (C-order) array (PlanFused, PlanAxisFused): the result
+//     has the bits of materialising, then reducing, on every device, at
+//     the price of strided reads of a transposed leaf (a plain transposed
+//     array is read in memory order instead). Axes are merged where every
+//     leaf allows.
 //   - Kernels are built once per (reduction, dtypes, ranks, strategy,
-//     width) and kept for the process (cache.go); interp compiles each
-//     once per device and thread.
+//     width, Producer.Key) and kept for the process (cache.go); interp
+//     compiles each once per device and thread. Fused kernels' names end
+//     in _fused.
 package reduce

@@ -41,6 +41,15 @@ func (s *sig) arrays(prefix string, ts []ir.Type, ndim int) int {
 	return at
 }
 
+// types appends one scalar parameter of each type.
+func (s *sig) types(prefix string, ts []ir.Type) int {
+	at := len(s.ps)
+	for i, t := range ts {
+		s.add(ir.Param{Name: fmt.Sprintf("%s%d", prefix, i), Elem: t})
+	}
+	return at
+}
+
 func (s *sig) scalars(prefix string, t ir.Type, n int) int {
 	at := len(s.ps)
 	for i := range n {
@@ -209,13 +218,13 @@ type Full struct {
 	Chunk        int
 }
 
-func newFull(s Spec, rank int, wide bool) (*Full, error) {
+func newFull(s Spec, pr Producer, rank int, wide bool) (*Full, error) {
 	ix := indexType(wide)
 	r, err := newReducer(s, modeFull, ix)
 	if err != nil {
 		return nil, err
 	}
-	p1, err := fullPass1(s, r, rank, ix)
+	p1, err := fullPass1(s, pr, r, rank, ix)
 	if err != nil {
 		return nil, err
 	}
@@ -231,16 +240,18 @@ func newFull(s Spec, rank int, wide bool) (*Full, error) {
 	return f, nil
 }
 
-func fullPass1(s Spec, r *reducer, rank int, ix ir.Type) (*ir.Kernel, error) {
+func fullPass1(s Spec, pr Producer, r *reducer, rank int, ix ir.Type) (*ir.Kernel, error) {
 	var sg sig
-	ts := inputTypes(s)
-	xs := sg.arrays("x", ts, rank)
+	in := producerOf(s, pr)
+	xs := sg.arrays("x", in.Leaves(), rank)
 	ps := sg.arrays("p", r.acc, 1)
 	lo := sg.add(ir.Param{Name: "lo", Elem: ix}, ir.Param{Name: "hi", Elem: ix})
 	ext := sg.scalars("e", ix, rank-1)
 	scal := sg.add(r.scalars...)
-	b := newFunc(kernelName(s, "full", ix), sg.ps, ix)
+	fs := sg.types("f", in.Scalars())
+	b := newFunc(fusedName(kernelName(s, "full", ix), pr), sg.ps, ix)
 	b.scal = b.params(scal, len(r.scalars))
+	fused := b.params(fs, len(in.Scalars()))
 	bounds, e := b.params(lo, 2), b.params(ext, rank-1)
 	t, blk, first := b.threadIndex()
 	grid := b.conv(ix, b.index(ir.OpGridDim))
@@ -251,7 +262,7 @@ func fullPass1(s Spec, r *reducer, rank int, ix ir.Type) (*ir.Kernel, error) {
 		if rank > 1 {
 			idx = b.unflatten(at, e)
 		}
-		return r.add(b, acc, b.loadAll(xs, ts, idx), at)
+		return r.add(b, acc, in.Emit(b.f, b.body, b.loadAll(xs, in.Leaves(), idx), fused), at)
 	})
 	res := b.blockReduce(r, a)
 	b.ifThen(b.test(ir.OpEq, t, b.imm(ix, int64(0))), func() {
@@ -309,21 +320,23 @@ func (s Strategy) String() string { return strategyNames[s] }
 // ek1..ek{kept-1} and er1..er{red-1} (the kept and the reduced extents
 // but the first, to split indices), then the reduction's scalars. Row
 // is launched over M blocks, Column over cdiv(M, 256).
-func axisKernel(s Spec, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, error) {
+func axisKernel(s Spec, pr Producer, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, error) {
 	r, err := newReducer(s, modeAxis, ix)
 	if err != nil {
 		return nil, err
 	}
 	var sg sig
-	ts := inputTypes(s)
-	xs := sg.arrays("x", ts, kept+red)
+	in := producerOf(s, pr)
+	xs := sg.arrays("x", in.Leaves(), kept+red)
 	out := sg.add(ir.Param{Name: "out", Elem: r.outT, NDim: 1})
 	mk := sg.add(ir.Param{Name: "m", Elem: ix}, ir.Param{Name: "k", Elem: ix})
 	ek := sg.scalars("ek", ix, max(kept-1, 0))
 	er := sg.scalars("er", ix, max(red-1, 0))
 	scal := sg.add(r.scalars...)
-	b := newFunc(kernelName(s, "axis_"+st.String(), ix), sg.ps, ix)
+	fs := sg.types("f", in.Scalars())
+	b := newFunc(fusedName(kernelName(s, "axis_"+st.String(), ix), pr), sg.ps, ix)
 	b.scal = b.params(scal, len(r.scalars))
+	fused := b.params(fs, len(in.Scalars()))
 	sizes := b.params(mk, 2)
 	keptExt, redExt := b.params(ek, max(kept-1, 0)), b.params(er, max(red-1, 0))
 	t, blk, first := b.threadIndex()
@@ -335,7 +348,7 @@ func axisKernel(s Spec, st Strategy, kept, red int, ix ir.Type) (*ir.Kernel, err
 			if red > 0 {
 				idx = append(append([]ir.Reg(nil), keptIdx...), b.unflatten(k, redExt)...)
 			}
-			return r.add(b, acc, b.loadAll(xs, ts, idx), k)
+			return r.add(b, acc, in.Emit(b.f, b.body, b.loadAll(xs, in.Leaves(), idx), fused), k)
 		}
 	}
 	keptIndex := func(m ir.Reg) []ir.Reg {
@@ -393,6 +406,14 @@ func isCloseKernel(in [2]ir.Type, rank int, ix ir.Type) (*ir.Kernel, error) {
 		b.advance(i, step)
 	})
 	return b.k, ir.Verify(b.k)
+}
+
+// fusedName marks the kernels that compute their inputs (a Producer).
+func fusedName(name string, pr Producer) string {
+	if pr == nil {
+		return name
+	}
+	return name + "_fused"
 }
 
 func kernelName(s Spec, what string, ix ir.Type) string {

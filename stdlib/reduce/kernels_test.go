@@ -30,7 +30,7 @@ func TestKernelsVerify(t *testing.T) {
 	for _, s := range specs() {
 		for _, wide := range []bool{false, true} {
 			for rank := 1; rank <= 4; rank++ {
-				if _, err := FullKernels(s, rank, wide); err != nil {
+				if _, err := FullKernels(s, nil, rank, wide); err != nil {
 					t.Fatalf("%v rank %d wide %v: %v", s, rank, wide, err)
 				}
 			}
@@ -40,7 +40,7 @@ func TestKernelsVerify(t *testing.T) {
 			for _, st := range []Strategy{Row, Column} {
 				for kept := 0; kept <= 3; kept++ {
 					for red := max(1-kept, 0); red+kept <= 4; red++ {
-						if _, err := AxisKernel(s, st, kept, red, wide); err != nil {
+						if _, err := AxisKernel(s, nil, st, kept, red, wide); err != nil {
 							t.Fatalf("%v %s kept %d red %d wide %v: %v", s, st, kept, red, wide, err)
 						}
 					}

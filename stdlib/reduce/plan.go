@@ -82,11 +82,21 @@ type FullPlan struct {
 // axis (for every input) becomes one axis, down to 1-D for a contiguous
 // array.
 func PlanFull(k Kind, ins []Layout) FullPlan {
-	shape := ins[0].Shape
-	perm := identity(len(shape))
+	perm := identity(len(ins[0].Shape))
 	if k != ArgMin && k != ArgMax && len(ins) == 1 {
 		byStride(perm, ins[0])
 	}
+	return planFull(ins, perm)
+}
+
+// PlanFused plans the full reduction of an expression over the leaves
+// ins (broadcast to one shape): in C order, the order of the
+// materialised expression's elements, so the result has the bits of
+// reducing the materialised array (package doc).
+func PlanFused(ins []Layout) FullPlan { return planFull(ins, identity(len(ins[0].Shape))) }
+
+func planFull(ins []Layout, perm []int) FullPlan {
+	shape := ins[0].Shape
 	v := View{Perm: perm, Groups: groups(ins, perm, 0, len(perm))}
 	n := 1
 	for _, d := range shape {
@@ -124,6 +134,22 @@ func (p AxisPlan) Wide() bool { return Wide(p.M * p.K) }
 // twice; an empty list reduces nothing, K = 1). keepdims keeps the
 // reduced axes in Out with extent 1.
 func PlanAxis(l Layout, axes []int, keepdims bool, t Target) (AxisPlan, error) {
+	return planAxis([]Layout{l}, l, axes, keepdims, t)
+}
+
+// PlanAxisFused plans the reduction along axes of an expression over the
+// leaves ins (broadcast to one shape): the reduced axes' order and the
+// strategy are those of the materialised expression (a C-order array), so
+// the result has its bits on every device; the leaves are read with their
+// own strides.
+func PlanAxisFused(ins []Layout, axes []int, keepdims bool, t Target) (AxisPlan, error) {
+	shape := ins[0].Shape
+	return planAxis(ins, Layout{Shape: shape, Strides: cStrides(shape)}, axes, keepdims, t)
+}
+
+// planAxis plans with the reduced axes ordered, and the strategy chosen,
+// by the layout l, and axes merged where every input allows.
+func planAxis(ins []Layout, l Layout, axes []int, keepdims bool, t Target) (AxisPlan, error) {
 	nd := len(l.Shape)
 	if err := CheckAxes(axes, nd); err != nil {
 		return AxisPlan{}, err
@@ -149,7 +175,6 @@ func PlanAxis(l Layout, axes []int, keepdims bool, t Target) (AxisPlan, error) {
 	}
 	byStride(red, l)
 	perm := slices.Concat(kept, red)
-	ins := []Layout{l}
 	kg := groups(ins, perm, 0, len(kept))
 	v := View{Perm: perm, Groups: append(kg, groups(ins, perm, len(kept), nd)...)}
 	p := AxisPlan{View: v, Kept: len(kg), Ext: v.Extents(l.Shape), Out: out, M: 1, K: 1}
@@ -254,6 +279,17 @@ func byStride(axes []int, l Layout) {
 		return abs(l.Strides[ax])
 	}
 	slices.SortStableFunc(axes, func(a, b int) int { return cmp.Compare(key(b), key(a)) })
+}
+
+// cStrides are the strides of a C-order array of the shape.
+func cStrides(shape []int) []int {
+	s := make([]int, len(shape))
+	st := 1
+	for i := len(shape) - 1; i >= 0; i-- {
+		s[i] = st
+		st *= shape[i]
+	}
+	return s
 }
 
 func identity(n int) []int {

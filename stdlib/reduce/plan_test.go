@@ -93,3 +93,37 @@ func TestPlanAxisErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanFused checks that fused reductions visit the expression's C
+// order (the materialised array's) whatever their leaves' layouts, and
+// merge axes only where every leaf allows.
+func TestPlanFused(t *testing.T) {
+	tr := Layout{Shape: []int{4, 3}, Strides: []int{1, 4}}
+	row := Layout{Shape: []int{4, 3}, Strides: []int{0, 1}}
+	c := Layout{Shape: []int{4, 3}, Strides: []int{3, 1}}
+	for _, tt := range []struct {
+		name        string
+		ins         []Layout
+		perm, shape []int
+	}{
+		{"a transposed leaf keeps C order", []Layout{tr}, []int{0, 1}, []int{4, 3}},
+		{"contiguous leaves merge", []Layout{c, c}, []int{0, 1}, []int{12}},
+		{"a broadcast row does not merge", []Layout{c, row}, []int{0, 1}, []int{4, 3}},
+	} {
+		p := PlanFused(tt.ins)
+		if !reflect.DeepEqual(p.View.Perm, tt.perm) || !reflect.DeepEqual(p.Shape, tt.shape) {
+			t.Errorf("%s: perm %v shape %v, want %v %v", tt.name, p.View.Perm, p.Shape, tt.perm, tt.shape)
+		}
+	}
+	cube := Layout{Shape: []int{2, 3, 4}, Strides: []int{1, 2, 6}} // axes reversed in memory
+	p, err := PlanAxisFused([]Layout{cube}, []int{1, 2}, false, Target{CUDA: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []int{0, 1, 2}; !reflect.DeepEqual(p.View.Perm, want) || p.M != 2 || p.K != 12 {
+		t.Errorf("axis plan: perm %v M %d K %d, want %v 2 12", p.View.Perm, p.M, p.K, want)
+	}
+	if plain, _ := PlanAxis(Layout{Shape: cube.Shape, Strides: cStrides(cube.Shape)}, []int{1, 2}, false, Target{CUDA: true}); plain.Strategy != p.Strategy {
+		t.Errorf("strategy %s, want the materialised array's %s", p.Strategy, plain.Strategy)
+	}
+}

@@ -37,15 +37,6 @@ func newTensor(t ir.Type, shape []int, gen func(i int) uint64) *tensor {
 	return x
 }
 
-func cStrides(shape []int) []int {
-	st := make([]int, len(shape))
-	s := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		st[i], s = s, s*shape[i]
-	}
-	return st
-}
-
 // permute and slice0 make views, as mem.Array's Permute and Slice do.
 func (x *tensor) permute(axes []int) *tensor {
 	v := *x
@@ -148,7 +139,7 @@ func fullOnCPU(t *testing.T, s Spec, ins []*tensor, scal []backend.Arg, wide boo
 		ls[i] = x.layout()
 	}
 	plan := PlanFull(s.Kind, ls)
-	f, err := FullKernels(s, len(plan.Shape), wide)
+	f, err := FullKernels(s, nil, len(plan.Shape), wide)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -318,7 +309,7 @@ func TestFullMatchesReference(t *testing.T) {
 				if s.Kind.Inputs() == 2 {
 					ins = append(ins, view(newTensor(s.In[1], base, smallInts(s.In[1], 2, 0))))
 				}
-				f, _ := FullKernels(s, 1, wide)
+				f, _ := FullKernels(s, nil, 1, wide)
 				got := decode(s, f, fullOnCPU(t, s, ins, nil, wide), x.size())
 				var ys []uint64
 				if len(ins) == 2 {
@@ -368,7 +359,7 @@ func checkAxis(t *testing.T, s Spec, x *tensor, axes []int, st Strategy, wide bo
 	if st == Column {
 		p.Grid = (p.M + blockThreads - 1) / blockThreads
 	}
-	k, err := AxisKernel(s, st, p.Kept, len(p.Ext)-p.Kept, wide)
+	k, err := AxisKernel(s, nil, st, p.Kept, len(p.Ext)-p.Kept, wide)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -434,7 +425,7 @@ func TestAllClose(t *testing.T) {
 func TestFullRange(t *testing.T) {
 	s := Spec{Kind: Sum, In: [2]ir.Type{ir.I64}}
 	x := newTensor(ir.I64, []int{50000}, func(i int) uint64 { return uint64(i) })
-	f, err := FullKernels(s, 1, true)
+	f, err := FullKernels(s, nil, 1, true)
 	if err != nil {
 		t.Fatal(err)
 	}
