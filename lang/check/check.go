@@ -84,3 +84,18 @@ func (c *Checker) GlobalNames() map[string]int {
 	}
 	return out
 }
+
+// Module returns a checker for a file that c's chunks import: the same
+// predeclared names, but its own global names and device funcs, and
+// global slots numbered after c's, so that all the files of a program
+// share one global table without sharing a namespace.
+func (c *Checker) Module() *Checker {
+	m := NewChecker(c.predeclared)
+	m.numGlobals = c.numGlobals
+	return m
+}
+
+// Reserve numbers c's next globals after those of m, a Module of c that
+// has checked its file. It changes c even if the importing chunk then
+// fails: the imported file stays loaded, and its slots stay taken.
+func (c *Checker) Reserve(m *Checker) { c.numGlobals = max(c.numGlobals, m.numGlobals) }

@@ -31,8 +31,9 @@ type resolver struct {
 	scope      *rscope
 	frames     []*frame
 	numGlobals int
-	loops      int             // loop nesting inside the current fn (or top level)
-	declared   map[string]bool // host names declared in this chunk outside fns
+	loops      int                // loop nesting inside the current fn (or top level)
+	declared   map[string]bool    // host names declared in this chunk outside fns
+	imports    map[string]ast.Pos // names this chunk's imports bind, at their paths
 	kernels    []*ast.KernelDecl
 	funcs      []*ast.FuncDecl
 	// used holds every binding some name use resolved to (slots are
@@ -46,7 +47,7 @@ func newResolver(c *Checker, errs *ast.ErrorList) *resolver {
 		top.names[name] = binding{scope: ast.ScopeGlobal, index: idx}
 	}
 	return &resolver{c: c, errs: errs, top: top, scope: top, numGlobals: c.numGlobals,
-		declared: map[string]bool{}, used: map[binding]bool{}}
+		declared: map[string]bool{}, imports: map[string]ast.Pos{}, used: map[binding]bool{}}
 }
 
 // file resolves a whole chunk. Its top-level statements share the
@@ -74,10 +75,13 @@ func (r *resolver) block(b *ast.Block) {
 func (r *resolver) push() { r.scope = &rscope{names: map[string]binding{}, parent: r.scope} }
 func (r *resolver) pop()  { r.scope = r.scope.parent }
 
-// hoist declares the fn, kernel and func names of a block before its
-// statements run, so that they can be used (and call each other) before
-// their declaration.
+// hoist declares the top level's imports and a block's fn, kernel and
+// func names before its statements run, so that they can be used (and
+// call each other) before their declaration.
 func (r *resolver) hoist(stmts []ast.Stmt) {
+	if r.atTop() {
+		r.hoistImports(stmts)
+	}
 	seen := map[string]bool{}
 	for _, s := range stmts {
 		var id *ast.Ident
@@ -89,7 +93,7 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 		case *ast.FuncDecl:
 			id = d.Name
 		}
-		if id == nil {
+		if id == nil || r.importClash(id) {
 			continue
 		}
 		if seen[id.Name] {
@@ -99,6 +103,34 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 		seen[id.Name] = true
 		r.declare(id)
 	}
+}
+
+// hoistImports declares the names the imports of a chunk bind; two imports
+// of one base name are an error naming the first.
+func (r *resolver) hoistImports(stmts []ast.Stmt) {
+	for _, s := range stmts {
+		im, ok := s.(*ast.ImportStmt)
+		if !ok || r.importClash(im.Name) {
+			continue
+		}
+		r.imports[im.Name.Name] = im.Name.Pos
+		r.declare(im.Name)
+	}
+}
+
+// atTop reports whether the resolver is in the top-level scope.
+func (r *resolver) atTop() bool { return r.scope == r.top && len(r.frames) == 0 }
+
+// importClash reports (as Go does) a top-level name of this chunk that is
+// also the name of one of its imports: shadowing a module by accident
+// would make every later util.name fail far from the cause.
+func (r *resolver) importClash(id *ast.Ident) bool {
+	p, ok := r.imports[id.Name]
+	if !ok || !r.atTop() {
+		return false
+	}
+	r.errs.Add(id.Pos, "%s redeclared: it is the name of the import at %s", id.Name, p)
+	return true
 }
 
 // declare gives id a new slot (a global outside fns, a frame slot inside)
@@ -149,7 +181,13 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 	case *ast.LetStmt:
 		r.expr(s.Value)
 		for _, id := range s.Names {
-			r.declare(id)
+			if !r.importClash(id) {
+				r.declare(id)
+			}
+		}
+	case *ast.ImportStmt:
+		if !top || !r.atTop() {
+			r.errs.Add(s.Pos, "import must be at the top level of a file")
 		}
 	case *ast.AssignStmt:
 		r.expr(s.Value)
@@ -213,7 +251,11 @@ func (r *resolver) declStmt(s ast.Stmt, top bool) {
 			r.errs.Add(s.Pos, "local arrays are declared in the body of a kernel or func, not in host code")
 		}
 	case *ast.LaunchStmt:
-		r.use(s.Kernel)
+		if s.Module != nil {
+			r.use(s.Module)
+		} else {
+			r.use(s.Kernel)
+		}
 		r.exprs(s.Dims)
 		r.exprs(s.Args)
 		r.expr(s.Device)
