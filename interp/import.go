@@ -4,8 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"slices"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
