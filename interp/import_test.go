@@ -169,7 +169,7 @@ func TestImportErrorsInImportedFile(t *testing.T) {
 		{"let x = 1\nlet y = x +* 2\n", "import \"h.gs\"\n", `h.gs:2:12: unexpected "*"`},
 		{"kernel k(a: array[f32]) {\n  a[tid()] = nosuch\n}\n", "import \"h.gs\"\n", "h.gs:2:14: undefined: nosuch"},
 		{"fn f(x) {\n  return x + \"s\"\n}\n", "import \"h.gs\"\nh.f(1)\n", "h.gs:2:12: "},
-		{"fn f() { return 1 }\n", "import \"h.gs\"\nh.g()\n", "main.gs:2:3: module h (" },
+		{"fn f() { return 1 }\n", "import \"h.gs\"\nh.g()\n", "main.gs:2:3: module h ("},
 	}
 	for _, tt := range tests {
 		dir := writeTree(t, map[string]string{"h.gs": tt.helper, "main.gs": tt.main})
