@@ -56,6 +56,7 @@ func CompileFiles(filename string, src []byte, predeclared map[string]Value, fil
 		return nil, err
 	}
 	imports := newImporter(files)
+	c.SetExports(imports.exports)
 	if err := imports.load(c, f, []string{filename}); err != nil {
 		return nil, err
 	}

@@ -35,6 +35,15 @@ func newImporter(files *FileAccess) *importer {
 	return &importer{files: files, byPath: map[string]*module{}, byStmt: map[*ast.ImportStmt]*module{}}
 }
 
+// exports gives the checker the top-level names of a loaded import.
+func (im *importer) exports(s *ast.ImportStmt) (map[string]int, bool) {
+	m := im.byStmt[s]
+	if m == nil {
+		return nil, false
+	}
+	return m.globals, true
+}
+
 // load loads the imports of f, checked with Modules of c, and reports the
 // errors of all of them. chain lists the files being loaded, f's last: a
 // path already on it is a cycle. f itself is checked only once its

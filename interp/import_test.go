@@ -169,7 +169,10 @@ func TestImportErrorsInImportedFile(t *testing.T) {
 		{"let x = 1\nlet y = x +* 2\n", "import \"h.gs\"\n", `h.gs:2:12: unexpected "*"`},
 		{"kernel k(a: array[f32]) {\n  a[tid()] = nosuch\n}\n", "import \"h.gs\"\n", "h.gs:2:14: undefined: nosuch"},
 		{"fn f(x) {\n  return x + \"s\"\n}\n", "import \"h.gs\"\nh.f(1)\n", "h.gs:2:12: "},
-		{"fn f() { return 1 }\n", "import \"h.gs\"\nh.g()\n", "main.gs:2:3: module h ("},
+		{"fn f() { return 1 }\n", "import \"h.gs\"\nh.g()\n", `main.gs:2:3: undefined: h.g ("h.gs" has no top-level name g)`},
+		{"let x = 1\n", "import \"h.gs\"\nh.x = 2\n", "main.gs:2:3: cannot assign to h.x: an import's names are read only"},
+		{"let x = 1\n", "import \"h.gs\"\nlaunch h.k[1]()\n", "main.gs:2:10: undefined: h.k"},
+		{"let x = 1\n", "import \"h.gs\"\nlet m = h\nprint(m.y)\n", "main.gs:3:9: module h ("},
 	}
 	for _, tt := range tests {
 		dir := writeTree(t, map[string]string{"h.gs": tt.helper, "main.gs": tt.main})

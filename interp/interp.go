@@ -232,6 +232,7 @@ func New(opts Options) (*Interp, error) {
 		}
 	}
 	in.checker = check.NewChecker(func(name string) bool { _, ok := in.predeclared[name]; return ok })
+	in.checker.SetExports(in.imports.exports)
 	return in, nil
 }
 

@@ -15,6 +15,7 @@ type Checker struct {
 	numGlobals  int                  // size of the global table
 	hostNames   map[string]bool      // every host name declared outside fns so far
 	funcs       map[string]*funcInfo // device funcs visible to later chunks
+	exports     func(*ast.ImportStmt) (map[string]int, bool)
 }
 
 // Info is what Check learns about one chunk.
@@ -91,7 +92,7 @@ func (c *Checker) GlobalNames() map[string]int {
 // share one global table without sharing a namespace.
 func (c *Checker) Module() *Checker {
 	m := NewChecker(c.predeclared)
-	m.numGlobals = c.numGlobals
+	m.numGlobals, m.exports = c.numGlobals, c.exports
 	return m
 }
 
@@ -99,3 +100,10 @@ func (c *Checker) Module() *Checker {
 // has checked its file. It changes c even if the importing chunk then
 // fails: the imported file stays loaded, and its slots stay taken.
 func (c *Checker) Reserve(m *Checker) { c.numGlobals = max(c.numGlobals, m.numGlobals) }
+
+// SetExports tells c the top-level names of the file each import loads
+// (false for an import not loaded), so that a misspelt util.name is a
+// resolve error, reported before anything runs, not a run-time one.
+func (c *Checker) SetExports(exports func(*ast.ImportStmt) (map[string]int, bool)) {
+	c.exports = exports
+}

@@ -31,9 +31,10 @@ type resolver struct {
 	scope      *rscope
 	frames     []*frame
 	numGlobals int
-	loops      int                // loop nesting inside the current fn (or top level)
-	declared   map[string]bool    // host names declared in this chunk outside fns
-	imports    map[string]ast.Pos // names this chunk's imports bind, at their paths
+	loops      int                 // loop nesting inside the current fn (or top level)
+	declared   map[string]bool     // host names declared in this chunk outside fns
+	imports    map[string]ast.Pos  // names this chunk's imports bind, at their paths
+	modules    map[binding]*module // the bindings of this chunk's imports
 	kernels    []*ast.KernelDecl
 	funcs      []*ast.FuncDecl
 	// used holds every binding some name use resolved to (slots are
@@ -47,7 +48,7 @@ func newResolver(c *Checker, errs *ast.ErrorList) *resolver {
 		top.names[name] = binding{scope: ast.ScopeGlobal, index: idx}
 	}
 	return &resolver{c: c, errs: errs, top: top, scope: top, numGlobals: c.numGlobals,
-		declared: map[string]bool{}, imports: map[string]ast.Pos{}, used: map[binding]bool{}}
+		declared: map[string]bool{}, imports: map[string]ast.Pos{}, modules: map[binding]*module{}, used: map[binding]bool{}}
 }
 
 // file resolves a whole chunk. Its top-level statements share the
@@ -114,7 +115,38 @@ func (r *resolver) hoistImports(stmts []ast.Stmt) {
 			continue
 		}
 		r.imports[im.Name.Name] = im.Name.Pos
-		r.declare(im.Name)
+		b := r.declare(im.Name)
+		if r.c.exports != nil {
+			if names, ok := r.c.exports(im); ok {
+				r.modules[b] = &module{im, names}
+			}
+		}
+	}
+}
+
+// module is an import with its file's top-level names.
+type module struct {
+	stmt  *ast.ImportStmt
+	names map[string]int
+}
+
+// moduleOf is the import of this chunk that the resolved id names, if any.
+func (r *resolver) moduleOf(id *ast.Ident) *module {
+	if id.Scope != ast.ScopeGlobal {
+		return nil
+	}
+	return r.modules[binding{scope: ast.ScopeGlobal, index: id.Index}]
+}
+
+// member checks id.name: when id is an import of this chunk, its file
+// must define name.
+func (r *resolver) member(id *ast.Ident, name *ast.Ident) {
+	m := r.moduleOf(id)
+	if m == nil {
+		return
+	}
+	if _, ok := m.names[name.Name]; !ok {
+		r.errs.Add(name.Pos, "undefined: %s.%s (%q has no top-level name %s)", id.Name, name.Name, m.stmt.Path, name.Name)
 	}
 }
 
@@ -253,6 +285,7 @@ func (r *resolver) declStmt(s ast.Stmt, top bool) {
 	case *ast.LaunchStmt:
 		if s.Module != nil {
 			r.use(s.Module)
+			r.member(s.Module, s.Kernel)
 		} else {
 			r.use(s.Kernel)
 		}
@@ -327,7 +360,12 @@ func (r *resolver) assignTarget(t ast.Expr) {
 		if r.use(t) && t.Scope == ast.ScopePredeclared {
 			r.errs.Add(t.Pos, "cannot assign to predeclared %s", t.Name)
 		}
-	case *ast.IndexExpr, *ast.AttrExpr:
+	case *ast.AttrExpr:
+		r.expr(t)
+		if id, ok := t.X.(*ast.Ident); ok && r.moduleOf(id) != nil {
+			r.errs.Add(t.Name.Pos, "cannot assign to %s.%s: an import's names are read only (call a fn of %s that sets it)", id.Name, t.Name.Name, id.Name)
+		}
+	case *ast.IndexExpr:
 		r.expr(t)
 	default:
 		r.expr(t)
@@ -368,6 +406,9 @@ func (r *resolver) expr(e ast.Expr) {
 		r.expr(e.Step)
 	case *ast.AttrExpr:
 		r.expr(e.X)
+		if id, ok := e.X.(*ast.Ident); ok {
+			r.member(id, e.Name)
+		}
 	case *ast.ParenExpr:
 		r.expr(e.X)
 	}
