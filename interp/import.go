@@ -56,9 +56,9 @@ func (im *importer) load(c *check.Checker, f *ast.File, chain []string) error {
 		if !ok {
 			continue // an import elsewhere is the resolver's error
 		}
-		m, err := im.loadOne(c, s, filepath.Join(filepath.Dir(f.Name), s.Path), chain)
+		m, err := im.loadOne(c, s, importPath(f.Name, s.Path), chain)
 		if err != nil {
-			errs = append(errs, asList(err)...)
+			errs = append(errs, asList(err, s.PathPos)...)
 			continue
 		}
 		im.byStmt[s] = m
@@ -67,21 +67,28 @@ func (im *importer) load(c *check.Checker, f *ast.File, chain []string) error {
 	return errs.Err()
 }
 
-// asList is err as a list of positioned errors (Parse and Check return
-// lists; the loader's own errors are lists of one).
-func asList(err error) ast.ErrorList {
+// importPath is the file that an import of path in the file from names:
+// a relative path is relative to from's directory. The result is clean,
+// so that it is one key for every spelling of the path.
+func importPath(from, path string) string {
+	if filepath.IsAbs(path) {
+		return filepath.Clean(path)
+	}
+	return filepath.Join(filepath.Dir(from), path)
+}
+
+// asList is err as a list of positioned errors: Parse, Check and the
+// loader return lists; anything else is placed at the import.
+func asList(err error, at ast.Pos) ast.ErrorList {
 	var list ast.ErrorList
 	if errors.As(err, &list) {
 		return list
 	}
-	return ast.ErrorList{{Msg: err.Error()}}
+	return ast.ErrorList{{Pos: at, Msg: err.Error()}}
 }
 
 // loadOne loads the file name that s imports, or finds it loaded.
 func (im *importer) loadOne(c *check.Checker, s *ast.ImportStmt, name string, chain []string) (*module, error) {
-	if filepath.IsAbs(s.Path) {
-		name = filepath.Clean(s.Path)
-	}
 	for i, n := range chain {
 		if filepath.Clean(n) == name {
 			cycle := append(append([]string(nil), chain[i:]...), name)
@@ -96,7 +103,7 @@ func (im *importer) loadOne(c *check.Checker, s *ast.ImportStmt, name string, ch
 		return nil, err
 	}
 	mc := c.Module()
-	if err := im.load(mc, f, append(chain, name)); err != nil {
+	if err := im.load(mc, f, append(chain[:len(chain):len(chain)], name)); err != nil {
 		return nil, err
 	}
 	info, err := mc.Check(f)

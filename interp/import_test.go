@@ -122,6 +122,15 @@ func TestImportRelativeNested(t *testing.T) {
 	if err != nil || out != "41\n" {
 		t.Fatalf("got %q, %v; want 41", out, err)
 	}
+	// An absolute path is used as is; ./ and .. spell the same file.
+	abs := filepath.Join(dir, "lib", "c.gs")
+	main := "import \"" + abs + "\"\nimport \"lib/sub/../a.gs\"\nprint(c.h(), a.f())\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.gs"), []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runMain(t, dir); err != nil || out != "4 41\n" {
+		t.Fatalf("absolute path: got %q, %v", out, err)
+	}
 }
 
 // compileErr runs dir/main.gs and returns its compile errors.
