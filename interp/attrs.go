@@ -25,6 +25,8 @@ func getAttr(th *Thread, x Value, name string) (Value, error) {
 		return nil, fmt.Errorf("record has no field %s (fields: %s)", name, strings.Join(x.Names, ", "))
 	case *Config:
 		return x.get(name)
+	case *Module:
+		return x.attr(th, name)
 	}
 	return nil, fmt.Errorf("%s has no attribute %s", x.Type(), name)
 }

@@ -23,14 +23,23 @@ type Program struct {
 	info        *check.Info
 	globals     map[string]int
 	predeclared []string
+	imports     *importer
 }
 
 // Compile parses and checks a script for running with Interp.Run. The
 // predeclared names are those the interpreters that run it will have: the
 // language's own, plus the keys of predeclared (typically
 // stdlib.Universe() and the host's functions). Compile errors come back as
-// an ast.ErrorList.
+// an ast.ErrorList. The script may import nothing: CompileFiles grants
+// file access for its imports.
 func Compile(filename string, src []byte, predeclared map[string]Value) (*Program, error) {
+	return CompileFiles(filename, src, predeclared, nil)
+}
+
+// CompileFiles is Compile with files as the access through which the
+// script's imports are read, once, at compile time: running the program
+// reads no file for them.
+func CompileFiles(filename string, src []byte, predeclared map[string]Value, files *FileAccess) (*Program, error) {
 	names := map[string]bool{}
 	for _, n := range processNames {
 		names[n] = true
@@ -46,11 +55,16 @@ func Compile(filename string, src []byte, predeclared map[string]Value) (*Progra
 	if err != nil {
 		return nil, err
 	}
+	imports := newImporter(files)
+	c.SetExports(imports.exports)
+	if err := imports.load(c, f, []string{filename}); err != nil {
+		return nil, err
+	}
 	info, err := c.Check(f)
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{file: f, info: info, globals: c.GlobalNames()}
+	p := &Program{file: f, info: info, globals: c.GlobalNames(), imports: imports}
 	for n := range names {
 		p.predeclared = append(p.predeclared, n)
 	}
@@ -80,6 +94,7 @@ func (in *Interp) Run(ctx context.Context, p *Program) error {
 		}
 	}
 	in.th.globals = make([]Value, p.info.NumGlobals)
+	in.th.imports, in.th.ran = p.imports, map[*module]bool{}
 	in.prog = p
 	_, err := in.run(ctx, p.file, p.info, false)
 	return err

@@ -55,6 +55,8 @@ func (th *Thread) hoist(s ast.Stmt, fr *frame) error {
 		th.store(d.Name, &Kernel{Name: d.Name.Name, IR: k}, fr)
 	case *ast.FuncDecl:
 		th.store(d.Name, &DeviceFunc{Name: d.Name.Name}, fr)
+	case *ast.ImportStmt:
+		return th.execImport(d, fr)
 	}
 	return nil
 }
@@ -129,7 +131,7 @@ func (th *Thread) exec(s ast.Stmt, fr *frame) (ctrl, error) {
 		return ctrlNone, th.execAssert(s, fr)
 	case *ast.Block:
 		return th.execBlock(s.Stmts, fr)
-	case *ast.FnDecl, *ast.KernelDecl, *ast.FuncDecl:
+	case *ast.FnDecl, *ast.KernelDecl, *ast.FuncDecl, *ast.ImportStmt:
 		return ctrlNone, nil // bound by hoist
 	case *ast.ArrayDecl:
 		return ctrlNone, th.execArrayDecl(s, fr)

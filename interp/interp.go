@@ -83,6 +83,7 @@ var accessState = mem.NewAccessState()
 // arrays it made. It is not safe for concurrent use.
 type Interp struct {
 	checker     *check.Checker
+	imports     *importer // files Exec, ExecREPL and Check chunks import
 	predeclared map[string]Value
 	th          *Thread
 	prog        *Program // the program Run last ran, if any
@@ -127,6 +128,8 @@ type Thread struct {
 	logger    *slog.Logger          // Options.Logger
 	warnMu    sync.Mutex            // Warn may run on cleanup goroutines
 	files     *FileAccess           // Options.Files
+	imports   *importer             // the running program's imported files
+	ran       map[*module]bool      // imported files whose top level has run
 	closed    bool                  // Close was called
 }
 
@@ -187,6 +190,8 @@ func New(opts Options) (*Interp, error) {
 	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
 	th.maxSteps, th.maxK = opts.MaxSteps, opts.MaxKernelSteps
 	th.files = opts.Files
+	in.imports = newImporter(opts.Files)
+	th.imports, th.ran = in.imports, map[*module]bool{}
 	th.Allocs = mem.NewRegistry()
 	th.launches = mem.NewLaunchChecker(accessState, th.Warn)
 	for name, a := range opts.Allocators {
@@ -227,6 +232,7 @@ func New(opts Options) (*Interp, error) {
 		}
 	}
 	in.checker = check.NewChecker(func(name string) bool { _, ok := in.predeclared[name]; return ok })
+	in.checker.SetExports(in.imports.exports)
 	return in, nil
 }
 
@@ -238,6 +244,9 @@ func (in *Interp) Thread() *Thread { return in.th }
 func (in *Interp) compile(filename string, src []byte) (*ast.File, *check.Info, error) {
 	f, err := syntax.Parse(filename, src)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := in.imports.load(in.checker, f, []string{filename}); err != nil {
 		return nil, nil, err
 	}
 	info, err := in.checker.Check(f)
@@ -261,6 +270,7 @@ func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
 	if err != nil {
 		return err
 	}
+	in.th.imports = in.imports
 	_, err = in.run(ctx, f, info, false)
 	return err
 }
@@ -273,6 +283,7 @@ func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Va
 	if err != nil {
 		return nil, err
 	}
+	in.th.imports = in.imports
 	v, err := in.run(ctx, f, info, true)
 	if err != nil || v == nil || v == Nil {
 		return nil, err

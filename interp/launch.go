@@ -18,7 +18,7 @@ import (
 const maxThreads = math.MaxInt32
 
 func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
-	kv, err := th.load(s.Kernel, fr)
+	kv, err := th.launched(s, fr)
 	if err != nil {
 		return err
 	}
@@ -67,6 +67,23 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 
 // launchDims evaluates the launch's dimensions onto th.dimStack: threads
 // for a flat kernel, blocks of a block kernel's grid(...).
+// launched is the value a launch names: a variable, or util.k of an import.
+func (th *Thread) launched(s *ast.LaunchStmt, fr *frame) (Value, error) {
+	if s.Module == nil {
+		return th.load(s.Kernel, fr)
+	}
+	mv, err := th.load(s.Module, fr)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := mv.(*Module)
+	if !ok {
+		return nil, th.errorAt(s.Module.Pos, fmt.Errorf("%s is %s, not an import", s.Module.Name, describe(mv)))
+	}
+	v, err := m.attr(th, s.Kernel.Name)
+	return v, th.errorAt(s.Kernel.Pos, err)
+}
+
 func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, error) {
 	if err := th.launchShape(s, k); err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ func printCUDA(args []string, stdin io.Reader, w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	p, err := interp.Compile(name, src, stdlib.Universe())
+	p, err := interp.CompileFiles(name, src, stdlib.Universe(), interp.AllFiles())
 	if err != nil {
 		return err
 	}

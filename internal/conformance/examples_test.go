@@ -47,6 +47,11 @@ func TestExamplesAgree(t *testing.T) {
 func runExample(t *testing.T, file string, src []byte, dev string) string {
 	t.Helper()
 	dir := t.TempDir()
+	// The helpers examples import (examples/lib) go in the root too: the
+	// examples name them relative to themselves.
+	if err := os.CopyFS(filepath.Join(dir, "lib"), os.DirFS(filepath.Join(filepath.Dir(file), "lib"))); err != nil {
+		t.Fatal(err)
+	}
 	files, err := interp.RootedFiles(dir, dir)
 	if err != nil {
 		t.Fatal(err)

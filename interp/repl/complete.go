@@ -123,7 +123,8 @@ func (s *session) topNames() []string {
 }
 
 // attrNames are the attributes of the value named name: array attributes
-// for an array, settings for config, field names for a record.
+// for an array, settings for config, field names for a record, top-level
+// names for an import.
 func (s *session) attrNames(name string) []string {
 	if name == "config" {
 		return interp.ConfigNames()
@@ -134,6 +135,8 @@ func (s *session) attrNames(name string) []string {
 		return interp.ArrayAttrNames()
 	case *interp.Record:
 		return v.Names
+	case *interp.Module:
+		return v.Names()
 	}
 	return nil
 }

@@ -138,6 +138,16 @@ type AssertStmt struct {
 	Msg  Expr // optional
 }
 
+// ImportStmt is `import "path/util.gs"`: Name (positioned at the path) is
+// the binding the file's top-level names are reached through, the path's
+// base name without ".gs".
+type ImportStmt struct {
+	Pos     Pos
+	Path    string
+	PathPos Pos
+	Name    *Ident
+}
+
 // FnDecl is a host function `fn name(a, b) { }`.
 type FnDecl struct {
 	Pos       Pos
@@ -186,7 +196,8 @@ type ArrayDecl struct {
 // launch over threads).
 type LaunchStmt struct {
 	Pos    Pos
-	Kernel *Ident
+	Module *Ident // the import of `launch util.k[...]`; nil for a plain name
+	Kernel *Ident // resolved only when Module is nil
 	Grid   Pos
 	Dims   []Expr
 	Args   []Expr
@@ -238,6 +249,7 @@ func (s *WhileStmt) Start() Pos      { return s.Pos }
 func (s *BranchStmt) Start() Pos     { return s.Pos }
 func (s *ReturnStmt) Start() Pos     { return s.Pos }
 func (s *AssertStmt) Start() Pos     { return s.Pos }
+func (s *ImportStmt) Start() Pos     { return s.Pos }
 func (s *FnDecl) Start() Pos         { return s.Pos }
 func (s *KernelDecl) Start() Pos     { return s.Pos }
 func (s *FuncDecl) Start() Pos       { return s.Pos }
@@ -257,6 +269,7 @@ func (*ForStmt) stmtNode()        {}
 func (*WhileStmt) stmtNode()      {}
 func (*BranchStmt) stmtNode()     {}
 func (*ReturnStmt) stmtNode()     {}
+func (*ImportStmt) stmtNode()     {}
 func (*AssertStmt) stmtNode()     {}
 func (*FnDecl) stmtNode()         {}
 func (*KernelDecl) stmtNode()     {}

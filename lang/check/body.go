@@ -200,6 +200,8 @@ func stmtName(s ast.Stmt) string {
 		return "array declaration"
 	case *ast.LaunchStmt:
 		return "launch"
+	case *ast.ImportStmt:
+		return "import"
 	case *ast.DeviceBlock:
 		return "device block"
 	case *ast.AllocatorBlock:

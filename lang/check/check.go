@@ -15,6 +15,7 @@ type Checker struct {
 	numGlobals  int                  // size of the global table
 	hostNames   map[string]bool      // every host name declared outside fns so far
 	funcs       map[string]*funcInfo // device funcs visible to later chunks
+	exports     func(*ast.ImportStmt) (map[string]int, bool)
 }
 
 // Info is what Check learns about one chunk.
@@ -83,4 +84,26 @@ func (c *Checker) GlobalNames() map[string]int {
 		out[k] = v
 	}
 	return out
+}
+
+// Module returns a checker for a file that c's chunks import: the same
+// predeclared names, but its own global names and device funcs, and
+// global slots numbered after c's, so that all the files of a program
+// share one global table without sharing a namespace.
+func (c *Checker) Module() *Checker {
+	m := NewChecker(c.predeclared)
+	m.numGlobals, m.exports = c.numGlobals, c.exports
+	return m
+}
+
+// Reserve numbers c's next globals after those of m, a Module of c that
+// has checked its file. It changes c even if the importing chunk then
+// fails: the imported file stays loaded, and its slots stay taken.
+func (c *Checker) Reserve(m *Checker) { c.numGlobals = max(c.numGlobals, m.numGlobals) }
+
+// SetExports tells c the top-level names of the file each import loads
+// (false for an import not loaded), so that a misspelt util.name is a
+// resolve error, reported before anything runs, not a run-time one.
+func (c *Checker) SetExports(exports func(*ast.ImportStmt) (map[string]int, bool)) {
+	c.exports = exports
 }

@@ -128,6 +128,13 @@
 //     unclear which one earlier uses mean. Across REPL chunks a new
 //     declaration gets a new slot as usual.
 //   - Assigning to a predeclared name at host level is an error.
+//   - An import's name is hoisted at the top level like a fn's; a
+//     top-level let, fn, kernel or func of that name, or a second import
+//     of it, is an error naming the import (Go's rule, no shadowing). Its
+//     file's names come from Checker.SetExports: `util.name` of a name the
+//     file lacks, and any assignment to `util.name`, are resolve errors.
+//     Each imported file is checked by a Module of the importing checker:
+//     its own namespace and funcs, slots of the one global table.
 //   - Device funcs live in their own namespace: a later host `let f = 1`
 //     does not hide `func f` from kernels. Inside a kernel, locals shadow
 //     device funcs, which shadow builtins and conversions. A func body sees

@@ -31,8 +31,10 @@ type resolver struct {
 	scope      *rscope
 	frames     []*frame
 	numGlobals int
-	loops      int             // loop nesting inside the current fn (or top level)
-	declared   map[string]bool // host names declared in this chunk outside fns
+	loops      int                 // loop nesting inside the current fn (or top level)
+	declared   map[string]bool     // host names declared in this chunk outside fns
+	imports    map[string]ast.Pos  // names this chunk's imports bind, at their paths
+	modules    map[binding]*module // the bindings of this chunk's imports
 	kernels    []*ast.KernelDecl
 	funcs      []*ast.FuncDecl
 	// used holds every binding some name use resolved to (slots are
@@ -46,7 +48,7 @@ func newResolver(c *Checker, errs *ast.ErrorList) *resolver {
 		top.names[name] = binding{scope: ast.ScopeGlobal, index: idx}
 	}
 	return &resolver{c: c, errs: errs, top: top, scope: top, numGlobals: c.numGlobals,
-		declared: map[string]bool{}, used: map[binding]bool{}}
+		declared: map[string]bool{}, imports: map[string]ast.Pos{}, modules: map[binding]*module{}, used: map[binding]bool{}}
 }
 
 // file resolves a whole chunk. Its top-level statements share the
@@ -74,10 +76,13 @@ func (r *resolver) block(b *ast.Block) {
 func (r *resolver) push() { r.scope = &rscope{names: map[string]binding{}, parent: r.scope} }
 func (r *resolver) pop()  { r.scope = r.scope.parent }
 
-// hoist declares the fn, kernel and func names of a block before its
-// statements run, so that they can be used (and call each other) before
-// their declaration.
+// hoist declares the top level's imports and a block's fn, kernel and
+// func names before its statements run, so that they can be used (and
+// call each other) before their declaration.
 func (r *resolver) hoist(stmts []ast.Stmt) {
+	if r.atTop() {
+		r.hoistImports(stmts)
+	}
 	seen := map[string]bool{}
 	for _, s := range stmts {
 		var id *ast.Ident
@@ -89,7 +94,7 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 		case *ast.FuncDecl:
 			id = d.Name
 		}
-		if id == nil {
+		if id == nil || r.importClash(id) {
 			continue
 		}
 		if seen[id.Name] {
@@ -99,6 +104,65 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 		seen[id.Name] = true
 		r.declare(id)
 	}
+}
+
+// hoistImports declares the names the imports of a chunk bind; two imports
+// of one base name are an error naming the first.
+func (r *resolver) hoistImports(stmts []ast.Stmt) {
+	for _, s := range stmts {
+		im, ok := s.(*ast.ImportStmt)
+		if !ok || r.importClash(im.Name) {
+			continue
+		}
+		r.imports[im.Name.Name] = im.Name.Pos
+		b := r.declare(im.Name)
+		if r.c.exports != nil {
+			if names, ok := r.c.exports(im); ok {
+				r.modules[b] = &module{im, names}
+			}
+		}
+	}
+}
+
+// module is an import with its file's top-level names.
+type module struct {
+	stmt  *ast.ImportStmt
+	names map[string]int
+}
+
+// moduleOf is the import of this chunk that the resolved id names, if any.
+func (r *resolver) moduleOf(id *ast.Ident) *module {
+	if id.Scope != ast.ScopeGlobal {
+		return nil
+	}
+	return r.modules[binding{scope: ast.ScopeGlobal, index: id.Index}]
+}
+
+// member checks id.name: when id is an import of this chunk, its file
+// must define name.
+func (r *resolver) member(id *ast.Ident, name *ast.Ident) {
+	m := r.moduleOf(id)
+	if m == nil {
+		return
+	}
+	if _, ok := m.names[name.Name]; !ok {
+		r.errs.Add(name.Pos, "undefined: %s.%s (%q has no top-level name %s)", id.Name, name.Name, m.stmt.Path, name.Name)
+	}
+}
+
+// atTop reports whether the resolver is in the top-level scope.
+func (r *resolver) atTop() bool { return r.scope == r.top && len(r.frames) == 0 }
+
+// importClash reports (as Go does) a top-level name of this chunk that is
+// also the name of one of its imports: shadowing a module by accident
+// would make every later util.name fail far from the cause.
+func (r *resolver) importClash(id *ast.Ident) bool {
+	p, ok := r.imports[id.Name]
+	if !ok || !r.atTop() {
+		return false
+	}
+	r.errs.Add(id.Pos, "%s redeclared: it is the name of the import at %s", id.Name, p)
+	return true
 }
 
 // declare gives id a new slot (a global outside fns, a frame slot inside)
@@ -149,7 +213,13 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 	case *ast.LetStmt:
 		r.expr(s.Value)
 		for _, id := range s.Names {
-			r.declare(id)
+			if !r.importClash(id) {
+				r.declare(id)
+			}
+		}
+	case *ast.ImportStmt:
+		if !top || !r.atTop() {
+			r.errs.Add(s.Pos, "import must be at the top level of a file")
 		}
 	case *ast.AssignStmt:
 		r.expr(s.Value)
@@ -213,7 +283,12 @@ func (r *resolver) declStmt(s ast.Stmt, top bool) {
 			r.errs.Add(s.Pos, "local arrays are declared in the body of a kernel or func, not in host code")
 		}
 	case *ast.LaunchStmt:
-		r.use(s.Kernel)
+		if s.Module != nil {
+			r.use(s.Module)
+			r.member(s.Module, s.Kernel)
+		} else {
+			r.use(s.Kernel)
+		}
 		r.exprs(s.Dims)
 		r.exprs(s.Args)
 		r.expr(s.Device)
@@ -285,7 +360,12 @@ func (r *resolver) assignTarget(t ast.Expr) {
 		if r.use(t) && t.Scope == ast.ScopePredeclared {
 			r.errs.Add(t.Pos, "cannot assign to predeclared %s", t.Name)
 		}
-	case *ast.IndexExpr, *ast.AttrExpr:
+	case *ast.AttrExpr:
+		r.expr(t)
+		if id, ok := t.X.(*ast.Ident); ok && r.moduleOf(id) != nil {
+			r.errs.Add(t.Name.Pos, "cannot assign to %s.%s: an import's names are read only (call a fn of %s that sets it)", id.Name, t.Name.Name, id.Name)
+		}
+	case *ast.IndexExpr:
 		r.expr(t)
 	default:
 		r.expr(t)
@@ -326,6 +406,9 @@ func (r *resolver) expr(e ast.Expr) {
 		r.expr(e.Step)
 	case *ast.AttrExpr:
 		r.expr(e.X)
+		if id, ok := e.X.(*ast.Ident); ok {
+			r.member(id, e.Name)
+		}
 	case *ast.ParenExpr:
 		r.expr(e.X)
 	}

@@ -1,7 +1,10 @@
 package syntax
 
 import (
+	pathpkg "path"
 	"strconv"
+	"strings"
+	"unicode"
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -46,6 +49,8 @@ func (c *converter) stmt(s *pStmt) ast.Stmt {
 		return &ast.ReturnStmt{Pos: astPos(s.Return.Kw.Pos), Value: c.optExpr(s.Return.Value)}
 	case s.Assert != nil:
 		return &ast.AssertStmt{Pos: astPos(s.Assert.Kw.Pos), Cond: c.expr(s.Assert.Cond), Msg: c.optExpr(s.Assert.Msg)}
+	case s.Import != nil:
+		return c.importStmt(s.Import)
 	case s.Decl != nil:
 		return c.decl(s.Decl)
 	case s.Array != nil:
@@ -185,6 +190,9 @@ func (c *converter) buffer(b *pBuffer) ast.Stmt {
 
 func (c *converter) launch(l *pLaunch) ast.Stmt {
 	s := &ast.LaunchStmt{Pos: astPos(l.Kw.Pos), Kernel: c.ident(l.Kernel), Dims: c.exprs(l.Dims), Device: c.optExpr(l.Device)}
+	if l.Member != nil {
+		s.Module, s.Kernel = s.Kernel, c.ident(l.Member)
+	}
 	if l.Grid != nil {
 		s.Grid, s.Dims = astPos(l.Grid.Kw.Pos), c.exprs(l.Grid.Dims)
 	}
@@ -450,4 +458,34 @@ func (c *converter) checkDupKw(kws []*ast.KwArg, name *ast.Ident) {
 			c.errorf(name.Pos, "keyword argument %s repeated (first at %s)", name.Name, strconv.Itoa(k.Name.Pos.Line)+":"+strconv.Itoa(k.Name.Pos.Col))
 		}
 	}
+}
+
+// importStmt binds the file under its base name, so that name must be one
+// a script could declare: "my-util.gs" cannot be imported as my-util.
+func (c *converter) importStmt(im *pImport) ast.Stmt {
+	path, _ := strconv.Unquote(im.Path.Value) // the scanner checked the escapes
+	p := astPos(im.Path.Pos)
+	base := pathpkg.Base(path)
+	name, ok := strings.CutSuffix(base, ".gs")
+	switch {
+	case !ok:
+		c.errorf(p, "import path %q must name a .gs file", path)
+	case !isName(name):
+		c.errorf(p, "cannot import %q: its base name %q is not a name a script can use", path, name)
+	}
+	return &ast.ImportStmt{Pos: astPos(im.Kw.Pos), Path: path, PathPos: p, Name: &ast.Ident{Pos: p, Name: name}}
+}
+
+// isName reports whether s is an identifier and not a reserved keyword
+// (contextual keywords are names where a module name can stand).
+func isName(s string) bool {
+	if s == "" || keywords[s] {
+		return false
+	}
+	for i, r := range s {
+		if r != '_' && !isLetter(r) && (i == 0 || !unicode.IsDigit(r)) {
+			return false
+		}
+	}
+	return true
 }

@@ -96,6 +96,12 @@
 //   - Continuation follows a REPL entry line by line with the scanner
 //     (brackets open, a string cut at the end of a line) so the REPL parses
 //     an entry once, when its brackets close, then asks IsIncomplete.
+//   - `import "path/util.gs"` takes one string literal; the path must end
+//     in .gs and its base name without .gs (the name the import binds,
+//     ast.ImportStmt.Name, positioned at the path) must be a name that is
+//     not a reserved word. `launch util.k[...]` launches a kernel of an
+//     import (ast.LaunchStmt.Module), and grid stays a keyword there.
+//     Where an import may stand is the checker's rule.
 //   - Keywords lists reserved and contextual keywords together, sorted:
 //     its users (REPL completion) offer both, and a tool that needs the
 //     distinction can lex the word.

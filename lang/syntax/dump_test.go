@@ -98,12 +98,18 @@ func dumpStmt(n ast.Node) string {
 	case *ast.ArrayDecl:
 		return fmt.Sprintf("(array %s %s [%s] %s %s %s)", dump(n.Name), dump(n.DType), dumpList(n.Dims),
 			dump(n.Init), dump(n.Device), dump(n.Allocator))
+	case *ast.ImportStmt:
+		return fmt.Sprintf("(import %q as %s)", n.Path, dump(n.Name))
 	case *ast.LaunchStmt:
 		grid := ""
 		if n.Grid.IsValid() {
 			grid = "grid"
 		}
-		return fmt.Sprintf("(launch %s %s[%s] [%s] %s)", dump(n.Kernel), grid, dumpList(n.Dims), dumpList(n.Args), dump(n.Device))
+		kernel := dump(n.Kernel)
+		if n.Module != nil {
+			kernel = dump(n.Module) + "." + kernel
+		}
+		return fmt.Sprintf("(launch %s %s[%s] [%s] %s)", kernel, grid, dumpList(n.Dims), dumpList(n.Args), dump(n.Device))
 	case *ast.BufferDecl:
 		kind := "local"
 		if n.Shared {

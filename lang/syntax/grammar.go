@@ -30,6 +30,7 @@ type pStmt struct {
 	Branch *lexer.Token `parser:"| @(\"break\" | \"continue\")"`
 	Return *pReturn     `parser:"| @@"`
 	Assert *pAssert     `parser:"| @@"`
+	Import *pImport     `parser:"| @@"`
 	Decl   *pDecl       `parser:"| @@"`
 	Array  *pArray      `parser:"| @@"`
 	Buffer *pBuffer     `parser:"| @@"`
@@ -93,6 +94,11 @@ type pAssert struct {
 	Msg  *pExpr      `parser:"( \",\" @@ )?"`
 }
 
+type pImport struct {
+	Kw   lexer.Token `parser:"@\"import\""`
+	Path lexer.Token `parser:"@String"`
+}
+
 // pDecl is fn, kernel or func; convert checks what each kind allows.
 type pDecl struct {
 	Kw     lexer.Token  `parser:"@(\"fn\" | \"kernel\" | \"func\")"`
@@ -137,7 +143,8 @@ type pBuffer struct {
 
 type pLaunch struct {
 	Kw     lexer.Token `parser:"@\"launch\""`
-	Kernel *pIdent     `parser:"@@ \"[\""`
+	Kernel *pIdent     `parser:"@@"`
+	Member *pIdent     `parser:"( \".\" @@ )? \"[\""`
 	Grid   *pShape     `parser:"( @@"`
 	Dims   []*pExpr    `parser:"| @@ ( \",\" @@ )* ) \"]\" \"(\""`
 	Args   []*pArg     `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`

@@ -45,7 +45,7 @@ var keywords = map[string]bool{
 	"let": true, "fn": true, "func": true, "kernel": true, "return": true, "if": true, "else": true,
 	"for": true, "in": true, "while": true, "break": true, "continue": true, "launch": true,
 	"capture": true, "on": true, "using": true, "true": true, "false": true, "nil": true, "assert": true,
-	"shared": true, "local": true,
+	"shared": true, "local": true, "import": true,
 }
 
 // contextualKeywords are keywords only where promoteContextual makes them so.
@@ -534,11 +534,17 @@ func blockShapeAt(toks []lexer.Token, i int) bool {
 	return toks[i].Value == "block" && i > 0 && isPunct(toks[i-1], ")") && isPunct(toks[i+1], "(")
 }
 
-// gridAt reports whether token i is the grid of `launch k[grid(...)]`:
-// grid( first in the brackets of a launch.
+// gridAt reports whether token i is the grid of `launch k[grid(...)]` or
+// `launch util.k[grid(...)]`: grid( first in the brackets of a launch.
 func gridAt(toks []lexer.Token, i int) bool {
-	return toks[i].Value == "grid" && i >= 3 && isPunct(toks[i+1], "(") && isPunct(toks[i-1], "[") &&
-		toks[i-2].Type == tIdent && toks[i-3].Type == tKeyword && toks[i-3].Value == "launch"
+	if toks[i].Value != "grid" || i < 3 || !isPunct(toks[i+1], "(") || !isPunct(toks[i-1], "[") || toks[i-2].Type != tIdent {
+		return false
+	}
+	kw := i - 3
+	if kw >= 2 && isPunct(toks[kw], ".") && toks[kw-1].Type == tIdent {
+		kw -= 2
+	}
+	return toks[kw].Type == tKeyword && toks[kw].Value == "launch"
 }
 
 func isPunct(t lexer.Token, v string) bool { return t.Type == tPunct && t.Value == v }
