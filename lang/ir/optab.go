@@ -95,6 +95,21 @@ type OpInfo struct {
 	Barrier bool
 }
 
+// ResultType is the type of the result for operands of type t, for the
+// result rules that depend on t alone (Same, Bool, I32, U32): what the
+// backends give a warp op's or a collective's destination.
+func (info OpInfo) ResultType(t Type) Type {
+	switch info.Result {
+	case ResultBool:
+		return Bool
+	case ResultI32:
+		return I32
+	case ResultU32:
+		return U32
+	}
+	return t
+}
+
 func same(name string, arity int, ts TypeSet) OpInfo {
 	return OpInfo{Name: name, Form: FormSame, Arity: arity, Types: ts, Result: ResultSame}
 }

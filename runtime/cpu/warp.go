@@ -36,25 +36,12 @@ func (c *compiler) warpOp(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 		ir.OpBlockScan, ir.OpBlockScanExcl:
 		f = mkNumCollective(in.Op, o.dt, d, a)
 	}
-	if f == nil || o.dt != resultOf(info, o.types[0]) {
+	if f == nil || o.dt != info.ResultType(o.types[0]) {
 		return c.check(ctx, in, o, nil)
 	}
 	b := c.newBarrier(in, !info.Barrier)
 	b.race = b.race && info.Barrier // a warp op orders no memory
 	return b.guard(f), nil
-}
-
-// resultOf is the type of a warp op's result for operand type t.
-func resultOf(info ir.OpInfo, t ir.Type) ir.Type {
-	switch info.Result {
-	case ir.ResultBool:
-		return ir.Bool
-	case ir.ResultI32:
-		return ir.I32
-	case ir.ResultU32:
-		return ir.U32
-	}
-	return t
 }
 
 // forWarps calls f for each warp with active lanes, in order, with its

@@ -172,15 +172,7 @@ func same(op ir.Op, info ir.OpInfo, t ir.Type) *ir.Kernel {
 	for k := range info.Arity {
 		params = append(params, arr(fmt.Sprintf("a%d", k), t))
 	}
-	rt := t
-	switch info.Result {
-	case ir.ResultBool:
-		rt = ir.Bool
-	case ir.ResultI32:
-		rt = ir.I32
-	case ir.ResultU32:
-		rt = ir.U32
-	}
+	rt := info.ResultType(t)
 	b := newBuilder(append(params, arr("out", rt))...)
 	var args []ir.Reg
 	for k := range info.Arity {

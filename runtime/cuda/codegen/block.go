@@ -186,23 +186,10 @@ func (g *gen) blockExpr(in *ir.Inst, dt ir.Type) (string, error) {
 	if !info.Types.Has(at[0]) {
 		return "", g.instErr(in, "does not apply to %s", at[0])
 	}
-	if want := resultType(info, at[0]); dt != want {
+	if want := info.ResultType(at[0]); dt != want {
 		return "", g.instErr(in, "destination is %s, want %s", dt, want)
 	}
 	return g.collective(in, at[0], a[0])
-}
-
-// resultType is the type of an op's result for operand type t.
-func resultType(info ir.OpInfo, t ir.Type) ir.Type {
-	switch info.Result {
-	case ir.ResultBool:
-		return ir.Bool
-	case ir.ResultI32:
-		return ir.I32
-	case ir.ResultU32:
-		return ir.U32
-	}
-	return t
 }
 
 // collective is the expression of a warp or block collective of one

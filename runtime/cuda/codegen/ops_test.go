@@ -140,7 +140,7 @@ func blockCase(op ir.Op, info ir.OpInfo, t ir.Type) (*ir.Kernel, bool) {
 	case ir.FormLane:
 		k = opKernel("k", op, t, t, ir.I32)
 	default:
-		k = opKernel("k", op, resultType(info, t), t)
+		k = opKernel("k", op, info.ResultType(t), t)
 	}
 	k.Block = irtest.BlockShape
 	return k, info.Form == ir.FormLeaf || info.Types.Has(t)

@@ -144,17 +144,10 @@ func show(t ir.Type, x uint64) string {
 	return fmt.Sprint(x)
 }
 
+// resultOf is op's result type for operands of type t.
 func resultOf(op ir.Op, t ir.Type) ir.Type {
 	info, _ := op.Info()
-	switch info.Result {
-	case ir.ResultBool:
-		return ir.Bool
-	case ir.ResultI32:
-		return ir.I32
-	case ir.ResultU32:
-		return ir.U32
-	}
-	return t
+	return info.ResultType(t)
 }
 
 // blockOpKernel is `out[gid] = op(a[gid][, b[gid]])` over block.
