@@ -421,6 +421,7 @@ func (b *body) returnStmt(s *ast.ReturnStmt) {
 		b.emit(&ir.Return{Value: b.materialize(x)})
 		return
 	default:
+		b.uni.ret(s.Pos)
 		b.emit(&ir.Return{Value: ir.NoReg})
 		return
 	}

@@ -101,11 +101,14 @@
 //     a condition on a variable assigned in it; after the loop all threads
 //     meet again, so a barrier there is fine. A break of an inner loop
 //     does not make the outer loop divergent.
-//   - return under a divergent condition is not checked here: barriers
-//     and collectives must be reached by every thread of the block, and a
-//     thread that returned never arrives, so `if i >= n { return }` before
-//     a sync() fails at run time on the cpu with the barrier's position
-//     (lang/ir doc.go); write `if i < n { ... }` around the work instead.
+//   - A return under a thread-dependent condition is refused when a
+//     barrier or block collective may run after it (later in the body, or
+//     in a loop around the return): the threads that returned never
+//     arrive. `if i >= n { return }` before a sync() is an error that says
+//     to guard the work with `if i < n { ... }`; a return after the last
+//     barrier, or under a uniform condition, is fine. Returns in funcs do
+//     not matter (funcs have no barriers). The cpu still checks every
+//     barrier at run time.
 //   - Warp ops (shuffles, ballot, warp_*, sync_warp) need no block
 //     uniformity: they involve one warp, whose lanes run them together on
 //     the cpu and under full-warp masks on CUDA.

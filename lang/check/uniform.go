@@ -83,6 +83,14 @@ type barrierSite struct {
 	at   *ctrl
 }
 
+// returnSite is a kernel's return: the conditions around it, and how many
+// barriers came before it in the body.
+type returnSite struct {
+	pos    ast.Pos
+	at     *ctrl
+	before int
+}
+
 // uniformity is the graph of one block kernel's body. Its methods do
 // nothing on a nil receiver, which outside block kernels there is.
 type uniformity struct {
@@ -90,6 +98,7 @@ type uniformity struct {
 	nodes []*unode // the others: loops and chains
 	ctx   *ctrl    // the innermost condition around the code being lowered
 	sites []barrierSite
+	rets  []returnSite
 }
 
 // push makes c, a condition with its node set, the innermost one.
@@ -236,6 +245,14 @@ func (u *uniformity) exit(tok string, pos ast.Pos) {
 	lp.node.deps = append(lp.node.deps, uedge{to: u.ctx.chain, ctrl: true})
 }
 
+// ret records a return of the kernel at pos: threads that take it never
+// reach a later barrier, nor one in an enclosing loop's next iteration.
+func (u *uniformity) ret(pos ast.Pos) {
+	if u != nil && u.ctx != nil {
+		u.rets = append(u.rets, returnSite{pos: pos, at: u.ctx, before: len(u.sites)})
+	}
+}
+
 // barrier records a sync() or block collective at pos.
 func (u *uniformity) barrier(name string, pos ast.Pos) {
 	if u != nil {
@@ -318,6 +335,7 @@ func (u *uniformity) check(errs *ast.ErrorList) {
 		return
 	}
 	u.solve()
+	u.checkReturns(errs)
 	seen := map[*ctrl]bool{}
 	for _, s := range u.sites {
 		if s.at == nil || !s.at.chain.div {
@@ -334,6 +352,46 @@ func (u *uniformity) check(errs *ast.ErrorList) {
 			break
 		}
 	}
+}
+
+// checkReturns reports a return under a condition that differs between
+// threads when a barrier may run after it: one later in the body, or one
+// in a loop around the return (its next iteration). The threads that
+// returned never arrive (the cpu fails such a launch at run time; CUDA
+// leaves it undefined).
+func (u *uniformity) checkReturns(errs *ast.ErrorList) {
+	for _, r := range u.rets {
+		if !r.at.chain.div {
+			continue
+		}
+		s, ok := u.barrierAfter(r)
+		if !ok {
+			continue
+		}
+		for _, c := range outward(r.at, nil) {
+			if c.node.div {
+				errs.Add(c.pos, "%s() at %d:%d after a return that only some threads of a block take: the return at %d:%d is under a condition that differs between threads: %s (guard the work with if instead of returning)",
+					s.name, s.pos.Line, s.pos.Col, r.pos.Line, r.pos.Col, explain(c.node))
+				break
+			}
+		}
+	}
+}
+
+// barrierAfter finds a barrier that may run after return r.
+func (u *uniformity) barrierAfter(r returnSite) (barrierSite, bool) {
+	if r.before < len(u.sites) {
+		return u.sites[r.before], true
+	}
+	loops := outward(r.at, nil)
+	for _, s := range u.sites {
+		for _, c := range outward(s.at, nil) {
+			if c.loop != nil && slices.Contains(loops, c) {
+				return s, true
+			}
+		}
+	}
+	return barrierSite{}, false
 }
 
 // through reports whether divergent node n became so through node m.

@@ -44,7 +44,8 @@
 //     the block, and every warp op (shuffles, votes, warp collectives,
 //     sync_warp) by all lanes of its warp; a thread that returned counts
 //     as missing. The checker proves block uniformity of conditions
-//     statically; the cpu reports any violation it meets at run time as a
+//     statically (and refuses a thread-dependent return that a barrier
+//     follows); the cpu reports any violation it meets at run time as a
 //     KernelError at the instruction; CUDA leaves it undefined (a hang, or
 //     a full-mask shuffle reading an exited lane).
 //   - tid() in a block kernel is block_id*block_dim + thread_id in i32,

@@ -204,15 +204,28 @@ kernel k(a: array[f32]) block(32) {
     }
 }
 ---
-// a divergent return is not checked statically (the cpu fails such a launch at the barrier)
+// a return that only some threads take, before a barrier: those threads never arrive
 kernel k(a: array[f32]) block(32) {
     let i = tid()
-    if i >= len(a) { return }
+    if i >= len(a) { return }                  ### "sync\(\) at 5:5 after a return that only some threads of a block take: the return at 4:22 is under a condition that differs between threads: i \(from tid\(\) at 3:13\)"
     sync()
+}
+---
+// in a loop, the next iteration's barrier comes after the return
+kernel k(a: array[f32]) block(32) {
     for j in range(4) {
-        if a[i] > f32(j) { return }
         sync()
+        if a[tid()] > f32(j) { return }        ### "sync\(\) at 4:9 after a return that only some threads"
     }
+}
+---
+// a divergent return after the last barrier, and a uniform one before it, are fine
+kernel k(a: array[f32], n: i32) block(32) {
+    if block_id() >= n { return }
+    let s = block_sum(a[tid()])
+    sync()
+    if thread_id() > 0 { return }
+    a[block_id()] = s
 }
 ---
 // warp ops need no block uniformity
