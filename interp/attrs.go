@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -186,5 +187,7 @@ func universe() map[string]Value {
 	for _, t := range dtypes {
 		u[t.String()] = DType(t)
 	}
+	// Kernels see inf and nan too; the checker handles them there.
+	u["inf"], u["nan"] = Float(math.Inf(1)), Float(math.NaN())
 	return u
 }

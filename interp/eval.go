@@ -57,6 +57,14 @@ func (th *Thread) hoist(s ast.Stmt, fr *frame) error {
 		th.store(d.Name, &DeviceFunc{Name: d.Name.Name}, fr)
 	case *ast.ImportStmt:
 		return th.execImport(d, fr)
+	case *ast.ConstDecl:
+		// Bound before the chunk runs, so that host code may use a const
+		// declared further down, as kernels may.
+		v, err := hostConst(th.info.Consts[d])
+		if err != nil {
+			return th.errorAt(d.Value.Start(), err)
+		}
+		th.store(d.Name, v, fr)
 	}
 	return nil
 }
@@ -131,7 +139,7 @@ func (th *Thread) exec(s ast.Stmt, fr *frame) (ctrl, error) {
 		return ctrlNone, th.execAssert(s, fr)
 	case *ast.Block:
 		return th.execBlock(s.Stmts, fr)
-	case *ast.FnDecl, *ast.KernelDecl, *ast.FuncDecl, *ast.ImportStmt:
+	case *ast.FnDecl, *ast.KernelDecl, *ast.FuncDecl, *ast.ImportStmt, *ast.ConstDecl:
 		return ctrlNone, nil // bound by hoist
 	case *ast.ArrayDecl:
 		return ctrlNone, th.execArrayDecl(s, fr)

@@ -42,11 +42,15 @@ var kernelBuiltins = check.KernelBuiltins()
 // kernelKeywords are the keywords of kernel and func bodies.
 var kernelKeywords = strings.Fields("let if else for in while break continue return true false")
 
+// kernelValues are the predeclared values a kernel body sees.
+var kernelValues = []string{"inf", "nan"}
+
 // kernelNames are the names inside a kernel or func body: its builtins
 // and keywords, and the script's device funcs (host names are not
 // visible there).
 func (s *session) kernelNames() []string {
 	names := append(slices.Clone(kernelBuiltins), kernelKeywords...)
+	names = append(names, kernelValues...)
 	for _, g := range s.in.Globals() {
 		if _, ok := g.Value.(*interp.DeviceFunc); ok {
 			names = append(names, g.Name)

@@ -78,6 +78,16 @@ type LetStmt struct {
 	Value Expr
 }
 
+// ConstDecl is `const NAME = e` or `const NAME: T = e` (T a scalar type),
+// allowed only at top level: e is a constant expression the checker
+// evaluates before anything runs.
+type ConstDecl struct {
+	Pos   Pos
+	Name  *Ident
+	Type  *TypeExpr // optional
+	Value Expr
+}
+
 // AssignStmt is `target op value` where Op is "=", "+=", "-=", "*=", "/=" or "%=".
 // Target is an *Ident, *IndexExpr or *AttrExpr.
 type AssignStmt struct {
@@ -242,6 +252,7 @@ type CaptureBlock struct {
 func (s *Block) Start() Pos          { return s.Pos }
 func (s *LetStmt) Start() Pos        { return s.Pos }
 func (s *AssignStmt) Start() Pos     { return s.Pos }
+func (s *ConstDecl) Start() Pos      { return s.Pos }
 func (s *ExprStmt) Start() Pos       { return s.X.Start() }
 func (s *IfStmt) Start() Pos         { return s.Pos }
 func (s *ForStmt) Start() Pos        { return s.Pos }
@@ -263,6 +274,7 @@ func (s *CaptureBlock) Start() Pos   { return s.Pos }
 func (*Block) stmtNode()          {}
 func (*LetStmt) stmtNode()        {}
 func (*AssignStmt) stmtNode()     {}
+func (*ConstDecl) stmtNode()      {}
 func (*ExprStmt) stmtNode()       {}
 func (*IfStmt) stmtNode()         {}
 func (*ForStmt) stmtNode()        {}

@@ -202,6 +202,8 @@ func stmtName(s ast.Stmt) string {
 		return "launch"
 	case *ast.ImportStmt:
 		return "import"
+	case *ast.ConstDecl:
+		return "const declaration (consts are declared at top level)"
 	case *ast.DeviceBlock:
 		return "device block"
 	case *ast.AllocatorBlock:

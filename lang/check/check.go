@@ -16,12 +16,16 @@ type Checker struct {
 	hostNames   map[string]bool      // every host name declared outside fns so far
 	funcs       map[string]*funcInfo // device funcs visible to later chunks
 	exports     func(*ast.ImportStmt) (map[string]int, bool)
+	constVals   map[int]Const // the consts of earlier chunks, by global slot
 }
 
 // Info is what Check learns about one chunk.
 type Info struct {
 	Kernels    map[*ast.KernelDecl]*ir.Kernel
 	NumGlobals int // size of the global table after this chunk (it only grows)
+	// Consts holds the value of each const the chunk declares; the host
+	// binds them before the chunk runs, as it does fns.
+	Consts map[*ast.ConstDecl]Const
 }
 
 // NewChecker makes a checker. predeclared reports whether a name is a
@@ -33,6 +37,7 @@ func NewChecker(predeclared func(name string) bool) *Checker {
 		globals:     map[string]int{},
 		hostNames:   map[string]bool{},
 		funcs:       map[string]*funcInfo{},
+		constVals:   map[int]Const{},
 	}
 }
 
@@ -59,7 +64,7 @@ func (c *Checker) Check(f *ast.File) (info *Info, err error) {
 		return nil, errs
 	}
 	c.commit(r, kc)
-	return &Info{Kernels: kernels, NumGlobals: c.numGlobals}, nil
+	return &Info{Kernels: kernels, NumGlobals: c.numGlobals, Consts: r.chunkConsts()}, nil
 }
 
 // commit makes a successful chunk's definitions visible to later chunks.
@@ -74,6 +79,9 @@ func (c *Checker) commit(r *resolver, kc *kernelChecker) {
 		c.hostNames[name] = true
 	}
 	c.funcs = kc.env
+	for i, v := range r.constVals {
+		c.constVals[i] = v
+	}
 }
 
 // GlobalNames returns the global names defined so far with their indices

@@ -3,6 +3,7 @@ package check
 import (
 	"go/constant"
 	"go/token"
+	"math"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -76,6 +77,12 @@ func (b *body) ident(e *ast.Ident) operand {
 		}
 		return operand{mode: modeValue, t: v.t, reg: v.reg, isVar: true, expr: e}
 	}
+	if c, ok := b.kc.r.constNamed(e.Name); ok {
+		return constOperand(c, e)
+	}
+	if e.Name == "inf" || e.Name == "nan" {
+		return b.special(e)
+	}
 	switch {
 	case b.env[e.Name] != nil:
 		b.errs.Add(e.Pos, "func %s must be called", e.Name)
@@ -85,6 +92,27 @@ func (b *body) ident(e *ast.Ident) operand {
 		b.undefined(e)
 	}
 	return invalid()
+}
+
+// constOperand inlines a const: an untyped one takes the type of its use,
+// as a literal does.
+func constOperand(c Const, e *ast.Ident) operand {
+	if c.Val == nil {
+		return invalid() // its declaration's error was reported
+	}
+	return operand{mode: modeConst, t: c.Type, val: c.Val, expr: e}
+}
+
+// special is inf or nan, which go/constant cannot represent: in a kernel
+// they are f32 values (write f64(inf) for f64).
+func (b *body) special(e *ast.Ident) operand {
+	f := math.Inf(1)
+	if e.Name == "nan" {
+		f = math.NaN()
+	}
+	r := b.reg(ir.F32)
+	b.emit(&ir.Inst{Op: ir.OpConst, Dst: r, Imm: f})
+	return operand{mode: modeValue, t: ir.F32, reg: r, expr: e}
 }
 
 // undefined reports a name that is not visible in a kernel or func.

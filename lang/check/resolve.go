@@ -37,6 +37,12 @@ type resolver struct {
 	modules    map[binding]*module // the bindings of this chunk's imports
 	kernels    []*ast.KernelDecl
 	funcs      []*ast.FuncDecl
+	// constDecls are this chunk's consts by global slot (constOrder in
+	// source order, which keeps errors deterministic); constVals their
+	// values once evalConsts ran.
+	constDecls map[int]*ast.ConstDecl
+	constOrder []*ast.ConstDecl
+	constVals  map[int]Const
 	// used holds every binding some name use resolved to (slots are
 	// never reused, so a binding is one declaration).
 	used map[binding]bool
@@ -48,7 +54,8 @@ func newResolver(c *Checker, errs *ast.ErrorList) *resolver {
 		top.names[name] = binding{scope: ast.ScopeGlobal, index: idx}
 	}
 	return &resolver{c: c, errs: errs, top: top, scope: top, numGlobals: c.numGlobals,
-		declared: map[string]bool{}, imports: map[string]ast.Pos{}, modules: map[binding]*module{}, used: map[binding]bool{}}
+		declared: map[string]bool{}, imports: map[string]ast.Pos{}, modules: map[binding]*module{}, used: map[binding]bool{},
+		constDecls: map[int]*ast.ConstDecl{}, constVals: map[int]Const{}}
 }
 
 // file resolves a whole chunk. Its top-level statements share the
@@ -58,6 +65,7 @@ func (r *resolver) file(f *ast.File) {
 	for _, s := range f.Stmts {
 		r.stmt(s, true)
 	}
+	r.evalConsts()
 }
 
 // block resolves stmts in a new lexical scope.
@@ -93,6 +101,10 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 			id = d.Name
 		case *ast.FuncDecl:
 			id = d.Name
+		case *ast.ConstDecl:
+			if r.atTop() {
+				id = d.Name
+			}
 		}
 		if id == nil || r.importClash(id) {
 			continue
@@ -102,7 +114,11 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 			continue
 		}
 		seen[id.Name] = true
-		r.declare(id)
+		b := r.declare(id)
+		if d, ok := s.(*ast.ConstDecl); ok {
+			r.constDecls[b.index] = d
+			r.constOrder = append(r.constOrder, d)
+		}
 	}
 }
 
@@ -171,6 +187,7 @@ func (r *resolver) declare(id *ast.Ident) binding {
 	if id == nil {
 		return binding{}
 	}
+	r.constClash(id)
 	var b binding
 	if n := len(r.frames); n == 0 {
 		b = binding{scope: ast.ScopeGlobal, index: r.numGlobals}
@@ -184,6 +201,25 @@ func (r *resolver) declare(id *ast.Ident) binding {
 	id.Scope, id.Depth, id.Index = b.scope, 0, b.index
 	r.scope.names[id.Name] = b
 	return b
+}
+
+// constClash reports a top-level declaration that would hide a const of
+// this chunk: kernels would still see the const, host code the new name.
+func (r *resolver) constClash(id *ast.Ident) {
+	b, ok := r.top.names[id.Name]
+	if !ok || !r.atTop() {
+		return
+	}
+	if d := r.constDecls[b.index]; d != nil && d.Name != id {
+		r.errs.Add(id.Pos, "%s redeclared: it is the const declared at %s", id.Name, d.Name.Pos)
+	}
+}
+
+// isConst reports whether global slot i holds a const.
+func (r *resolver) isConst(i int) bool {
+	_, ok := r.constDecls[i]
+	_, earlier := r.c.constVals[i]
+	return ok || earlier
 }
 
 // use resolves a name use; it reports whether the name was found.
@@ -221,6 +257,12 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 		if !top || !r.atTop() {
 			r.errs.Add(s.Pos, "import must be at the top level of a file")
 		}
+	case *ast.ConstDecl:
+		if !top || !r.atTop() {
+			r.errs.Add(s.Pos, "const %s must be declared at top level", s.Name.Name)
+			return
+		}
+		r.expr(s.Value) // the name was hoisted
 	case *ast.AssignStmt:
 		r.expr(s.Value)
 		r.assignTarget(s.Target)
@@ -357,8 +399,12 @@ func (r *resolver) arrayDecl(s *ast.ArrayDecl) {
 func (r *resolver) assignTarget(t ast.Expr) {
 	switch t := t.(type) {
 	case *ast.Ident:
-		if r.use(t) && t.Scope == ast.ScopePredeclared {
+		switch {
+		case !r.use(t):
+		case t.Scope == ast.ScopePredeclared:
 			r.errs.Add(t.Pos, "cannot assign to predeclared %s", t.Name)
+		case t.Scope == ast.ScopeGlobal && r.isConst(t.Index):
+			r.errs.Add(t.Pos, "cannot assign to const %s", t.Name)
 		}
 	case *ast.AttrExpr:
 		r.expr(t)

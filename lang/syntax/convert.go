@@ -37,6 +37,8 @@ func (c *converter) stmt(s *pStmt) ast.Stmt {
 	switch {
 	case s.Let != nil:
 		return c.let(s.Let)
+	case s.Const != nil:
+		return &ast.ConstDecl{Pos: astPos(s.Const.Kw.Pos), Name: c.ident(s.Const.Name), Type: c.typ(s.Const.Type), Value: c.expr(s.Const.Value)}
 	case s.If != nil:
 		return c.ifStmt(s.If)
 	case s.For != nil:

@@ -24,6 +24,7 @@ type pTop struct {
 type pStmt struct {
 	Simple *pSimple     `parser:"  @@"`
 	Let    *pLet        `parser:"| @@"`
+	Const  *pConst      `parser:"| @@"`
 	If     *pIf         `parser:"| @@"`
 	For    *pFor        `parser:"| @@"`
 	While  *pWhile      `parser:"| @@"`
@@ -58,6 +59,13 @@ type pType struct {
 type pLet struct {
 	Kw    lexer.Token `parser:"@\"let\""`
 	Names []*pIdent   `parser:"@@ ( \",\" @@ )*"`
+	Type  *pType      `parser:"( \":\" @@ )?"`
+	Value *pExpr      `parser:"\"=\" @@"`
+}
+
+type pConst struct {
+	Kw    lexer.Token `parser:"@\"const\""`
+	Name  *pIdent     `parser:"@@"`
 	Type  *pType      `parser:"( \":\" @@ )?"`
 	Value *pExpr      `parser:"\"=\" @@"`
 }
