@@ -11,6 +11,9 @@ const ON = N > 8 && !false
 const W: i32 = 7
 const X: f64 = 1.5
 print(W, type(W), X, type(X))              //> 7 i32 1.5 f64
+const Z: u8 = 0
+const D = ~Z
+print(D, type(D))                          //> 255 u8
 ---
 // block shape, shared and local extents, loop bounds from consts
 const T = 4

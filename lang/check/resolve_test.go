@@ -3,6 +3,7 @@ package check
 import (
 	"regexp"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -287,5 +288,27 @@ fn g() { for j in range(2) { print(j) } }
 	want := []bool{false, true, false, true, true, true}
 	if !slices.Equal(got, want) {
 		t.Errorf("VarUsed = %v, want %v", got, want)
+	}
+}
+
+// A const of an earlier REPL entry stays a const for later entries'
+// kernels and assignments, until a later top-level let hides it.
+func TestREPLConsts(t *testing.T) {
+	c := newTestChecker()
+	if _, err := c.Check(parse(t, "const N = 8")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Check(parse(t, "kernel k(x: array[f32]) block(N) { shared t: f32[N] }\nconst M = N * 2")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Check(parse(t, "M = 1")); err == nil || !strings.Contains(err.Error(), "cannot assign to const M") {
+		t.Fatalf("assigning a const of an earlier entry: %v", err)
+	}
+	if _, err := c.Check(parse(t, "let N = 3\nN = 4")); err != nil {
+		t.Fatal(err)
+	}
+	_, err := c.Check(parse(t, "kernel k2() block(N) { }"))
+	if err == nil || !strings.Contains(err.Error(), "cannot use host variable N") {
+		t.Fatalf("a let that hides a const: %v", err)
 	}
 }

@@ -67,3 +67,8 @@ let grid = [block, block]
 kernel block2(block: i32) block(32) { }
 launch block2[grid(1)](block)
 launch block2[grid[0]](block)
+---
+// a const needs a name and a value
+const = 1                ### "unexpected \"=\", expected name"
+const N                  ### "unexpected newline, expected \"=\""
+const M: i32 = 2
