@@ -14,6 +14,31 @@
 // value in a register, or an array (a parameter, or a shared or local
 // array).
 //
+// # Consts
+//
+// A const (consts.go, TYPES.md section 3) is declared at top level only
+// and hoisted like a fn: the resolver gives it a global slot, so host
+// code reads it as a global the interpreter binds before the chunk runs
+// (Info.Consts), and kernels find it by name.
+//
+//   - The value is a constant expression of literals, other consts and
+//     operators, evaluated exactly with go/constant after the chunk is
+//     resolved, each const on first use (so order does not matter) with
+//     a cycle reported at the const that closes it. No calls: a
+//     conversion would need the kernel checker's rules on the host side.
+//   - Untyped unless declared `const N: T = e` (a scalar T, the value
+//     checked to fit). In a kernel a const is an operand of modeConst,
+//     exactly as its literal would be, so every place that needs a
+//     constant (block shapes, shared and local extents, range bounds,
+//     .shape axes) takes it with no code of its own; a kernel's own
+//     names hide it.
+//   - Consts persist across REPL entries by global slot (constVals): a
+//     later entry cannot assign one, and a later top-level let of the
+//     name makes a new slot, which is not a const.
+//   - inf and nan are predeclared host floats. go/constant cannot hold
+//     them, so a const may not use them, and in a kernel they are f32
+//     values (an OpConst), not untyped constants.
+//
 // # Block kernels
 //
 // A kernel declared with block(B0[, B1[, B2]]) is a block kernel
@@ -21,8 +46,8 @@
 // checks its shape, its shared and local arrays and its builtins, and
 // uniform.go its barriers.
 //
-//   - The block extents are integer constant expressions (literals and
-//     constant arithmetic), 1 to 3 of them, each within CUDA's per-axis
+//   - The block extents are integer constant expressions (literals,
+//     consts and constant arithmetic), 1 to 3 of them, each within CUDA's per-axis
 //     limits (x, the last, and y at most 1024, z at most 64) and at most
 //     1024 threads in all: the same checks as ir.Verify, reported at the
 //     extent. A bad shape is reported once; the body's block builtins and
