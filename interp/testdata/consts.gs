@@ -110,3 +110,9 @@ kernel k() { const K = 1 }                 ### "const declaration \(consts are d
 ---
 const D = 2.5
 kernel k() block(D) { }                    ### "block extent D \(untyped float constant\) must be an integer constant"
+---
+// an imported const is a host value: a const or a kernel cannot use mod.N
+import "testdata/constlib.gs"
+const M = constlib.SIZE                    ### "constlib.SIZE is not a constant expression"
+---
+const BIG = 1 << 70                        ### "constant 1180591620717411303424 overflows the host int \(64 bits\)"

@@ -69,6 +69,8 @@ func dumpStmt(n ast.Node) string {
 			names = append(names, id.Name)
 		}
 		return "(let [" + strings.Join(names, " ") + "] " + dump(n.Type) + " " + dump(n.Value) + ")"
+	case *ast.ConstDecl:
+		return "(const " + n.Name.Name + " " + dump(n.Type) + " " + dump(n.Value) + ")"
 	case *ast.AssignStmt:
 		return "(" + n.Op + " " + dump(n.Target) + " " + dump(n.Value) + ")"
 	case *ast.ExprStmt:

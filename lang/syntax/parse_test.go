@@ -26,6 +26,8 @@ func TestStatements(t *testing.T) {
 		{"let x: array[f32] = y", "(let [x] array[f32,1] y)"},
 		{"let x: array[i32, 2] = y", "(let [x] array[i32,2] y)"},
 		{"let i, j = tid()", "(let [i j] _ (call tid))"},
+		{"const N = 16 * 2", "(const N _ (* 16 2))"},
+		{"const W: i32 = -1", "(const W i32 (- 1))"},
 		{"a = a + 1; a += 2", "(= a (+ a 1)); (+= a 2)"},
 		{"a -= 1\na *= 2\na /= 3\na %= 4", "(-= a 1); (*= a 2); (/= a 3); (%= a 4)"},
 		{"x[i] = v; m[i, j] = v", "(= (index x i) v); (= (index m i j) v)"},
