@@ -124,8 +124,8 @@ var docs = slices.Concat([]Doc{
 
 	{"config", topicValues, "config.launch_access, config.debug", `settings: launch_access "relaxed", "checked" (default) or "strict"; debug = true bounds-checks CUDA kernels`, false},
 	{"_", topicValues, "_", "the value of the REPL's last bare expression", false},
-	{"inf", topicValues, "inf", "positive infinity, a float (-inf is negative); in kernels an f32 (f64(inf) for f64)", false},
-	{"nan", topicValues, "nan", "not a number, a float: nan != nan (test with isnan in kernels); in kernels an f32", false},
+	{"inf", topicValues, "inf", "positive infinity, a float (-inf is negative); in kernels it takes the float type of its use", false},
+	{"nan", topicValues, "nan", "not a number, a float: nan != nan (test with isnan in kernels); in kernels it takes the float type of its use", false},
 
 	{"tid", topicKernel, "tid() | let i, j = tid()", "this thread's index (i32), one per launch dimension", true},
 	{"select", topicKernel, "select(cond, a, b)", "a where cond holds, else b, without a branch", true},

@@ -64,17 +64,19 @@ let m = -inf
 print(inf, m, nan, nan == nan, nan != nan, inf > 1e308)  //> inf -inf nan false true true
 print(type(inf), inf == inf + 1, -inf < -1e308)   //> float true true
 ---
-// inf and nan in a kernel (f32 there)
-kernel lim(x: array[f32]) {
+// inf and nan in a kernel take the float type of their use (f32 by default)
+kernel lim(x: array[f32], y: array[f64]) {
     let i = tid()
     let m = -inf
     x[i] = max(x[i], m)
-    if i == 1 { x[i] = inf }
-    if i == 2 { x[i] = nan }
+    y[i] = min(y[i], -inf)
+    if i == 1 { x[i] = inf; y[i] = inf }
+    if i == 2 { x[i] = nan; y[i] = nan }
 }
 let z = full(3, 2.0, dtype=f32)
-launch lim[3](z)
-print(z)                                   //> [2.0, inf, nan]
+let w = full(3, 2.0, dtype=f64)
+launch lim[3](z, w)
+print(z, w)                                //> [2.0, inf, nan] [-inf, inf, nan]
 ---
 // consts of an import are reached as mod.N in host code
 import "testdata/constlib.gs"

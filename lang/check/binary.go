@@ -103,6 +103,10 @@ func (b *body) unify(op string, pos ast.Pos, x, y operand) (operand, operand, bo
 		x = b.convertTo(x, y.t, "")
 	case y.untyped():
 		y = b.convertTo(y, x.t, "")
+	case x.nonFinite && !y.nonFinite:
+		x = b.convertTo(x, y.t, "")
+	case y.nonFinite && !x.nonFinite:
+		y = b.convertTo(y, x.t, "")
 	case x.t != y.t:
 		b.errs.Add(pos, "mismatched types %s and %s in %s", x.t, y.t, op)
 		return x, y, false

@@ -139,19 +139,20 @@ func (b *body) argCount(e *ast.CallExpr, name string, want int) bool {
 // agree; when all are untyped, float wins over int.
 func (b *body) unifyMany(name string, pos ast.Pos, ops []operand) (ir.Type, bool) {
 	t := ir.Invalid
+	claimable := false // t is only that of an inf or nan, which another type may claim
 	for _, o := range ops {
 		if o.mode != modeConst && o.mode != modeValue {
 			b.errs.Add(o.expr.Start(), "cannot use %s as argument to %s", o, name)
 			return t, false
 		}
-		if o.untyped() {
-			continue
+		if o.untyped() || o.nonFinite && t != ir.Invalid {
+			continue // convertAll gives it t
 		}
-		if t != ir.Invalid && o.t != t {
+		if t != ir.Invalid && o.t != t && !claimable {
 			b.errs.Add(pos, "mismatched types %s and %s in %s", t, o.t, name)
 			return t, false
 		}
-		t = o.t
+		t, claimable = o.t, o.nonFinite
 	}
 	if t != ir.Invalid {
 		return t, true

@@ -36,8 +36,11 @@
 //     later entry cannot assign one, and a later top-level let of the
 //     name makes a new slot, which is not a const.
 //   - inf and nan are predeclared host floats. go/constant cannot hold
-//     them, so a const may not use them, and in a kernel they are f32
-//     values (an OpConst), not untyped constants.
+//     them, so a const may not use them. In a kernel they are f32 values
+//     marked nonFinite (an OpConst, negation re-emits one) that
+//     convertTo, unify and unifyMany let another float type claim, so
+//     they act as untyped float constants; a claimed one leaves its f32
+//     OpConst unused.
 //
 // # Block kernels
 //

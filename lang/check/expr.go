@@ -103,16 +103,21 @@ func constOperand(c Const, e *ast.Ident) operand {
 	return operand{mode: modeConst, t: c.Type, val: c.Val, expr: e}
 }
 
-// special is inf or nan, which go/constant cannot represent: in a kernel
-// they are f32 values (write f64(inf) for f64).
+// special is inf or nan, which go/constant cannot represent.
 func (b *body) special(e *ast.Ident) operand {
 	f := math.Inf(1)
 	if e.Name == "nan" {
 		f = math.NaN()
 	}
-	r := b.reg(ir.F32)
+	return b.nonFinite(e, f, ir.F32)
+}
+
+// nonFinite is the value f (an infinity or NaN) of float type t; see
+// operand.nonFinite.
+func (b *body) nonFinite(e ast.Expr, f float64, t ir.Type) operand {
+	r := b.reg(t)
 	b.emit(&ir.Inst{Op: ir.OpConst, Dst: r, Imm: f})
-	return operand{mode: modeValue, t: ir.F32, reg: r, expr: e}
+	return operand{mode: modeValue, t: t, reg: r, expr: e, nonFinite: true, ieee: f}
 }
 
 // undefined reports a name that is not visible in a kernel or func.
@@ -168,6 +173,9 @@ func (b *body) convertTo(x operand, t ir.Type, context string) operand {
 		return invalid()
 	}
 	if !x.untyped() {
+		if x.nonFinite && x.t != t && t.IsFloat() {
+			return b.nonFinite(x.expr, x.ieee, t)
+		}
 		if x.t != t {
 			b.errs.Add(x.expr.Start(), "cannot use %s as %s value%s", x, t, suffix)
 			return invalid()
@@ -214,6 +222,9 @@ func (b *body) unary(e *ast.UnaryExpr) operand {
 	}
 	if x.mode == modeConst {
 		return b.foldUnary(e, x)
+	}
+	if x.nonFinite && e.Op == "-" {
+		return b.nonFinite(e, -x.ieee, x.t) // -inf stays claimable
 	}
 	op := map[string]ir.Op{"-": ir.OpNeg, "!": ir.OpNot, "~": ir.OpBitNot}[e.Op]
 	dst := b.reg(x.t)

@@ -35,6 +35,11 @@ type operand struct {
 	arr   *kvar
 	isVar bool
 	expr  ast.Expr
+	// nonFinite marks inf, nan and their negations: f32 values (go/constant
+	// has no infinities) that another float type may claim, re-emitted
+	// with value ieee, so that they act as untyped float constants do.
+	nonFinite bool
+	ieee      float64
 }
 
 func invalid() operand { return operand{mode: modeInvalid} }

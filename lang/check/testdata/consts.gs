@@ -39,14 +39,21 @@ kernel k() { local a: f32[N] }             ### "must be at least 1"
 const N: f32 = 2
 kernel k() { local a: f32[N] }             ### "local array extent N \(constant 2 of type f32\) must be an integer constant"
 ---
-// inf and nan in a kernel are f32 values
+// inf and nan in a kernel take the float type of their use, f32 by default
 kernel k(x: array[f32], y: array[f64]) {
     let i = tid()
     x[i] = max(x[i], -inf)
-    y[i] = f64(nan)
+    y[i] = max(-inf, y[i]) + nan
+    y[i] = -inf
+    let m: f64 = -(-inf)
+    let d = inf
+    let e: f32 = d
+    if y[i] < inf && m > -inf { y[i] = f64(nan) + f64(e) }
 }
 ---
-kernel k(y: array[f64]) { y[tid()] = inf } ### "cannot use inf \(variable of type f32\) as f64 value|inf"
+kernel k(y: array[f64]) { let d = inf; y[tid()] = d }  ### "cannot use d \(variable of type f32\) as f64 value"
+---
+kernel k(y: array[i32]) { y[tid()] = inf } ### "cannot use inf \(value of type f32\) as i32 value"
 ---
 // consts made of other consts and every operator kind
 const A = (1 << 4) | 3 & ~0
