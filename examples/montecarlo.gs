@@ -1,31 +1,18 @@
 // montecarlo.gs: estimate pi by throwing random points at the unit square.
 //
-// Each thread draws `samples` points (x, y) in [0, 1)^2 from an integer
-// hash of a counter, counts those inside the quarter circle, and adds its
-// count to a single global counter with one atomic_add.
+// Each thread draws `samples` points (x, y) in [0, 1)^2 from its own
+// random stream (Warp's generator: rand_init(seed, thread), then randf),
+// counts those inside the quarter circle, and adds its count to a single
+// global counter with one atomic_add. randf is exact integer and f32
+// arithmetic, so every device draws the same points.
 
-func hash(x: u32) -> u32 {
-    let h = x
-    h = h ^ (h >> 16)
-    h = h * 0x7feb352d
-    h = h ^ (h >> 15)
-    h = h * 0x846ca68b
-    h = h ^ (h >> 16)
-    return h
-}
-
-// The top 24 bits of a hash as a float in [0, 1): exact in f32.
-func uniform(x: u32) -> f32 {
-    return f32(hash(x) >> 8) / 16777216.0
-}
-
-kernel throw(hits: array[i32], samples: i32, seed: u32) {
-    let t = u32(tid())
+kernel throw(hits: array[i32], samples: i32, seed: i32) {
+    let t = tid()
+    let rng = rand_init(seed, t)
     let count = 0
     for k in range(samples) {
-        let base = (t * u32(samples) + u32(k)) * 2 + seed
-        let x = uniform(base)
-        let y = uniform(base + 1)
+        let x = randf(rng)
+        let y = randf(rng)
         if x * x + y * y < 1.0 {
             count += 1
         }
@@ -46,7 +33,7 @@ if err < 0.0 {
     err = -err
 }
 print("samples:", total)                   // samples: 4194304
-print("inside:", inside)                   // inside: 3294867
-print("pi ~", pi_est)                      // pi ~ 3.1422300338745117
-print("error:", err)                      // error: 0.0006373802847186028
+print("inside:", inside)                   // inside: 3294197
+print("pi ~", pi_est)                      // pi ~ 3.1415910720825195
+print("error:", err)                      // error: 1.581507273584748e-06
 assert err < 0.01, "the estimate should be within 0.01 of pi"

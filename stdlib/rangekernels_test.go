@@ -30,3 +30,25 @@ func TestRangeKernelsIR(t *testing.T) {
 		}
 	}
 }
+
+// The rand fill kernels too, for every dtype rand, randn and randint take.
+func TestRandKernelsIR(t *testing.T) {
+	for _, dt := range []ir.Type{ir.U8, ir.I32, ir.I64, ir.U32, ir.U64, ir.F32, ir.F64} {
+		draws := []randDraw{drawInt}
+		if dt.IsFloat() {
+			draws = []randDraw{drawUniform, drawNormal}
+		}
+		for _, d := range draws {
+			k := randKernel("gscript_"+string(d)+"_"+dt.String(), d, dt)
+			if err := ir.Verify(k); err != nil {
+				t.Errorf("%s: %v", k.Entry.Name, err)
+			}
+			if _, err := codegen.Source(k, codegen.Options{UnitStride: true}); err != nil {
+				t.Errorf("%s: codegen: %v", k.Entry.Name, err)
+			}
+			if _, err := backend.Compile(k, mem.CPUDevice, backend.Options{}); err != nil {
+				t.Errorf("%s: cpu: %v", k.Entry.Name, err)
+			}
+		}
+	}
+}

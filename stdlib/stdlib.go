@@ -26,7 +26,7 @@ func Universe() map[string]interp.Value {
 		"zeros": zeros, "ones": ones, "full": full, "empty": empty, "arange": arange,
 		"linspace": linspace, "array": array, "load": load, "save": save,
 		"copy": copyArray, "fill": fill, "matmul": matmul, "to": to, "reshape": reshape, "transpose": transpose,
-		"cdiv":    cdiv,
+		"cdiv": cdiv, "rand": randUniform, "randn": randNormal, "randint": randInt,
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
 		"mem_info": memInfo, "synchronize": synchronize,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,

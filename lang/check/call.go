@@ -46,7 +46,7 @@ func init() {
 var plainBuiltins = []string{"tid", "len", "select", "print", "range", "cdiv", "warp_size"}
 
 func isBuiltin(name string) bool {
-	if slices.Contains(plainBuiltins, name) {
+	if slices.Contains(plainBuiltins, name) || slices.Contains(randBuiltins, name) {
 		return true
 	}
 	_, isMath := mathBuiltins[name]
@@ -85,6 +85,9 @@ func (b *body) call(e *ast.CallExpr, stmt bool) operand {
 	}
 	if op, ok := blockOps[id.Name]; ok {
 		return b.blockCall(e, id.Name, op)
+	}
+	if slices.Contains(randBuiltins, id.Name) {
+		return b.randCall(e, id.Name)
 	}
 	switch id.Name {
 	case "tid":

@@ -194,6 +194,12 @@
 //   - select(cond, a, b) is cond ? a : b (C order). NVIDIA Warp's
 //     deprecated select(cond, a, b) used the opposite order (a when cond is
 //     false); gscript follows C and Warp's newer where().
+//   - Random numbers (rand.go, lang/rng): rand_init(seed[, offset]) takes
+//     ints of any type as their low 32 bits and gives a u32 state; randf,
+//     randi, randu and randn lower to Warp's hash on that state and a move
+//     of the new state into the argument's variable, which must be a local
+//     u32 variable (an expression's advanced state would be lost). randf's
+//     bounds are converted to f32, randi's to i32.
 //   - print in kernels: string literals are copied into OpPrint's Format,
 //     each other argument becomes "{}", parts are joined by one space and
 //     the Format ends with "\n". A string literal containing "{}" is an

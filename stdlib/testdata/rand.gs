@@ -1,0 +1,109 @@
+// stdlib script tests (stdlib/script_test.go) of the random numbers:
+// Warp's generator (lang/rng), in kernels and filling arrays on their
+// device. The conformance suite runs them on every backend: randf, randi
+// and randu are exact everywhere; randn's log, sqrt and cos may differ in
+// the last bit across backends, so its values are only compared loosely.
+print(rand(4, seed=42))
+//> [0.86597514, 0.013862193, 0.44214356, 0.10313505]
+print(randint(-5, 5, 6, seed=0), randint(0, 10, [2, 3], seed=1).shape)
+//> [0, 2, -4, 2, 3, -5] [2, 3]
+print(rand(2).dtype, rand(2, dtype=f64).dtype, randn(2).dtype, randint(0, 2, 2).dtype, randint(0, 2, 2, dtype=u8).dtype)
+//> f32 f64 f32 i32 u8
+print(rand(3, seed=42, dtype=f64))
+//> [0.8659751415252686, 0.013862192630767822, 0.4421435594558716]
+print(array_equal(rand(5), rand(5, seed=0)), array_equal(rand(5, seed=1), rand(5, seed=2)), rand(0))
+//> true false []
+---
+// the draws lie in their ranges, and a mean of many is near the middle
+let x = rand([1000, 100], seed=7)
+print(min(x) >= 0.0, max(x) < 1.0, abs(mean(x) - 0.5) < 0.01)
+//> true true true
+let r = randint(-3, 4, 100000, seed=7)
+print(min(r), max(r), abs(mean(r)) < 0.05)
+//> -3 3 true
+let g = randn(100000, seed=7)
+print(abs(mean(g)) < 0.02, abs(mean(g * g) - 1.0) < 0.02)
+//> true true
+---
+// in a kernel, each draw advances the state in its variable; a thread's
+// first randf from rand_init(seed, i) is rand()'s element i
+kernel draw(f: array[f32], i: array[i32], u: array[u32], lohi: array[f32], seed: i32) {
+    let k = tid()
+    let rng = rand_init(seed, k)
+    f[k] = randf(rng)
+    i[k] = randi(rng, 10, 20)
+    u[k] = randu(rng)
+    lohi[k] = randf(rng, -1.0, 1.0)
+}
+array f: f32[4]
+array i: i32[4]
+array u: u32[4]
+array lohi: f32[4]
+launch draw[4](f, i, u, lohi, 42)
+print(array_equal(f, rand(4, seed=42)), i, u)
+//> true [16, 18, 16, 13] [3133687854, 3702303309, 1235698096, 3516599792]
+print(lohi)
+//> [0.9208517, 0.46676183, 0.27203095, -0.227054]
+---
+// the state is a u32: rand_init(seed) alone, a state in a loop, randi
+// without bounds and randn inside kernels
+kernel walk(out: array[f32], n: i32) {
+    let rng = rand_init(u32(7))
+    let s = 0.0
+    for k in range(n) {
+        s += randf(rng)
+    }
+    let g = randn(rng)
+    let j = randi(rng)
+    out[0] = s / f32(n)
+    out[1] = select(abs(g) < 10.0, 1.0, 0.0)
+    out[2] = select(j != 0, 1.0, 0.0)
+}
+array out: f32[3]
+launch walk[1](out, 10000)
+print(abs(out[0] - 0.5) < 0.01, out[1], out[2])
+//> true 1.0 1.0
+---
+let r = rand(2, seed=1.5)                  ### "rand: seed must be an int, not float"
+---
+let r = rand(2, dtype=i32)                 ### "rand: dtype must be a float type, not i32"
+---
+let r = randint(3, 3, 2)                   ### "randint: the range \[3, 3\) is empty"
+---
+let r = randint(0, 1 << 40, 2)             ### "randint: the bounds 0 and 1099511627776 must fit an i32"
+---
+let r = randint(0, 300, 2, dtype=u8)       ### "randint: element 299 does not fit u8"
+---
+let r = randint(0.5, 3, 2)                 ### "randint: the bounds must be ints, not float and int"
+---
+kernel k(a: array[f32]) {
+    a[0] = randf(rand_init(1))             ### "the state argument of randf must be a local variable \(it is advanced in place\), not rand_init\(1\)"
+}
+---
+kernel k(a: array[f32]) {
+    a[0] = randf(a)                        ### "the state argument of randf must be a local variable \(it is advanced in place\), not a"
+}
+---
+kernel k(a: array[f32]) {
+    let x = 1.0
+    a[0] = randf(x)                        ### "the state argument of randf must be a u32 from rand_init, not f32 x"
+}
+---
+kernel k(a: array[f32]) {
+    let rng = rand_init(1.5)               ### "rand_init needs int arguments"
+}
+---
+kernel k(a: array[f32]) {
+    let rng = rand_init(1)
+    a[0] = randn(rng, 0.0, 1.0)            ### "randn expects 1 argument \(the state\), got 3"
+}
+---
+kernel k(a: array[f32]) {
+    let rng = rand_init(1)
+    a[0] = randf(rng, 0.0)                 ### "randf expects 1 argument \(the state\) or 3 \(the state, lo, hi\), got 2"
+}
+---
+kernel k(a: array[f32]) {
+    let rng = rand_init(1)
+    a[0] = f32(randi(rng, 0.5, 2))         ### "bound of randi"
+}
