@@ -14,12 +14,9 @@ import (
 // for dtype t, built directly as IR.
 func fillKernel(t ir.Type, ndim int) *ir.Kernel {
 	f := &ir.Func{Name: kernelName("fill", ndim, t), Params: []ir.Param{{Name: "x", Elem: t, NDim: ndim}, {Name: "v", Elem: t}}}
-	idx, body := tids(f, ndim)
-	v := f.NewReg(t)
-	f.Body = append(body,
-		&ir.Inst{Op: ir.OpParam, Dst: v, Param: 1},
-		&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(idx, v)},
-	)
+	b := ir.NewBuilder(f)
+	idx := tids(b, ndim)
+	b.Emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(idx, b.Param(1))})
 	return &ir.Kernel{Entry: f, TidDims: ndim}
 }
 
@@ -28,15 +25,11 @@ func fillKernel(t ir.Type, ndim int) *ir.Kernel {
 // index through strides.
 func copyKernel(dt, st ir.Type, ndim int) *ir.Kernel {
 	f := &ir.Func{Name: kernelName("copy", ndim, dt, st), Params: []ir.Param{{Name: "d", Elem: dt, NDim: ndim}, {Name: "s", Elem: st, NDim: ndim}}}
-	idx, body := tids(f, ndim)
+	b := ir.NewBuilder(f)
+	idx := tids(b, ndim)
 	v := f.NewReg(st)
-	body = append(body, &ir.Inst{Op: ir.OpLoad, Dst: v, Param: 1, Args: idx})
-	if dt != st {
-		c := f.NewReg(dt)
-		body = append(body, &ir.Inst{Op: ir.OpConvert, Dst: c, Args: []ir.Reg{v}})
-		v = c
-	}
-	f.Body = append(body, &ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(idx, v)})
+	b.Emit(&ir.Inst{Op: ir.OpLoad, Dst: v, Param: 1, Args: idx})
+	b.Emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(idx, b.Conv(dt, v))})
 	return &ir.Kernel{Entry: f, TidDims: ndim}
 }
 
@@ -53,13 +46,13 @@ func kernelName(op string, ndim int, ts ...ir.Type) string {
 }
 
 // tids reads the thread index of each of ndim axes into registers.
-func tids(f *ir.Func, ndim int) ([]ir.Reg, []ir.Stmt) {
-	idx, body := make([]ir.Reg, ndim), make([]ir.Stmt, ndim)
+func tids(b *ir.Builder, ndim int) []ir.Reg {
+	idx := make([]ir.Reg, ndim)
 	for k := range idx {
-		idx[k] = f.NewReg(ir.I32)
-		body[k] = &ir.Inst{Op: ir.OpTid, Dst: idx[k], Imm: k}
+		idx[k] = b.F.NewReg(ir.I32)
+		b.Emit(&ir.Inst{Op: ir.OpTid, Dst: idx[k], Imm: k})
 	}
-	return idx, body
+	return idx
 }
 
 // kernelReaches reports whether a kernel on a's device can touch a: not

@@ -136,10 +136,10 @@ func randFill(th *interp.Thread, a *mem.Array, draw randDraw, seed, lo, hi int) 
 // randKernel writes T(draw(rand_init(seed, i))) to element i; lo and hi
 // bound randi.
 func randKernel(name string, draw randDraw, t ir.Type) *ir.Kernel {
-	f := irFunc{&ir.Func{Name: name, Params: []ir.Param{{Name: "x", Elem: t, NDim: 1},
-		{Name: "seed", Elem: ir.I64}, {Name: "lo", Elem: ir.I64}, {Name: "hi", Elem: ir.I64}, {Name: "offset", Elem: ir.I64}}}}
+	f := newIRFunc(&ir.Func{Name: name, Params: []ir.Param{{Name: "x", Elem: t, NDim: 1},
+		{Name: "seed", Elem: ir.I64}, {Name: "lo", Elem: ir.I64}, {Name: "hi", Elem: ir.I64}, {Name: "offset", Elem: ir.I64}}})
 	tid, i := f.index(4)
-	s := rng.EmitInit(f, f.conv(f.param(1), ir.U32), f.conv(i, ir.U32))
+	s := rng.EmitInit(f, f.Conv(ir.U32, f.Param(1)), f.Conv(ir.U32, i))
 	var v ir.Reg
 	switch draw {
 	case drawUniform:
@@ -147,15 +147,8 @@ func randKernel(name string, draw randDraw, t ir.Type) *ir.Kernel {
 	case drawNormal:
 		_, v = rng.EmitRandn(f, s)
 	case drawInt:
-		_, v = rng.EmitRandiRange(f, s, f.conv(f.param(2), ir.I32), f.conv(f.param(3), ir.I32))
+		_, v = rng.EmitRandiRange(f, s, f.Conv(ir.I32, f.Param(2)), f.Conv(ir.I32, f.Param(3)))
 	}
-	f.store(tid, f.conv(v, t))
-	return &ir.Kernel{Entry: f.Func, TidDims: 1}
-}
-
-// Op and Const make irFunc an rng.Emitter.
-func (f irFunc) Op(op ir.Op, t ir.Type, args ...ir.Reg) ir.Reg { return f.op(op, t, args...) }
-
-func (f irFunc) Const(t ir.Type, imm any) ir.Reg {
-	return f.emit(&ir.Inst{Op: ir.OpConst, Dst: f.NewReg(t), Imm: imm})
+	f.store(tid, f.Conv(t, v))
+	return &ir.Kernel{Entry: f.F, TidDims: 1}
 }

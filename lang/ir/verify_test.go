@@ -138,3 +138,32 @@ func TestVerifyBlockKernel(t *testing.T) {
 		t.Errorf("SharedBytes = %d, want 256", got)
 	}
 }
+
+// TestBuilder: a kernel written with Builder (a loop, an if, a conversion
+// and a constant) is valid IR, and Conv of a register of the target type
+// emits nothing.
+func TestBuilder(t *testing.T) {
+	f := &Func{Name: "count", Params: []Param{{Name: "out", Elem: I64, NDim: 1}, {Name: "n", Elem: I32}}}
+	b := NewBuilder(f)
+	i := f.NewReg(I32)
+	b.Emit(&Inst{Op: OpTid, Dst: i, Imm: 0})
+	n := b.Param(1)
+	if b.Conv(I32, n) != n {
+		t.Error("Conv to the register's own type made a new register")
+	}
+	acc := b.Const(I64, int64(0))
+	k := b.Const(I32, int64(0))
+	b.While(func() Reg { return b.Op(OpLt, Bool, k, n) }, func() {
+		b.Emit(&Inst{Op: OpAdd, Dst: k, Args: []Reg{k, b.Const(I32, int64(1))}})
+		b.If(b.Op(OpLt, Bool, k, i), func() {
+			b.Emit(&Inst{Op: OpAdd, Dst: acc, Args: []Reg{acc, b.Conv(I64, k)}})
+		})
+	})
+	b.Emit(&Inst{Op: OpStore, Dst: NoReg, Param: 0, Args: []Reg{i, acc}})
+	if err := Verify(&Kernel{Entry: f, TidDims: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.Body[len(f.Body)-2].(*Loop); !ok {
+		t.Errorf("the loop is not in the body: %T", f.Body[len(f.Body)-2])
+	}
+}

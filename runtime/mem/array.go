@@ -51,7 +51,9 @@ func checkShape(shape []int) (int, error) {
 	return n, nil
 }
 
-func contiguousStrides(shape []int) []int {
+// ContiguousStrides are the strides, in elements, of a C-order array of
+// the shape.
+func ContiguousStrides(shape []int) []int {
 	s := make([]int, len(shape))
 	st := 1
 	for i := len(shape) - 1; i >= 0; i-- {
@@ -210,7 +212,7 @@ func (a *Array) Reshape(shape []int) (*Array, error) {
 	}
 	v := *a
 	v.shape = append([]int(nil), shape...)
-	v.strides = contiguousStrides(shape)
+	v.strides = ContiguousStrides(shape)
 	v.view = true
 	return &v, nil
 }

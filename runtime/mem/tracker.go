@@ -288,7 +288,7 @@ func asAllocError(alloc Allocator, dev Device, nbytes int, err error) error {
 }
 
 func newArray(buf *Buffer, dtype ir.Type, shape []int) *Array {
-	return &Array{buf: buf, dtype: dtype, shape: append([]int(nil), shape...), strides: contiguousStrides(shape)}
+	return &Array{buf: buf, dtype: dtype, shape: append([]int(nil), shape...), strides: ContiguousStrides(shape)}
 }
 
 func (t *Tracker) track(buf *Buffer) {

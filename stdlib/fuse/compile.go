@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -46,7 +47,7 @@ func (p *plan) collect(e *Expr, shape []int) {
 		}
 		p.slot[e] = len(p.arrays)
 		p.arrays = append(p.arrays, e.arr)
-		if !e.arr.IsContiguous() || !sameShape(e.arr.Shape(), shape) {
+		if !e.arr.IsContiguous() || !slices.Equal(e.arr.Shape(), shape) {
 			p.flat = false
 		}
 	case e.isLeaf():
@@ -57,18 +58,6 @@ func (p *plan) collect(e *Expr, shape []int) {
 			p.collect(a, shape)
 		}
 	}
-}
-
-func sameShape(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // key names the kernel: the tree's shape with its leaves' parameter
@@ -124,10 +113,12 @@ func (p *plan) kernel() *ir.Kernel {
 	for i, s := range p.scalars {
 		f.Params = append(f.Params, ir.Param{Name: "s" + strconv.Itoa(i), Elem: s.t})
 	}
-	g := &gen{f: f, body: &f.Body, p: p}
+	g := &gen{Builder: ir.NewBuilder(f), p: p}
 	var idx []ir.Reg
 	for k := range nd {
-		idx = append(idx, g.emit(ir.OpTid, ir.I32, k))
+		r := f.NewReg(ir.I32)
+		g.Emit(&ir.Inst{Op: ir.OpTid, Dst: r, Imm: k})
+		idx = append(idx, r)
 	}
 	loaded := map[int]ir.Reg{} // array leaf -> its element, loaded once
 	g.array = func(slot int) ir.Reg {
@@ -135,17 +126,15 @@ func (p *plan) kernel() *ir.Kernel {
 			return r
 		}
 		r := f.NewReg(p.arrays[slot].DType())
-		f.Body = append(f.Body, &ir.Inst{Op: ir.OpLoad, Dst: r, Param: 1 + slot, Args: idx})
+		g.Emit(&ir.Inst{Op: ir.OpLoad, Dst: r, Param: 1 + slot, Args: idx})
 		loaded[slot] = r
 		return r
 	}
 	g.scalar = func(slot int) ir.Reg {
-		r := f.NewReg(p.scalars[slot].t)
-		f.Body = append(f.Body, &ir.Inst{Op: ir.OpParam, Dst: r, Param: 1 + len(p.arrays) + slot})
-		return r
+		return g.Param(1 + len(p.arrays) + slot)
 	}
-	v := g.conv(g.expr(p.roots[0]), p.out)
-	f.Body = append(f.Body, &ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(append([]ir.Reg(nil), idx...), v)})
+	v := g.Conv(p.out, g.expr(p.roots[0]))
+	g.Emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(append([]ir.Reg(nil), idx...), v)})
 	return &ir.Kernel{Entry: f, TidDims: nd}
 }
 
@@ -153,24 +142,10 @@ func (p *plan) kernel() *ir.Kernel {
 // register holding a leaf's value, by its parameter number (an elementwise
 // kernel loads it, a fused reduction passes what it loaded).
 type gen struct {
-	f      *ir.Func
-	body   *[]ir.Stmt
+	*ir.Builder
 	p      *plan
 	array  func(slot int) ir.Reg
 	scalar func(slot int) ir.Reg
-}
-
-func (g *gen) emit(op ir.Op, t ir.Type, imm any, args ...ir.Reg) ir.Reg {
-	r := g.f.NewReg(t)
-	*g.body = append(*g.body, &ir.Inst{Op: op, Dst: r, Imm: imm, Args: args})
-	return r
-}
-
-func (g *gen) conv(r ir.Reg, t ir.Type) ir.Reg {
-	if g.f.Regs[r] == t {
-		return r
-	}
-	return g.emit(ir.OpConvert, t, nil, r)
 }
 
 func (g *gen) expr(e *Expr) ir.Reg {
@@ -184,18 +159,18 @@ func (g *gen) expr(e *Expr) ir.Reg {
 	for i, a := range e.args {
 		args[i] = g.expr(a)
 		if e.op != ir.OpSelect || i > 0 {
-			args[i] = g.conv(args[i], e.in)
+			args[i] = g.Conv(e.in, args[i])
 		}
 	}
 	if e.op == ir.OpConvert {
-		return g.conv(args[0], e.t)
+		return g.Conv(e.t, args[0])
 	}
-	r := g.emit(e.op, e.t, nil, args...)
+	r := g.Op(e.op, e.t, args...)
 	if e.nanOr {
 		// NumPy's minimum/maximum: a NaN operand wins.
 		for _, a := range args {
-			isNaN := g.emit(ir.OpNe, ir.Bool, nil, a, a)
-			r = g.emit(ir.OpSelect, e.t, nil, isNaN, a, r)
+			isNaN := g.Op(ir.OpNe, ir.Bool, a, a)
+			r = g.Op(ir.OpSelect, e.t, isNaN, a, r)
 		}
 	}
 	return r

@@ -2,6 +2,7 @@ package fuse
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -26,7 +27,7 @@ func NewProducer(roots ...*Expr) (*Producer, error) {
 	p := &plan{roots: roots, slot: map[*Expr]int{}}
 	var dev *mem.Device
 	for _, r := range roots {
-		if !sameShape(r.shape, roots[0].shape) {
+		if !slices.Equal(r.shape, roots[0].shape) {
 			return nil, fmt.Errorf("shapes %s and %s differ", interp.ShapeString(roots[0].shape), interp.ShapeString(r.shape))
 		}
 		var err error
@@ -105,11 +106,11 @@ func (pr *Producer) Scalars() []ir.Type {
 	return ts
 }
 
-// Emit appends to body (a statement list of f) the instructions that
-// compute each root from its leaves' values: leaves[i] holds array leaf
-// i's element, scalars[i] scalar leaf i's value.
-func (pr *Producer) Emit(f *ir.Func, body *[]ir.Stmt, leaves, scalars []ir.Reg) []ir.Reg {
-	g := &gen{f: f, body: body, p: pr.p,
+// Emit appends to b the instructions that compute each root from its
+// leaves' values: leaves[i] holds array leaf i's element, scalars[i]
+// scalar leaf i's value.
+func (pr *Producer) Emit(b *ir.Builder, leaves, scalars []ir.Reg) []ir.Reg {
+	g := &gen{Builder: b, p: pr.p,
 		array:  func(slot int) ir.Reg { return leaves[slot] },
 		scalar: func(slot int) ir.Reg { return scalars[slot] }}
 	out := make([]ir.Reg, len(pr.p.roots))

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -61,7 +62,7 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr) error {
 	if dst.Freed() {
 		return mem.ErrFreed
 	}
-	if s, err := broadcast(dst.Shape(), e.shape); err != nil || !sameShape(s, dst.Shape()) {
+	if s, err := broadcast(dst.Shape(), e.shape); err != nil || !slices.Equal(s, dst.Shape()) {
 		return fmt.Errorf("cannot store an expression of shape %s into an array of shape %s", interp.ShapeString(e.shape), interp.ShapeString(dst.Shape()))
 	}
 	if !e.weak && !ir.CanCastSameKind(e.t, dst.DType()) {

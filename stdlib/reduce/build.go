@@ -10,62 +10,34 @@ import (
 // statements go to the list being built (a loop or an if body while its
 // closure runs). Registers assigned again with set serve as variables.
 type fb struct {
-	f    *ir.Func
+	*ir.Builder
 	k    *ir.Kernel
-	body *[]ir.Stmt
 	ix   ir.Type  // the index type: i32, or i64 for wide kernels
 	scal []ir.Reg // the reduction's own scalar parameters, read at entry
 }
 
 func newFunc(name string, params []ir.Param, ix ir.Type) *fb {
 	f := &ir.Func{Name: name, Params: params}
-	b := &fb{f: f, k: &ir.Kernel{Entry: f, Block: []int{blockThreads}}, ix: ix}
-	b.body = &f.Body
-	return b
+	return &fb{Builder: ir.NewBuilder(f), k: &ir.Kernel{Entry: f, Block: []int{blockThreads}}, ix: ix}
 }
 
-func (b *fb) emit(s ir.Stmt) { *b.body = append(*b.body, s) }
-
-func (b *fb) typeOf(r ir.Reg) ir.Type { return b.f.Regs[r] }
-
-// imm is a register holding the constant v (int64, uint64, float64 or
-// bool) as type t.
-func (b *fb) imm(t ir.Type, v any) ir.Reg {
-	r := b.f.NewReg(t)
-	b.emit(&ir.Inst{Op: ir.OpConst, Dst: r, Imm: v})
-	return r
-}
-
-// op emits an instruction with a new destination of type t.
-func (b *fb) op(op ir.Op, t ir.Type, args ...ir.Reg) ir.Reg {
-	r := b.f.NewReg(t)
-	b.emit(&ir.Inst{Op: op, Dst: r, Args: args})
-	return r
-}
+func (b *fb) typeOf(r ir.Reg) ir.Type { return b.F.Regs[r] }
 
 // bin is a binary (or unary, or ternary) op whose result has the type of
 // its first operand.
 func (b *fb) bin(op ir.Op, x ir.Reg, more ...ir.Reg) ir.Reg {
-	return b.op(op, b.typeOf(x), append([]ir.Reg{x}, more...)...)
+	return b.Op(op, b.typeOf(x), append([]ir.Reg{x}, more...)...)
 }
 
 // test is a comparison or predicate: a bool result.
-func (b *fb) test(op ir.Op, args ...ir.Reg) ir.Reg { return b.op(op, ir.Bool, args...) }
+func (b *fb) test(op ir.Op, args ...ir.Reg) ir.Reg { return b.Op(op, ir.Bool, args...) }
 
 // sel is cond ? x : y.
-func (b *fb) sel(cond, x, y ir.Reg) ir.Reg { return b.op(ir.OpSelect, b.typeOf(x), cond, x, y) }
-
-// conv converts r to t (r itself when it has that type).
-func (b *fb) conv(t ir.Type, r ir.Reg) ir.Reg {
-	if b.typeOf(r) == t {
-		return r
-	}
-	return b.op(ir.OpConvert, t, r)
-}
+func (b *fb) sel(cond, x, y ir.Reg) ir.Reg { return b.Op(ir.OpSelect, b.typeOf(x), cond, x, y) }
 
 // set assigns src to the variable dst.
 func (b *fb) set(dst, src ir.Reg) {
-	b.emit(&ir.Inst{Op: ir.OpMov, Dst: dst, Args: []ir.Reg{src}})
+	b.Emit(&ir.Inst{Op: ir.OpMov, Dst: dst, Args: []ir.Reg{src}})
 }
 
 // setAll assigns each src to its dst.
@@ -82,10 +54,10 @@ func (b *fb) setAll(dst, src []ir.Reg) {
 // whole block, movs included, and a loop's accumulators are assigned once
 // per element.
 func (b *fb) assign(dst []ir.Reg, build func() []ir.Reg) {
-	start := len(*b.body)
+	start := len(*b.Body)
 	src := build()
 	for c := range dst {
-		if !retarget((*b.body)[start:], src[c], dst[c], b.f.Regs) {
+		if !retarget((*b.Body)[start:], src[c], dst[c], b.F.Regs) {
 			b.set(dst[c], src[c])
 		}
 	}
@@ -118,67 +90,39 @@ func retarget(body []ir.Stmt, src, dst ir.Reg, regs []ir.Type) bool {
 
 // advance adds step to the variable i, in place.
 func (b *fb) advance(i, step ir.Reg) {
-	b.emit(&ir.Inst{Op: ir.OpAdd, Dst: i, Args: []ir.Reg{i, step}})
+	b.Emit(&ir.Inst{Op: ir.OpAdd, Dst: i, Args: []ir.Reg{i, step}})
 }
 
 // vars makes a variable per value, initialised to it.
 func (b *fb) vars(vals []ir.Reg) []ir.Reg {
 	vs := make([]ir.Reg, len(vals))
 	for i, v := range vals {
-		vs[i] = b.f.NewReg(b.typeOf(v))
+		vs[i] = b.F.NewReg(b.typeOf(v))
 		b.set(vs[i], v)
 	}
 	return vs
 }
 
-func (b *fb) param(i int) ir.Reg {
-	r := b.f.NewReg(b.f.Params[i].Elem)
-	b.emit(&ir.Inst{Op: ir.OpParam, Dst: r, Param: i})
-	return r
-}
-
 // index is a block kernel index op (thread_id, block_id, lane_id ...)
 // of axis 0, as an i32.
 func (b *fb) index(op ir.Op) ir.Reg {
-	r := b.f.NewReg(ir.I32)
+	r := b.F.NewReg(ir.I32)
 	in := &ir.Inst{Op: op, Dst: r}
 	if info, _ := op.Info(); info.Axis != ir.AxisNone {
 		in.Imm = 0
 	}
-	b.emit(in)
+	b.Emit(in)
 	return r
 }
 
 func (b *fb) load(sp ir.Space, p int, elem ir.Type, idx ...ir.Reg) ir.Reg {
-	r := b.f.NewReg(elem)
-	b.emit(&ir.Inst{Op: ir.OpLoad, Dst: r, Param: p, Space: sp, Args: idx})
+	r := b.F.NewReg(elem)
+	b.Emit(&ir.Inst{Op: ir.OpLoad, Dst: r, Param: p, Space: sp, Args: idx})
 	return r
 }
 
 func (b *fb) store(sp ir.Space, p int, v ir.Reg, idx ...ir.Reg) {
-	b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: p, Space: sp, Args: append(idx, v)})
+	b.Emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: p, Space: sp, Args: append(idx, v)})
 }
 
-func (b *fb) sync() { b.emit(&ir.Inst{Op: ir.OpSync, Dst: ir.NoReg}) }
-
-// nested runs build with statements going to a new list, and returns it.
-func (b *fb) nested(build func()) []ir.Stmt {
-	outer := b.body
-	var list []ir.Stmt
-	b.body = &list
-	build()
-	b.body = outer
-	return list
-}
-
-// ifThen runs then where cond holds.
-func (b *fb) ifThen(cond ir.Reg, then func()) {
-	b.emit(&ir.If{Cond: cond, Then: b.nested(then)})
-}
-
-// while repeats body while cond (built anew before each iteration) holds.
-func (b *fb) while(cond func() ir.Reg, body func()) {
-	var c ir.Reg
-	condStmts := b.nested(func() { c = cond() })
-	b.emit(&ir.Loop{Cond: condStmts, CondReg: c, Body: b.nested(body)})
-}
+func (b *fb) sync() { b.Emit(&ir.Inst{Op: ir.OpSync, Dst: ir.NoReg}) }

@@ -64,7 +64,7 @@ func inputTypes(s Spec) []ir.Type { return s.In[:s.Kind.Inputs()] }
 func (b *fb) params(at, n int) []ir.Reg {
 	rs := make([]ir.Reg, n)
 	for i := range rs {
-		rs[i] = b.param(at + i)
+		rs[i] = b.Param(at + i)
 	}
 	return rs
 }
@@ -121,10 +121,10 @@ func (b *fb) strided(r *reducer, start, end, step ir.Reg, add func(acc []ir.Reg,
 	at := b.vars([]ir.Reg{start})[0]
 	steps := make([]ir.Reg, unroll+1) // u*step; steps[0] is unused
 	for u := 1; u <= unroll; u++ {
-		steps[u] = b.bin(ir.OpMul, step, b.imm(b.ix, int64(u)))
+		steps[u] = b.bin(ir.OpMul, step, b.Const(b.ix, int64(u)))
 	}
 	lim := b.bin(ir.OpSub, end, steps[unroll-1])
-	b.while(func() ir.Reg { return b.test(ir.OpLt, at, lim) }, func() {
+	b.While(func() ir.Reg { return b.test(ir.OpLt, at, lim) }, func() {
 		for u := range unroll {
 			au := at
 			if u > 0 {
@@ -134,7 +134,7 @@ func (b *fb) strided(r *reducer, start, end, step ir.Reg, add func(acc []ir.Reg,
 		}
 		b.advance(at, steps[unroll])
 	})
-	b.while(func() ir.Reg { return b.test(ir.OpLt, at, end) }, func() {
+	b.While(func() ir.Reg { return b.test(ir.OpLt, at, end) }, func() {
 		b.assign(accs[0], func() []ir.Reg { return add(accs[0], at) })
 		b.advance(at, step)
 	})
@@ -161,14 +161,14 @@ func (b *fb) blockReduce(r *reducer, a []ir.Reg) []ir.Reg {
 		slots[c] = len(b.k.Shared)
 		b.k.Shared = append(b.k.Shared, ir.Buffer{Name: fmt.Sprintf("slot%d", c), Elem: t, Dims: []int{warps}})
 	}
-	b.ifThen(b.test(ir.OpEq, lane, b.imm(ir.I32, int64(0))), func() {
+	b.If(b.test(ir.OpEq, lane, b.Const(ir.I32, int64(0))), func() {
 		for c := range a {
 			b.store(ir.SpaceShared, slots[c], a[c], warp)
 		}
 	})
 	b.sync()
 	v := b.vars(r.ident(b))
-	b.ifThen(b.test(ir.OpLt, lane, b.imm(ir.I32, int64(warps))), func() {
+	b.If(b.test(ir.OpLt, lane, b.Const(ir.I32, int64(warps))), func() {
 		for c, t := range r.acc {
 			b.set(v[c], b.load(ir.SpaceShared, slots[c], t, lane))
 		}
@@ -180,10 +180,10 @@ func (b *fb) blockReduce(r *reducer, a []ir.Reg) []ir.Reg {
 // ... 1: every lane of a group of 2*from lanes ends with the group's value.
 func (b *fb) butterfly(r *reducer, a []ir.Reg, from int) []ir.Reg {
 	for m := from; m >= 1; m /= 2 {
-		mask := b.imm(ir.I32, int64(m))
+		mask := b.Const(ir.I32, int64(m))
 		other := make([]ir.Reg, len(a))
 		for c := range a {
-			other[c] = b.op(ir.OpShflXor, b.typeOf(a[c]), a[c], mask)
+			other[c] = b.Op(ir.OpShflXor, b.typeOf(a[c]), a[c], mask)
 		}
 		a = r.comb(b, a, other)
 	}
@@ -193,9 +193,9 @@ func (b *fb) butterfly(r *reducer, a []ir.Reg, from int) []ir.Reg {
 // threadIndex is thread_id, block_id and the block's first thread
 // block_id*256, in the index type.
 func (b *fb) threadIndex() (t, blk, first ir.Reg) {
-	t = b.conv(b.ix, b.index(ir.OpThreadId))
-	blk = b.conv(b.ix, b.index(ir.OpBlockId))
-	return t, blk, b.bin(ir.OpMul, blk, b.imm(b.ix, int64(blockThreads)))
+	t = b.Conv(b.ix, b.index(ir.OpThreadId))
+	blk = b.Conv(b.ix, b.index(ir.OpBlockId))
+	return t, blk, b.bin(ir.OpMul, blk, b.Const(b.ix, int64(blockThreads)))
 }
 
 // Full is the two-pass reduction of every element of its inputs.
@@ -254,18 +254,18 @@ func fullPass1(s Spec, pr Producer, r *reducer, rank int, ix ir.Type) (*ir.Kerne
 	fused := b.params(fs, len(in.Scalars()))
 	bounds, e := b.params(lo, 2), b.params(ext, rank-1)
 	t, blk, first := b.threadIndex()
-	grid := b.conv(ix, b.index(ir.OpGridDim))
-	step := b.bin(ir.OpMul, grid, b.imm(ix, int64(blockThreads)))
+	grid := b.Conv(ix, b.index(ir.OpGridDim))
+	step := b.bin(ir.OpMul, grid, b.Const(ix, int64(blockThreads)))
 	start := b.bin(ir.OpAdd, bounds[0], b.bin(ir.OpAdd, first, t))
 	a := b.strided(r, start, bounds[1], step, func(acc []ir.Reg, at ir.Reg) []ir.Reg {
 		idx := []ir.Reg{at}
 		if rank > 1 {
 			idx = b.unflatten(at, e)
 		}
-		return r.add(b, acc, in.Emit(b.f, b.body, b.loadAll(xs, in.Leaves(), idx), fused), at)
+		return r.add(b, acc, in.Emit(b.Builder, b.loadAll(xs, in.Leaves(), idx), fused), at)
 	})
 	res := b.blockReduce(r, a)
-	b.ifThen(b.test(ir.OpEq, t, b.imm(ix, int64(0))), func() {
+	b.If(b.test(ir.OpEq, t, b.Const(ix, int64(0))), func() {
 		for c := range res {
 			b.store(ir.SpaceParam, ps+c, res[c], blk)
 		}
@@ -280,7 +280,7 @@ func fullPass2(s Spec, r *reducer, ix ir.Type) (*ir.Kernel, error) {
 	g := sg.add(ir.Param{Name: "g", Elem: ir.I32})
 	b := newFunc(kernelName(s, "partials", ix), sg.ps, ir.I32)
 	t := b.index(ir.OpThreadId)
-	a := b.strided(r, t, b.param(g), b.imm(ir.I32, int64(blockThreads)), func(acc []ir.Reg, at ir.Reg) []ir.Reg {
+	a := b.strided(r, t, b.Param(g), b.Const(ir.I32, int64(blockThreads)), func(acc []ir.Reg, at ir.Reg) []ir.Reg {
 		vals := make([]ir.Reg, len(r.acc))
 		for c, ty := range r.acc {
 			vals[c] = b.load(ir.SpaceParam, ps+c, ty, at)
@@ -288,9 +288,9 @@ func fullPass2(s Spec, r *reducer, ix ir.Type) (*ir.Kernel, error) {
 		return r.comb(b, acc, vals)
 	})
 	out := b.blockReduce(r, a)
-	b.ifThen(b.test(ir.OpEq, t, b.imm(ir.I32, int64(0))), func() {
+	b.If(b.test(ir.OpEq, t, b.Const(ir.I32, int64(0))), func() {
 		for k, v := range r.full(b, out) {
-			b.store(ir.SpaceParam, res, v, b.imm(ir.I32, int64(k)))
+			b.store(ir.SpaceParam, res, v, b.Const(ir.I32, int64(k)))
 		}
 	})
 	return b.k, ir.Verify(b.k)
@@ -348,7 +348,7 @@ func axisKernel(s Spec, pr Producer, st Strategy, kept, red int, ix ir.Type) (*i
 			if red > 0 {
 				idx = append(append([]ir.Reg(nil), keptIdx...), b.unflatten(k, redExt)...)
 			}
-			return r.add(b, acc, in.Emit(b.f, b.body, b.loadAll(xs, in.Leaves(), idx), fused), k)
+			return r.add(b, acc, in.Emit(b.Builder, b.loadAll(xs, in.Leaves(), idx), fused), k)
 		}
 	}
 	keptIndex := func(m ir.Reg) []ir.Reg {
@@ -358,16 +358,16 @@ func axisKernel(s Spec, pr Producer, st Strategy, kept, red int, ix ir.Type) (*i
 		return b.unflatten(m, keptExt)
 	}
 	if st == Row {
-		step := b.imm(ix, int64(blockThreads))
+		step := b.Const(ix, int64(blockThreads))
 		a := b.blockReduce(r, b.strided(r, t, sizes[1], step, add(keptIndex(blk))))
-		b.ifThen(b.test(ir.OpEq, t, b.imm(ix, int64(0))), func() {
+		b.If(b.test(ir.OpEq, t, b.Const(ix, int64(0))), func() {
 			b.store(ir.SpaceParam, out, r.out(b, a, sizes[1]), blk)
 		})
 		return b.k, ir.Verify(b.k)
 	}
 	m := b.bin(ir.OpAdd, first, t)
-	b.ifThen(b.test(ir.OpLt, m, sizes[0]), func() {
-		a := b.strided(r, b.imm(ix, int64(0)), sizes[1], b.imm(ix, int64(1)), add(keptIndex(m)))
+	b.If(b.test(ir.OpLt, m, sizes[0]), func() {
+		a := b.strided(r, b.Const(ix, int64(0)), sizes[1], b.Const(ix, int64(1)), add(keptIndex(m)))
 		b.store(ir.SpaceParam, out, r.out(b, a, sizes[1]), m)
 	})
 	return b.k, ir.Verify(b.k)
@@ -392,11 +392,11 @@ func isCloseKernel(in [2]ir.Type, rank int, ix ir.Type) (*ir.Kernel, error) {
 	b.scal = b.params(scal, len(closeScalars))
 	e := b.params(ext, rank-1)
 	t, _, first := b.threadIndex()
-	grid := b.conv(ix, b.index(ir.OpGridDim))
-	step := b.bin(ir.OpMul, grid, b.imm(ix, int64(blockThreads)))
+	grid := b.Conv(ix, b.index(ir.OpGridDim))
+	step := b.bin(ir.OpMul, grid, b.Const(ix, int64(blockThreads)))
 	i := b.vars([]ir.Reg{b.bin(ir.OpAdd, first, t)})[0]
-	end := b.param(n)
-	b.while(func() ir.Reg { return b.test(ir.OpLt, i, end) }, func() {
+	end := b.Param(n)
+	b.While(func() ir.Reg { return b.test(ir.OpLt, i, end) }, func() {
 		idx := []ir.Reg{i}
 		if rank > 1 {
 			idx = b.unflatten(i, e)

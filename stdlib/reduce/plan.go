@@ -144,7 +144,7 @@ func PlanAxis(l Layout, axes []int, keepdims bool, t Target) (AxisPlan, error) {
 // own strides.
 func PlanAxisFused(ins []Layout, axes []int, keepdims bool, t Target) (AxisPlan, error) {
 	shape := ins[0].Shape
-	return planAxis(ins, Layout{Shape: shape, Strides: cStrides(shape)}, axes, keepdims, t)
+	return planAxis(ins, Layout{Shape: shape, Strides: mem.ContiguousStrides(shape)}, axes, keepdims, t)
 }
 
 // planAxis plans with the reduced axes ordered, and the strategy chosen,
@@ -279,17 +279,6 @@ func byStride(axes []int, l Layout) {
 		return abs(l.Strides[ax])
 	}
 	slices.SortStableFunc(axes, func(a, b int) int { return cmp.Compare(key(b), key(a)) })
-}
-
-// cStrides are the strides of a C-order array of the shape.
-func cStrides(shape []int) []int {
-	s := make([]int, len(shape))
-	st := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		s[i] = st
-		st *= shape[i]
-	}
-	return s
 }
 
 func identity(n int) []int {

@@ -4,6 +4,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 func TestBlocksAndWidth(t *testing.T) {
@@ -123,7 +125,7 @@ func TestPlanFused(t *testing.T) {
 	if want := []int{0, 1, 2}; !reflect.DeepEqual(p.View.Perm, want) || p.M != 2 || p.K != 12 {
 		t.Errorf("axis plan: perm %v M %d K %d, want %v 2 12", p.View.Perm, p.M, p.K, want)
 	}
-	if plain, _ := PlanAxis(Layout{Shape: cube.Shape, Strides: cStrides(cube.Shape)}, []int{1, 2}, false, Target{CUDA: true}); plain.Strategy != p.Strategy {
+	if plain, _ := PlanAxis(Layout{Shape: cube.Shape, Strides: mem.ContiguousStrides(cube.Shape)}, []int{1, 2}, false, Target{CUDA: true}); plain.Strategy != p.Strategy {
 		t.Errorf("strategy %s, want the materialised array's %s", p.Strategy, plain.Strategy)
 	}
 }

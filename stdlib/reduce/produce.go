@@ -18,7 +18,7 @@ type Producer interface {
 	// Emit appends to body, a statement list of f, the instructions
 	// computing the reduction's Kind.Inputs() values from the leaves'
 	// elements and the scalars' values.
-	Emit(f *ir.Func, body *[]ir.Stmt, leaves, scalars []ir.Reg) []ir.Reg
+	Emit(b *ir.Builder, leaves, scalars []ir.Reg) []ir.Reg
 }
 
 // direct is the Producer of plain inputs: each leaf is an input.
@@ -28,7 +28,7 @@ func (d direct) Key() string        { return "" }
 func (d direct) Leaves() []ir.Type  { return d.ts }
 func (d direct) Scalars() []ir.Type { return nil }
 
-func (d direct) Emit(_ *ir.Func, _ *[]ir.Stmt, leaves, _ []ir.Reg) []ir.Reg { return leaves }
+func (d direct) Emit(_ *ir.Builder, leaves, _ []ir.Reg) []ir.Reg { return leaves }
 
 // producerOf is pr, or the plain inputs of s without one.
 func producerOf(s Spec, pr Producer) Producer {

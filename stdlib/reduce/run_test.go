@@ -30,7 +30,7 @@ func newTensor(t ir.Type, shape []int, gen func(i int) uint64) *tensor {
 	for _, d := range shape {
 		n *= d
 	}
-	x := &tensor{t: t, buf: make([]byte, max(n, 1)*8), shape: shape, strides: cStrides(shape)}
+	x := &tensor{t: t, buf: make([]byte, max(n, 1)*8), shape: shape, strides: mem.ContiguousStrides(shape)}
 	for i := range n {
 		mem.StoreBits(x.buf, t, i, gen(i))
 	}

@@ -193,11 +193,11 @@ func newScanner(s ScanSpec) scanner {
 func (sc scanner) ident(b *fb) ir.Reg {
 	switch {
 	case sc.op == ir.OpMul:
-		return b.imm(sc.t, int64(1))
+		return b.Const(sc.t, int64(1))
 	case sc.t.IsFloat():
-		return b.imm(sc.t, math.Copysign(0, -1))
+		return b.Const(sc.t, math.Copysign(0, -1))
 	}
-	return b.imm(sc.t, int64(0))
+	return b.Const(sc.t, int64(0))
 }
 
 func (sc scanner) comb(b *fb, x, y ir.Reg) ir.Reg { return b.bin(sc.op, x, y) }
@@ -230,7 +230,7 @@ func scanKernel(s ScanSpec, what string, kept, red int, ix ir.Type) (*ir.Kernel,
 	}
 	b := newFunc(name, sg.ps, ix)
 	g := &scanGen{fb: b, sc: sc, x: x, out: out, in: s.In}
-	g.rows, g.rowLen, g.tile, g.tiles = b.param(sz), b.param(sz+1), b.param(sz+2), b.param(sz+3)
+	g.rows, g.rowLen, g.tile, g.tiles = b.Param(sz), b.Param(sz+1), b.Param(sz+2), b.Param(sz+3)
 	g.keptExt, g.redExt = b.params(ek, max(kept-1, 0)), b.params(er, red-1)
 	g.kept, g.red = kept, red
 	switch what {
@@ -276,7 +276,7 @@ func (g *scanGen) rowIndex(r ir.Reg) []ir.Reg {
 
 // element is element idx of x in the accumulator's type.
 func (g *scanGen) element(idx []ir.Reg) ir.Reg {
-	return g.conv(g.sc.t, g.load(ir.SpaceParam, g.x, g.in, idx...))
+	return g.Conv(g.sc.t, g.load(ir.SpaceParam, g.x, g.in, idx...))
 }
 
 // tileOf is the row of block blk and its elements [lo, hi).
@@ -292,15 +292,15 @@ func (g *scanGen) tileOf(blk ir.Reg) (row []ir.Reg, lo, hi ir.Reg) {
 func (g *scanGen) column() {
 	t, _, first := g.threadIndex()
 	m := g.bin(ir.OpAdd, first, t)
-	g.ifThen(g.test(ir.OpLt, m, g.rows), func() {
+	g.If(g.test(ir.OpLt, m, g.rows), func() {
 		row := g.rowIndex(m)
 		acc := g.vars([]ir.Reg{g.sc.ident(g.fb)})[0]
-		i := g.vars([]ir.Reg{g.imm(g.ix, int64(0))})[0]
-		g.while(func() ir.Reg { return g.test(ir.OpLt, i, g.rowLen) }, func() {
+		i := g.vars([]ir.Reg{g.Const(g.ix, int64(0))})[0]
+		g.While(func() ir.Reg { return g.test(ir.OpLt, i, g.rowLen) }, func() {
 			idx := g.at(row, i)
 			g.assign([]ir.Reg{acc}, func() []ir.Reg { return []ir.Reg{g.sc.comb(g.fb, acc, g.element(idx))} })
 			g.store(ir.SpaceParam, g.out, acc, idx...)
-			g.advance(i, g.imm(g.ix, int64(1)))
+			g.advance(i, g.Const(g.ix, int64(1)))
 		})
 	})
 }
@@ -311,11 +311,11 @@ func (g *scanGen) totals() {
 	t, blk, _ := g.threadIndex()
 	row, lo, hi := g.tileOf(blk)
 	r := g.sc.reducer()
-	a := g.strided(r, g.bin(ir.OpAdd, lo, t), hi, g.imm(g.ix, int64(blockThreads)), func(acc []ir.Reg, at ir.Reg) []ir.Reg {
+	a := g.strided(r, g.bin(ir.OpAdd, lo, t), hi, g.Const(g.ix, int64(blockThreads)), func(acc []ir.Reg, at ir.Reg) []ir.Reg {
 		return r.comb(g.fb, acc, []ir.Reg{g.element(g.at(row, at))})
 	})
 	total := g.blockReduce(r, a)[0]
-	g.ifThen(g.test(ir.OpEq, t, g.imm(g.ix, int64(0))), func() {
+	g.If(g.test(ir.OpEq, t, g.Const(g.ix, int64(0))), func() {
 		g.store(ir.SpaceParam, g.out, total, g.at(row, lo)...)
 	})
 }
@@ -325,12 +325,12 @@ func (g *scanGen) totals() {
 func (g *scanGen) offsets() {
 	_, blk, _ := g.threadIndex()
 	row := g.rowIndex(blk)
-	g.rounds(g.imm(g.ix, int64(0)), g.tiles, scanTotalsThreads, func(j, valid ir.Reg, carry ir.Reg) ir.Reg {
+	g.rounds(g.Const(g.ix, int64(0)), g.tiles, scanTotalsThreads, func(j, valid ir.Reg, carry ir.Reg) ir.Reg {
 		idx := g.at(row, g.bin(ir.OpMul, j, g.tile))
 		v := g.vars([]ir.Reg{g.sc.ident(g.fb)})[0]
-		g.ifThen(valid, func() { g.set(v, g.load(ir.SpaceParam, g.out, g.sc.t, idx...)) })
+		g.If(valid, func() { g.set(v, g.load(ir.SpaceParam, g.out, g.sc.t, idx...)) })
 		_, excl, total := g.blockScan(v, scanTotalsThreads)
-		g.ifThen(valid, func() { g.store(ir.SpaceParam, g.out, g.sc.comb(g.fb, carry, excl), idx...) })
+		g.If(valid, func() { g.store(ir.SpaceParam, g.out, g.sc.comb(g.fb, carry, excl), idx...) })
 		return total
 	})
 }
@@ -344,15 +344,15 @@ func (g *scanGen) row() {
 	_, blk, _ := g.threadIndex()
 	row, lo, hi := g.tileOf(blk)
 	init := g.vars([]ir.Reg{g.sc.ident(g.fb)})[0]
-	g.ifThen(g.test(ir.OpGt, g.tiles, g.imm(g.ix, int64(1))), func() {
+	g.If(g.test(ir.OpGt, g.tiles, g.Const(g.ix, int64(1))), func() {
 		g.set(init, g.load(ir.SpaceParam, g.out, g.sc.t, g.at(row, lo)...))
 	})
 	g.roundsFrom(init, lo, hi, blockThreads, func(i, valid, carry ir.Reg) ir.Reg {
 		idx := g.at(row, i)
 		v := g.vars([]ir.Reg{g.sc.ident(g.fb)})[0]
-		g.ifThen(valid, func() { g.set(v, g.element(idx)) })
+		g.If(valid, func() { g.set(v, g.element(idx)) })
 		incl, _, total := g.blockScan(v, blockThreads)
-		g.ifThen(valid, func() { g.store(ir.SpaceParam, g.out, g.sc.comb(g.fb, carry, incl), idx...) })
+		g.If(valid, func() { g.store(ir.SpaceParam, g.out, g.sc.comb(g.fb, carry, incl), idx...) })
 		return total
 	})
 }
@@ -366,11 +366,11 @@ func (g *scanGen) rounds(lo, hi ir.Reg, n int, round func(i, valid, carry ir.Reg
 
 // roundsFrom is rounds with the carry starting at init.
 func (g *scanGen) roundsFrom(init, lo, hi ir.Reg, n int, round func(i, valid, carry ir.Reg) ir.Reg) {
-	t := g.conv(g.ix, g.index(ir.OpThreadId))
+	t := g.Conv(g.ix, g.index(ir.OpThreadId))
 	carry := g.vars([]ir.Reg{init})[0]
 	base := g.vars([]ir.Reg{lo})[0]
-	step := g.imm(g.ix, int64(n))
-	g.while(func() ir.Reg { return g.test(ir.OpLt, base, hi) }, func() {
+	step := g.Const(g.ix, int64(n))
+	g.While(func() ir.Reg { return g.test(ir.OpLt, base, hi) }, func() {
 		i := g.bin(ir.OpAdd, base, t)
 		total := round(i, g.test(ir.OpLt, i, hi), carry)
 		g.set(carry, g.sc.comb(g.fb, carry, total))
@@ -393,23 +393,23 @@ func (g *scanGen) blockScan(v ir.Reg, n int) (incl, excl, total ir.Reg) {
 	lane, warp := g.index(ir.OpLaneId), g.index(ir.OpWarpId)
 	nw := n / ir.WarpSize
 	s := g.ladder(v, lane, ir.WarpSize)
-	e := g.op(ir.OpShflUp, g.sc.t, s, g.imm(ir.I32, int64(1)))
-	e = g.sel(g.test(ir.OpEq, lane, g.imm(ir.I32, int64(0))), g.sc.ident(g.fb), e)
+	e := g.Op(ir.OpShflUp, g.sc.t, s, g.Const(ir.I32, int64(1)))
+	e = g.sel(g.test(ir.OpEq, lane, g.Const(ir.I32, int64(0))), g.sc.ident(g.fb), e)
 	slot := len(g.k.Shared)
 	g.k.Shared = append(g.k.Shared, ir.Buffer{Name: fmt.Sprintf("slot%d", slot), Elem: g.sc.t, Dims: []int{nw}})
 	g.sync()
-	g.ifThen(g.test(ir.OpEq, lane, g.imm(ir.I32, int64(ir.WarpSize-1))), func() {
+	g.If(g.test(ir.OpEq, lane, g.Const(ir.I32, int64(ir.WarpSize-1))), func() {
 		g.store(ir.SpaceShared, slot, s, warp)
 	})
 	g.sync()
 	w := g.vars([]ir.Reg{g.sc.ident(g.fb)})[0]
-	g.ifThen(g.test(ir.OpLt, lane, g.imm(ir.I32, int64(nw))), func() {
+	g.If(g.test(ir.OpLt, lane, g.Const(ir.I32, int64(nw))), func() {
 		g.set(w, g.load(ir.SpaceShared, slot, g.sc.t, lane))
 	})
 	ws := g.ladder(w, lane, nw)
-	before := g.op(ir.OpShfl, g.sc.t, ws, g.bin(ir.OpSub, warp, g.imm(ir.I32, int64(1))))
-	p := g.sel(g.test(ir.OpEq, warp, g.imm(ir.I32, int64(0))), g.sc.ident(g.fb), before)
-	total = g.op(ir.OpShfl, g.sc.t, ws, g.imm(ir.I32, int64(nw-1)))
+	before := g.Op(ir.OpShfl, g.sc.t, ws, g.bin(ir.OpSub, warp, g.Const(ir.I32, int64(1))))
+	p := g.sel(g.test(ir.OpEq, warp, g.Const(ir.I32, int64(0))), g.sc.ident(g.fb), before)
+	total = g.Op(ir.OpShfl, g.sc.t, ws, g.Const(ir.I32, int64(nw-1)))
 	return g.sc.comb(g.fb, p, s), g.sc.comb(g.fb, p, e), total
 }
 
@@ -418,8 +418,8 @@ func (g *scanGen) blockScan(v ir.Reg, n int) (incl, excl, total ir.Reg) {
 func (g *scanGen) ladder(v, lane ir.Reg, n int) ir.Reg {
 	s := v
 	for d := 1; d < n; d *= 2 {
-		dr := g.imm(ir.I32, int64(d))
-		u := g.op(ir.OpShflUp, g.sc.t, s, dr)
+		dr := g.Const(ir.I32, int64(d))
+		u := g.Op(ir.OpShflUp, g.sc.t, s, dr)
 		s = g.sel(g.test(ir.OpGe, lane, dr), g.sc.comb(g.fb, u, s), s)
 	}
 	return s

@@ -168,16 +168,16 @@ func newReducer(s Spec, m mode, ix ir.Type) (*reducer, error) {
 		r = logicReducer(s.Kind == All)
 	case CountNonzero:
 		r = addReducer(ir.I64, func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg {
-			return []ir.Reg{b.conv(ir.I64, nonzero(b, xs[0]))}
+			return []ir.Reg{b.Conv(ir.I64, nonzero(b, xs[0]))}
 		})
 	case Mean:
-		r = f64Sum(func(b *fb, x ir.Reg) ir.Reg { return b.conv(ir.F64, x) })
+		r = f64Sum(func(b *fb, x ir.Reg) ir.Reg { return b.Conv(ir.F64, x) })
 		r.out = func(b *fb, a []ir.Reg, k ir.Reg) ir.Reg {
-			return b.conv(r.outT, b.bin(ir.OpDiv, a[0], b.conv(ir.F64, k)))
+			return b.Conv(r.outT, b.bin(ir.OpDiv, a[0], b.Conv(ir.F64, k)))
 		}
 	case Norm:
-		r = f64Sum(func(b *fb, x ir.Reg) ir.Reg { y := b.conv(ir.F64, x); return b.bin(ir.OpMul, y, y) })
-		r.out = func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.conv(r.outT, b.bin(ir.OpSqrt, a[0])) }
+		r = f64Sum(func(b *fb, x ir.Reg) ir.Reg { y := b.Conv(ir.F64, x); return b.bin(ir.OpMul, y, y) })
+		r.out = func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.Conv(r.outT, b.bin(ir.OpSqrt, a[0])) }
 	case Dot:
 		r = dotReducer(s.In)
 	case AllClose:
@@ -192,7 +192,7 @@ func newReducer(s Spec, m mode, ix ir.Type) (*reducer, error) {
 	}
 	r.outT = AxisOut(s.Kind, t)
 	if r.out == nil {
-		r.out = func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.conv(r.outT, a[0]) }
+		r.out = func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.Conv(r.outT, a[0]) }
 	}
 	return r, nil
 }
@@ -205,7 +205,7 @@ func one(b *fb, a []ir.Reg) []ir.Reg { return []ir.Reg{a[0]} }
 func addReducer(t ir.Type, elem func(b *fb, xs []ir.Reg, at ir.Reg) []ir.Reg) *reducer {
 	return &reducer{
 		acc:   []ir.Type{t},
-		ident: func(b *fb) []ir.Reg { return []ir.Reg{b.imm(t, int64(0))} },
+		ident: func(b *fb) []ir.Reg { return []ir.Reg{b.Const(t, int64(0))} },
 		elem:  elem,
 		comb:  func(b *fb, x, y []ir.Reg) []ir.Reg { return []ir.Reg{b.bin(ir.OpAdd, x[0], y[0])} },
 		coll:  []ir.Op{ir.OpBlockSum},
@@ -223,12 +223,12 @@ func f64Sum(f func(b *fb, x ir.Reg) ir.Reg) *reducer {
 func sumReducer(t ir.Type, m mode) *reducer {
 	switch {
 	case t.IsFloat():
-		return f64Sum(func(b *fb, x ir.Reg) ir.Reg { return b.conv(ir.F64, x) })
+		return f64Sum(func(b *fb, x ir.Reg) ir.Reg { return b.Conv(ir.F64, x) })
 	case m == modeAxis:
 		out := AxisOut(Sum, t)
-		return addReducer(out, func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{b.conv(out, xs[0])} })
+		return addReducer(out, func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{b.Conv(out, xs[0])} })
 	case t.Size() < 8:
-		r := addReducer(ir.I64, func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{b.conv(ir.I64, xs[0])} })
+		r := addReducer(ir.I64, func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{b.Conv(ir.I64, xs[0])} })
 		r.bounded = true
 		return r
 	}
@@ -241,8 +241,8 @@ func sumReducer(t ir.Type, m mode) *reducer {
 // so the host recombines them into the exact sum (package doc).
 func limbs(b *fb, x ir.Reg) []ir.Reg {
 	t := b.typeOf(x)
-	hi := b.conv(ir.I64, b.bin(ir.OpShr, x, b.imm(ir.I32, int64(32))))
-	lo := b.conv(ir.I64, b.bin(ir.OpAnd, x, b.imm(t, int64(0xffffffff))))
+	hi := b.Conv(ir.I64, b.bin(ir.OpShr, x, b.Const(ir.I32, int64(32))))
+	lo := b.Conv(ir.I64, b.bin(ir.OpAnd, x, b.Const(t, int64(0xffffffff))))
 	return []ir.Reg{hi, lo}
 }
 
@@ -253,9 +253,9 @@ func limbReducer(withFlag bool, elem func(b *fb, xs []ir.Reg) []ir.Reg) *reducer
 	r := &reducer{
 		acc: []ir.Type{ir.I64, ir.I64},
 		ident: func(b *fb) []ir.Reg {
-			id := []ir.Reg{b.imm(ir.I64, int64(0)), b.imm(ir.I64, int64(0))}
+			id := []ir.Reg{b.Const(ir.I64, int64(0)), b.Const(ir.I64, int64(0))}
 			if withFlag {
-				id = append(id, b.imm(ir.Bool, false))
+				id = append(id, b.Const(ir.Bool, false))
 			}
 			return id
 		},
@@ -270,7 +270,7 @@ func limbReducer(withFlag bool, elem func(b *fb, xs []ir.Reg) []ir.Reg) *reducer
 		coll: []ir.Op{ir.OpBlockSum, ir.OpBlockSum},
 		full: func(b *fb, a []ir.Reg) []ir.Reg {
 			if withFlag {
-				return []ir.Reg{a[0], a[1], b.conv(ir.I64, a[2])}
+				return []ir.Reg{a[0], a[1], b.Conv(ir.I64, a[2])}
 			}
 			return a
 		},
@@ -307,14 +307,14 @@ func prodReducer(t ir.Type, m mode) *reducer {
 		ident: func(b *fb) []ir.Reg {
 			out := make([]ir.Reg, len(acc))
 			for i, at := range acc {
-				out[i] = b.imm(at, int64(1))
+				out[i] = b.Const(at, int64(1))
 			}
 			return out
 		},
 		elem: func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg {
 			out := make([]ir.Reg, len(acc))
 			for i, at := range acc {
-				out[i] = b.conv(at, xs[0])
+				out[i] = b.Conv(at, xs[0])
 			}
 			return out
 		},
@@ -336,11 +336,11 @@ func prodFull(b *fb, a []ir.Reg) []ir.Reg {
 	}
 	w, p := a[0], a[1]
 	absP := b.bin(ir.OpAbs, p)
-	diff := b.bin(ir.OpAbs, b.bin(ir.OpSub, p, b.conv(ir.F64, w)))
-	near := b.test(ir.OpLe, diff, b.bin(ir.OpMul, absP, b.imm(ir.F64, 0x1p-20)))
-	exact := b.bin(ir.OpOr, b.test(ir.OpIsNan, p), b.test(ir.OpEq, p, b.imm(ir.F64, 0.0)))
+	diff := b.bin(ir.OpAbs, b.bin(ir.OpSub, p, b.Conv(ir.F64, w)))
+	near := b.test(ir.OpLe, diff, b.bin(ir.OpMul, absP, b.Const(ir.F64, 0x1p-20)))
+	exact := b.bin(ir.OpOr, b.test(ir.OpIsNan, p), b.test(ir.OpEq, p, b.Const(ir.F64, 0.0)))
 	exact = b.bin(ir.OpOr, exact, b.bin(ir.OpAnd, b.test(ir.OpIsFinite, p), near))
-	return []ir.Reg{w, b.conv(ir.I64, b.test(ir.OpNot, exact))}
+	return []ir.Reg{w, b.Conv(ir.I64, b.test(ir.OpNot, exact))}
 }
 
 // cmpType is the type min/max and argmin/argmax compare in: the dtype,
@@ -386,8 +386,8 @@ func extremeReducer(t ir.Type, isMax bool) *reducer {
 	ct := cmpType(t)
 	r := &reducer{
 		acc:   []ir.Type{ct},
-		ident: func(b *fb) []ir.Reg { return []ir.Reg{b.imm(ct, worst(ct, isMax))} },
-		elem:  func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{b.conv(ct, xs[0])} },
+		ident: func(b *fb) []ir.Reg { return []ir.Reg{b.Const(ct, worst(ct, isMax))} },
+		elem:  func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{b.Conv(ct, xs[0])} },
 		full:  one, res: ct, nres: 1,
 	}
 	if ct.IsFloat() {
@@ -424,9 +424,9 @@ func argReducer(t ir.Type, isMax bool, ix ir.Type) *reducer {
 	return &reducer{
 		acc: []ir.Type{ct, ix},
 		ident: func(b *fb) []ir.Reg {
-			return []ir.Reg{b.imm(ct, worst(ct, isMax)), b.imm(ix, maxIx)}
+			return []ir.Reg{b.Const(ct, worst(ct, isMax)), b.Const(ix, maxIx)}
 		},
-		elem: func(b *fb, xs []ir.Reg, at ir.Reg) []ir.Reg { return []ir.Reg{b.conv(ct, xs[0]), at} },
+		elem: func(b *fb, xs []ir.Reg, at ir.Reg) []ir.Reg { return []ir.Reg{b.Conv(ct, xs[0]), at} },
 		comb: func(b *fb, x, y []ir.Reg) []ir.Reg {
 			first := b.test(ir.OpLt, x[1], y[1])
 			tie := b.bin(ir.OpAnd, b.test(ir.OpEq, x[0], y[0]), first)
@@ -439,7 +439,7 @@ func argReducer(t ir.Type, isMax bool, ix ir.Type) *reducer {
 			return pick(b, keep, x, y)
 		},
 		next: func(b *fb, acc, xs []ir.Reg, at ir.Reg) []ir.Reg {
-			y := b.conv(ct, xs[0])
+			y := b.Conv(ct, xs[0])
 			take := b.test(beats(isMax), y, acc[0])
 			if ct.IsFloat() {
 				// y beats acc unless it is no better or acc is NaN:
@@ -450,18 +450,18 @@ func argReducer(t ir.Type, isMax bool, ix ir.Type) *reducer {
 				}
 				take = b.test(ir.OpNot, b.bin(ir.OpOr, worse, b.test(ir.OpIsNan, acc[0])))
 			}
-			take = b.bin(ir.OpOr, take, b.test(ir.OpEq, acc[1], b.imm(ix, maxIx)))
+			take = b.bin(ir.OpOr, take, b.test(ir.OpEq, acc[1], b.Const(ix, maxIx)))
 			return pick(b, take, []ir.Reg{y, at}, acc)
 		},
-		full: func(b *fb, a []ir.Reg) []ir.Reg { return []ir.Reg{b.conv(ir.I64, a[1])} },
+		full: func(b *fb, a []ir.Reg) []ir.Reg { return []ir.Reg{b.Conv(ir.I64, a[1])} },
 		res:  ir.I64, nres: 1,
-		out: func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.conv(ir.I64, a[1]) },
+		out: func(b *fb, a []ir.Reg, _ ir.Reg) ir.Reg { return b.Conv(ir.I64, a[1]) },
 	}
 }
 
 // nonzero is x != 0 (NaN counts: it is not zero).
 func nonzero(b *fb, x ir.Reg) ir.Reg {
-	return b.test(ir.OpNe, x, b.imm(b.typeOf(x), int64(0)))
+	return b.test(ir.OpNe, x, b.Const(b.typeOf(x), int64(0)))
 }
 
 // logicReducer is any (or all, isAll) of the elements' truth.
@@ -472,7 +472,7 @@ func logicReducer(isAll bool) *reducer {
 	}
 	return &reducer{
 		acc:   []ir.Type{ir.Bool},
-		ident: func(b *fb) []ir.Reg { return []ir.Reg{b.imm(ir.Bool, isAll)} },
+		ident: func(b *fb) []ir.Reg { return []ir.Reg{b.Const(ir.Bool, isAll)} },
 		elem:  func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{nonzero(b, xs[0])} },
 		comb:  func(b *fb, x, y []ir.Reg) []ir.Reg { return []ir.Reg{b.bin(op, x[0], y[0])} },
 		coll:  []ir.Op{coll},
@@ -486,7 +486,7 @@ func logicReducer(isAll bool) *reducer {
 func dotReducer(in [2]ir.Type) *reducer {
 	if in[0].IsFloat() || in[1].IsFloat() {
 		return addReducer(ir.F64, func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg {
-			return []ir.Reg{b.bin(ir.OpMul, b.conv(ir.F64, xs[0]), b.conv(ir.F64, xs[1]))}
+			return []ir.Reg{b.bin(ir.OpMul, b.Conv(ir.F64, xs[0]), b.Conv(ir.F64, xs[1]))}
 		})
 	}
 	wide := in[0].Size() == 8 || in[1].Size() == 8
@@ -506,21 +506,21 @@ func dotReducer(in [2]ir.Type) *reducer {
 // (a u64 of 2^63 or more).
 func toI64(b *fb, x ir.Reg) (ir.Reg, ir.Reg) {
 	if b.typeOf(x) != ir.U64 {
-		return b.conv(ir.I64, x), b.imm(ir.Bool, false)
+		return b.Conv(ir.I64, x), b.Const(ir.Bool, false)
 	}
-	return b.conv(ir.I64, x), b.test(ir.OpGt, x, b.imm(ir.U64, uint64(math.MaxInt64)))
+	return b.Conv(ir.I64, x), b.test(ir.OpGt, x, b.Const(ir.U64, uint64(math.MaxInt64)))
 }
 
 // mulOverflows reports whether p, the wrapped product x*y of i64s, is not
 // the true product: p / x != y, with x = 0 and x = -1 taken apart (C's
 // MinInt64 / -1 is undefined).
 func mulOverflows(b *fb, x, y, p ir.Reg) ir.Reg {
-	minusOne := b.test(ir.OpEq, x, b.imm(ir.I64, int64(-1)))
-	plain := b.bin(ir.OpAnd, b.test(ir.OpNe, x, b.imm(ir.I64, int64(0))), b.test(ir.OpNot, minusOne))
-	div := b.sel(plain, x, b.imm(ir.I64, int64(1)))
+	minusOne := b.test(ir.OpEq, x, b.Const(ir.I64, int64(-1)))
+	plain := b.bin(ir.OpAnd, b.test(ir.OpNe, x, b.Const(ir.I64, int64(0))), b.test(ir.OpNot, minusOne))
+	div := b.sel(plain, x, b.Const(ir.I64, int64(1)))
 	q := b.bin(ir.OpDiv, p, div)
 	wrong := b.bin(ir.OpAnd, plain, b.test(ir.OpNe, q, y))
-	minY := b.test(ir.OpEq, y, b.imm(ir.I64, int64(math.MinInt64)))
+	minY := b.test(ir.OpEq, y, b.Const(ir.I64, int64(math.MinInt64)))
 	return b.bin(ir.OpOr, wrong, b.bin(ir.OpAnd, minusOne, minY))
 }
 
@@ -531,7 +531,7 @@ var closeScalars = []ir.Param{{Name: "rtol", Elem: ir.F64}, {Name: "atol", Elem:
 // for infinities, NaN close to NaN only with equal_nan; in f64. The
 // tolerances are b.scal.
 func isclose(b *fb, x, y ir.Reg) ir.Reg {
-	x, y = b.conv(ir.F64, x), b.conv(ir.F64, y)
+	x, y = b.Conv(ir.F64, x), b.Conv(ir.F64, y)
 	rtol, atol, eqNaN := b.scal[0], b.scal[1], b.scal[2]
 	diff := b.bin(ir.OpAbs, b.bin(ir.OpSub, x, y))
 	tol := b.bin(ir.OpAdd, atol, b.bin(ir.OpMul, rtol, b.bin(ir.OpAbs, y)))
@@ -550,14 +550,14 @@ func equalValues(b *fb, x, y ir.Reg) ir.Reg {
 	case tx == ty:
 		return b.test(ir.OpEq, x, y)
 	case tx.IsFloat() || ty.IsFloat():
-		return b.test(ir.OpEq, b.conv(ir.F64, x), b.conv(ir.F64, y))
+		return b.test(ir.OpEq, b.Conv(ir.F64, x), b.Conv(ir.F64, y))
 	case (tx == ir.U64 || ty == ir.U64) && !tx.IsSigned() && !ty.IsSigned():
-		return b.test(ir.OpEq, b.conv(ir.U64, x), b.conv(ir.U64, y))
+		return b.test(ir.OpEq, b.Conv(ir.U64, x), b.Conv(ir.U64, y))
 	}
-	xi, yi := b.conv(ir.I64, x), b.conv(ir.I64, y)
+	xi, yi := b.Conv(ir.I64, x), b.Conv(ir.I64, y)
 	eq := b.test(ir.OpEq, xi, yi)
 	if tx == ir.U64 || ty == ir.U64 {
-		eq = b.bin(ir.OpAnd, eq, b.test(ir.OpGe, xi, b.imm(ir.I64, int64(0))))
+		eq = b.bin(ir.OpAnd, eq, b.test(ir.OpGe, xi, b.Const(ir.I64, int64(0))))
 	}
 	return eq
 }
