@@ -84,7 +84,10 @@ func (th *Thread) FillArray(a *mem.Array, v Value) error {
 		a = flat // one axis: the fewest index computations
 	}
 	t, nd := a.DType(), a.NDim()
-	k := th.CachedKernel(kernelName("fill", nd, t), func() *ir.Kernel { return fillKernel(t, nd) })
+	k, err := GeneratedKernel(kernelName("fill", nd, t), func() (*ir.Kernel, error) { return fillKernel(t, nd), nil })
+	if err != nil {
+		return err
+	}
 	return th.launchOver(k, []*mem.Array{a}, v)
 }
 
@@ -155,6 +158,9 @@ func (th *Thread) CopyArray(dst, src *mem.Array) error {
 		}
 	}
 	dt, st, nd := dst.DType(), src.DType(), dst.NDim()
-	k := th.CachedKernel(kernelName("copy", nd, dt, st), func() *ir.Kernel { return copyKernel(dt, st, nd) })
+	k, err := GeneratedKernel(kernelName("copy", nd, dt, st), func() (*ir.Kernel, error) { return copyKernel(dt, st, nd), nil })
+	if err != nil {
+		return err
+	}
 	return th.launchOver(k, []*mem.Array{dst, src})
 }

@@ -17,7 +17,6 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/check"
-	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/syntax"
 	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -112,25 +111,24 @@ type Thread struct {
 	progs     map[progKey]backend.Program
 	lastKey   progKey // the last launch's program, found without the map
 	lastProg  backend.Program
-	stack     []Value               // launch arguments being evaluated
-	dimStack  []int                 // launch dimensions being evaluated (a stack, like stack)
-	argStack  []backend.Arg         // launch arguments packed (a stack, like stack)
-	capture   *mem.Capture          // the capture block recording, if any
-	prefetch  mem.LaunchPrefetch    // the automatic prefetch of the launch being packed
-	kernels   map[string]*ir.Kernel // kernels built in Go, by name (CachedKernel)
-	locals    map[any]any           // builtins' per-thread state (Local)
-	defDev    *mem.Device           // the default device, once resolved
-	steps     int64                 // loop iterations and calls in this session
-	maxSteps  int64                 // Options.MaxSteps
-	kSteps    atomic.Int64          // cpu kernel loop iterations in this session
-	maxK      int64                 // Options.MaxKernelSteps
-	evalDepth int                   // nested evals on the Go stack now
-	logger    *slog.Logger          // Options.Logger
-	warnMu    sync.Mutex            // Warn may run on cleanup goroutines
-	files     *FileAccess           // Options.Files
-	imports   *importer             // the running program's imported files
-	ran       map[*module]bool      // imported files whose top level has run
-	closed    bool                  // Close was called
+	stack     []Value            // launch arguments being evaluated
+	dimStack  []int              // launch dimensions being evaluated (a stack, like stack)
+	argStack  []backend.Arg      // launch arguments packed (a stack, like stack)
+	capture   *mem.Capture       // the capture block recording, if any
+	prefetch  mem.LaunchPrefetch // the automatic prefetch of the launch being packed
+	locals    map[any]any        // builtins' per-thread state (Local)
+	defDev    *mem.Device        // the default device, once resolved
+	steps     int64              // loop iterations and calls in this session
+	maxSteps  int64              // Options.MaxSteps
+	kSteps    atomic.Int64       // cpu kernel loop iterations in this session
+	maxK      int64              // Options.MaxKernelSteps
+	evalDepth int                // nested evals on the Go stack now
+	logger    *slog.Logger       // Options.Logger
+	warnMu    sync.Mutex         // Warn may run on cleanup goroutines
+	files     *FileAccess        // Options.Files
+	imports   *importer          // the running program's imported files
+	ran       map[*module]bool   // imported files whose top level has run
+	closed    bool               // Close was called
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -337,20 +338,28 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 	return th.launchError(k.Entry.Name, th.lastPos, err)
 }
 
-// CachedKernel returns the kernel cached on this thread under name,
-// building it on first use. A kernel built in Go (a fill, a constructor's)
-// is built once per thread so that the programs compiled from it, which
-// the thread keeps per kernel, are reused by every later launch.
-func (th *Thread) CachedKernel(name string, build func() *ir.Kernel) *ir.Kernel {
-	k := th.kernels[name]
-	if k == nil {
-		if th.kernels == nil {
-			th.kernels = map[string]*ir.Kernel{}
-		}
-		k = build()
-		th.kernels[name] = k
-	}
-	return k
+// generated holds the kernels built in Go, by name, for the process: a
+// kernel's IR depends only on what its name says and is never changed
+// after it is built, so every thread shares it (and keeps its own
+// programs compiled from it, keyed by the *ir.Kernel).
+var generated sync.Map // name -> *generatedKernel
+
+type generatedKernel struct {
+	once sync.Once
+	k    *ir.Kernel
+	err  error
+}
+
+// GeneratedKernel returns the kernel built in Go under name (a fill, a
+// constructor's, a fused expression's), building it on first use in the
+// process, so that a loop of such statements costs one build and each
+// thread's programs are reused by every later launch. A build that fails
+// fails every later call under that name the same way.
+func GeneratedKernel(name string, build func() (*ir.Kernel, error)) (*ir.Kernel, error) {
+	e, _ := generated.LoadOrStore(name, &generatedKernel{})
+	g := e.(*generatedKernel)
+	g.once.Do(func() { g.k, g.err = build() })
+	return g.k, g.err
 }
 
 // markUsed records that work was queued on CUDA device dev since the last

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/check"
@@ -109,7 +108,7 @@ func gather(th *interp.Thread, x *mem.Array) (*mem.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	k, err := matmulKernel(th, "gather", x.DType())
+	k, err := matmulKernel("gather", x.DType())
 	if err != nil {
 		return nil, err
 	}
@@ -119,7 +118,7 @@ func gather(th *interp.Thread, x *mem.Array) (*mem.Array, error) {
 // tiled runs the product as the generated block kernel: a 128 x 128 tile
 // of c per block, so the grid is (batch * row tiles, column tiles).
 func (p *matmulPlan) tiled(th *interp.Thread, c *mem.Array) error {
-	k, err := matmulKernel(th, "tiled", p.dtype)
+	k, err := matmulKernel("tiled", p.dtype)
 	if err != nil {
 		return err
 	}
@@ -140,32 +139,15 @@ func warnNoBLAS(th *interp.Thread, dev mem.Device, err error) {
 	th.Warn(fmt.Sprintf("matmul on %s: %v; using gscript's generated tiled kernel (slower)", dev, err))
 }
 
-// The generated kernels are gscript source (below), checked and lowered to
-// IR once per process and dtype; each thread caches its own copy so that
-// the programs compiled from it are reused.
-var matmulIR struct {
-	mu sync.Mutex
-	m  map[string]*ir.Kernel
-}
-
-func matmulKernel(th *interp.Thread, which string, t ir.Type) (*ir.Kernel, error) {
+// matmulKernel is a generated kernel, gscript source (below) checked and
+// lowered to IR once per process and dtype.
+func matmulKernel(which string, t ir.Type) (*ir.Kernel, error) {
 	name := "gscript_matmul_" + which + "_" + t.String()
-	matmulIR.mu.Lock()
-	k := matmulIR.m[name]
-	matmulIR.mu.Unlock()
-	if k == nil {
-		var err error
-		if k, err = lowerSource(name, kernelSource(which, t)); err != nil {
-			return nil, fmt.Errorf("matmul: internal error building kernel %s: %w", name, err)
-		}
-		matmulIR.mu.Lock()
-		if matmulIR.m == nil {
-			matmulIR.m = map[string]*ir.Kernel{}
-		}
-		matmulIR.m[name] = k
-		matmulIR.mu.Unlock()
+	k, err := interp.GeneratedKernel(name, func() (*ir.Kernel, error) { return lowerSource(name, kernelSource(which, t)) })
+	if err != nil {
+		return nil, fmt.Errorf("matmul: internal error building kernel %s: %w", name, err)
 	}
-	return th.CachedKernel(name, func() *ir.Kernel { return k }), nil
+	return k, nil
 }
 
 // lowerSource checks a source file of one kernel and returns its IR.

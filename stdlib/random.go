@@ -129,7 +129,10 @@ func randFill(th *interp.Thread, a *mem.Array, draw randDraw, seed, lo, hi int) 
 	}
 	t := a.DType()
 	name := fmt.Sprintf("gscript_%s_%s", draw, t)
-	k := th.CachedKernel(name, func() *ir.Kernel { return randKernel(name, draw, t) })
+	k, err := interp.GeneratedKernel(name, func() (*ir.Kernel, error) { return randKernel(name, draw, t), nil })
+	if err != nil {
+		return err
+	}
 	return launchChunks(th, k, flat, interp.Int(seed), interp.Int(lo), interp.Int(hi))
 }
 

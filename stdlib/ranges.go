@@ -117,7 +117,10 @@ func planIntRange(b [3]interp.Value, t ir.Type) (int, rangeFill, error) {
 		}
 	}
 	return n, func(th *interp.Thread, a *mem.Array) error {
-		k := th.CachedKernel("gscript_arange_exact_"+t.String(), func() *ir.Kernel { return exactRangeKernel(t) })
+		k, err := interp.GeneratedKernel("gscript_arange_exact_"+t.String(), func() (*ir.Kernel, error) { return exactRangeKernel(t), nil })
+		if err != nil {
+			return err
+		}
 		return launchChunks(th, k, a, interp.Int(start), interp.Int(step))
 	}, nil
 }
@@ -243,7 +246,10 @@ func planSeq(name string, s seq, n int, t ir.Type, floor bool) (rangeFill, error
 	}
 	name += "_" + t.String()
 	return func(th *interp.Thread, a *mem.Array) error {
-		k := th.CachedKernel(name, func() *ir.Kernel { return seqKernel(name, t, floor) })
+		k, err := interp.GeneratedKernel(name, func() (*ir.Kernel, error) { return seqKernel(name, t, floor), nil })
+		if err != nil {
+			return err
+		}
 		return launchChunks(th, k, a, interp.Float(s.start), interp.Float(s.scale), interp.Float(s.div),
 			interp.Float(s.stop), interp.Int(s.last))
 	}, nil

@@ -57,7 +57,7 @@
 //     its own strides.
 //   - Cache: a kernel is named by its tree's shape, leaf numbering, every
 //     dtype, its form (flat or rank) and the output dtype, and cached per
-//     thread (interp.Thread.CachedKernel); programs are per device
+//     process (interp.GeneratedKernel); programs are per device
 //     (interp's program cache), strides are the backends' variants. A
 //     loop of one statement builds one kernel.
 //   - In place: `y op= v` on an array stores `y op v` into y with one

@@ -122,7 +122,10 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 		return nil
 	}
 	p := newPlan(e, dst)
-	k := th.CachedKernel(p.key(), func() *ir.Kernel { return p.kernel() })
+	k, err := interp.GeneratedKernel(p.key(), func() (*ir.Kernel, error) { return p.kernel(), nil })
+	if err != nil {
+		return err
+	}
 	if !p.flat {
 		if dst.Size() > math.MaxInt32 {
 			return fmt.Errorf("array expressions over strided or broadcast operands of more than 2^31-1 elements are not yet supported")
