@@ -7,6 +7,7 @@ import (
 
 	"github.com/gscript-lang/gscript/internal/repr"
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
@@ -44,6 +45,15 @@ type (
 	Kind mem.Kind
 	// DType is a dtype value (f32 ...); calling it converts.
 	DType ir.Type
+	// VecType is a vector, matrix or quaternion type value (vec3, mat33,
+	// quat ...): a dtype= argument, and a constructor when called.
+	VecType struct{ T dtype.Type }
+	// Vector is a host vector, matrix or quaternion: T's lanes as raw
+	// bits, in dtype's C order (an array element read gives one).
+	Vector struct {
+		T     dtype.Type
+		Lanes []uint64
+	}
 	// Record is an ordered set of named fields (device_info, mem_info).
 	// Display, when set, is what the REPL shows for it instead of the
 	// fields (explain_access: its text).
@@ -89,11 +99,15 @@ func (a *Array) String() string {
 	}
 	return s
 }
-func (Kind) Type() string      { return "memory_kind" }
-func (k Kind) String() string  { return mem.Kind(k).String() }
-func (DType) Type() string     { return "dtype" }
-func (d DType) String() string { return ir.Type(d).String() }
-func (*Record) Type() string   { return "record" }
+func (Kind) Type() string        { return "memory_kind" }
+func (k Kind) String() string    { return mem.Kind(k).String() }
+func (DType) Type() string       { return "dtype" }
+func (d DType) String() string   { return ir.Type(d).String() }
+func (VecType) Type() string     { return "dtype" }
+func (v VecType) String() string { return v.T.String() }
+func (v *Vector) Type() string   { return v.T.String() }
+func (v *Vector) String() string { return v.T.Format(v.Lanes) }
+func (*Record) Type() string     { return "record" }
 func (r *Record) String() string {
 	s, _ := (*Thread)(nil).format(r, false)
 	return s

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -21,7 +22,11 @@ type Checker struct {
 
 // Info is what Check learns about one chunk.
 type Info struct {
-	Kernels    map[*ast.KernelDecl]*ir.Kernel
+	Kernels map[*ast.KernelDecl]*ir.Kernel
+	// Signatures are the kernels' parameters as the source declares them
+	// (a vec3 is one parameter here, three scalar ir.Params in Kernels;
+	// dtype.FlattenParams maps one to the other).
+	Signatures map[*ast.KernelDecl][]dtype.Param
 	NumGlobals int // size of the global table after this chunk (it only grows)
 	// Consts holds the value of each const the chunk declares; the host
 	// binds them before the chunk runs, as it does fns.
@@ -64,7 +69,7 @@ func (c *Checker) Check(f *ast.File) (info *Info, err error) {
 		return nil, errs
 	}
 	c.commit(r, kc)
-	return &Info{Kernels: kernels, NumGlobals: c.numGlobals, Consts: r.chunkConsts()}, nil
+	return &Info{Kernels: kernels, Signatures: kc.sigs, NumGlobals: c.numGlobals, Consts: r.chunkConsts()}, nil
 }
 
 // commit makes a successful chunk's definitions visible to later chunks.

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -33,6 +34,7 @@ type kernelChecker struct {
 	// funcsOK is false when a func of this chunk failed to check; kernels
 	// are then still checked but their callees are not lowered.
 	funcsOK bool
+	sigs    map[*ast.KernelDecl][]dtype.Param
 }
 
 func newKernelChecker(c *Checker, r *resolver, errs *ast.ErrorList) *kernelChecker {
@@ -40,7 +42,7 @@ func newKernelChecker(c *Checker, r *resolver, errs *ast.ErrorList) *kernelCheck
 	for k, v := range c.funcs {
 		env[k] = v
 	}
-	return &kernelChecker{c: c, r: r, errs: errs, env: env}
+	return &kernelChecker{c: c, r: r, errs: errs, env: env, sigs: map[*ast.KernelDecl][]dtype.Param{}}
 }
 
 // isHostName reports whether name is a host variable some kernel might
@@ -141,6 +143,15 @@ func (kc *kernelChecker) scalarType(t *ast.TypeExpr, what string) ir.Type {
 	return typ
 }
 
+// sourceParams is the source signature of scalar-only IR parameters.
+func sourceParams(ps []ir.Param) []dtype.Param {
+	out := make([]dtype.Param, len(ps))
+	for i, p := range ps {
+		out[i] = dtype.Param{Name: p.Name, Type: dtype.Of(p.Elem), NDim: p.NDim}
+	}
+	return out
+}
+
 // propagateReads marks the funcs that call a func that reads memory;
 // funcs of earlier chunks are final already.
 func propagateReads(infos []*funcInfo, edges map[*funcInfo][]callEdge) {
@@ -221,6 +232,7 @@ type kernelState struct {
 // kernel checks and lowers one kernel.
 func (kc *kernelChecker) kernel(d *ast.KernelDecl) *ir.Kernel {
 	params := kc.params("kernel", d.Name.Name, d.Params)
+	kc.sigs[d] = sourceParams(params)
 	ks := &kernelState{k: &ir.Kernel{}, index: map[*funcInfo]int{}}
 	b := newBody(kc, "kernel", d.Name.Name, kc.env, ks)
 	b.fn = &ir.Func{Name: d.Name.Name, Pos: d.Pos, Params: params}
