@@ -48,6 +48,9 @@ func (b *body) binary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand 
 	if x.mode == modeInvalid || y.mode == modeInvalid {
 		return invalid()
 	}
+	if anyVec(x, y) && op != "<<" && op != ">>" {
+		return b.vecBinary(e, op, pos, x, y)
+	}
 	for _, o := range []operand{x, y} {
 		if o.mode != modeConst && o.mode != modeValue {
 			b.errs.Add(pos, "operator %s not defined on %s", op, o)

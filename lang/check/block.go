@@ -3,10 +3,12 @@ package check
 import (
 	"go/constant"
 	"go/token"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -376,18 +378,18 @@ func (b *body) buffer(s *ast.BufferDecl) (*kvar, bool) {
 	if !b.bufferPlace(s, what) {
 		return nil, false
 	}
-	elem := ir.TypeByName(s.Elem.Name)
-	if elem == ir.Invalid {
-		b.errs.Add(s.Elem.Pos, "unknown type %s for %s array %s (want one of %s)", s.Elem.Name, what, s.Name.Name, scalarNameList)
+	ct, ok := dtype.ByName(s.Elem.Name)
+	if !ok {
+		b.errs.Add(s.Elem.Pos, "unknown type %s for %s array %s (want one of %s, or a vector type)", s.Elem.Name, what, s.Name.Name, scalarNameList)
 		return nil, false
 	}
-	if len(s.Dims) > 4 {
-		b.errs.Add(s.Dims[4].Start(), "%s array %s has %d dimensions, at most 4", what, s.Name.Name, len(s.Dims))
+	elem, lanes := ct.Elem, ct.Dims()
+	if most := 4 - len(lanes); len(s.Dims) > most {
+		b.errs.Add(s.Dims[most].Start(), "%s array %s has %d dimensions, at most %d%s", what, s.Name.Name, len(s.Dims), most, rankNote(ct))
 		return nil, false
 	}
 	var exts []constant.Value
 	var discard []ir.Stmt
-	ok := true
 	b.into(&discard, func() { exts, ok = b.extents(s.Dims, what+" array extent") })
 	if !ok {
 		return nil, false
@@ -401,7 +403,7 @@ func (b *body) buffer(s *ast.BufferDecl) (*kvar, bool) {
 		}
 	}
 	need := constant.BinaryOp(constant.MakeInt64(used), token.ADD,
-		constant.BinaryOp(product(exts), token.MUL, constant.MakeInt64(int64(elem.Size()))))
+		constant.BinaryOp(product(exts), token.MUL, constant.MakeInt64(int64(ct.Size()))))
 	if constant.Compare(need, token.GTR, constant.MakeInt64(limit)) {
 		b.errs.Add(s.Pos, "%s arrays need %s bytes per %s, at most %d", what, need.ExactString(), per, limit)
 		return nil, false
@@ -411,7 +413,9 @@ func (b *body) buffer(s *ast.BufferDecl) (*kvar, bool) {
 		n, _ := constant.Int64Val(x)
 		buf.Dims = append(buf.Dims, int(n))
 	}
-	v := &kvar{name: buf.Name, isArray: true, elem: elem, ndim: len(buf.Dims), dims: buf.Dims}
+	// the lanes of a compound element are trailing axes, as in arrays
+	v := &kvar{name: buf.Name, isArray: true, elem: elem, ndim: len(buf.Dims), dims: buf.Dims, ct: ct}
+	buf.Dims = append(slices.Clip(buf.Dims), lanes...)
 	if s.Shared {
 		v.space, v.param = ir.SpaceShared, len(b.ks.k.Shared)
 		b.ks.k.Shared = append(b.ks.k.Shared, buf)

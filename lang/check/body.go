@@ -1,9 +1,11 @@
 package check
 
 import (
+	"fmt"
 	"go/constant"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -19,10 +21,26 @@ type kvar struct {
 	elem    ir.Type
 	ndim    int
 	dims    []int // a shared or local array's static extents
+	// ct is the compound type of a vector variable (its lanes in regs)
+	// or of a compound array's elements (whose trailing IR axes hold the
+	// lanes); scalar otherwise.
+	ct   dtype.Type
+	regs []ir.Reg
 	// bad marks a name whose declaration had an error already reported
 	// (an unknown parameter type, a let of an invalid value): every use
 	// yields an invalid operand, so the mistake is reported only once.
 	bad bool
+}
+
+// typeString describes an array variable for messages.
+func (v *kvar) typeString() string {
+	if !v.ct.IsScalar() {
+		if v.ndim == 1 {
+			return fmt.Sprintf("array[%s]", v.ct)
+		}
+		return fmt.Sprintf("array[%s, %d]", v.ct, v.ndim)
+	}
+	return arrayTypeString(v.elem, v.ndim)
 }
 
 // body checks and lowers one kernel or func body in a single pass.
@@ -34,6 +52,7 @@ type body struct {
 	env    map[string]*funcInfo
 	ks     *kernelState // nil when checking a func on its own
 	fn     *ir.Func
+	sig    []dtype.Param // the source parameters (fn.Params flattened)
 	scopes []map[string]*kvar
 	cur    *[]ir.Stmt
 	loops  int
@@ -68,6 +87,7 @@ func newBody(kc *kernelChecker, kind, name string, env map[string]*funcInfo, ks 
 func (b *body) lowerFunc(fi *funcInfo) *ir.Func {
 	d := fi.decl
 	b.fn = &ir.Func{Name: fi.name, Pos: d.Pos, Params: fi.params, Result: fi.result}
+	b.sig = fi.sig
 	b.result, b.badResult = fi.result, fi.badResult
 	b.lower(d.Body, nil)
 	if fi.result != ir.Invalid && !terminates(d.Body.Stmts) {
@@ -82,24 +102,38 @@ func (b *body) lowerFunc(fi *funcInfo) *ir.Func {
 func (b *body) lower(blk *ast.Block, pre func()) {
 	b.cur = &b.fn.Body
 	b.push()
-	for i, p := range b.fn.Params {
-		if p.Elem == ir.Invalid { // its type was an error, already reported
-			b.poison(p.Name)
-			continue
-		}
-		if p.IsArray() {
-			b.define(&kvar{name: p.Name, isArray: true, param: i, elem: p.Elem, ndim: p.NDim})
-			continue
-		}
-		v := &kvar{name: p.Name, t: p.Elem, reg: b.fn.NewReg(p.Elem)}
-		b.emit(&ir.Inst{Op: ir.OpParam, Dst: v.reg, Param: i})
-		b.define(v)
+	i := 0 // the IR parameter of p
+	for _, p := range b.sig {
+		b.bindParam(p, i)
+		i += p.IRParams()
 	}
 	if pre != nil {
 		pre()
 	}
 	b.stmts(blk)
 	b.pop()
+}
+
+// bindParam declares source parameter p, whose first IR parameter is i:
+// an array by index, a scalar or compound value copied into registers.
+func (b *body) bindParam(p dtype.Param, i int) {
+	switch {
+	case !p.Type.Valid(): // its type was an error, already reported
+		b.poison(p.Name)
+	case p.NDim > 0:
+		b.define(&kvar{name: p.Name, isArray: true, param: i, elem: p.Type.Elem, ndim: p.NDim, ct: p.Type})
+	case p.Type.IsScalar():
+		v := &kvar{name: p.Name, t: p.Type.Elem, reg: b.fn.NewReg(p.Type.Elem)}
+		b.emit(&ir.Inst{Op: ir.OpParam, Dst: v.reg, Param: i})
+		b.define(v)
+	default:
+		v := &kvar{name: p.Name, t: p.Type.Elem, ct: p.Type, regs: make([]ir.Reg, p.Type.Lanes())}
+		for k := range v.regs {
+			v.regs[k] = b.fn.NewReg(p.Type.Elem)
+			b.emit(&ir.Inst{Op: ir.OpParam, Dst: v.regs[k], Param: i + k})
+		}
+		b.define(v)
+	}
 }
 
 func (b *body) push()                { b.scopes = append(b.scopes, map[string]*kvar{}) }
@@ -244,15 +278,22 @@ func (b *body) let(s *ast.LetStmt) {
 	}
 	x := b.expr(s.Value)
 	if s.Type != nil {
-		t := b.kc.scalarType(s.Type, "local variable")
-		if t == ir.Invalid {
+		t := b.kc.valueType(s.Type, "local variable")
+		switch {
+		case !t.Valid():
 			x = invalid()
-		} else {
-			x = b.convertTo(x, t, "variable declaration")
+		case t.IsScalar():
+			x = b.convertTo(x, t.Elem, "variable declaration")
+		default:
+			x = b.convertVec(x, t, "variable declaration")
 		}
 	}
 	if !b.singleValue(&x) {
 		b.poison(s.Names[0].Name) // keep later uses quiet
+		return
+	}
+	if x.mode == modeVec {
+		b.newVecVar(s.Names[0].Name, x.ct, x.regs)
 		return
 	}
 	r := b.materialize(x)

@@ -6,7 +6,9 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/linalg"
 )
 
 // mathSpec describes a math builtin: its opcode, arity, whether it also
@@ -52,7 +54,8 @@ func isBuiltin(name string) bool {
 	_, isMath := mathBuiltins[name]
 	_, isAtomic := atomicOps[name]
 	_, isBlock := blockOps[name]
-	return isMath || isAtomic || isBlock || isScalarName(name)
+	_, isType := dtype.ByName(name)
+	return isMath || isAtomic || isBlock || isType || linalg.IsFunc(name)
 }
 
 // call checks and lowers a call; stmt is true for an expression
@@ -77,6 +80,9 @@ func (b *body) call(e *ast.CallExpr, stmt bool) operand {
 	if t := ir.TypeByName(id.Name); t != ir.Invalid {
 		return b.conversion(e, t)
 	}
+	if t, ok := dtype.ByName(id.Name); ok {
+		return b.construct(e, t)
+	}
 	if spec, ok := mathBuiltins[id.Name]; ok {
 		return b.mathCall(e, id.Name, spec)
 	}
@@ -88,6 +94,13 @@ func (b *body) call(e *ast.CallExpr, stmt bool) operand {
 	}
 	if slices.Contains(randBuiltins, id.Name) {
 		return b.randCall(e, id.Name)
+	}
+	if linalg.IsFunc(id.Name) {
+		ops, ok := b.args(e.Args)
+		if !ok {
+			return invalid()
+		}
+		return b.linalgCall(e, id.Name, ops)
 	}
 	switch id.Name {
 	case "tid":
@@ -184,6 +197,9 @@ func (b *body) convertAll(ops []operand, t ir.Type, context string) ([]ir.Reg, b
 
 func (b *body) mathCall(e *ast.CallExpr, name string, spec mathSpec) operand {
 	ops, ok := b.args(e.Args)
+	if ok && anyVec(ops...) && linalg.IsFunc(name) { // min, max, abs of vectors
+		return b.linalgCall(e, name, ops)
+	}
 	if !ok || !b.argCount(e, name, spec.n) {
 		return invalid()
 	}
@@ -310,6 +326,9 @@ func (b *body) selectCall(e *ast.CallExpr) operand {
 	if c.mode == modeInvalid {
 		return invalid()
 	}
+	if anyVec(ops[1:]...) {
+		return b.vecSelect(e, b.materialize(c), ops[1], ops[2])
+	}
 	t, ok := b.unifyMany("select", e.Lparen, ops[1:])
 	if !ok {
 		return invalid()
@@ -346,6 +365,11 @@ func (b *body) printCall(e *ast.CallExpr) operand {
 		}
 		if x.mode == modeInvalid || x.mode == modeArray || !b.singleValue(&x) {
 			ok = false
+			continue
+		}
+		if x.mode == modeVec {
+			regs = append(regs, x.regs...)
+			parts = append(parts, printParts(x.ct))
 			continue
 		}
 		regs = append(regs, b.materialize(x))
@@ -385,6 +409,9 @@ func (b *body) atomic(e *ast.CallExpr, name string, op ir.Op, stmt bool) operand
 		return invalid()
 	}
 	arr := a.arr
+	if !arr.ct.IsScalar() {
+		return b.vecAtomic(e, name, op, arr, stmt)
+	}
 	if arr.elem == ir.U8 || arr.elem == ir.Bool {
 		b.errs.Add(e.Args[0].Start(), "%s is not supported on %s", name, arrayTypeString(arr.elem, arr.ndim))
 		return invalid()
@@ -425,12 +452,12 @@ func (b *body) callFunc(e *ast.CallExpr, fi *funcInfo, stmt bool) operand {
 	if !ok {
 		return invalid()
 	}
-	if len(ops) != len(fi.params) {
+	if len(ops) != len(fi.sig) {
 		what := "not enough"
-		if len(ops) > len(fi.params) {
+		if len(ops) > len(fi.sig) {
 			what = "too many"
 		}
-		b.errs.Add(e.Lparen, "%s arguments in call to %s: have %d, want %d", what, fi.name, len(ops), len(fi.params))
+		b.errs.Add(e.Lparen, "%s arguments in call to %s: have %d, want %d", what, fi.name, len(ops), len(fi.sig))
 		return invalid()
 	}
 	args, arrays, ok := b.funcArgs(ops, fi)
@@ -455,39 +482,49 @@ func (b *body) callFunc(e *ast.CallExpr, fi *funcInfo, stmt bool) operand {
 	return operand{mode: modeValue, t: fi.result, reg: dst, expr: e}
 }
 
-// funcArgs checks every argument against its parameter. A parameter
-// whose type was an error accepts anything: that error was reported at
-// the func.
+// funcArgs checks every argument against its source parameter and
+// returns the IR call's operands: a compound value passes one register
+// per lane. A parameter whose type was an error accepts anything: that
+// error was reported at the func.
 func (b *body) funcArgs(ops []operand, fi *funcInfo) (args []ir.Reg, arrays []int, ok bool) {
-	args, arrays, ok = make([]ir.Reg, len(ops)), make([]int, len(ops)), true
-	for i, p := range fi.params {
-		args[i], arrays[i] = ir.NoReg, -1
+	ok = true
+	for i, p := range fi.sig {
+		context := "argument to " + fi.name
 		switch {
-		case p.Elem == ir.Invalid:
-			ok = false
-		case p.IsArray():
-			var argOK bool
-			arrays[i], argOK = b.arrayArg(ops[i], p, fi.name)
-			ok = ok && argOK
+		case !p.Type.Valid():
+			args, arrays, ok = append(args, ir.NoReg), append(arrays, -1), false
+		case p.NDim > 0:
+			idx, argOK := b.arrayArg(ops[i], p, fi.name)
+			args, arrays, ok = append(args, ir.NoReg), append(arrays, idx), ok && argOK
+		case !p.Type.IsScalar():
+			x := b.convertVec(ops[i], p.Type, context)
+			if x.mode == modeInvalid {
+				x.regs, ok = make([]ir.Reg, p.Type.Lanes()), false
+			}
+			for _, r := range x.regs {
+				args, arrays = append(args, r), append(arrays, -1)
+			}
 		default:
-			x := b.convertTo(ops[i], p.Elem, "argument to "+fi.name)
+			x := b.convertTo(ops[i], p.Type.Elem, context)
+			r := ir.NoReg
 			if x.mode == modeInvalid {
 				ok = false
-				continue
+			} else {
+				r = b.materialize(x)
 			}
-			args[i] = b.materialize(x)
+			args, arrays = append(args, r), append(arrays, -1)
 		}
 	}
 	return args, arrays, ok
 }
 
-func (b *body) arrayArg(x operand, p ir.Param, fname string) (int, bool) {
+func (b *body) arrayArg(x operand, p dtype.Param, fname string) (int, bool) {
 	if x.mode == modeArray && x.arr.space != ir.SpaceParam {
 		b.errs.Add(x.expr.Start(), "cannot pass %s array %s to func %s: funcs take array parameters only", x.arr.space, x.arr.name, fname)
 		return -1, false
 	}
-	want := arrayTypeString(p.Elem, p.NDim)
-	if x.mode != modeArray || x.arr.elem != p.Elem || x.arr.ndim != p.NDim {
+	want := (&kvar{elem: p.Type.Elem, ndim: p.NDim, ct: p.Type}).typeString()
+	if x.mode != modeArray || x.arr.ct != p.Type || x.arr.ndim != p.NDim {
 		b.errs.Add(x.expr.Start(), "cannot use %s as %s value in argument to %s", x, want, fname)
 		return -1, false
 	}
@@ -514,6 +551,12 @@ func KernelBuiltins() []string {
 	}
 	for _, t := range ir.Scalars.Types() {
 		names = append(names, t.String())
+	}
+	for _, t := range dtype.Compounds() {
+		names = append(names, t.String())
+	}
+	for _, f := range linalg.Names() {
+		names = append(names, f.Name)
 	}
 	slices.Sort(names)
 	return slices.Compact(names)

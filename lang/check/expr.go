@@ -35,6 +35,14 @@ func (b *body) expr(e ast.Expr) operand {
 		b.errs.Add(e.Colon, "slices are only available in host code (index one element in a %s)", b.kind)
 		return invalid()
 	case *ast.AttrExpr:
+		if e.Name.Name != "shape" {
+			if x := b.expr(e.X); x.mode == modeVec || x.mode == modeInvalid {
+				if x.mode == modeInvalid {
+					return x
+				}
+				return b.component(e, x)
+			}
+		}
 		if e.Name.Name == "shape" {
 			b.errs.Add(e.Name.Pos, "%s must be indexed by a constant axis: %s[k]", exprString(e), exprString(e))
 		} else {
@@ -74,6 +82,11 @@ func (b *body) ident(e *ast.Ident) operand {
 		}
 		if v.isArray {
 			return operand{mode: modeArray, arr: v, expr: e}
+		}
+		if !v.ct.IsScalar() {
+			o := vecOperand(v.ct, v.regs, e)
+			o.isVar = true
+			return o
 		}
 		return operand{mode: modeValue, t: v.t, reg: v.reg, isVar: true, expr: e}
 	}
@@ -171,6 +184,9 @@ func (b *body) convertTo(x operand, t ir.Type, context string) operand {
 	case modeArray:
 		b.errs.Add(x.expr.Start(), "cannot use array %s as %s value%s", exprString(x.expr), t, suffix)
 		return invalid()
+	case modeVec:
+		b.errs.Add(x.expr.Start(), "cannot use %s as %s value%s", x, t, suffix)
+		return invalid()
 	}
 	if !x.untyped() {
 		if x.nonFinite && x.t != t && t.IsFloat() {
@@ -204,6 +220,9 @@ func (b *body) unary(e *ast.UnaryExpr) operand {
 	x := b.expr(e.X)
 	if x.mode == modeInvalid {
 		return x
+	}
+	if x.mode == modeVec && (e.Op == "-" || e.Op == "+") {
+		return b.vecUnary(e, x)
 	}
 	if x.mode != modeConst && x.mode != modeValue {
 		b.errs.Add(e.Pos, "operator %s not defined on %s", e.Op, x)

@@ -16,6 +16,9 @@ func (b *body) index(e *ast.IndexExpr) operand {
 	if x.mode == modeInvalid {
 		return x
 	}
+	if x.mode == modeVec {
+		return b.vecIndex(e, x)
+	}
 	if x.mode != modeArray {
 		b.errs.Add(e.Lbrack, "cannot index %s", x)
 		return invalid()
@@ -23,6 +26,9 @@ func (b *body) index(e *ast.IndexExpr) operand {
 	regs, ok := b.indexRegs(x.arr, e.Indices, e.Lbrack)
 	if !ok {
 		return invalid()
+	}
+	if !x.arr.ct.IsScalar() {
+		return b.loadVec(x.arr, regs, e, e.Lbrack)
 	}
 	dst := b.reg(x.arr.elem)
 	b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: dst, Param: x.arr.param, Space: x.arr.space, Args: regs, Pos: e.Lbrack}, e)
@@ -122,7 +128,13 @@ func (b *body) assign(s *ast.AssignStmt) {
 			b.errs.Add(t.Start(), "cannot assign to %s", exprString(t))
 			return
 		}
+		if b.isVecVar(t.X) || b.isCompoundElem(t.X) {
+			b.assignComponent(s, t, t.X, b.indexPick(t))
+			return
+		}
 		b.assignElem(s, t)
+	case *ast.AttrExpr:
+		b.assignComponent(s, t, t.X, b.componentPick(t.Name))
 	default:
 		b.errs.Add(s.Target.Start(), "cannot assign to %s", exprString(s.Target))
 	}
@@ -155,6 +167,12 @@ func (b *body) assignVar(s *ast.AssignStmt, id *ast.Ident) {
 	if s.Op != "=" {
 		y = b.compound(s, b.ident(id), y)
 	}
+	if !v.ct.IsScalar() {
+		if y = b.convertVec(y, v.ct, "assignment"); y.mode != modeInvalid {
+			b.assignVec(v, y)
+		}
+		return
+	}
 	y = b.convertTo(y, v.t, "assignment")
 	if y.mode == modeInvalid {
 		return
@@ -175,6 +193,10 @@ func (b *body) assignElem(s *ast.AssignStmt, t *ast.IndexExpr) {
 	regs, ok := b.indexRegs(x.arr, t.Indices, t.Lbrack)
 	y := b.expr(s.Value)
 	if !ok {
+		return
+	}
+	if !x.arr.ct.IsScalar() {
+		b.assignVecElem(s, t, x.arr, regs, y)
 		return
 	}
 	if s.Op != "=" {

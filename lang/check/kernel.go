@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -13,7 +14,8 @@ import (
 type funcInfo struct {
 	decl   *ast.FuncDecl
 	name   string
-	params []ir.Param
+	sig    []dtype.Param // the parameters as declared
+	params []ir.Param    // sig flattened (dtype.FlattenParams)
 	result ir.Type
 	// badResult is true when the declared result type was an error:
 	// calls then yield an invalid operand instead of "no value".
@@ -79,77 +81,84 @@ func (kc *kernelChecker) run(kernels []*ast.KernelDecl, funcs []*ast.FuncDecl) m
 // signature checks a func's parameter and result types.
 func (kc *kernelChecker) signature(d *ast.FuncDecl) *funcInfo {
 	fi := &funcInfo{decl: d, name: d.Name.Name, env: kc.env}
-	fi.params = kc.params("func", d.Name.Name, d.Params)
+	fi.sig = kc.params("func", d.Name.Name, d.Params)
+	fi.params = dtype.FlattenParams(fi.sig)
 	if d.Result != nil {
-		fi.result = kc.scalarType(d.Result, "func result")
+		t := kc.valueType(d.Result, "func result")
+		if t.Valid() && !t.IsScalar() {
+			kc.errs.Add(d.Result.Pos, "funcs returning %s are not supported yet (return its components, or store it in an array parameter)", t)
+			t = dtype.Type{}
+		}
+		fi.result = t.Elem
 		fi.badResult = fi.result == ir.Invalid
 	}
 	return fi
 }
 
 // params checks parameter types.
-func (kc *kernelChecker) params(kind, name string, ps []*ast.Param) []ir.Param {
-	out := make([]ir.Param, 0, len(ps))
+func (kc *kernelChecker) params(kind, name string, ps []*ast.Param) []dtype.Param {
+	out := make([]dtype.Param, 0, len(ps))
 	seen := map[string]bool{}
 	for _, p := range ps {
 		if seen[p.Name.Name] {
 			kc.errs.Add(p.Name.Pos, "duplicate parameter %s", p.Name.Name)
 		}
 		seen[p.Name.Name] = true
-		// Elem stays Invalid after an error: the body then treats the
-		// parameter as poisoned (see body.lower).
-		irp := ir.Param{Name: p.Name.Name}
+		// Type stays invalid after an error: the body then treats the
+		// parameter as poisoned (see body.bindParam).
+		sp := dtype.Param{Name: p.Name.Name}
 		if p.Type == nil {
 			kc.errs.Add(p.Name.Pos, "%s %s: parameter %s needs a type", kind, name, p.Name.Name)
 		} else {
-			irp.Elem, irp.NDim = kc.paramType(p.Type)
+			sp.Type, sp.NDim = kc.paramType(p.Type)
 		}
-		out = append(out, irp)
+		out = append(out, sp)
 	}
 	return out
 }
 
-// paramType checks a scalar or array type.
-func (kc *kernelChecker) paramType(t *ast.TypeExpr) (ir.Type, int) {
+// paramType checks a value or array type. An array of a compound type
+// has at most 4 axes with its lanes' (dtype's Decisions).
+func (kc *kernelChecker) paramType(t *ast.TypeExpr) (dtype.Type, int) {
 	if t.Name != "array" {
-		return kc.scalarType(t, "parameter"), 0
+		return kc.valueType(t, "parameter"), 0
 	}
 	if t.Elem == nil || t.Elem.Name == "array" {
-		kc.errs.Add(t.Pos, "array element type must be one of %s", scalarNameList)
-		return ir.Invalid, 1
+		kc.errs.Add(t.Pos, "array element type must be one of %s or a vector type", scalarNameList)
+		return dtype.Type{}, 1
 	}
-	elem := kc.scalarType(t.Elem, "array element")
+	elem := kc.valueType(t.Elem, "array element")
 	ndim := t.NDim
 	if ndim == 0 {
 		ndim = 1
 	}
-	if ndim < 1 || ndim > 4 {
-		kc.errs.Add(t.Pos, "array rank %d out of range 1..4", t.NDim)
-		return ir.Invalid, 1
+	if most := 4 - len(elem.Dims()); ndim < 1 || ndim > most {
+		kc.errs.Add(t.Pos, "array rank %d out of range 1..%d%s", t.NDim, most, rankNote(elem))
+		return dtype.Type{}, 1
 	}
 	return elem, ndim
 }
 
-// scalarType checks a scalar type name; arrays are an error here.
-func (kc *kernelChecker) scalarType(t *ast.TypeExpr, what string) ir.Type {
-	if t.Name == "array" {
-		kc.errs.Add(t.Pos, "%s cannot be an array", what)
-		return ir.Invalid
+// rankNote explains a compound array's lower rank limit.
+func rankNote(t dtype.Type) string {
+	if t.IsScalar() {
+		return ""
 	}
-	typ := ir.TypeByName(t.Name)
-	if typ == ir.Invalid {
-		kc.errs.Add(t.Pos, "unknown type %s (want one of %s)", t.Name, scalarNameList)
-	}
-	return typ
+	return fmt.Sprintf(" (an array of %s has %d more axes for its lanes, 4 in all)", t, len(t.Dims()))
 }
 
-// sourceParams is the source signature of scalar-only IR parameters.
-func sourceParams(ps []ir.Param) []dtype.Param {
-	out := make([]dtype.Param, len(ps))
-	for i, p := range ps {
-		out[i] = dtype.Param{Name: p.Name, Type: dtype.Of(p.Elem), NDim: p.NDim}
+// valueType checks a scalar, vector, matrix or quaternion type name;
+// arrays are an error here.
+func (kc *kernelChecker) valueType(t *ast.TypeExpr, what string) dtype.Type {
+	if t.Name == "array" {
+		kc.errs.Add(t.Pos, "%s cannot be an array", what)
+		return dtype.Type{}
 	}
-	return out
+	if ct, ok := dtype.ByName(t.Name); ok {
+		return ct
+	}
+	kc.errs.Add(t.Pos, "unknown type %s (want one of %s, or a vector type: vec3, mat33, quat ...)", t.Name, scalarNameList)
+	return dtype.Type{}
 }
 
 // propagateReads marks the funcs that call a func that reads memory;
@@ -231,11 +240,12 @@ type kernelState struct {
 
 // kernel checks and lowers one kernel.
 func (kc *kernelChecker) kernel(d *ast.KernelDecl) *ir.Kernel {
-	params := kc.params("kernel", d.Name.Name, d.Params)
-	kc.sigs[d] = sourceParams(params)
+	sig := kc.params("kernel", d.Name.Name, d.Params)
+	kc.sigs[d] = sig
 	ks := &kernelState{k: &ir.Kernel{}, index: map[*funcInfo]int{}}
 	b := newBody(kc, "kernel", d.Name.Name, kc.env, ks)
-	b.fn = &ir.Func{Name: d.Name.Name, Pos: d.Pos, Params: params}
+	b.fn = &ir.Func{Name: d.Name.Name, Pos: d.Pos, Params: dtype.FlattenParams(sig)}
+	b.sig = sig
 	ks.k.Entry = b.fn
 	b.lower(d.Body, func() { b.blockShape(d) })
 	ks.k.TidDims, ks.k.Block = b.tidDims, b.block

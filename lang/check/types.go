@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -24,15 +25,20 @@ const (
 	modeConst               // a constant: typed when t != ir.Invalid, untyped otherwise
 	modeValue               // a value in register reg
 	modeArray               // an array parameter
+	modeVec                 // a vector, matrix or quaternion value in registers regs (vec.go)
 )
 
 // operand is the result of checking (and lowering) an expression.
 type operand struct {
-	mode  mode
-	t     ir.Type
-	val   constant.Value
-	reg   ir.Reg
-	arr   *kvar
+	mode mode
+	t    ir.Type
+	val  constant.Value
+	reg  ir.Reg
+	arr  *kvar
+	// ct and regs describe a modeVec operand: its type and one register
+	// per lane (t is then ct.Elem).
+	ct    dtype.Type
+	regs  []ir.Reg
 	isVar bool
 	expr  ast.Expr
 	// nonFinite marks inf, nan and their negations: f32 values (go/constant
@@ -64,7 +70,12 @@ func (o operand) String() string {
 	case modeNoValue:
 		return src + " (no value)"
 	case modeArray:
-		return fmt.Sprintf("%s (%s)", src, arrayTypeString(o.arr.elem, o.arr.ndim))
+		return fmt.Sprintf("%s (%s)", src, o.arr.typeString())
+	case modeVec:
+		if o.isVar {
+			return fmt.Sprintf("%s (variable of type %s)", src, o.ct)
+		}
+		return fmt.Sprintf("%s (value of type %s)", src, o.ct)
 	case modeConst:
 		if o.t == ir.Invalid {
 			return fmt.Sprintf("%s (untyped %s constant)", src, kindName(o.val))

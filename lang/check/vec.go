@@ -1,0 +1,574 @@
+package check
+
+import (
+	"fmt"
+	"go/constant"
+	"strings"
+
+	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/linalg"
+)
+
+// Vector, matrix and quaternion values (TYPES.md section 1; doc.go
+// "Vectors"): an operand of modeVec holds one register per lane, in
+// dtype's C order, and every operation on it is lane-wise scalar IR that
+// lang/linalg writes, the same code the host evaluates.
+
+// regOps is linalg's view of a body: each scalar op becomes an
+// instruction at pos.
+type regOps struct {
+	b   *body
+	pos ast.Pos
+}
+
+// Op emits op on operands of type t; comparisons give a bool.
+func (o regOps) Op(op ir.Op, t ir.Type, args ...ir.Reg) ir.Reg {
+	if info, _ := op.Info(); info.Result == ir.ResultBool {
+		t = ir.Bool
+	}
+	r := o.b.reg(t)
+	o.b.emit(&ir.Inst{Op: op, Dst: r, Args: args, Pos: o.pos})
+	return r
+}
+
+func (o regOps) Convert(x ir.Reg, from, to ir.Type) ir.Reg {
+	if from == to {
+		return x
+	}
+	r := o.b.reg(to)
+	o.b.emit(&ir.Inst{Op: ir.OpConvert, Dst: r, Args: []ir.Reg{x}})
+	return r
+}
+
+func (o regOps) Const(t ir.Type, v float64) ir.Reg {
+	r := o.b.reg(t)
+	var imm any = v
+	switch {
+	case t == ir.Bool:
+		imm = v != 0
+	case t.IsSigned():
+		imm = int64(v)
+	case t.IsInt():
+		imm = uint64(v)
+	}
+	o.b.emit(&ir.Inst{Op: ir.OpConst, Dst: r, Imm: imm})
+	return r
+}
+
+// vecOperand is a compound value in lanes.
+func vecOperand(t dtype.Type, lanes []ir.Reg, e ast.Expr) operand {
+	return operand{mode: modeVec, t: t.Elem, ct: t, regs: lanes, expr: e}
+}
+
+// linalgResult turns a linalg result into an operand: a scalar result (dot,
+// ==) is a plain value.
+func (b *body) linalgResult(t dtype.Type, lanes []ir.Reg, e ast.Expr) operand {
+	if t.IsScalar() {
+		return operand{mode: modeValue, t: t.Elem, reg: lanes[0], expr: e}
+	}
+	return vecOperand(t, lanes, e)
+}
+
+// typeOperand is the dtype and lanes of a value operand; untyped
+// constants take lane type elem (or their default type when elem is
+// Invalid). ok is false after an error (reported).
+func (b *body) lanesOf(x operand, elem ir.Type, context string) (dtype.Type, []ir.Reg, bool) {
+	switch x.mode {
+	case modeVec:
+		return x.ct, x.regs, true
+	case modeConst, modeValue:
+		if x.untyped() && elem != ir.Invalid {
+			if x = b.convertTo(x, elem, context); x.mode == modeInvalid {
+				return dtype.Type{}, nil, false
+			}
+		}
+		if x.nonFinite && elem.IsFloat() && x.t != elem {
+			x = b.convertTo(x, elem, context)
+		}
+		r := b.materialize(x)
+		return dtype.Of(b.fn.Regs[r]), []ir.Reg{r}, true
+	case modeInvalid:
+		return dtype.Type{}, nil, false
+	}
+	b.errs.Add(x.expr.Start(), "cannot use %s in %s", x, context)
+	return dtype.Type{}, nil, false
+}
+
+// laneType is the lane type of the first compound operand, which
+// untyped constants among ops take; Invalid when there is none.
+func laneType(ops []operand) ir.Type {
+	for _, o := range ops {
+		if o.mode == modeVec {
+			return o.ct.Elem
+		}
+	}
+	for _, o := range ops {
+		if o.mode == modeValue {
+			return o.t
+		}
+	}
+	return ir.Invalid
+}
+
+func anyVec(ops ...operand) bool {
+	for _, o := range ops {
+		if o.mode == modeVec {
+			return true
+		}
+	}
+	return false
+}
+
+// vecBinary lowers x op y where one side is compound.
+func (b *body) vecBinary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand {
+	elem := laneType([]operand{x, y})
+	context := "operand of " + op
+	tx, lx, ok1 := b.lanesOf(x, elem, context)
+	ty, ly, ok2 := b.lanesOf(y, elem, context)
+	if !ok1 || !ok2 {
+		return invalid()
+	}
+	t, lanes, err := linalg.Binary[ir.Reg](regOps{b, pos}, op, tx, ty, lx, ly)
+	if err != nil {
+		b.errs.Add(pos, "%s", err)
+		return invalid()
+	}
+	return b.linalgResult(t, lanes, e)
+}
+
+// vecUnary lowers -v (and +v).
+func (b *body) vecUnary(e *ast.UnaryExpr, x operand) operand {
+	if e.Op == "+" {
+		x.expr = e
+		return x
+	}
+	t, lanes, err := linalg.Unary[ir.Reg](regOps{b, e.Pos}, e.Op, x.ct, x.regs)
+	if err != nil {
+		b.errs.Add(e.Pos, "%s", err)
+		return invalid()
+	}
+	return b.linalgResult(t, lanes, e)
+}
+
+// vecArgs gives the checked arguments of a constructor or linalg builtin
+// their lanes.
+func (b *body) vecArgs(ops []operand, name string, elem ir.Type) ([]dtype.Type, [][]ir.Reg, bool) {
+	ok := true
+	if elem == ir.Invalid {
+		elem = laneType(ops)
+	}
+	ts, lanes := make([]dtype.Type, len(ops)), make([][]ir.Reg, len(ops))
+	for i, o := range ops {
+		if ts[i], lanes[i], ok = b.lanesOf(o, elem, "argument to "+name); !ok {
+			return nil, nil, false
+		}
+	}
+	return ts, lanes, true
+}
+
+// construct lowers vec3(...), mat33(...), quat(...) and conversions
+// between element types (vec3d(v)).
+func (b *body) construct(e *ast.CallExpr, t dtype.Type) operand {
+	ops, ok := b.args(e.Args)
+	if !ok {
+		return invalid()
+	}
+	ts, lanes, ok := b.vecArgs(ops, t.String(), t.Elem)
+	if !ok {
+		return invalid()
+	}
+	out, err := linalg.Construct[ir.Reg](regOps{b, e.Lparen}, t, ts, lanes)
+	if err != nil {
+		b.errs.Add(e.Lparen, "%s", err)
+		return invalid()
+	}
+	return vecOperand(t, out, e)
+}
+
+// linalgCall lowers dot, cross, normalize, quat_rotate ... and min, max,
+// abs of compound values, on checked arguments ops.
+func (b *body) linalgCall(e *ast.CallExpr, name string, ops []operand) operand {
+	ts, lanes, ok := b.vecArgs(ops, name, ir.Invalid)
+	if !ok {
+		return invalid()
+	}
+	t, out, err := linalg.Call[ir.Reg](regOps{b, e.Lparen}, name, ts, lanes)
+	if err != nil {
+		b.errs.Add(e.Lparen, "%s", err)
+		return invalid()
+	}
+	return b.linalgResult(t, out, e)
+}
+
+// component lowers v.x, v.y, v.z, v.w.
+func (b *body) component(e *ast.AttrExpr, x operand) operand {
+	k := x.ct.ComponentIndex(e.Name.Name)
+	if k < 0 {
+		b.errs.Add(e.Name.Pos, "%s has no component %s%s", x, e.Name.Name, componentHint(x.ct))
+		return invalid()
+	}
+	return operand{mode: modeValue, t: x.ct.Elem, reg: x.regs[k], expr: e}
+}
+
+func componentHint(t dtype.Type) string {
+	switch t.Kind {
+	case dtype.Vec, dtype.Quat:
+		return fmt.Sprintf(" (it has %s)", strings.Join(strings.Split(dtype.Component[:t.Lanes()], ""), ", "))
+	case dtype.Mat:
+		return " (index a matrix as m[i, j], or m[i] for a row)"
+	}
+	return ""
+}
+
+// vecIndex lowers v[i], m[i, j] and m[i] (a row) with constant indices.
+func (b *body) vecIndex(e *ast.IndexExpr, x operand) operand {
+	lanes, t, ok := b.vecLanes(x.ct, e.Indices, e.Lbrack)
+	if !ok {
+		return invalid()
+	}
+	regs := make([]ir.Reg, len(lanes))
+	for i, k := range lanes {
+		regs[i] = x.regs[k]
+	}
+	return b.linalgResult(t, regs, e)
+}
+
+// vecLanes resolves constant indices into a compound type: the lanes
+// they select and the type of the selection (a scalar, or a matrix row).
+func (b *body) vecLanes(t dtype.Type, indices []ast.Expr, pos ast.Pos) ([]int, dtype.Type, bool) {
+	max := 1
+	if t.Kind == dtype.Mat {
+		max = 2
+	}
+	if len(indices) == 0 || len(indices) > max {
+		b.errs.Add(pos, "%s takes %s", t, map[int]string{1: "one index", 2: "one or two indices"}[max])
+		return nil, t, false
+	}
+	extents := t.Dims()
+	idx := make([]int, len(indices))
+	for i, ie := range indices {
+		x := b.expr(ie)
+		if x.mode == modeInvalid {
+			return nil, t, false
+		}
+		n, exact := int64(-1), false
+		if x.mode == modeConst && isInteger(x) {
+			n, exact = constant.Int64Val(constant.ToInt(x.val))
+		}
+		if !exact {
+			b.errs.Add(ie.Start(), "index of %s must be a constant integer, got %s (lanes live in registers)", t, x)
+			return nil, t, false
+		}
+		if n < 0 || n >= int64(extents[i]) {
+			b.errs.Add(ie.Start(), "index %d out of range for %s (0 to %d)", n, t, extents[i]-1)
+			return nil, t, false
+		}
+		idx[i] = int(n)
+	}
+	if t.Kind != dtype.Mat {
+		return []int{idx[0]}, dtype.Of(t.Elem), true
+	}
+	if len(idx) == 2 {
+		return []int{idx[0]*t.M + idx[1]}, dtype.Of(t.Elem), true
+	}
+	row, _ := dtype.ByName(fmt.Sprintf("vec%d%s", t.M, laneSuffix(t.Elem)))
+	lanes := make([]int, t.M)
+	for c := range lanes {
+		lanes[c] = idx[0]*t.M + c
+	}
+	return lanes, row, true
+}
+
+func laneSuffix(e ir.Type) string {
+	return map[ir.Type]string{ir.F64: "d", ir.I32: "i"}[e]
+}
+
+// laneIndex is the position of lane k in a compound array element's
+// trailing axes.
+func laneIndex(t dtype.Type, k int) []int {
+	if t.Kind == dtype.Mat {
+		return []int{k / t.M, k % t.M}
+	}
+	return []int{k}
+}
+
+// loadVec loads every lane of element regs of a compound array.
+func (b *body) loadVec(arr *kvar, regs []ir.Reg, e ast.Expr, pos ast.Pos) operand {
+	lanes := make([]ir.Reg, arr.ct.Lanes())
+	for k := range lanes {
+		lanes[k] = b.reg(arr.elem)
+		b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: lanes[k], Param: arr.param, Space: arr.space, Args: b.laneArgs(arr.ct, regs, k), Pos: pos}, e)
+	}
+	b.read(arr)
+	return vecOperand(arr.ct, lanes, e)
+}
+
+// laneArgs appends the constant indices of lane k to an element's index
+// registers.
+func (b *body) laneArgs(t dtype.Type, regs []ir.Reg, k int) []ir.Reg {
+	args := append([]ir.Reg{}, regs...)
+	for _, i := range laneIndex(t, k) {
+		args = append(args, regOps{b: b}.Const(ir.I32, float64(i)))
+	}
+	return args
+}
+
+// storeVec stores y's lanes into element regs of a compound array.
+func (b *body) storeVec(arr *kvar, regs []ir.Reg, y operand, pos ast.Pos) {
+	for k, r := range y.regs {
+		args := append(b.laneArgs(arr.ct, regs, k), r)
+		b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: arr.param, Space: arr.space, Args: args, Pos: pos})
+	}
+}
+
+// convertVec checks that x is a compound value of type t.
+func (b *body) convertVec(x operand, t dtype.Type, context string) operand {
+	if x.mode == modeInvalid {
+		return x
+	}
+	if x.mode != modeVec || x.ct != t {
+		hint := ""
+		if x.mode == modeVec && x.ct.Kind == t.Kind && x.ct.N == t.N && x.ct.M == t.M {
+			hint = fmt.Sprintf(" (convert with %s(...))", t)
+		}
+		b.errs.Add(x.expr.Start(), "cannot use %s as %s value in %s%s", x, t, context, hint)
+		return invalid()
+	}
+	return x
+}
+
+// newVecVar makes a compound variable holding copies of lanes.
+func (b *body) newVecVar(name string, t dtype.Type, lanes []ir.Reg) {
+	v := &kvar{name: name, t: t.Elem, ct: t, regs: make([]ir.Reg, len(lanes))}
+	for k, r := range lanes {
+		v.regs[k] = b.reg(t.Elem)
+		b.uni.named(v.regs[k], name)
+		b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.regs[k], Args: []ir.Reg{r}})
+	}
+	b.define(v)
+}
+
+// assignVec moves y's lanes into variable v's registers.
+func (b *body) assignVec(v *kvar, y operand) {
+	for k, r := range y.regs {
+		b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.regs[k], Args: []ir.Reg{r}})
+	}
+}
+
+// assignComponent lowers v.x = s, v[i] = s, m[i, j] = s and m[i] = row on
+// a compound variable, and a[i].x = s on an element of a compound array.
+func (b *body) assignComponent(s *ast.AssignStmt, target ast.Expr, base ast.Expr, pick func(dtype.Type) ([]int, dtype.Type, bool)) {
+	if ix, ok := base.(*ast.IndexExpr); ok {
+		if arr := b.compoundArray(ix.X); arr != nil {
+			b.assignElemLane(s, target, ix, arr, pick)
+			return
+		}
+	}
+	id, ok := base.(*ast.Ident)
+	var v *kvar
+	if ok {
+		v = b.lookup(id.Name)
+	}
+	if v == nil || v.bad || v.ct.IsScalar() || !v.ct.Valid() {
+		if v == nil || !v.bad {
+			b.errs.Add(target.Start(), "cannot assign to %s (components are assignable on vector, matrix and quaternion variables)", exprString(target))
+		}
+		b.expr(s.Value)
+		return
+	}
+	lanes, t, ok := pick(v.ct)
+	if !ok {
+		b.expr(s.Value)
+		return
+	}
+	cur := b.linalgResult(t, pickRegs(v.regs, lanes), target)
+	y := b.laneValue(s, target, t, cur)
+	for i, k := range lanes {
+		b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.regs[k], Args: []ir.Reg{y[i]}})
+	}
+}
+
+func pickRegs(regs []ir.Reg, lanes []int) []ir.Reg {
+	out := make([]ir.Reg, len(lanes))
+	for i, k := range lanes {
+		out[i] = regs[k]
+	}
+	return out
+}
+
+// laneValue checks the value of a component assignment (applying a
+// compound operator to cur) and returns its lanes; nil after an error.
+func (b *body) laneValue(s *ast.AssignStmt, target ast.Expr, t dtype.Type, cur operand) []ir.Reg {
+	y := b.expr(s.Value)
+	if s.Op != "=" {
+		y = b.compound(s, cur, y)
+	}
+	if t.IsScalar() {
+		y = b.convertTo(y, t.Elem, "assignment")
+		if y.mode == modeInvalid {
+			return nil
+		}
+		return []ir.Reg{b.materialize(y)}
+	}
+	y = b.convertVec(y, t, "assignment")
+	return y.regs
+}
+
+// compoundArray is the compound array e names, or nil.
+func (b *body) compoundArray(e ast.Expr) *kvar {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v := b.lookup(id.Name)
+	if v == nil || !v.isArray || v.ct.IsScalar() {
+		return nil
+	}
+	return v
+}
+
+// assignElemLane lowers a[i].x = s: a store of the selected lanes only.
+func (b *body) assignElemLane(s *ast.AssignStmt, target ast.Expr, ix *ast.IndexExpr, arr *kvar, pick func(dtype.Type) ([]int, dtype.Type, bool)) {
+	regs, ok := b.indexRegs(arr, ix.Indices, ix.Lbrack)
+	if !ok {
+		b.expr(s.Value)
+		return
+	}
+	lanes, t, ok := pick(arr.ct)
+	if !ok {
+		b.expr(s.Value)
+		return
+	}
+	var cur operand
+	if s.Op != "=" {
+		whole := b.loadVec(arr, regs, ix, ix.Lbrack)
+		cur = b.linalgResult(t, pickRegs(whole.regs, lanes), target)
+	}
+	y := b.laneValue(s, target, t, cur)
+	for i, k := range lanes {
+		if y == nil {
+			return
+		}
+		args := append(b.laneArgs(arr.ct, regs, k), y[i])
+		b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: arr.param, Space: arr.space, Args: args, Pos: ix.Lbrack})
+	}
+}
+
+// componentPick selects a named component (v.x).
+func (b *body) componentPick(name *ast.Ident) func(dtype.Type) ([]int, dtype.Type, bool) {
+	return func(t dtype.Type) ([]int, dtype.Type, bool) {
+		k := t.ComponentIndex(name.Name)
+		if k < 0 {
+			b.errs.Add(name.Pos, "%s has no component %s%s", t, name.Name, componentHint(t))
+			return nil, t, false
+		}
+		return []int{k}, dtype.Of(t.Elem), true
+	}
+}
+
+// indexPick selects lanes by constant indices (v[1], m[0, 2], m[1]).
+func (b *body) indexPick(ix *ast.IndexExpr) func(dtype.Type) ([]int, dtype.Type, bool) {
+	return func(t dtype.Type) ([]int, dtype.Type, bool) { return b.vecLanes(t, ix.Indices, ix.Lbrack) }
+}
+
+// vecSelect lowers select(c, a, b) of two compound values lane by lane.
+func (b *body) vecSelect(e *ast.CallExpr, c ir.Reg, x, y operand) operand {
+	if x.mode != modeVec || y.mode != modeVec || x.ct != y.ct {
+		b.errs.Add(e.Lparen, "mismatched types %s and %s in select", operandType(x), operandType(y))
+		return invalid()
+	}
+	lanes := make([]ir.Reg, len(x.regs))
+	for k := range lanes {
+		lanes[k] = regOps{b, e.Lparen}.Op(ir.OpSelect, x.ct.Elem, c, x.regs[k], y.regs[k])
+	}
+	return vecOperand(x.ct, lanes, e)
+}
+
+func operandType(x operand) string {
+	if x.mode == modeVec {
+		return x.ct.String()
+	}
+	if x.untyped() {
+		return "untyped " + kindName(x.val)
+	}
+	return x.t.String()
+}
+
+// printParts is the print format of a compound value: vec3({}, {}, {}),
+// mat22([{}, {}], [{}, {}]).
+func printParts(t dtype.Type) string {
+	holes := func(n int) string { return strings.TrimSuffix(strings.Repeat("{}, ", n), ", ") }
+	if t.Kind != dtype.Mat {
+		return t.String() + "(" + holes(t.Lanes()) + ")"
+	}
+	rows := make([]string, t.N)
+	for i := range rows {
+		rows[i] = "[" + holes(t.M) + "]"
+	}
+	return t.String() + "(" + strings.Join(rows, ", ") + ")"
+}
+
+// isVecVar reports whether e names a compound variable.
+func (b *body) isVecVar(e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	if !ok {
+		return false
+	}
+	v := b.lookup(id.Name)
+	return v != nil && !v.isArray && !v.bad && !v.ct.IsScalar()
+}
+
+// isCompoundElem reports whether e is an element of a compound array
+// (a[i], whose lanes a[i][k] = s stores).
+func (b *body) isCompoundElem(e ast.Expr) bool {
+	ix, ok := e.(*ast.IndexExpr)
+	return ok && b.compoundArray(ix.X) != nil
+}
+
+// assignVecElem lowers a[i] = v and a[i] op= v on a compound array.
+func (b *body) assignVecElem(s *ast.AssignStmt, t *ast.IndexExpr, arr *kvar, regs []ir.Reg, y operand) {
+	if s.Op != "=" {
+		y = b.compound(s, b.loadVec(arr, regs, t, t.Lbrack), y)
+	}
+	if y = b.convertVec(y, arr.ct, "assignment"); y.mode != modeInvalid {
+		b.storeVec(arr, regs, y, t.Lbrack)
+	}
+}
+
+// vecAtomic lowers atomic_add(a, i..., v) and the other atomics on a
+// compound array lane by lane (as Warp does): each lane is one atomic,
+// so the element as a whole is not updated atomically. The result is
+// the lanes' old values.
+func (b *body) vecAtomic(e *ast.CallExpr, name string, op ir.Op, arr *kvar, stmt bool) operand {
+	if op == ir.OpAtomicCAS || arr.elem == ir.Invalid {
+		b.errs.Add(e.Fun.Start(), "%s is not supported on %s", name, arr.typeString())
+		return invalid()
+	}
+	if len(e.Args) != 2+arr.ndim {
+		b.errs.Add(e.Lparen, "%s on %s (%d dimensions) needs %d indices and a %s value, got %d arguments",
+			name, arr.name, arr.ndim, arr.ndim, arr.ct, len(e.Args)-1)
+		return invalid()
+	}
+	regs, ok := b.indexRegs(arr, e.Args[1:1+arr.ndim], e.Lparen)
+	y := b.convertVec(b.expr(e.Args[1+arr.ndim]), arr.ct, "argument to "+name)
+	if !ok || y.mode == modeInvalid {
+		return invalid()
+	}
+	old := make([]ir.Reg, len(y.regs))
+	for k, r := range y.regs {
+		old[k] = ir.NoReg
+		if !stmt {
+			old[k] = b.reg(arr.elem)
+		}
+		args := append(b.laneArgs(arr.ct, regs, k), r)
+		b.emitFrom(&ir.Inst{Op: op, Dst: old[k], Param: arr.param, Space: arr.space, Args: args, Pos: e.Fun.Start()}, e)
+	}
+	b.read(arr)
+	b.usesAtomics()
+	if stmt {
+		return operand{mode: modeNoValue, expr: e}
+	}
+	return vecOperand(arr.ct, old, e)
+}
