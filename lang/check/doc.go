@@ -42,6 +42,40 @@
 //     they act as untyped float constants; a claimed one leaves its f32
 //     OpConst unused.
 //
+// # Vectors
+//
+// Vector, matrix and quaternion values (TYPES.md section 1; vec.go) are
+// lowered to one register per lane, in dtype's C order, and every
+// operation on them to scalar IR written by lang/linalg, which the host
+// evaluates through the same code: the IR and both backends stay scalar,
+// and a kernel's dot(a, b) has the bits of the host's.
+//
+//   - An operand of modeVec holds a compound type (ct) and its lanes
+//     (regs); a variable of such a type owns lane registers that
+//     assignments move into. Untyped constants beside a compound operand
+//     take its lane type (v * 2.0 scales a vec3; vec3(1, 2, 3) is f32).
+//   - Parameters: a vector by value is Lanes scalar IR parameters, an
+//     array[vec3] one f32 IR array with the lanes as a trailing axis
+//     (dtype.FlattenParams); Info.Signatures keeps the source form for
+//     the interpreter. An array of vectors has at most 3 axes of its own
+//     (2 for matrices): arrays have 4 in all.
+//   - a[i] loads every lane; a[i] = v and a[i] op= v store every lane;
+//     a[i].x = s and a[i][k] = s store one. Atomics on compound arrays
+//     are lane by lane (as Warp's), so the element is not updated as a
+//     whole atomically; atomic_cas is refused there.
+//   - Components: v.x .y .z .w on vectors and quaternions; v[k], m[i, j]
+//     and m[i] (a row) with constant indices only, checked against the
+//     type: lanes live in registers, which cannot be indexed at run time
+//     (a loop over components is written with constants, or with dot
+//     and the like). Component stores work on variables (v.x = s,
+//     m[i] = row) and on array elements.
+//   - Shared and local arrays of compound types hold the lanes as
+//     trailing axes too; their extents count elements.
+//   - print of a compound value prints its constructor form,
+//     vec3(1.0, 2.0, 3.0), as the host does.
+//   - Funcs take compound parameters by value; a func returning one is
+//     not supported yet (TODO of the IR's multi-result funcs).
+//
 // # Block kernels
 //
 // A kernel declared with block(B0[, B1[, B2]]) is a block kernel
