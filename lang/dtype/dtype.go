@@ -22,7 +22,8 @@
 //     Arrays have at most 4 axes in all (mem.MaxDims), so an array of
 //     vectors has at most 3 of its own and one of matrices at most 2.
 //   - By value, a compound kernel or func parameter is Lanes consecutive
-//     scalar IR parameters (FlattenParams).
+//     scalar IR parameters (FlattenParams), of LaneType each.
+//   - Structs: struct.go.
 package dtype
 
 import (
@@ -48,8 +49,9 @@ const (
 // the zero Type is invalid.
 type Type struct {
 	Kind Kind
-	Elem ir.Type // the lanes' scalar type (the type itself for a scalar)
+	Elem ir.Type // the lanes' scalar type (the type itself for a scalar; u8, the storage, for a struct)
 	N, M int     // Vec: N lanes; Mat: N rows of M columns; Quat: N = 4
+	St   *Struct // a struct type's declaration (Kind StructKind)
 }
 
 // Of is the scalar type t.
@@ -70,6 +72,8 @@ func (t Type) Lanes() int {
 		return t.N * t.M
 	case Quat:
 		return 4
+	case StructKind:
+		return len(t.St.lanes)
 	}
 	return 1
 }
@@ -82,12 +86,19 @@ func (t Type) Dims() []int {
 		return []int{t.Lanes()}
 	case Mat:
 		return []int{t.N, t.M}
+	case StructKind:
+		return []int{t.St.Size}
 	}
 	return nil
 }
 
 // Size is the size of one element in bytes.
-func (t Type) Size() int { return t.Lanes() * t.Elem.Size() }
+func (t Type) Size() int {
+	if t.Kind == StructKind {
+		return t.St.Size
+	}
+	return t.Lanes() * t.Elem.Size()
+}
 
 // suffix is the name suffix of a compound type's lane type.
 var suffix = map[ir.Type]string{ir.F32: "", ir.F64: "d", ir.I32: "i"}
@@ -98,6 +109,8 @@ func (t Type) String() string {
 	switch {
 	case t.Kind == Scalar:
 		return t.Elem.String()
+	case t.Kind == StructKind:
+		return t.St.Name
 	case !ok:
 	case t.Kind == Vec:
 		return fmt.Sprintf("vec%d%s", t.N, s)
@@ -154,6 +167,9 @@ func (t Type) WithElem(e ir.Type) (Type, bool) {
 	if t.Kind == Scalar {
 		return Of(e), e != ir.Invalid
 	}
+	if t.Kind == StructKind {
+		return t, false
+	}
 	u := t
 	u.Elem = e
 	_, ok := ByName(u.String())
@@ -180,6 +196,9 @@ func (t Type) ComponentIndex(name string) int {
 // array element: math.Float32bits for f32, the int's bits for i32):
 // vec3(1.0, 2.0, 3.0), mat22([1.0, 2.0], [3.0, 4.0]), quat(0.0, 0.0, 0.0, 1.0).
 func (t Type) Format(bits []uint64) string {
+	if t.Kind == StructKind {
+		return t.St.format(bits)
+	}
 	var b strings.Builder
 	b.WriteString(t.String())
 	b.WriteByte('(')
@@ -252,7 +271,7 @@ func FlattenParams(ps []Param) []ir.Param {
 			out = append(out, ir.Param{Name: p.Name, Elem: p.Type.Elem})
 		default:
 			for k := 0; k < p.Type.Lanes(); k++ {
-				out = append(out, ir.Param{Name: p.Name + "." + p.Type.LaneName(k), Elem: p.Type.Elem})
+				out = append(out, ir.Param{Name: p.Name + "." + p.Type.LaneName(k), Elem: p.Type.LaneType(k)})
 			}
 		}
 	}
@@ -260,8 +279,12 @@ func FlattenParams(ps []Param) []ir.Param {
 }
 
 // LaneName names lane k: x y z w for vectors of up to 4 lanes and
-// quaternions, the row and column digits ("01") for matrices.
+// quaternions, the row and column digits ("01") for matrices, the field
+// path ("pos.x") for structs.
 func (t Type) LaneName(k int) string {
+	if t.Kind == StructKind {
+		return t.St.lanes[k].name
+	}
 	if t.Kind == Mat {
 		return fmt.Sprintf("%d%d", k/t.M, k%t.M)
 	}

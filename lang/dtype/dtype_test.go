@@ -107,3 +107,52 @@ func TestFlattenParams(t *testing.T) {
 		t.Fatalf("got %+v\nwant %+v", got, want)
 	}
 }
+
+// TestStructLayout checks NumPy's align=True offsets (numpy.dtype(...,
+// align=True).fields and .itemsize give these numbers).
+func TestStructLayout(t *testing.T) {
+	v3, _ := ByName("vec3")
+	d3, _ := ByName("vec3d")
+	p, err := NewStruct("Particle", []Field{{Name: "pos", Type: v3}, {Name: "vel", Type: v3}, {Name: "mass", Type: Of(ir.F32)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Size != 28 || p.Align != 4 || p.Fields[2].Offset != 24 {
+		t.Errorf("Particle: size %d align %d mass at %d", p.Size, p.Align, p.Fields[2].Offset)
+	}
+	// [('a', u1), ('b', <f8, (3,)), ('c', <i4)] align=True: offsets 0, 8, 32; itemsize 40
+	m, err := NewStruct("Mixed", []Field{{Name: "a", Type: Of(ir.U8)}, {Name: "b", Type: d3}, {Name: "c", Type: Of(ir.I32)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	offs := []int{m.Fields[0].Offset, m.Fields[1].Offset, m.Fields[2].Offset}
+	if !reflect.DeepEqual(offs, []int{0, 8, 32}) || m.Size != 40 || m.Align != 8 {
+		t.Errorf("Mixed: offsets %v size %d align %d", offs, m.Size, m.Align)
+	}
+	// nested: [('flag', u1), ('m', Mixed)]: Mixed aligned to 8
+	n, err := NewStruct("Outer", []Field{{Name: "flag", Type: Of(ir.Bool)}, {Name: "m", Type: m.Type()}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ty := n.Type()
+	if n.Fields[1].Offset != 8 || n.Size != 48 || ty.Lanes() != 6 {
+		t.Errorf("Outer: m at %d size %d lanes %d", n.Fields[1].Offset, n.Size, ty.Lanes())
+	}
+	if ty.LaneOffset(3) != 8+8+8 || ty.LaneType(5) != ir.I32 || ty.LaneName(2) != "m.b.x" {
+		t.Errorf("Outer lanes: offset %d type %s name %s", ty.LaneOffset(3), ty.LaneType(5), ty.LaneName(2))
+	}
+	if !reflect.DeepEqual(ty.Dims(), []int{48}) || ty.Size() != 48 || ty.String() != "Outer" {
+		t.Errorf("Outer dims %v size %d name %s", ty.Dims(), ty.Size(), ty)
+	}
+	if _, err := NewStruct("D", []Field{{Name: "a", Type: v3}, {Name: "a", Type: v3}}); err == nil {
+		t.Error("duplicate field accepted")
+	}
+	bits := append(f32s(1, 2, 3, 0, 0, 0), uint64(math.Float32bits(2)))
+	if got := p.Type().Format(bits); got != "Particle(pos=vec3(1.0, 2.0, 3.0), vel=vec3(0.0, 0.0, 0.0), mass=2.0)" {
+		t.Errorf("format: %s", got)
+	}
+	params := FlattenParams([]Param{{Name: "o", Type: ty}, {Name: "ps", Type: p.Type(), NDim: 1}})
+	if len(params) != 7 || params[0].Elem != ir.Bool || params[0].Name != "o.flag" || params[6] != (ir.Param{Name: "ps", Elem: ir.U8, NDim: 2}) {
+		t.Errorf("flatten: %+v", params)
+	}
+}
