@@ -129,7 +129,7 @@ func (b *body) bindParam(p dtype.Param, i int) {
 	default:
 		v := &kvar{name: p.Name, t: p.Type.Elem, ct: p.Type, regs: make([]ir.Reg, p.Type.Lanes())}
 		for k := range v.regs {
-			v.regs[k] = b.fn.NewReg(p.Type.Elem)
+			v.regs[k] = b.fn.NewReg(p.Type.LaneType(k))
 			b.emit(&ir.Inst{Op: ir.OpParam, Dst: v.regs[k], Param: i + k})
 		}
 		b.define(v)

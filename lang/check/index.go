@@ -128,13 +128,13 @@ func (b *body) assign(s *ast.AssignStmt) {
 			b.errs.Add(t.Start(), "cannot assign to %s", exprString(t))
 			return
 		}
-		if b.isVecVar(t.X) || b.isCompoundElem(t.X) {
-			b.assignComponent(s, t, t.X, b.indexPick(t))
+		if b.compoundRoot(t) {
+			b.assignPlace(s, t)
 			return
 		}
 		b.assignElem(s, t)
 	case *ast.AttrExpr:
-		b.assignComponent(s, t, t.X, b.componentPick(t.Name))
+		b.assignPlace(s, t)
 	default:
 		b.errs.Add(s.Target.Start(), "cannot assign to %s", exprString(s.Target))
 	}
@@ -193,10 +193,6 @@ func (b *body) assignElem(s *ast.AssignStmt, t *ast.IndexExpr) {
 	regs, ok := b.indexRegs(x.arr, t.Indices, t.Lbrack)
 	y := b.expr(s.Value)
 	if !ok {
-		return
-	}
-	if !x.arr.ct.IsScalar() {
-		b.assignVecElem(s, t, x.arr, regs, y)
 		return
 	}
 	if s.Op != "=" {

@@ -202,14 +202,13 @@ func (b *body) linalgCall(e *ast.CallExpr, name string, ops []operand) operand {
 	return b.linalgResult(t, out, e)
 }
 
-// component lowers v.x, v.y, v.z, v.w.
+// component lowers v.x, v.y, v.z, v.w and a struct's p.field.
 func (b *body) component(e *ast.AttrExpr, x operand) operand {
-	k := x.ct.ComponentIndex(e.Name.Name)
-	if k < 0 {
-		b.errs.Add(e.Name.Pos, "%s has no component %s%s", x, e.Name.Name, componentHint(x.ct))
+	lanes, t, ok := b.member(x.ct, e.Name, x.String())
+	if !ok {
 		return invalid()
 	}
-	return operand{mode: modeValue, t: x.ct.Elem, reg: x.regs[k], expr: e}
+	return b.linalgResult(t, pickRegs(x.regs, lanes), e)
 }
 
 func componentHint(t dtype.Type) string {
@@ -298,10 +297,8 @@ func laneIndex(t dtype.Type, k int) []int {
 func (b *body) loadVec(arr *kvar, regs []ir.Reg, e ast.Expr, pos ast.Pos) operand {
 	lanes := make([]ir.Reg, arr.ct.Lanes())
 	for k := range lanes {
-		lanes[k] = b.reg(arr.elem)
-		b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: lanes[k], Param: arr.param, Space: arr.space, Args: b.laneArgs(arr.ct, regs, k), Pos: pos}, e)
+		lanes[k] = b.loadLane(arr, regs, k, e, pos)
 	}
-	b.read(arr)
 	return vecOperand(arr.ct, lanes, e)
 }
 
@@ -313,14 +310,6 @@ func (b *body) laneArgs(t dtype.Type, regs []ir.Reg, k int) []ir.Reg {
 		args = append(args, regOps{b: b}.Const(ir.I32, float64(i)))
 	}
 	return args
-}
-
-// storeVec stores y's lanes into element regs of a compound array.
-func (b *body) storeVec(arr *kvar, regs []ir.Reg, y operand, pos ast.Pos) {
-	for k, r := range y.regs {
-		args := append(b.laneArgs(arr.ct, regs, k), r)
-		b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: arr.param, Space: arr.space, Args: args, Pos: pos})
-	}
 }
 
 // convertVec checks that x is a compound value of type t.
@@ -343,7 +332,7 @@ func (b *body) convertVec(x operand, t dtype.Type, context string) operand {
 func (b *body) newVecVar(name string, t dtype.Type, lanes []ir.Reg) {
 	v := &kvar{name: name, t: t.Elem, ct: t, regs: make([]ir.Reg, len(lanes))}
 	for k, r := range lanes {
-		v.regs[k] = b.reg(t.Elem)
+		v.regs[k] = b.reg(t.LaneType(k))
 		b.uni.named(v.regs[k], name)
 		b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.regs[k], Args: []ir.Reg{r}})
 	}
@@ -355,122 +344,6 @@ func (b *body) assignVec(v *kvar, y operand) {
 	for k, r := range y.regs {
 		b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.regs[k], Args: []ir.Reg{r}})
 	}
-}
-
-// assignComponent lowers v.x = s, v[i] = s, m[i, j] = s and m[i] = row on
-// a compound variable, and a[i].x = s on an element of a compound array.
-func (b *body) assignComponent(s *ast.AssignStmt, target ast.Expr, base ast.Expr, pick func(dtype.Type) ([]int, dtype.Type, bool)) {
-	if ix, ok := base.(*ast.IndexExpr); ok {
-		if arr := b.compoundArray(ix.X); arr != nil {
-			b.assignElemLane(s, target, ix, arr, pick)
-			return
-		}
-	}
-	id, ok := base.(*ast.Ident)
-	var v *kvar
-	if ok {
-		v = b.lookup(id.Name)
-	}
-	if v == nil || v.bad || v.ct.IsScalar() || !v.ct.Valid() {
-		if v == nil || !v.bad {
-			b.errs.Add(target.Start(), "cannot assign to %s (components are assignable on vector, matrix and quaternion variables)", exprString(target))
-		}
-		b.expr(s.Value)
-		return
-	}
-	lanes, t, ok := pick(v.ct)
-	if !ok {
-		b.expr(s.Value)
-		return
-	}
-	cur := b.linalgResult(t, pickRegs(v.regs, lanes), target)
-	y := b.laneValue(s, target, t, cur)
-	for i, k := range lanes {
-		b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.regs[k], Args: []ir.Reg{y[i]}})
-	}
-}
-
-func pickRegs(regs []ir.Reg, lanes []int) []ir.Reg {
-	out := make([]ir.Reg, len(lanes))
-	for i, k := range lanes {
-		out[i] = regs[k]
-	}
-	return out
-}
-
-// laneValue checks the value of a component assignment (applying a
-// compound operator to cur) and returns its lanes; nil after an error.
-func (b *body) laneValue(s *ast.AssignStmt, target ast.Expr, t dtype.Type, cur operand) []ir.Reg {
-	y := b.expr(s.Value)
-	if s.Op != "=" {
-		y = b.compound(s, cur, y)
-	}
-	if t.IsScalar() {
-		y = b.convertTo(y, t.Elem, "assignment")
-		if y.mode == modeInvalid {
-			return nil
-		}
-		return []ir.Reg{b.materialize(y)}
-	}
-	y = b.convertVec(y, t, "assignment")
-	return y.regs
-}
-
-// compoundArray is the compound array e names, or nil.
-func (b *body) compoundArray(e ast.Expr) *kvar {
-	id, ok := e.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v := b.lookup(id.Name)
-	if v == nil || !v.isArray || v.ct.IsScalar() {
-		return nil
-	}
-	return v
-}
-
-// assignElemLane lowers a[i].x = s: a store of the selected lanes only.
-func (b *body) assignElemLane(s *ast.AssignStmt, target ast.Expr, ix *ast.IndexExpr, arr *kvar, pick func(dtype.Type) ([]int, dtype.Type, bool)) {
-	regs, ok := b.indexRegs(arr, ix.Indices, ix.Lbrack)
-	if !ok {
-		b.expr(s.Value)
-		return
-	}
-	lanes, t, ok := pick(arr.ct)
-	if !ok {
-		b.expr(s.Value)
-		return
-	}
-	var cur operand
-	if s.Op != "=" {
-		whole := b.loadVec(arr, regs, ix, ix.Lbrack)
-		cur = b.linalgResult(t, pickRegs(whole.regs, lanes), target)
-	}
-	y := b.laneValue(s, target, t, cur)
-	for i, k := range lanes {
-		if y == nil {
-			return
-		}
-		args := append(b.laneArgs(arr.ct, regs, k), y[i])
-		b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: arr.param, Space: arr.space, Args: args, Pos: ix.Lbrack})
-	}
-}
-
-// componentPick selects a named component (v.x).
-func (b *body) componentPick(name *ast.Ident) func(dtype.Type) ([]int, dtype.Type, bool) {
-	return func(t dtype.Type) ([]int, dtype.Type, bool) {
-		k := t.ComponentIndex(name.Name)
-		if k < 0 {
-			b.errs.Add(name.Pos, "%s has no component %s%s", t, name.Name, componentHint(t))
-			return nil, t, false
-		}
-		return []int{k}, dtype.Of(t.Elem), true
-	}
-}
-
-// indexPick selects lanes by constant indices (v[1], m[0, 2], m[1]).
-func (b *body) indexPick(ix *ast.IndexExpr) func(dtype.Type) ([]int, dtype.Type, bool) {
-	return func(t dtype.Type) ([]int, dtype.Type, bool) { return b.vecLanes(t, ix.Indices, ix.Lbrack) }
 }
 
 // vecSelect lowers select(c, a, b) of two compound values lane by lane.
@@ -508,33 +381,6 @@ func printParts(t dtype.Type) string {
 		rows[i] = "[" + holes(t.M) + "]"
 	}
 	return t.String() + "(" + strings.Join(rows, ", ") + ")"
-}
-
-// isVecVar reports whether e names a compound variable.
-func (b *body) isVecVar(e ast.Expr) bool {
-	id, ok := e.(*ast.Ident)
-	if !ok {
-		return false
-	}
-	v := b.lookup(id.Name)
-	return v != nil && !v.isArray && !v.bad && !v.ct.IsScalar()
-}
-
-// isCompoundElem reports whether e is an element of a compound array
-// (a[i], whose lanes a[i][k] = s stores).
-func (b *body) isCompoundElem(e ast.Expr) bool {
-	ix, ok := e.(*ast.IndexExpr)
-	return ok && b.compoundArray(ix.X) != nil
-}
-
-// assignVecElem lowers a[i] = v and a[i] op= v on a compound array.
-func (b *body) assignVecElem(s *ast.AssignStmt, t *ast.IndexExpr, arr *kvar, regs []ir.Reg, y operand) {
-	if s.Op != "=" {
-		y = b.compound(s, b.loadVec(arr, regs, t, t.Lbrack), y)
-	}
-	if y = b.convertVec(y, arr.ct, "assignment"); y.mode != modeInvalid {
-		b.storeVec(arr, regs, y, t.Lbrack)
-	}
 }
 
 // vecAtomic lowers atomic_add(a, i..., v) and the other atomics on a
