@@ -82,7 +82,7 @@ func TestNestedLoopsAndReturn(t *testing.T) {
 	b := kernel("k", arr("out", ir.I32, 1))
 	i := b.tid(0)
 	b.store(0, i, i32c(b, -1))
-	b.ifElse(b.op(ir.OpEq, ir.Bool, b.op(ir.OpRem, ir.I32, i, i32c(b, 4)), i32c(b, 3)), func() { b.ret(ir.NoReg) }, nil)
+	b.ifElse(b.op(ir.OpEq, ir.Bool, b.op(ir.OpRem, ir.I32, i, i32c(b, 4)), i32c(b, 3)), func() { b.ret() }, nil)
 	j := b.f.NewReg(ir.I32)
 	b.mov(j, i32c(b, 0))
 	b.loop(nil, func() {
@@ -92,7 +92,7 @@ func TestNestedLoopsAndReturn(t *testing.T) {
 		})
 		b.ifElse(b.op(ir.OpGe, ir.Bool, j, b.op(ir.OpRem, ir.I32, i, i32c(b, 9))), func() {
 			b.store(0, i, j)
-			b.ret(ir.NoReg)
+			b.ret()
 		}, nil)
 		b.mov(j, b.op(ir.OpAdd, ir.I32, j, i32c(b, 1)))
 	}, nil)
@@ -126,7 +126,7 @@ func TestFuncCallDivergent(t *testing.T) {
 	// func put(a: array[i32], k: i32, v: i32) { a[k] = v }
 	// kernel: let i = tid(); if i%2 == 0 { put(out, i, steps(i+1)) } else { put(out, i, 1000 + i) }
 	b := kernel("k", arr("out", ir.I32, 1))
-	fs, steps := b.fn("steps", ir.I32, scalar("n", ir.I32))
+	fs, steps := b.fn("steps", []ir.Type{ir.I32}, scalar("n", ir.I32))
 	m := fs.f.NewReg(ir.I32)
 	fs.mov(m, fs.param(0))
 	s := fs.f.NewReg(ir.I32)
@@ -139,19 +139,19 @@ func TestFuncCallDivergent(t *testing.T) {
 		fs.ifElse(fs.op(ir.OpGt, ir.Bool, s, i32c(fs, 50)), func() { fs.ret(i32c(fs, -1)) }, nil)
 	}, nil)
 	fs.ret(s)
-	fp, put := b.fn("put", ir.Invalid, arr("a", ir.I32, 1), scalar("k", ir.I32), scalar("v", ir.I32))
+	fp, put := b.fn("put", nil, arr("a", ir.I32, 1), scalar("k", ir.I32), scalar("v", ir.I32))
 	fp.store(0, fp.param(1), fp.param(2))
 
 	i := b.tid(0)
-	call := func(callee int, dst ir.Reg, args []ir.Reg, arrays []int) {
-		b.emit(&ir.Inst{Op: ir.OpCall, Dst: dst, Callee: callee, Args: args, ArrayArgs: arrays})
+	call := func(callee int, dsts []ir.Reg, args []ir.Reg, arrays []int) {
+		b.emit(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: dsts, Callee: callee, Args: args, ArrayArgs: arrays})
 	}
 	b.ifElse(b.op(ir.OpEq, ir.Bool, b.op(ir.OpRem, ir.I32, i, i32c(b, 2)), i32c(b, 0)), func() {
 		r := b.f.NewReg(ir.I32)
-		call(steps, r, []ir.Reg{b.op(ir.OpAdd, ir.I32, i, i32c(b, 1))}, []int{-1})
-		call(put, ir.NoReg, []ir.Reg{ir.NoReg, i, r}, []int{0, -1, -1})
+		call(steps, []ir.Reg{r}, []ir.Reg{b.op(ir.OpAdd, ir.I32, i, i32c(b, 1))}, []int{-1})
+		call(put, nil, []ir.Reg{ir.NoReg, i, r}, []int{0, -1, -1})
 	}, func() {
-		call(put, ir.NoReg, []ir.Reg{ir.NoReg, i, b.op(ir.OpAdd, ir.I32, i, i32c(b, 1000))}, []int{0, -1, -1})
+		call(put, nil, []ir.Reg{ir.NoReg, i, b.op(ir.OpAdd, ir.I32, i, i32c(b, 1000))}, []int{0, -1, -1})
 	})
 	n := 3000
 	out := make([]int32, n)
@@ -181,7 +181,7 @@ func TestFuncCallDivergent(t *testing.T) {
 
 func TestRecursionRejected(t *testing.T) {
 	b := kernel("k", arr("out", ir.I32, 1))
-	f, idx := b.fn("f", ir.Invalid)
+	f, idx := b.fn("f", nil)
 	f.emit(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Callee: idx})
 	b.emit(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Callee: idx})
 	if _, err := Compile(b.k, backend.Options{}); err == nil {

@@ -223,16 +223,25 @@ func access(op ir.Op, info ir.OpInfo, t ir.Type) *ir.Kernel {
 // call makes out[i] = twice(a[i]) with a device func twice(v) = v + v (or
 // v || v for bool).
 func call(t ir.Type) *ir.Kernel {
-	g := &ir.Func{Name: "twice", Params: []ir.Param{{Name: "v", Elem: t}}, Result: t}
+	g := &ir.Func{Name: "twice", Params: []ir.Param{{Name: "v", Elem: t}}, Results: []ir.Type{t}}
 	v, r := g.NewReg(t), g.NewReg(t)
 	add := ir.OpAdd
 	if t == ir.Bool {
 		add = ir.OpOr
 	}
-	g.Body = []ir.Stmt{&ir.Inst{Op: ir.OpParam, Dst: v, Param: 0}, &ir.Inst{Op: add, Dst: r, Args: []ir.Reg{v, v}}, &ir.Return{Value: r}}
+	g.Body = []ir.Stmt{&ir.Inst{Op: ir.OpParam, Dst: v, Param: 0}, &ir.Inst{Op: add, Dst: r, Args: []ir.Reg{v, v}}, &ir.Return{Values: []ir.Reg{r}}}
 	b := newBuilder(arr("a", t), arr("out", t))
 	d := b.f.NewReg(t)
-	b.f.Body = append(b.f.Body, &ir.Inst{Op: ir.OpCall, Dst: d, Args: []ir.Reg{b.load(0, t)}, ArrayArgs: []int{-1}, Callee: 0})
+	b.call(0, []ir.Reg{d}, b.load(0, t))
 	b.store(1, d)
 	return b.kernel(g)
+}
+
+// call emits a call of Funcs[callee] with scalar arguments args into dsts.
+func (b *builder) call(callee int, dsts []ir.Reg, args ...ir.Reg) {
+	arrays := make([]int, len(args))
+	for k := range arrays {
+		arrays[k] = -1
+	}
+	b.f.Body = append(b.f.Body, &ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: dsts, Args: args, ArrayArgs: arrays, Callee: callee})
 }

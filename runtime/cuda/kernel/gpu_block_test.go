@@ -348,7 +348,7 @@ func nonEmpty(msgs ...string) []string {
 //	out[g] = acc[0] + acc[1]*3 + acc[2]*5 + acc[3]*7 + c
 func localCase() gpuCase {
 	fb := newKB("f", ir.Param{Name: "x", Elem: ir.I32})
-	fb.f.Result, fb.f.Locals = ir.I32, []ir.Buffer{buffer("h", ir.I32, 8)}
+	fb.f.Results, fb.f.Locals = []ir.Type{ir.I32}, []ir.Buffer{buffer("h", ir.I32, 8)}
 	x := fb.param(0)
 	seven := fb.i32(7)
 	k := fb.op(ir.OpAnd, ir.I32, x, seven)
@@ -358,7 +358,7 @@ func localCase() gpuCase {
 	fb.store(ir.SpaceLocal, 0, fb.op(ir.OpAdd, ir.I32, fb.load(nil, ir.SpaceLocal, 0, k1), fb.i32(1)), k1)
 	r := fb.op(ir.OpMul, ir.I32, fb.load(nil, ir.SpaceLocal, 0, k), fb.i32(10))
 	r = fb.op(ir.OpAdd, ir.I32, fb.op(ir.OpAdd, ir.I32, r, fb.load(nil, ir.SpaceLocal, 0, k1)), old)
-	fb.emit(&ir.Return{Value: r})
+	fb.emit(&ir.Return{Values: []ir.Reg{r}})
 
 	b := newKB("locals", array("a", ir.I32), array("out", ir.I32))
 	b.f.Locals = []ir.Buffer{buffer("acc", ir.I32, 4)}
@@ -366,7 +366,7 @@ func localCase() gpuCase {
 	a := b.ld(0, g)
 	call := func(v ir.Reg) ir.Reg {
 		d := b.f.NewReg(ir.I32)
-		b.inst(&ir.Inst{Op: ir.OpCall, Dst: d, Callee: 0, Args: []ir.Reg{v}, ArrayArgs: []int{-1}})
+		b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: []ir.Reg{d}, Callee: 0, Args: []ir.Reg{v}, ArrayArgs: []int{-1}})
 		return d
 	}
 	three := b.i32(3)
@@ -512,7 +512,7 @@ func debugCases() []gpuCase {
 	fb.f.Locals = []ir.Buffer{buffer("l", ir.I32, 4)}
 	fb.line = 20
 	atLocal := fb.store(ir.SpaceLocal, 0, fb.i32(1), fb.param(0))
-	fb.emit(&ir.Return{Value: ir.NoReg})
+	fb.emit(&ir.Return{})
 	lb := newKB("local_oob", array("out", ir.F32))
 	lt := lb.axis(ir.OpThreadId, 0)
 	lb.ifThen(lb.op(ir.OpEq, ir.Bool, lt, lb.i32(63)), func() {
