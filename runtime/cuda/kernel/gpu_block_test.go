@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/ir/irtest"
 	"github.com/gscript-lang/gscript/lang/pos"
 	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/cuda"
@@ -222,6 +223,7 @@ func blockCases(info *cuda.DeviceInfo) []gpuCase {
 		cs = append(cs, indexCase(sh))
 	}
 	cs = append(cs, tileCase(), localCase(), optInCase(102400), gridStrideCase(100003, 3))
+	cs = append(cs, callCases()...)
 	if info.MaxSharedMemoryPerBlockOptin > 0 {
 		cs = append(cs, limitCase(info.MaxSharedMemoryPerBlockOptin))
 	}
@@ -403,6 +405,45 @@ func localCase() gpuCase {
 			}
 			return compare(ir.I32, g.download(ir.I32, out, n), want)
 		}}
+}
+
+// callCases run irtest's calls of funcs with several results as block
+// kernels of 64 threads over 3 blocks, checking every output against the
+// case's Want; inputs differ between neighbouring threads, so that the
+// early returns of "early" diverge within a warp.
+func callCases() []gpuCase {
+	var cs []gpuCase
+	for _, c := range irtest.Calls() {
+		c.Kernel.Block = []int{64}
+		cs = append(cs, gpuCase{name: "multi-result " + c.String(), k: c.Kernel,
+			run: func(g device) (int, string) {
+				const n = 192
+				x := func(i int) float64 { return float64(i * 37 % 70) } // 0..69, neighbours apart
+				ps := c.Kernel.Entry.Params
+				in := make([]uint64, n)
+				for i := range in {
+					in[i] = ir.FromFloat(x(i), ps[0].Elem)
+				}
+				args := []backend.Arg{g.upload(ps[0].Elem, in)}
+				for _, p := range ps[1:] {
+					args = append(args, g.zeros(p.Elem, n))
+				}
+				g.launch([]int{n / 64}, args)
+				compared := 0
+				for k, p := range ps[1:] {
+					want := make([]uint64, n)
+					for i := range want {
+						want[i] = ir.FromFloat(c.Want(x(i))[k], p.Elem)
+					}
+					m, msg := compare(p.Elem, g.download(p.Elem, args[k+1], n), want)
+					if compared += m; msg != "" {
+						return compared, p.Name + ": " + msg
+					}
+				}
+				return compared, ""
+			}})
+	}
+	return cs
 }
 
 // optInCase fills bytes of shared memory (over 48 KiB: the opt-in path)
