@@ -86,8 +86,11 @@ func newBody(kc *kernelChecker, kind, name string, env map[string]*funcInfo, ks 
 // lowerFunc checks and lowers a device func.
 func (b *body) lowerFunc(fi *funcInfo) *ir.Func {
 	d := fi.decl
-	b.fn = &ir.Func{Name: fi.name, Pos: d.Pos, Params: fi.params, Result: fi.result}
+	b.fn = &ir.Func{Name: fi.name, Pos: d.Pos, Params: fi.params}
 	b.sig = fi.sig
+	if fi.result != ir.Invalid {
+		b.fn.Results = []ir.Type{fi.result}
+	}
 	b.result, b.badResult = fi.result, fi.badResult
 	b.lower(d.Body, nil)
 	if fi.result != ir.Invalid && !terminates(d.Body.Stmts) {
@@ -461,11 +464,11 @@ func (b *body) returnStmt(s *ast.ReturnStmt) {
 		if x.mode == modeInvalid {
 			return
 		}
-		b.emit(&ir.Return{Value: b.materialize(x)})
+		b.emit(&ir.Return{Values: []ir.Reg{b.materialize(x)}})
 		return
 	default:
 		b.uni.ret(s.Pos)
-		b.emit(&ir.Return{Value: ir.NoReg})
+		b.emit(&ir.Return{})
 		return
 	}
 }

@@ -469,10 +469,12 @@ func (b *body) callFunc(e *ast.CallExpr, fi *funcInfo, stmt bool) operand {
 		callee = b.ks.callee(b.kc, fi)
 	}
 	dst := ir.NoReg
+	var dsts []ir.Reg
 	if fi.result != ir.Invalid && !stmt {
 		dst = b.reg(fi.result)
+		dsts = []ir.Reg{dst}
 	}
-	b.emit(&ir.Inst{Op: ir.OpCall, Dst: dst, Args: args, ArrayArgs: arrays, Callee: callee, Pos: e.Fun.Start()})
+	b.emit(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: dsts, Args: args, ArrayArgs: arrays, Callee: callee, Pos: e.Fun.Start()})
 	if fi.readsMem {
 		b.uni.from(dst, e)
 	}

@@ -248,7 +248,7 @@
 //   - Two untyped constants of different kinds combine in the wider kind
 //     (1 % 2.5 is a float %, an error); bool never mixes with numbers.
 //   - Atomics used as statements lower with Dst = NoReg; func calls used as
-//     statements too.
+//     statements with no Dsts.
 //   - ir.Inst.Imm for OpTid and OpShape axes is a Go int; OpConst
 //     immediates are int64 (signed types), uint64 (unsigned), float64 or
 //     bool.

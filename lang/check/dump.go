@@ -88,8 +88,16 @@ func (d *dumper) header(kind string, idx int, f *ir.Func) {
 		}
 	}
 	d.b.WriteByte(')')
-	if f.Result != ir.Invalid {
-		fmt.Fprintf(&d.b, " -> %s", f.Result)
+	switch len(f.Results) {
+	case 0:
+	case 1:
+		fmt.Fprintf(&d.b, " -> %s", f.Results[0])
+	default:
+		ts := make([]string, len(f.Results))
+		for i, t := range f.Results {
+			ts[i] = t.String()
+		}
+		fmt.Fprintf(&d.b, " -> (%s)", strings.Join(ts, ", "))
 	}
 }
 
@@ -119,11 +127,7 @@ func (d *dumper) stmts(f *ir.Func, list []ir.Stmt, depth int) {
 		case *ir.Continue:
 			d.line(depth, "continue")
 		case *ir.Return:
-			if s.Value == ir.NoReg {
-				d.line(depth, "return")
-			} else {
-				d.line(depth, "return r%d", s.Value)
-			}
+			d.line(depth, "%s", strings.TrimRight("return "+regList(s.Values), " "))
 		}
 	}
 }
@@ -178,14 +182,26 @@ func arrayName(k *ir.Kernel, f *ir.Func, in *ir.Inst) string {
 }
 
 // instString prints one instruction: "rD:T = op operands" or, without a
-// destination, "op operands". The op table's Form decides the layout, so a
-// new op prints without an edit here.
+// destination, "op operands"; a call's destinations are a list, "_" for a
+// dropped result. The op table's Form decides the layout, so a new op
+// prints without an edit here.
 func instString(k *ir.Kernel, f *ir.Func, in *ir.Inst) string {
 	rhs := strings.TrimRight(rhsString(k, f, in), " ")
-	if in.Dst == ir.NoReg {
+	dsts := in.Dsts
+	if in.Dst != ir.NoReg {
+		dsts = []ir.Reg{in.Dst}
+	}
+	if len(dsts) == 0 {
 		return rhs
 	}
-	return fmt.Sprintf("r%d:%s = %s", in.Dst, f.Regs[in.Dst], rhs)
+	parts := make([]string, len(dsts))
+	for i, r := range dsts {
+		parts[i] = "_"
+		if r != ir.NoReg {
+			parts[i] = fmt.Sprintf("r%d:%s", r, f.Regs[r])
+		}
+	}
+	return strings.Join(parts, ", ") + " = " + rhs
 }
 
 func rhsString(k *ir.Kernel, f *ir.Func, in *ir.Inst) string {

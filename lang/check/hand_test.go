@@ -6,6 +6,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/ir/irtest"
 )
 
 // These tests build ASTs by hand so they do not depend on the parser.
@@ -72,4 +73,32 @@ func TestBuiltinsFromOpTable(t *testing.T) {
 	if len(atomicOps) != 5 {
 		t.Errorf("atomic builtins %v", atomicOps)
 	}
+}
+
+// TestDumpMultiResult: Dump prints a func's several results, a return
+// of several values and a call's destinations, "_" for a dropped one.
+func TestDumpMultiResult(t *testing.T) {
+	for _, c := range irtest.Calls() {
+		if c.Name != "dropped" {
+			continue
+		}
+		got := Dump(c.Kernel)
+		want := `kernel k(a: array[f32], out: array[f32]) tid=1 atomics print
+  r0:i32 = tid 0
+  r1:f32 = load a[r0]
+  call f0(r1)
+  _, r2:f32, _ = call f0(r1)
+  store out[r0] = r2
+func f0 spread(v: f32) -> (f32, f32, f32)
+  r0:f32 = param v
+  r1:f32 = add r0, r0
+  r2:f32 = mul r0, r0
+  return r0, r1, r2
+`
+		if got != want {
+			t.Errorf("got\n%s\nwant\n%s", got, want)
+		}
+		return
+	}
+	t.Fatal("no dropped case")
 }

@@ -157,14 +157,22 @@ func varies(op ir.Op) bool {
 	return info.Block
 }
 
-// inst adds the dependencies of an instruction's result: its operands
-// (unless the op's result is uniform by itself) and the conditions around
-// it. A varying op is a source (see from for its description).
+// inst adds the dependencies of each of an instruction's results: its
+// operands (unless the op's result is uniform by itself) and the
+// conditions around it. A varying op is a source (see from for its
+// description).
 func (u *uniformity) inst(in *ir.Inst) {
-	if u == nil || in.Dst == ir.NoReg {
+	if u == nil {
 		return
 	}
-	n := u.node(in.Dst)
+	for d := range in.Defs() {
+		u.def(in, d)
+	}
+}
+
+// def adds the dependencies of register d, written by in.
+func (u *uniformity) def(in *ir.Inst, d ir.Reg) {
+	n := u.node(d)
 	if !uniformResults[in.Op] {
 		for _, a := range in.Args {
 			if a != ir.NoReg {

@@ -5,6 +5,18 @@
 // simple; straight-line code is a list of instructions writing typed virtual
 // registers.
 //
+// # Funcs and calls
+//
+// Kernel.Funcs are the device funcs a kernel calls. A func returns
+// Func.Results, any number of scalars in order (a vector value is one
+// register per lane): every Return of the func carries exactly one
+// register of each result type, a kernel's Return none. OpCall passes
+// scalar arguments by value and arrays by naming the caller's array
+// parameters (Inst.ArrayArgs), and writes the results to Inst.Dsts, one
+// register per result; the caller drops a result with NoReg there, or
+// all of them with an empty Dsts. The cpu inlines each call site; CUDA
+// returns a scalar for one result and a struct for several.
+//
 // # Block kernels
 //
 // A kernel with Kernel.Block set runs as a grid of blocks of exactly that

@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"iter"
 
 	"github.com/gscript-lang/gscript/lang/pos"
 )
@@ -150,7 +151,7 @@ const (
 	OpAtomicMax
 	OpAtomicCAS // Args = indices..., compare, value: stores value if old == compare
 
-	OpCall  // Dst = Funcs[Callee](Args...); Dst may be NoReg
+	OpCall  // Dsts = Funcs[Callee](Args...), one per callee result (see Inst.Dsts); Dst is NoReg
 	OpPrint // device print: Format with %v-style verbs filled from Args
 
 	// Block kernels (Kernel.Block set), entry func only; see "Block
@@ -196,11 +197,20 @@ type Stmt interface{ irStmt() }
 // (int64, uint64, float64 or bool, converted to Dst's type), the axis of
 // OpTid/OpShape and the block index ops; Param is the parameter index for
 // OpParam, and for OpShape, OpLoad, OpStore and atomics the index of the
-// array in Space; Callee indexes Program.Funcs for OpCall.
+// array in Space; Callee indexes Kernel.Funcs for OpCall.
+//
+// Every op but OpCall writes at most one register, Dst. OpCall writes
+// Dsts instead (its Dst is NoReg), because a func may return several
+// values (a vector lowers to one register per lane).
 type Inst struct {
-	Op     Op
-	Dst    Reg
-	Args   []Reg
+	Op   Op
+	Dst  Reg
+	Args []Reg
+	// Dsts, for OpCall, has one register per result of the callee, in
+	// order; an entry is NoReg where the caller drops that result, and
+	// the slice may be empty when the call is a statement. Nil for every
+	// other op.
+	Dsts   []Reg
 	Imm    any
 	Param  int
 	Space  Space // which arrays Param indexes, for array accesses and OpShape
@@ -212,6 +222,22 @@ type Inst struct {
 	ArrayArgs []int
 	Format    string  // OpPrint: text with one "{}" per argument
 	Pos       pos.Pos // source position, for run-time errors (bounds, division)
+}
+
+// Defs yields the registers in writes: Dst, or the Dsts of OpCall, less
+// NoReg.
+func (in *Inst) Defs() iter.Seq[Reg] {
+	return func(yield func(Reg) bool) {
+		if in.Dst != NoReg {
+			yield(in.Dst)
+			return
+		}
+		for _, r := range in.Dsts {
+			if r != NoReg && !yield(r) {
+				return
+			}
+		}
+	}
 }
 
 // If runs Then where Cond (a Bool register) holds, else Else.
@@ -237,9 +263,10 @@ type Break struct{}
 // Continue goes to the innermost Loop's Post.
 type Continue struct{}
 
-// Return ends the thread (in a kernel) or the call (in a func), with Value
-// (NoReg when there is none).
-type Return struct{ Value Reg }
+// Return ends the thread (in a kernel) or the call (in a func). Values
+// holds one register per result of the func, in order (none in a kernel
+// or a func without results).
+type Return struct{ Values []Reg }
 
 func (*Inst) irStmt()     {}
 func (*If) irStmt()       {}
@@ -308,10 +335,12 @@ type Func struct {
 	Name   string
 	Pos    pos.Pos
 	Params []Param
-	Result Type // Invalid for kernels and funcs without a result
-	Regs   []Type
-	Locals []Buffer // per-thread arrays (SpaceLocal)
-	Body   []Stmt
+	// Results are the types of the values a func returns, in order
+	// (empty for kernels and funcs without a result).
+	Results []Type
+	Regs    []Type
+	Locals  []Buffer // per-thread arrays (SpaceLocal)
+	Body    []Stmt
 }
 
 // NewReg adds a register of type t.

@@ -61,7 +61,7 @@ const (
 	ResultAny                   // any type in Types (OpConvert)
 	ResultElem                  // the array's element type
 	ResultOldElem               // the array's element type, or NoReg (atomics: the old value)
-	ResultCallee                // the callee's result type, or NoReg
+	ResultCallee                // no Dst (NoReg); Dsts: one per callee result, its type or NoReg (OpCall)
 	ResultU32                   // U32
 )
 

@@ -114,6 +114,14 @@ func (v *verifier) func_() error {
 			return v.errf(pos.Pos{}, "register %d has type %s", r, t)
 		}
 	}
+	if v.entry && len(v.f.Results) > 0 {
+		return v.errf(pos.Pos{}, "kernel has results %v", v.f.Results)
+	}
+	for i, t := range v.f.Results {
+		if !Scalars.Has(t) {
+			return v.errf(pos.Pos{}, "result %d has type %s", i, t)
+		}
+	}
 	return v.stmts(v.f.Body)
 }
 
@@ -188,20 +196,17 @@ func (v *verifier) loop(s *Loop) error {
 }
 
 func (v *verifier) ret(s *Return) error {
-	switch {
-	case s.Value == NoReg && (v.entry || v.f.Result == Invalid):
-		return nil
-	case s.Value == NoReg:
-		return v.errf(pos.Pos{}, "return without a value from a func returning %s", v.f.Result)
-	case v.entry || v.f.Result == Invalid:
-		return v.errf(pos.Pos{}, "return with a value from %s, which has no result", v.f.Name)
+	if len(s.Values) != len(v.f.Results) {
+		return v.errf(pos.Pos{}, "return of %d values from %s, which has %d results", len(s.Values), v.f.Name, len(v.f.Results))
 	}
-	t, err := v.reg(s.Value)
-	if err == nil && t != v.f.Result {
-		err = fmt.Errorf("returns %s, want %s", t, v.f.Result)
-	}
-	if err != nil {
-		return v.errf(pos.Pos{}, "return: %v", err)
+	for i, r := range s.Values {
+		t, err := v.reg(r)
+		if err == nil && t != v.f.Results[i] {
+			err = fmt.Errorf("value %d has type %s, result %d is %s", i, t, i, v.f.Results[i])
+		}
+		if err != nil {
+			return v.errf(pos.Pos{}, "return: %v", err)
+		}
 	}
 	return nil
 }
@@ -264,6 +269,9 @@ func (v *verifier) inst(in *Inst) error {
 	}
 	if in.Space != SpaceParam && info.Form != FormAccess && in.Op != OpShape {
 		return fmt.Errorf("space %s on an op without an array", in.Space)
+	}
+	if len(in.Dsts) > 0 && in.Op != OpCall {
+		return fmt.Errorf("destinations %v on an op other than call", in.Dsts)
 	}
 	t, err := v.operands(in, info, ts)
 	if err != nil {
@@ -395,7 +403,8 @@ func (v *verifier) arrayParam(i int) (Param, error) {
 	return v.f.Params[i], nil
 }
 
-// call checks the arguments against the callee's parameters.
+// call checks the arguments against the callee's parameters and the
+// destinations against its results.
 func (v *verifier) call(in *Inst, ts []Type) error {
 	if in.Callee < 0 || in.Callee >= len(v.k.Funcs) {
 		return fmt.Errorf("callee %d out of range", in.Callee)
@@ -414,6 +423,21 @@ func (v *verifier) call(in *Inst, ts []Type) error {
 		a, err := v.arrayParam(in.ArrayArgs[i])
 		if err != nil || in.Args[i] != NoReg || a.Elem != p.Elem || a.NDim != p.NDim {
 			return fmt.Errorf("argument %d (%s) is not an array of %s with %d dimensions", i, p.Name, p.Elem, p.NDim)
+		}
+	}
+	if len(in.Dsts) > 0 && len(in.Dsts) != len(callee.Results) {
+		return fmt.Errorf("%d destinations for the %d results of %s", len(in.Dsts), len(callee.Results), callee.Name)
+	}
+	for i, d := range in.Dsts {
+		if d == NoReg {
+			continue
+		}
+		t, err := v.reg(d)
+		if err == nil && t != callee.Results[i] {
+			err = fmt.Errorf("has type %s, result %d of %s is %s", t, i, callee.Name, callee.Results[i])
+		}
+		if err != nil {
+			return fmt.Errorf("destination %d: %v", i, err)
 		}
 	}
 	return nil
@@ -453,14 +477,16 @@ func (v *verifier) result(in *Inst, info OpInfo, t, dt Type) error {
 		return nil
 	case ResultElem:
 		want = t
-	case ResultOldElem, ResultCallee:
+	case ResultOldElem:
 		if in.Dst == NoReg {
 			return nil
 		}
 		want = t
-		if info.Result == ResultCallee {
-			want = v.k.Funcs[in.Callee].Result
+	case ResultCallee:
+		if in.Dst != NoReg {
+			return fmt.Errorf("destination r%d: a call writes Dsts, not Dst", in.Dst)
 		}
+		return nil
 	}
 	if dt != want {
 		return fmt.Errorf("destination has type %s, want %s", dt, want)

@@ -47,7 +47,9 @@ func TestVerifyRejects(t *testing.T) {
 		{"const", func(k *Kernel) { inst(k, 0).Op = OpConst; inst(k, 0).Imm = "x" }, "(const): immediate x (string)"},
 		{"if", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &If{Cond: 1}) }, "if condition: has type f32"},
 		{"break", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &Break{}) }, "*ir.Break outside a loop"},
-		{"return", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &Return{Value: 1}) }, "return with a value"},
+		{"return", func(k *Kernel) { k.Entry.Body = append(k.Entry.Body, &Return{Values: []Reg{1}}) }, "return of 1 values from saxpy, which has 0 results"},
+		{"kernel results", func(k *Kernel) { k.Entry.Results = []Type{F32} }, "kernel has results [f32]"},
+		{"dsts", func(k *Kernel) { inst(k, 4).Dsts = []Reg{4} }, "(fma): destinations [4] on an op other than call"},
 		{"nil", func(k *Kernel) { k.Entry.Body[3] = (*Inst)(nil) }, "nil statement *ir.Inst"},
 		{"callee", func(k *Kernel) {
 			k.Entry.Body = append(k.Entry.Body, &Inst{Op: OpCall, Dst: NoReg, Callee: 3})
@@ -67,11 +69,11 @@ func inst(k *Kernel, i int) *Inst { return k.Entry.Body[i].(*Inst) }
 
 func TestVerifyCall(t *testing.T) {
 	k := saxpy()
-	g := &Func{Name: "twice", Params: []Param{{Name: "v", Elem: F32}}, Result: F32}
+	g := &Func{Name: "twice", Params: []Param{{Name: "v", Elem: F32}}, Results: []Type{F32}}
 	v, r := g.NewReg(F32), g.NewReg(F32)
-	g.Body = []Stmt{&Inst{Op: OpParam, Dst: v, Param: 0}, &Inst{Op: OpAdd, Dst: r, Args: []Reg{v, v}}, &Return{Value: r}}
+	g.Body = []Stmt{&Inst{Op: OpParam, Dst: v, Param: 0}, &Inst{Op: OpAdd, Dst: r, Args: []Reg{v, v}}, &Return{Values: []Reg{r}}}
 	k.Funcs = []*Func{g}
-	call := &Inst{Op: OpCall, Dst: 4, Callee: 0, Args: []Reg{4}, ArrayArgs: []int{-1}}
+	call := &Inst{Op: OpCall, Dst: NoReg, Dsts: []Reg{4}, Callee: 0, Args: []Reg{4}, ArrayArgs: []int{-1}}
 	k.Entry.Body = append(k.Entry.Body, call)
 	if err := Verify(k); err != nil {
 		t.Fatal(err)
@@ -80,9 +82,57 @@ func TestVerifyCall(t *testing.T) {
 	if err := Verify(k); err == nil || !strings.Contains(err.Error(), "argument 0 (v) has type i32") {
 		t.Errorf("Verify = %v", err)
 	}
-	call.Args, g.Body[2] = []Reg{4}, &Return{Value: NoReg}
-	if err := Verify(k); err == nil || !strings.Contains(err.Error(), "ir: func twice: return without a value") {
+	call.Args, g.Body[2] = []Reg{4}, &Return{}
+	if err := Verify(k); err == nil || !strings.Contains(err.Error(), "ir: func twice: return of 0 values from twice, which has 1 results") {
 		t.Errorf("Verify = %v", err)
+	}
+}
+
+// TestVerifyResults: a func of several results, returned and called with
+// some results dropped, is valid; wrong counts and types are refused.
+func TestVerifyResults(t *testing.T) {
+	mk := func() (*Kernel, *Func, *Inst) {
+		k := saxpy()
+		g := &Func{Name: "split", Params: []Param{{Name: "v", Elem: F32}}, Results: []Type{F32, I32, F64}}
+		v, n, w := g.NewReg(F32), g.NewReg(I32), g.NewReg(F64)
+		g.Body = []Stmt{
+			&Inst{Op: OpParam, Dst: v, Param: 0},
+			&Inst{Op: OpConvert, Dst: n, Args: []Reg{v}},
+			&Inst{Op: OpConvert, Dst: w, Args: []Reg{v}},
+			&Return{Values: []Reg{v, n, w}},
+		}
+		k.Funcs = []*Func{g}
+		call := &Inst{Op: OpCall, Dst: NoReg, Dsts: []Reg{4, 0, NoReg}, Callee: 0, Args: []Reg{4}, ArrayArgs: []int{-1}}
+		k.Entry.Body = append(k.Entry.Body, call)
+		return k, g, call
+	}
+	k, _, call := mk()
+	if err := Verify(k); err != nil {
+		t.Fatal(err)
+	}
+	call.Dsts = nil // a call as a statement
+	if err := Verify(k); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		mutate func(g *Func, call *Inst)
+		want   string
+	}{
+		{"dst count", func(g *Func, call *Inst) { call.Dsts = call.Dsts[:2] }, "(call): 2 destinations for the 3 results of split"},
+		{"dst type", func(g *Func, call *Inst) { call.Dsts[1] = 4 }, "(call): destination 1: has type f32, result 1 of split is i32"},
+		{"dst range", func(g *Func, call *Inst) { call.Dsts[2] = 99 }, "(call): destination 2: register 99 out of range"},
+		{"dst", func(g *Func, call *Inst) { call.Dst = 4 }, "(call): destination r4: a call writes Dsts, not Dst"},
+		{"value count", func(g *Func, call *Inst) { g.Body[3] = &Return{Values: []Reg{0, 1}} }, "func split: return of 2 values from split, which has 3 results"},
+		{"value type", func(g *Func, call *Inst) { g.Body[3] = &Return{Values: []Reg{0, 2, 1}} }, "func split: return: value 1 has type f64, result 1 is i32"},
+		{"result type", func(g *Func, call *Inst) { g.Results[2] = Invalid }, "func split: result 2 has type invalid"},
+	}
+	for _, tt := range tests {
+		k, g, call := mk()
+		tt.mutate(g, call)
+		if err := Verify(k); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: Verify = %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }
 

@@ -168,7 +168,7 @@ func TestLocalArrays(t *testing.T) {
 		if blockKernel {
 			b.block(128)
 		}
-		fb, bump := b.fn("bump", ir.I32, scalar("v", ir.I32))
+		fb, bump := b.fn("bump", []ir.Type{ir.I32}, scalar("v", ir.I32))
 		l := fb.local("l", ir.I32, 4)
 		one := i32c(fb, 1)
 		fb.storeIn(ir.SpaceLocal, l, one, fb.op(ir.OpAdd, ir.I32, fb.loadIn(ir.SpaceLocal, l, one), fb.param(0)))
@@ -182,7 +182,7 @@ func TestLocalArrays(t *testing.T) {
 			even := b.op(ir.OpEq, ir.Bool, b.op(ir.OpRem, ir.I32, b.op(ir.OpAdd, ir.I32, i, k), two), i32c(b, 0))
 			b.ifElse(even, func() {
 				r := b.f.NewReg(ir.I32)
-				b.emit(&ir.Inst{Op: ir.OpCall, Dst: r, Callee: bump, Args: []ir.Reg{i}, ArrayArgs: []int{-1}})
+				b.emit(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: []ir.Reg{r}, Callee: bump, Args: []ir.Reg{i}, ArrayArgs: []int{-1}})
 				b.store(0, i, b.op(ir.OpAdd, ir.I32, b.load(0, i), r))
 			}, nil)
 		})
@@ -374,7 +374,7 @@ func TestDivergentBarriers(t *testing.T) {
 	}
 	returnAbove := func(n int64, then build) build {
 		return func(b *builder) *ir.Inst {
-			b.ifElse(b.op(ir.OpNot, ir.Bool, below(b, ir.OpThreadId, n)), func() { b.ret(ir.NoReg) }, nil)
+			b.ifElse(b.op(ir.OpNot, ir.Bool, below(b, ir.OpThreadId, n)), func() { b.ret() }, nil)
 			return then(b)
 		}
 	}

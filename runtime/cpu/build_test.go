@@ -26,8 +26,8 @@ func kernel(name string, params ...ir.Param) *builder {
 }
 
 // fn starts a device func of the same kernel; it returns its Funcs index.
-func (b *builder) fn(name string, result ir.Type, params ...ir.Param) (*builder, int) {
-	f := &ir.Func{Name: name, Params: params, Result: result, Pos: pos.Pos{File: "t.gs", Line: 1, Col: 1}}
+func (b *builder) fn(name string, results []ir.Type, params ...ir.Param) (*builder, int) {
+	f := &ir.Func{Name: name, Params: params, Results: results, Pos: pos.Pos{File: "t.gs", Line: 1, Col: 1}}
 	b.k.Funcs = append(b.k.Funcs, f)
 	fb := &builder{k: b.k, f: f}
 	fb.list = &f.Body
@@ -132,8 +132,8 @@ func (b *builder) forRange(lo, hi ir.Reg, body func(v ir.Reg)) {
 
 func (b *builder) brk()  { *b.list = append(*b.list, &ir.Break{}) }
 func (b *builder) cont() { *b.list = append(*b.list, &ir.Continue{}) }
-func (b *builder) ret(v ir.Reg) {
-	*b.list = append(*b.list, &ir.Return{Value: v})
+func (b *builder) ret(vs ...ir.Reg) {
+	*b.list = append(*b.list, &ir.Return{Values: vs})
 }
 
 func (b *builder) compile(t testing.TB) *Program {

@@ -12,7 +12,8 @@ import (
 // array parameters become the caller's kernel arguments and its scalar
 // parameters the caller's argument registers. The callee body runs with the
 // caller's mask; lanes that return leave the body, and all of them resume
-// after the call.
+// after the call, which moves each result the caller keeps from its slot
+// into its Dst.
 func (c *compiler) call(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if in.Callee < 0 || in.Callee >= len(c.k.Funcs) || c.k.Funcs[in.Callee] == nil {
 		return nil, c.errf(ctx, in.Pos, "call of unknown func %d", in.Callee)
@@ -33,12 +34,22 @@ func (c *compiler) call(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 			return nil, err
 		}
 	}
-	if f.Result != ir.Invalid {
-		callee.result = len(c.p.regs)
-		c.p.regs = append(c.p.regs, f.Result)
-	}
-	if o.dst >= 0 && (f.Result == ir.Invalid || o.dt != f.Result) {
-		return nil, c.errf(ctx, in.Pos, "call of %s (result %s) into a %s register", f.Name, f.Result, o.dt)
+	// A result slot for each result the caller keeps (ir.Verify checked
+	// Dsts against the callee's results): Returns skip the dropped ones.
+	callee.results = make([]int, len(f.Results))
+	var movs []instFn
+	for i, t := range f.Results {
+		callee.results[i] = -1
+		if i >= len(in.Dsts) || in.Dsts[i] == ir.NoReg {
+			continue
+		}
+		d, _, err := c.reg(ctx, in.Dsts[i], in.Pos)
+		if err != nil {
+			return nil, err
+		}
+		callee.results[i] = len(c.p.regs)
+		c.p.regs = append(c.p.regs, t)
+		movs = append(movs, mkMov(t, d, callee.results[i]))
 	}
 	c.active[f] = true
 	body, err := c.stmts(callee, f.Body)
@@ -49,15 +60,19 @@ func (c *compiler) call(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if len(callee.locals) > 0 {
 		body = withLocals(body, callee.locals)
 	}
-	if o.dst < 0 {
+	if len(movs) == 0 {
 		return func(fr *frame, m mask) error { _, err := body(fr, m); return err }, nil
 	}
-	mov := mkMov(o.dt, o.dst, callee.result)
 	return func(fr *frame, m mask) error {
 		if _, err := body(fr, m); err != nil {
 			return err
 		}
-		return mov(fr, m)
+		for _, mov := range movs {
+			if err := mov(fr, m); err != nil {
+				return err
+			}
+		}
+		return nil
 	}, nil
 }
 

@@ -67,7 +67,7 @@ type fnCtx struct {
 	base    int   // global index of the Func's register 0
 	arrays  []int // kernel parameter index of each array parameter (-1 for scalars)
 	scalars []int // global register of each scalar parameter of a func (-1 in the kernel)
-	result  int   // global register receiving the result, -1 for none
+	results []int // global register receiving each result of a func, -1 where the caller drops it
 	locals  []int // Program.bufs index of each of the Func's local arrays
 	kernel  bool
 	defs    []int      // number of instructions writing each local register
@@ -124,7 +124,7 @@ func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 
 // instance allocates registers for one compiled copy of f.
 func (c *compiler) instance(f *ir.Func, kernel bool) *fnCtx {
-	ctx := &fnCtx{f: f, base: len(c.p.regs), kernel: kernel, result: -1,
+	ctx := &fnCtx{f: f, base: len(c.p.regs), kernel: kernel,
 		arrays: make([]int, len(f.Params)), scalars: make([]int, len(f.Params))}
 	for i := range f.Params {
 		ctx.arrays[i], ctx.scalars[i] = -1, -1
@@ -141,9 +141,11 @@ func countDefs(ctx *fnCtx, body []ir.Stmt) {
 	for _, s := range body {
 		switch s := s.(type) {
 		case *ir.Inst:
-			if s.Dst >= 0 && int(s.Dst) < len(ctx.defs) {
-				ctx.defs[s.Dst]++
-				ctx.def[s.Dst] = s
+			for d := range s.Defs() {
+				if d >= 0 && int(d) < len(ctx.defs) {
+					ctx.defs[d]++
+					ctx.def[d] = s
+				}
 			}
 		case *ir.If:
 			countDefs(ctx, s.Then)
@@ -417,24 +419,31 @@ func (c *compiler) jump(ctx *fnCtx, v uint8, what string) (stmtFn, error) {
 	}, nil
 }
 
-// ret ends the lanes; in a func it first stores the result, in a block
-// kernel it tells the barriers.
+// ret ends the lanes; in a func it first stores the results the caller
+// keeps, in a block kernel it tells the barriers.
 func (c *compiler) ret(ctx *fnCtx, s *ir.Return) (stmtFn, error) {
 	if ctx.kernel && c.p.blk != nil {
 		return func(fr *frame, m mask) (mask, error) { retire(fr, m); return mask{}, nil }, nil
 	}
-	if s.Value == ir.NoReg || ctx.result < 0 {
-		return func(fr *frame, m mask) (mask, error) { return mask{}, nil }, nil
+	var movs []instFn
+	for i, r := range s.Values {
+		if ctx.results[i] < 0 {
+			continue
+		}
+		v, t, err := c.reg(ctx, r, pos.Pos{})
+		if err != nil {
+			return nil, err
+		}
+		movs = append(movs, mkMov(t, ctx.results[i], v))
 	}
-	v, t, err := c.reg(ctx, s.Value, pos.Pos{})
-	if err != nil {
-		return nil, err
-	}
-	if t != ctx.f.Result {
-		return nil, c.errf(ctx, pos.Pos{}, "return of %s from a func returning %s", t, ctx.f.Result)
-	}
-	mov := mkMov(t, ctx.result, v)
-	return func(fr *frame, m mask) (mask, error) { return mask{}, mov(fr, m) }, nil
+	return func(fr *frame, m mask) (mask, error) {
+		for _, mov := range movs {
+			if err := mov(fr, m); err != nil {
+				return mask{}, err
+			}
+		}
+		return mask{}, nil
+	}, nil
 }
 
 // runSetup computes the hoisted uniform registers for a frame's launch.

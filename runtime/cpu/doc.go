@@ -19,7 +19,9 @@
 // marks for break/continue; return removes lanes. Funcs are compiled once
 // per call site with their own registers ("inlined"), so array parameters
 // resolve to kernel arguments at compile time and the callee body simply
-// runs under the caller's mask. Instructions that can fault (loads, stores,
+// runs under the caller's mask; a return moves each value into a result
+// register of the call site (only for the results the caller keeps),
+// which the call then moves into its destinations. Instructions that can fault (loads, stores,
 // atomics, integer division) only touch active lanes, and an access checks
 // every active lane's indices before any element is read or written.
 //

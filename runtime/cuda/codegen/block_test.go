@@ -245,19 +245,19 @@ func TestShuffleForms(t *testing.T) {
 // func that has them; an atomic on one is a plain read-modify-write.
 func TestLocalArrays(t *testing.T) {
 	fn := newFunc("acc", scalar("x", ir.I32))
-	fn.f.Result = ir.I32
+	fn.f.Results = []ir.Type{ir.I32}
 	fn.f.Locals = []ir.Buffer{buf("hist", ir.I32, 2, 4)}
 	x := fn.param(0)
 	one := fn.konst(ir.I32, int64(1))
 	old := fn.f.NewReg(ir.I32)
 	fn.inst(&ir.Inst{Op: ir.OpAtomicAdd, Dst: old, Param: 0, Space: ir.SpaceLocal, Args: []ir.Reg{one, x, x}})
-	fn.emit(&ir.Return{Value: fn.access(ir.SpaceLocal, 0, ir.I32, ir.NoReg, one, x)})
+	fn.emit(&ir.Return{Values: []ir.Reg{fn.access(ir.SpaceLocal, 0, ir.I32, ir.NoReg, one, x)}})
 
 	b := newFunc("k", arr("out", ir.F32, 1))
 	b.f.Locals = []ir.Buffer{buf("tile", ir.F32, 3, 4)}
 	i := b.tid(0)
 	r := b.f.NewReg(ir.I32)
-	b.inst(&ir.Inst{Op: ir.OpCall, Dst: r, Args: []ir.Reg{i}, ArrayArgs: []int{-1}})
+	b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: []ir.Reg{r}, Args: []ir.Reg{i}, ArrayArgs: []int{-1}})
 	v := b.op(ir.OpConvert, ir.F32, r)
 	b.access(ir.SpaceLocal, 0, ir.F32, v, i, i)
 	cas := b.f.NewReg(ir.F32)

@@ -168,13 +168,13 @@ func loopKernel() *ir.Kernel {
 // kernel twice(out: array[f32], a: array[f32]) { let i = tid(); out[i] = get(a, i) + 1.0 }
 func twiceKernel() *ir.Kernel {
 	fn := newFunc("get", arr("v", ir.F32, 1), scalar("i", ir.I32))
-	fn.f.Result = ir.F32
+	fn.f.Results = []ir.Type{ir.F32}
 	x := fn.load(0, fn.param(1))
-	fn.emit(&ir.Return{Value: fn.op(ir.OpMul, ir.F32, x, fn.konst(ir.F32, 2.0))})
+	fn.emit(&ir.Return{Values: []ir.Reg{fn.op(ir.OpMul, ir.F32, x, fn.konst(ir.F32, 2.0))}})
 	b := newFunc("twice", arr("out", ir.F32, 1), arr("a", ir.F32, 1))
 	i := b.tid(0)
 	v := b.f.NewReg(ir.F32)
-	b.inst(&ir.Inst{Op: ir.OpCall, Dst: v, Callee: 0, Args: []ir.Reg{ir.NoReg, i}, ArrayArgs: []int{1, -1}})
+	b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: []ir.Reg{v}, Callee: 0, Args: []ir.Reg{ir.NoReg, i}, ArrayArgs: []int{1, -1}})
 	b.store(0, i, b.op(ir.OpAdd, ir.F32, v, b.konst(ir.F32, 1.0)))
 	return b.kernel(1, fn.f)
 }

@@ -34,6 +34,7 @@ type gen struct {
 	// per function
 	f       *ir.Func
 	entry   bool
+	res     string // the result struct of a device func of several results
 	b       strings.Builder
 	depth   int
 	loops   []int        // label numbers of the enclosing loops, innermost last
@@ -66,9 +67,13 @@ func Source(k *ir.Kernel, opts Options) (string, error) {
 		if err != nil {
 			return "", err
 		}
+		g.res = resultName(i, f)
 		body, err := g.body(f, false)
 		if err != nil {
 			return "", err
+		}
+		if len(f.Results) > 1 {
+			protos = append(protos, resultStruct(i, f))
 		}
 		protos = append(protos, sig+";\n")
 		defs = append(defs, sig+" {\n"+body+"}\n")
@@ -237,6 +242,23 @@ func pname(f *ir.Func, i int) string { return fmt.Sprintf("p%d_%s", i, ident(f.P
 
 func funcName(i int, f *ir.Func) string { return fmt.Sprintf("gs_f%d_%s", i, ident(f.Name)) }
 
+// resultName is the C type a func of several results returns: a struct
+// of members v0, v1, ... (C has one return value; a struct stays in
+// registers after inlining).
+func resultName(i int, f *ir.Func) string { return funcName(i, f) + "_res" }
+
+// resultStruct declares resultName(i, f); funcSig checked its types.
+func resultStruct(i int, f *ir.Func) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "struct %s {", resultName(i, f))
+	for k, t := range f.Results {
+		ct, _ := ctype(t)
+		fmt.Fprintf(&b, " %s v%d;", ct, k)
+	}
+	b.WriteString(" };\n")
+	return b.String()
+}
+
 func (g *gen) params(f *ir.Func) ([]string, error) {
 	var ps []string
 	for i, p := range f.Params {
@@ -274,22 +296,24 @@ func (g *gen) funcSig(i int, f *ir.Func) (string, error) {
 			}
 		}
 	}
-	ret := "void"
-	if f.Result != ir.Invalid {
-		r, ok := ctype(f.Result)
-		if !ok {
-			return "", errorf(f.Pos, "codegen: func %s has result type %s", f.Name, f.Result)
+	for _, t := range f.Results {
+		if _, ok := ctype(t); !ok {
+			return "", errorf(f.Pos, "codegen: func %s has result type %s", f.Name, t)
 		}
-		ret = r
+	}
+	ret := "void"
+	switch len(f.Results) {
+	case 0:
+	case 1:
+		ret, _ = ctype(f.Results[0])
+	default:
+		ret = resultName(i, f)
 	}
 	return fmt.Sprintf("static __device__ %s %s(%s)", ret, funcName(i, f), strings.Join(ps, ", ")), nil
 }
 
 func (g *gen) entrySig() (string, error) {
 	f := g.k.Entry
-	if f.Result != ir.Invalid {
-		return "", errorf(f.Pos, "codegen: kernel %s has a result type", f.Name)
-	}
 	if g.k.TidDims < 0 || g.k.TidDims > 4 {
 		return "", errorf(f.Pos, "codegen: kernel %s: TidDims %d (want 0-4)", f.Name, g.k.TidDims)
 	}
@@ -333,10 +357,14 @@ func (g *gen) body(f *ir.Func, entry bool) (string, error) {
 	if err := g.stmts(f.Body); err != nil {
 		return "", err
 	}
-	if !entry && f.Result != ir.Invalid && !endsInReturn(f.Body) {
+	if !entry && len(f.Results) > 0 && !endsInReturn(f.Body) {
 		// Unreachable for checked IR (every path returns); keeps C well-formed.
-		ct, _ := ctype(f.Result)
-		g.line("return (%s)0;", ct)
+		if len(f.Results) == 1 {
+			ct, _ := ctype(f.Results[0])
+			g.line("return (%s)0;", ct)
+		} else {
+			g.line("return %s{};", g.res)
+		}
 	}
 	return g.b.String(), nil
 }
@@ -503,27 +531,24 @@ func (g *gen) loop(s *ir.Loop) error {
 	return nil
 }
 
+// ret returns nothing, the one result, or the struct of several results
+// (ir.Verify matched Values to the func's results).
 func (g *gen) ret(s *ir.Return) error {
-	f := g.f
-	switch {
-	case g.entry && s.Value != ir.NoReg:
-		return errorf(f.Pos, "codegen: kernel %s returns a value", f.Name)
-	case f.Result == ir.Invalid && s.Value != ir.NoReg:
-		return errorf(f.Pos, "codegen: func %s has no result but returns one", f.Name)
-	case f.Result != ir.Invalid && s.Value == ir.NoReg:
-		return errorf(f.Pos, "codegen: func %s returns no value", f.Name)
-	case s.Value == ir.NoReg:
+	vs := make([]string, len(s.Values))
+	for k, r := range s.Values {
+		var err error
+		if vs[k], _, err = g.reg(r, g.f.Pos); err != nil {
+			return err
+		}
+	}
+	switch len(vs) {
+	case 0:
 		g.line("return;")
-		return nil
+	case 1:
+		g.line("return %s;", vs[0])
+	default:
+		g.line("return %s{%s};", g.res, strings.Join(vs, ", "))
 	}
-	v, t, err := g.reg(s.Value, f.Pos)
-	if err != nil {
-		return err
-	}
-	if t != f.Result {
-		return errorf(f.Pos, "codegen: func %s returns %s, result type is %s", f.Name, t, f.Result)
-	}
-	g.line("return %s;", v)
 	return nil
 }
 

@@ -181,10 +181,10 @@ func TestVoidFuncAndReturns(t *testing.T) {
 	fn := newFunc("put", arr("v", ir.I64, 2), scalar("x", ir.I64))
 	z := fn.konst(ir.I32, int64(0))
 	fn.store(0, z, z, fn.param(1))
-	fn.emit(&ir.Return{Value: ir.NoReg})
+	fn.emit(&ir.Return{})
 	b := newFunc("k", arr("out", ir.I64, 2), scalar("x", ir.I64))
 	b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Args: []ir.Reg{ir.NoReg, b.param(1)}, ArrayArgs: []int{0, -1}})
-	b.emit(&ir.Return{Value: ir.NoReg})
+	b.emit(&ir.Return{})
 	src := mustSource(t, b.kernel(0, fn.f), Options{Debug: true})
 	wantAll(t, src,
 		`static __device__ void gs_f0_put\(gs_array2 p0_v, long long p1_x, int gs_root0\)`,
@@ -316,12 +316,12 @@ var cKeywords = []string{"int", "float", "double", "char", "long", "unsigned", "
 func TestIdentifiersAvoidKeywords(t *testing.T) {
 	for _, kw := range cKeywords {
 		fn := newFunc(kw, arr(kw, ir.F32, 1), scalar(kw, ir.F32))
-		fn.f.Result = ir.F32
-		fn.emit(&ir.Return{Value: fn.param(1)})
+		fn.f.Results = []ir.Type{ir.F32}
+		fn.emit(&ir.Return{Values: []ir.Reg{fn.param(1)}})
 		b := newFunc(kw, arr(kw, ir.F32, 1), scalar(kw, ir.F32))
 		i := b.tid(0)
 		r := b.f.NewReg(ir.F32)
-		b.inst(&ir.Inst{Op: ir.OpCall, Dst: r, Args: []ir.Reg{ir.NoReg, b.param(1)}, ArrayArgs: []int{0, -1}})
+		b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: []ir.Reg{r}, Args: []ir.Reg{ir.NoReg, b.param(1)}, ArrayArgs: []int{0, -1}})
 		b.store(0, i, r)
 		src := mustSource(t, b.kernel(1, fn.f), Options{Debug: true})
 		code := regexp.MustCompile(`//.*`).ReplaceAllString(src, "")
@@ -462,7 +462,7 @@ func TestMalformedIR(t *testing.T) {
 			b.emit(&ir.Loop{CondReg: ir.NoReg, Post: []ir.Stmt{&ir.Continue{}}})
 		}),
 		"non-bool cond":  mk(func(b *fb) { b.emit(&ir.If{Cond: b.tid(0)}) }),
-		"kernel returns": mk(func(b *fb) { b.emit(&ir.Return{Value: b.tid(0)}) }),
+		"kernel returns": mk(func(b *fb) { b.emit(&ir.Return{Values: []ir.Reg{b.tid(0)}}) }),
 		"bad callee":     mk(func(b *fb) { b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Callee: 3}) }),
 		"u8 atomic": mk(func(b *fb) {
 			b.f.Params[0].Elem = ir.U8
@@ -489,13 +489,13 @@ func TestMalformedIR(t *testing.T) {
 // an unreachable fallback return so that C sees a value on every path.
 func TestFuncFallbackReturn(t *testing.T) {
 	fn := newFunc("pick", scalar("c", ir.Bool), scalar("x", ir.I32))
-	fn.f.Result = ir.I32
+	fn.f.Results = []ir.Type{ir.I32}
 	c, x := fn.param(0), fn.param(1)
-	fn.emit(&ir.If{Cond: c, Then: []ir.Stmt{&ir.Return{Value: x}}, Else: []ir.Stmt{&ir.Return{Value: x}}})
+	fn.emit(&ir.If{Cond: c, Then: []ir.Stmt{&ir.Return{Values: []ir.Reg{x}}}, Else: []ir.Stmt{&ir.Return{Values: []ir.Reg{x}}}})
 	b := newFunc("k", arr("out", ir.I32, 1))
 	i := b.tid(0)
 	r := b.f.NewReg(ir.I32)
-	b.inst(&ir.Inst{Op: ir.OpCall, Dst: r, Args: []ir.Reg{b.konst(ir.Bool, true), i}, ArrayArgs: []int{-1, -1}})
+	b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: []ir.Reg{r}, Args: []ir.Reg{b.konst(ir.Bool, true), i}, ArrayArgs: []int{-1, -1}})
 	b.store(0, i, r)
 	src := mustSource(t, b.kernel(1, fn.f), Options{})
 	wantAll(t, src, `\} else \{\n\s+return r1;\n\s+\}\n\s+return \(int\)0;\n\}`, `r\d+ = gs_f0_pick\(r\d+, r0\);`)

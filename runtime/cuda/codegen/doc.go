@@ -6,7 +6,10 @@
 // One Source call gives one translation unit: the gs_array struct, the
 // helpers the kernel needs, a static __device__ function per k.Funcs entry
 // (prototypes first, so call order does not matter) and the
-// extern "C" __global__ entry EntryName(k). The text depends only on the IR
+// extern "C" __global__ entry EntryName(k). A func returns void, its one
+// result, or for several results a struct declared before its prototype
+// (gs_fN_name_res, members v0, v1, ...) whose members the caller copies to
+// the call's kept destinations. The text depends only on the IR
 // and Options, so it can key the kernel cache. The launch contract below
 // is that of flat kernels; block kernels have their own (# Block kernels).
 //

@@ -302,7 +302,9 @@ func (g *gen) atomicExpr(op ir.Op, t ir.Type, ptr string, v []string) string {
 }
 
 // call passes scalars by value and arrays as their gs_array (plus, in Debug
-// builds, the entry parameter each array came from).
+// builds, the entry parameter each array came from). The one result is
+// assigned to its Dst; several come back in the callee's result struct,
+// whose members the kept Dsts take (ir.Verify matched their types).
 func (g *gen) call(in *ir.Inst) error {
 	if in.Callee < 0 || in.Callee >= len(g.k.Funcs) {
 		return g.instErr(in, "callee %d out of range", in.Callee)
@@ -324,18 +326,35 @@ func (g *gen) call(in *ir.Inst) error {
 		}
 	}
 	call := fmt.Sprintf("%s(%s)", funcName(in.Callee, cf), strings.Join(append(args, roots...), ", "))
-	if in.Dst == ir.NoReg {
+	dsts := make([]string, len(in.Dsts)) // C names of the kept results, "" for dropped ones
+	kept := 0
+	for k, r := range in.Dsts {
+		if r == ir.NoReg {
+			continue
+		}
+		var err error
+		if dsts[k], _, err = g.reg(r, in.Pos); err != nil {
+			return err
+		}
+		kept++
+	}
+	switch {
+	case kept == 0:
 		g.line("%s;", call)
-		return nil
+	case len(dsts) == 1:
+		g.line("%s = %s;", dsts[0], call)
+	default:
+		g.line("{")
+		g.depth++
+		g.line("%s gs_res = %s;", resultName(in.Callee, cf), call)
+		for k, d := range dsts {
+			if d != "" {
+				g.line("%s = gs_res.v%d;", d, k)
+			}
+		}
+		g.depth--
+		g.line("}")
 	}
-	d, dt, err := g.reg(in.Dst, in.Pos)
-	if err != nil {
-		return err
-	}
-	if dt != cf.Result {
-		return g.instErr(in, "result of %s is %s, destination is %s", cf.Name, cf.Result, dt)
-	}
-	g.line("%s = %s;", d, call)
 	return nil
 }
 

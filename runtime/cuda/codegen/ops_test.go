@@ -166,7 +166,7 @@ func atomicKernel(op ir.Op, t ir.Type) *ir.Kernel {
 func callKernel(t ir.Type) *ir.Kernel {
 	k := instKernel(t, t, func(b *fb, x ir.Reg) ir.Reg {
 		d := b.f.NewReg(t)
-		b.inst(&ir.Inst{Op: ir.OpCall, Dst: d, Callee: 0, Args: []ir.Reg{ir.NoReg, x}, ArrayArgs: []int{1, -1}})
+		b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: []ir.Reg{d}, Callee: 0, Args: []ir.Reg{ir.NoReg, x}, ArrayArgs: []int{1, -1}})
 		return d
 	})
 	k.Funcs = []*ir.Func{callFunc(t)}
@@ -202,8 +202,8 @@ func callFunc(t ir.Type) *ir.Func {
 	x := fn.param(1)
 	zero := fn.konst(ir.I32, int64(0))
 	fn.load(0, zero)
-	fn.emit(&ir.Return{Value: x})
-	fn.f.Result = t
+	fn.emit(&ir.Return{Values: []ir.Reg{x}})
+	fn.f.Results = []ir.Type{t}
 	return fn.f
 }
 

@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/ir/irtest"
 	"github.com/gscript-lang/gscript/lang/pos"
 	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/cuda"
@@ -222,6 +223,7 @@ func blockCases(info *cuda.DeviceInfo) []gpuCase {
 		cs = append(cs, indexCase(sh))
 	}
 	cs = append(cs, tileCase(), localCase(), optInCase(102400), gridStrideCase(100003, 3))
+	cs = append(cs, callCases()...)
 	if info.MaxSharedMemoryPerBlockOptin > 0 {
 		cs = append(cs, limitCase(info.MaxSharedMemoryPerBlockOptin))
 	}
@@ -348,7 +350,7 @@ func nonEmpty(msgs ...string) []string {
 //	out[g] = acc[0] + acc[1]*3 + acc[2]*5 + acc[3]*7 + c
 func localCase() gpuCase {
 	fb := newKB("f", ir.Param{Name: "x", Elem: ir.I32})
-	fb.f.Result, fb.f.Locals = ir.I32, []ir.Buffer{buffer("h", ir.I32, 8)}
+	fb.f.Results, fb.f.Locals = []ir.Type{ir.I32}, []ir.Buffer{buffer("h", ir.I32, 8)}
 	x := fb.param(0)
 	seven := fb.i32(7)
 	k := fb.op(ir.OpAnd, ir.I32, x, seven)
@@ -358,7 +360,7 @@ func localCase() gpuCase {
 	fb.store(ir.SpaceLocal, 0, fb.op(ir.OpAdd, ir.I32, fb.load(nil, ir.SpaceLocal, 0, k1), fb.i32(1)), k1)
 	r := fb.op(ir.OpMul, ir.I32, fb.load(nil, ir.SpaceLocal, 0, k), fb.i32(10))
 	r = fb.op(ir.OpAdd, ir.I32, fb.op(ir.OpAdd, ir.I32, r, fb.load(nil, ir.SpaceLocal, 0, k1)), old)
-	fb.emit(&ir.Return{Value: r})
+	fb.emit(&ir.Return{Values: []ir.Reg{r}})
 
 	b := newKB("locals", array("a", ir.I32), array("out", ir.I32))
 	b.f.Locals = []ir.Buffer{buffer("acc", ir.I32, 4)}
@@ -366,7 +368,7 @@ func localCase() gpuCase {
 	a := b.ld(0, g)
 	call := func(v ir.Reg) ir.Reg {
 		d := b.f.NewReg(ir.I32)
-		b.inst(&ir.Inst{Op: ir.OpCall, Dst: d, Callee: 0, Args: []ir.Reg{v}, ArrayArgs: []int{-1}})
+		b.inst(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: []ir.Reg{d}, Callee: 0, Args: []ir.Reg{v}, ArrayArgs: []int{-1}})
 		return d
 	}
 	three := b.i32(3)
@@ -403,6 +405,45 @@ func localCase() gpuCase {
 			}
 			return compare(ir.I32, g.download(ir.I32, out, n), want)
 		}}
+}
+
+// callCases run irtest's calls of funcs with several results as block
+// kernels of 64 threads over 3 blocks, checking every output against the
+// case's Want; inputs differ between neighbouring threads, so that the
+// early returns of "early" diverge within a warp.
+func callCases() []gpuCase {
+	var cs []gpuCase
+	for _, c := range irtest.Calls() {
+		c.Kernel.Block = []int{64}
+		cs = append(cs, gpuCase{name: "multi-result " + c.String(), k: c.Kernel,
+			run: func(g device) (int, string) {
+				const n = 192
+				x := func(i int) float64 { return float64(i * 37 % 70) } // 0..69, neighbours apart
+				ps := c.Kernel.Entry.Params
+				in := make([]uint64, n)
+				for i := range in {
+					in[i] = ir.FromFloat(x(i), ps[0].Elem)
+				}
+				args := []backend.Arg{g.upload(ps[0].Elem, in)}
+				for _, p := range ps[1:] {
+					args = append(args, g.zeros(p.Elem, n))
+				}
+				g.launch([]int{n / 64}, args)
+				compared := 0
+				for k, p := range ps[1:] {
+					want := make([]uint64, n)
+					for i := range want {
+						want[i] = ir.FromFloat(c.Want(x(i))[k], p.Elem)
+					}
+					m, msg := compare(p.Elem, g.download(p.Elem, args[k+1], n), want)
+					if compared += m; msg != "" {
+						return compared, p.Name + ": " + msg
+					}
+				}
+				return compared, ""
+			}})
+	}
+	return cs
 }
 
 // optInCase fills bytes of shared memory (over 48 KiB: the opt-in path)
@@ -512,7 +553,7 @@ func debugCases() []gpuCase {
 	fb.f.Locals = []ir.Buffer{buffer("l", ir.I32, 4)}
 	fb.line = 20
 	atLocal := fb.store(ir.SpaceLocal, 0, fb.i32(1), fb.param(0))
-	fb.emit(&ir.Return{Value: ir.NoReg})
+	fb.emit(&ir.Return{})
 	lb := newKB("local_oob", array("out", ir.F32))
 	lt := lb.axis(ir.OpThreadId, 0)
 	lb.ifThen(lb.op(ir.OpEq, ir.Bool, lt, lb.i32(63)), func() {
