@@ -56,7 +56,7 @@ type body struct {
 	scopes []map[string]*kvar
 	cur    *[]ir.Stmt
 	loops  int
-	result ir.Type
+	result dtype.Type
 	// badResult is true when the func's declared result type was invalid:
 	// return statements are then checked only for errors of their own.
 	badResult bool
@@ -88,12 +88,14 @@ func (b *body) lowerFunc(fi *funcInfo) *ir.Func {
 	d := fi.decl
 	b.fn = &ir.Func{Name: fi.name, Pos: d.Pos, Params: fi.params}
 	b.sig = fi.sig
-	if fi.result != ir.Invalid {
-		b.fn.Results = []ir.Type{fi.result}
+	for k := range fi.result.Lanes() {
+		if fi.result.Valid() {
+			b.fn.Results = append(b.fn.Results, fi.result.LaneType(k))
+		}
 	}
 	b.result, b.badResult = fi.result, fi.badResult
 	b.lower(d.Body, nil)
-	if fi.result != ir.Invalid && !terminates(d.Body.Stmts) {
+	if fi.result.Valid() && !terminates(d.Body.Stmts) {
 		b.errs.Add(d.Body.End, "missing return")
 	}
 	return b.fn
@@ -455,22 +457,35 @@ func (b *body) returnStmt(s *ast.ReturnStmt) {
 		}
 	case b.kind == "kernel" && s.Value != nil:
 		b.errs.Add(s.Value.Start(), "kernel %s cannot return a value", b.name)
-	case b.result == ir.Invalid && s.Value != nil:
+	case !b.result.Valid() && s.Value != nil:
 		b.errs.Add(s.Value.Start(), "too many return values: func %s has no result", b.name)
-	case b.result != ir.Invalid && s.Value == nil:
+	case b.result.Valid() && s.Value == nil:
 		b.errs.Add(s.Pos, "not enough return values: func %s returns %s", b.name, b.result)
 	case s.Value != nil:
-		x := b.convertTo(b.expr(s.Value), b.result, "return statement")
-		if x.mode == modeInvalid {
-			return
+		if lanes, ok := b.resultLanes(s.Value); ok {
+			b.emit(&ir.Return{Values: lanes})
 		}
-		b.emit(&ir.Return{Values: []ir.Reg{b.materialize(x)}})
 		return
 	default:
 		b.uni.ret(s.Pos)
 		b.emit(&ir.Return{})
 		return
 	}
+}
+
+// resultLanes checks a return value against the func's result type and
+// returns its registers, one per lane.
+func (b *body) resultLanes(e ast.Expr) ([]ir.Reg, bool) {
+	x := b.expr(e)
+	if !b.result.IsScalar() {
+		x = b.convertVec(x, b.result, "return statement")
+		return x.regs, x.mode != modeInvalid
+	}
+	x = b.convertTo(x, b.result.Elem, "return statement")
+	if x.mode == modeInvalid {
+		return nil, false
+	}
+	return []ir.Reg{b.materialize(x)}, true
 }
 
 // terminates is Go's terminating-statement rule, simplified: the last

@@ -468,20 +468,22 @@ func (b *body) callFunc(e *ast.CallExpr, fi *funcInfo, stmt bool) operand {
 	if b.ks != nil && b.kc.funcsOK {
 		callee = b.ks.callee(b.kc, fi)
 	}
-	dst := ir.NoReg
 	var dsts []ir.Reg
-	if fi.result != ir.Invalid && !stmt {
-		dst = b.reg(fi.result)
-		dsts = []ir.Reg{dst}
+	if fi.result.Valid() && !stmt {
+		for k := range fi.result.Lanes() {
+			dsts = append(dsts, b.reg(fi.result.LaneType(k)))
+		}
 	}
 	b.emit(&ir.Inst{Op: ir.OpCall, Dst: ir.NoReg, Dsts: dsts, Args: args, ArrayArgs: arrays, Callee: callee, Pos: e.Fun.Start()})
 	if fi.readsMem {
-		b.uni.from(dst, e)
+		for _, r := range dsts {
+			b.uni.from(r, e)
+		}
 	}
-	if dst == ir.NoReg {
+	if dsts == nil {
 		return operand{mode: modeNoValue, expr: e}
 	}
-	return operand{mode: modeValue, t: fi.result, reg: dst, expr: e}
+	return b.linalgResult(fi.result, dsts, e)
 }
 
 // funcArgs checks every argument against its source parameter and

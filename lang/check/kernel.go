@@ -16,7 +16,7 @@ type funcInfo struct {
 	name   string
 	sig    []dtype.Param // the parameters as declared
 	params []ir.Param    // sig flattened (dtype.FlattenParams)
-	result ir.Type
+	result dtype.Type    // invalid for none; a compound one returns its lanes
 	// badResult is true when the declared result type was an error:
 	// calls then yield an invalid operand instead of "no value".
 	badResult bool
@@ -84,13 +84,8 @@ func (kc *kernelChecker) signature(d *ast.FuncDecl) *funcInfo {
 	fi.sig = kc.params("func", d.Name.Name, d.Params)
 	fi.params = dtype.FlattenParams(fi.sig)
 	if d.Result != nil {
-		t := kc.valueType(d.Result, "func result")
-		if t.Valid() && !t.IsScalar() {
-			kc.errs.Add(d.Result.Pos, "funcs returning %s are not supported yet (return its components, or store it in an array parameter)", t)
-			t = dtype.Type{}
-		}
-		fi.result = t.Elem
-		fi.badResult = fi.result == ir.Invalid
+		fi.result = kc.valueType(d.Result, "func result")
+		fi.badResult = !fi.result.Valid()
 	}
 	return fi
 }
