@@ -79,5 +79,6 @@
 // a strict backend's in the last bits (and in subnormals); how much, per
 // function, is measured by runtime/cuda/kernel's TestFastMathPrecision.
 // FastMath is a permission, never an obligation: a strict result is always
-// a valid one (the cpu executor ignores the flag).
+// a valid one (the cpu executor takes only f64 contraction, runtime/cpu's
+// doc.go; CUDA all of them, runtime/cuda/codegen's).
 package ir
