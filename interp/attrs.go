@@ -102,13 +102,17 @@ type Config struct {
 	// AllowTF32 lets f32 matrix products use TF32 tensor cores (PyTorch's
 	// allow_tf32): faster, with 10-bit mantissa inputs. Off: exact f32.
 	AllowTF32 bool
-	tracker   *mem.Tracker // where Prefetch takes effect: host accesses read it there
+	// FastMath compiles every script kernel compiled from then on with
+	// fast math (TYPES.md section 5), as if declared `fast`; kernels the
+	// library builds (fills, array expressions, reductions) stay strict.
+	FastMath bool
+	tracker  *mem.Tracker // where Prefetch takes effect: host accesses read it there
 }
 
 var launchAccessModes = []string{"relaxed", "checked", "strict"}
 
 // configSettings are config's attributes, in the order it prints them.
-var configSettings = []string{"launch_access", "debug", "allow_oversubscription", "prefetch", "allow_tf32"}
+var configSettings = []string{"launch_access", "debug", "allow_oversubscription", "prefetch", "allow_tf32", "fast_math"}
 
 // ConfigNames lists config's settings (for REPL completion).
 func ConfigNames() []string { return append([]string(nil), configSettings...) }
@@ -120,7 +124,7 @@ func (*Config) Type() string { return "record" }
 func (c *Config) String() string {
 	return (&Record{
 		Names:  configSettings,
-		Values: []Value{String(c.LaunchAccess), Bool(c.Debug), Bool(c.AllowOversubscription), String(c.Prefetch), Bool(c.AllowTF32)},
+		Values: []Value{String(c.LaunchAccess), Bool(c.Debug), Bool(c.AllowOversubscription), String(c.Prefetch), Bool(c.AllowTF32), Bool(c.FastMath)},
 	}).String()
 }
 
@@ -136,6 +140,8 @@ func (c *Config) get(name string) (Value, error) {
 		return String(c.Prefetch), nil
 	case "allow_tf32":
 		return Bool(c.AllowTF32), nil
+	case "fast_math":
+		return Bool(c.FastMath), nil
 	}
 	return nil, fmt.Errorf("config has no setting %s (settings: %s)", name, strings.Join(configSettings, ", "))
 }
@@ -152,12 +158,12 @@ func (c *Config) set(name string, v Value) error {
 		return nil
 	case "prefetch":
 		return c.setPrefetch(v)
-	case "debug", "allow_oversubscription", "allow_tf32":
+	case "debug", "allow_oversubscription", "allow_tf32", "fast_math":
 		b, ok := v.(Bool)
 		if !ok {
 			return fmt.Errorf("config.%s must be a bool, not %s", name, describe(v))
 		}
-		*map[string]*bool{"debug": &c.Debug, "allow_oversubscription": &c.AllowOversubscription, "allow_tf32": &c.AllowTF32}[name] = bool(b)
+		*map[string]*bool{"debug": &c.Debug, "allow_oversubscription": &c.AllowOversubscription, "allow_tf32": &c.AllowTF32, "fast_math": &c.FastMath}[name] = bool(b)
 		return nil
 	}
 	_, err := c.get(name)

@@ -55,7 +55,7 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 		}
 		th.stack = append(th.stack, v)
 	}
-	prog, err := th.program(k.IR, d)
+	prog, err := th.program(k.IR, d, th.Config.FastMath)
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
@@ -244,24 +244,26 @@ func arrayTypeString(a *mem.Array) string {
 }
 
 // progKey names a compiled program: a kernel for one device, with or
-// without debug checks.
+// without debug checks, strict or with fast math forced on.
 type progKey struct {
 	k     *ir.Kernel
 	dev   mem.Device
 	debug bool
+	fast  bool
 }
 
-// program returns k compiled for dev, compiling on first use. A loop
-// launching one kernel finds it without a map lookup.
-func (th *Thread) program(k *ir.Kernel, dev mem.Device) (backend.Program, error) {
-	key := progKey{k, dev, th.Config.Debug}
+// program returns k compiled for dev, with fast math when fast (or k's own
+// FastMath), compiling on first use. A loop launching one kernel finds it
+// without a map lookup.
+func (th *Thread) program(k *ir.Kernel, dev mem.Device, fast bool) (backend.Program, error) {
+	key := progKey{k, dev, th.Config.Debug, fast}
 	if th.lastProg != nil && th.lastKey == key {
 		return th.lastProg, nil
 	}
 	p := th.progs[key]
 	if p == nil {
 		var err error
-		if p, err = backend.Compile(k, dev, backend.Options{Debug: key.debug}); err != nil {
+		if p, err = backend.Compile(k, dev, backend.Options{Debug: key.debug, FastMath: key.fast}); err != nil {
 			return nil, err
 		}
 		if th.progs == nil {
@@ -316,7 +318,9 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 	if len(args) != len(params) {
 		return fmt.Errorf("kernel %s takes %d arguments, got %d", k.Entry.Name, len(params), len(args))
 	}
-	prog, err := th.program(k, dev)
+	// Library kernels ignore config.fast_math: an array expression
+	// computes what NumPy would, bit for bit on every device.
+	prog, err := th.program(k, dev, false)
 	if err != nil {
 		return err
 	}

@@ -178,7 +178,7 @@ var docs = slices.Concat([]Doc{
 		"floor", "the largest whole number <= x", "ceil", "the smallest whole number >= x",
 		"trunc", "x without its fraction (toward zero)"),
 	described(topicKernel, true, "", "in kernels, on f32 and f64",
-		"rsqrt", "rsqrt(x): 1 / sqrt(x)", "atan2", "atan2(y, x): the angle of (x, y)",
+		"rsqrt", "rsqrt(x): 1 / sqrt(x) (the hardware approximation in a fast kernel)", "atan2", "atan2(y, x): the angle of (x, y)",
 		"fma", "fma(a, b, c): a * b + c, rounded once", "clamp", "clamp(x, lo, hi): x limited to [lo, hi] (ints too)",
 		"sign", "sign(x): -1, 0 or 1 (ints too)", "isnan", "isnan(x): whether x is NaN",
 		"isinf", "isinf(x): whether x is infinite", "isfinite", "isfinite(x): whether x is neither infinite nor NaN"),

@@ -55,3 +55,12 @@ func TestArgsExample(t *testing.T) {
 		t.Errorf("N = 0: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// TestNbodyBench runs bench/nbody.gs on the cpu with 256 bodies: its
+// strict and fast kernels run and agree (the script asserts it).
+func TestNbodyBench(t *testing.T) {
+	code, out, errOut := gscript(t, "", "run", "--device", "cpu", filepath.Join("..", "..", "bench", "nbody.gs"), "256")
+	if code != 0 || strings.Count(out, "GFLOP/s") != 2 || !strings.Contains(out, "fast vs strict acceleration") {
+		t.Errorf("exit %d, output:\n%s%s", code, out, errOut)
+	}
+}

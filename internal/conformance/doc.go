@@ -15,5 +15,12 @@
 //	CGO_ENABLED=0 go test -c -o .gpu/conformance.test ./internal/conformance
 //	cd internal/conformance && ../../.gpu/conformance.test -test.v -test.count=1
 //
+// A kernel declared fast, or compiled with config.fast_math, may differ
+// from the cpu in the last bits of its float results (lang/ir's "Fast
+// math"), so a chunk using one prints only what fast math cannot change:
+// values rounded well above the error, allclose against a strict kernel,
+// integer results (testdata/fastmath.gs). The outputs stay exact
+// comparisons on every backend.
+//
 // Exec, the runner of one chunk, is shared with interp's script tests.
 package conformance

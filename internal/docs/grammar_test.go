@@ -288,7 +288,7 @@ func scriptFiles(t *testing.T) []string {
 	return files
 }
 
-var contextual = []string{"allocator", "array", "block", "device", "grid"}
+var contextual = []string{"allocator", "array", "block", "device", "fast", "grid"}
 
 func isKeywordScope(s string) bool {
 	return strings.Contains(s, "keyword.") || strings.Contains(s, "storage.") || strings.Contains(s, "constant.language")
@@ -394,6 +394,7 @@ func TestGrammarWords(t *testing.T) {
 		"allocator": "allocator host { }",
 		"block":     "kernel k(x: array[f32]) block(64) { }",
 		"grid":      "launch k[grid(4)](x)",
+		"fast":      "kernel k(x: array[f32]) block(64) fast { }",
 	}
 	for _, k := range syntax.Keywords() {
 		line, ok := ctx[k]
@@ -410,7 +411,7 @@ func TestGrammarWords(t *testing.T) {
 		}
 	}
 	// Contextual words are names elsewhere.
-	for _, line := range []string{"let device = 1", "let block = 2", "print(grid)"} {
+	for _, line := range []string{"let device = 1", "let block = 2", "print(grid)", "let fast = 3"} {
 		w := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(line))[1]
 		if s := scopeOf(t, g, line, w); isKeywordScope(s) {
 			t.Errorf("%q in %q has scopes %q, want a name", w, line, s)

@@ -343,7 +343,7 @@ func TestCompletion(t *testing.T) {
 		{"xs.mem", []string{"ory_kind"}, 3},
 		{"print(xs.sh", []string{"ape"}, 2},
 		{"config.la", []string{"unch_access"}, 2},
-		{"config.", []string{"allow_oversubscription", "allow_tf32", "debug", "launch_access", "prefetch"}, 0},
+		{"config.", []string{"allow_oversubscription", "allow_tf32", "debug", "fast_math", "launch_access", "prefetch"}, 0},
 		{"info.us", []string{"ed_by_arrays"}, 2},
 		{"counter.", nil, 0},
 		{"con", []string{"fig", "st", "tinue"}, 3},

@@ -192,3 +192,25 @@ for n in [4, 2, 2] { launch addk[n](a, 100) }
 let v = a[1:3]
 for i in range(2) { launch addk[2](v, 1000) }
 print(a, b)                            //> [323, 2323, 2123, 123] [10, 10, 10, 10]
+---
+//!cpu
+// fast math on the cpu contracts f64 c + a*b into one FMA: a fast kernel,
+// or any script kernel while config.fast_math is set (compiled apart from
+// its strict build, which comes back when the setting is turned off)
+kernel mad(x: array[f64], y: array[f64]) {
+    let e: f64 = 1.0 / 1073741824.0
+    y[tid()] = x[0] + (1.0 + e) * (1.0 - e)
+}
+kernel mad_fast(x: array[f64], y: array[f64]) fast {
+    let e: f64 = 1.0 / 1073741824.0
+    y[tid()] = x[0] + (1.0 + e) * (1.0 - e)
+}
+array x: f64[1] = -1
+array y: f64[4]
+launch mad[1](x, y)
+launch mad_fast[1](x, y[1:])
+config.fast_math = true
+launch mad[1](x, y[2:])
+config.fast_math = false
+launch mad[1](x, y[3:])
+print(y)   //> [0.0, -8.673617379884035e-19, -8.673617379884035e-19, 0.0]

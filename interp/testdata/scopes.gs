@@ -44,7 +44,7 @@ capture g on "cpu" { }                 ### "cannot capture on cpu"
 print(config.launch_access, config.debug)  //> checked false
 config.launch_access = "strict"
 config.debug = true
-print(config)                          //> {launch_access: "strict", debug: true, allow_oversubscription: false, prefetch: "auto", allow_tf32: false}
+print(config)                          //> {launch_access: "strict", debug: true, allow_oversubscription: false, prefetch: "auto", allow_tf32: false, fast_math: false}
 ---
 // config.prefetch: automatic prefetch of managed memory (MEMORY.md section 8)
 print(config.prefetch)                 //> auto

@@ -167,15 +167,17 @@ type FnDecl struct {
 	NumLocals int // frame size, set by the resolver (params first)
 }
 
-// KernelDecl is `kernel name(p: T, ...) [block(B0, ...)] { }`. Block holds
-// the block shape's extents (constant expressions) of a block kernel, and
-// is nil for a flat kernel.
+// KernelDecl is `kernel name(p: T, ...) [block(B0, ...)] [fast] { }`.
+// Block holds the block shape's extents (constant expressions) of a block
+// kernel, and is nil for a flat kernel. Fast marks a fast-math kernel
+// (ir.Kernel.FastMath).
 type KernelDecl struct {
 	Pos      Pos
 	Name     *Ident
 	Params   []*Param
 	Block    []Expr
 	BlockPos Pos // of "block"
+	Fast     bool
 	Body     *Block
 }
 

@@ -39,6 +39,9 @@ func Dump(k *ir.Kernel) string {
 		if k.UsesPrint {
 			d.b.WriteString(" print")
 		}
+		if k.FastMath {
+			d.b.WriteString(" fast")
+		}
 		d.b.WriteByte('\n')
 		d.buffers("shared", k.Shared)
 		d.buffers("local", k.Entry.Locals)

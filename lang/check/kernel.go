@@ -237,7 +237,7 @@ type kernelState struct {
 func (kc *kernelChecker) kernel(d *ast.KernelDecl) *ir.Kernel {
 	sig := kc.params("kernel", d.Name.Name, d.Params)
 	kc.sigs[d] = sig
-	ks := &kernelState{k: &ir.Kernel{}, index: map[*funcInfo]int{}}
+	ks := &kernelState{k: &ir.Kernel{FastMath: d.Fast}, index: map[*funcInfo]int{}}
 	b := newBody(kc, "kernel", d.Name.Name, kc.env, ks)
 	b.fn = &ir.Func{Name: d.Name.Name, Pos: d.Pos, Params: dtype.FlattenParams(sig)}
 	b.sig = sig

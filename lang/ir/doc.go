@@ -67,4 +67,30 @@
 //     the memory held); local arrays are zeroed when their func starts.
 //   - Launch geometry: the grid's last axis holds at most 2^31-1 blocks,
 //     the others 65535 each (CUDA's limits, enforced on every backend).
+//
+// # Fast math
+//
+// Kernel.FastMath (TYPES.md section 5) releases a backend from the strict
+// rules of float arithmetic that otherwise make results bit-identical
+// across backends (+ - * / and sqrt correctly rounded, each operation
+// rounded on its own, rsqrt as 1/sqrt with two correct roundings). When it
+// is set a backend may, for f32 and f64 alike:
+//
+//   - contract a*b+c and a*b-c into one fused multiply-add (one rounding);
+//   - compute division, sqrt and rsqrt approximately (rsqrt as one
+//     hardware reciprocal square root), and reciprocals for division;
+//   - use faster, less accurate transcendentals (sin, cos, exp, log, pow,
+//     ... may lose several ulps, and more far from zero, e.g. sin of a
+//     large argument);
+//   - flush f32 subnormal inputs and results to zero.
+//
+// It may not change anything else: integer arithmetic, conversions,
+// comparisons, min/max, memory accesses, atomics' results as values and
+// the collectives' orders stay as above, so control flow that depends only
+// on integers is unchanged. A fast kernel's float results may differ from
+// a strict backend's in the last bits (and in subnormals); how much, per
+// function, is measured by runtime/cuda/kernel's TestFastMathPrecision.
+// FastMath is a permission, never an obligation: a strict result is always
+// a valid one (the cpu executor takes only f64 contraction, runtime/cpu's
+// doc.go; CUDA all of them, runtime/cuda/codegen's).
 package ir

@@ -369,6 +369,9 @@ type Kernel struct {
 	Block []int
 	// Shared are the block-scoped arrays of a block kernel (SpaceShared).
 	Shared []Buffer
+	// FastMath allows the float shortcuts of doc.go's "Fast math"; false
+	// asks for the strict, bit-identical rules.
+	FastMath bool
 }
 
 // MaxBlockThreads bounds the threads of one block (CUDA's limit).

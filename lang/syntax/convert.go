@@ -143,11 +143,14 @@ func (c *converter) decl(d *pDecl) ast.Stmt {
 	if d.Kw.Value != "kernel" && d.Shape != nil {
 		c.errorf(astPos(d.Shape.Kw.Pos), "a %s has no block shape (only a kernel declares block(...))", d.Kw.Value)
 	}
+	if d.Kw.Value != "kernel" && d.Fast != nil {
+		c.errorf(astPos(d.Fast.Pos), "a %s cannot be fast (only a kernel is: a func called from it follows its kernel)", d.Kw.Value)
+	}
 	switch d.Kw.Value {
 	case "fn":
 		return &ast.FnDecl{Pos: pos, Name: name, Params: params, Body: body}
 	case "kernel":
-		k := &ast.KernelDecl{Pos: pos, Name: name, Params: params, Body: body}
+		k := &ast.KernelDecl{Pos: pos, Name: name, Params: params, Fast: d.Fast != nil, Body: body}
 		if d.Shape != nil {
 			k.Block, k.BlockPos = c.exprs(d.Shape.Dims), astPos(d.Shape.Kw.Pos)
 		}

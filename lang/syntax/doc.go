@@ -36,6 +36,14 @@
 //     Everywhere else both are names (kernel parameters, variables). Only
 //     a kernel may declare a block shape; its extents, like a grid's, are
 //     expressions without a trailing comma (as launch dimensions).
+//   - `fast` (TYPES.md section 5) is contextual too: a keyword between
+//     the ")" of a kernel header and its "{", so the order is fixed as
+//     `kernel k(...) block(...) fast {`: the block shape belongs to the
+//     signature (it is part of how the kernel is launched), fast only to
+//     how it is compiled, so it comes last. Only kernels are fast: a func
+//     is compiled into each kernel that calls it (one CUDA module, one set
+//     of compiler flags), so it follows its kernel; `func f() fast` is an
+//     error saying so. Elsewhere fast is a name.
 //   - Numbers follow Go's literal syntax minus imaginary and hexadecimal
 //     float literals. A leading zero on a decimal integer (010, 08) is an
 //     error suggesting 0o10 or 10: C and old Go read 010 as octal, Python 3

@@ -94,6 +94,9 @@ func dumpStmt(n ast.Node) string {
 		if n.Block != nil {
 			shape = "block[" + dumpList(n.Block) + "] "
 		}
+		if n.Fast {
+			shape += "fast "
+		}
 		return "(kernel " + dump(n.Name) + " [" + dumpParams(n.Params) + "] " + shape + dump(n.Body) + ")"
 	case *ast.FuncDecl:
 		return "(func " + dump(n.Name) + " [" + dumpParams(n.Params) + "] " + dump(n.Result) + " " + dump(n.Body) + ")"

@@ -115,6 +115,7 @@ type pDecl struct {
 	Arrow  *lexer.Token `parser:"( @\"->\""`
 	Result *pType       `parser:"  @@ )?"`
 	Shape  *pShape      `parser:"@@?"`
+	Fast   *lexer.Token `parser:"@\"fast\":Keyword?"`
 	Body   *pBlock      `parser:"@@"`
 }
 

@@ -49,10 +49,10 @@ var keywords = map[string]bool{
 }
 
 // contextualKeywords are keywords only where promoteContextual makes them so.
-var contextualKeywords = []string{"array", "device", "allocator", "block", "grid"}
+var contextualKeywords = []string{"array", "device", "allocator", "block", "grid", "fast"}
 
 // Keywords lists the language's keywords, the contextual ones (array,
-// device, allocator, block, grid) included, sorted: for tools such as
+// device, allocator, block, grid, fast) included, sorted: for tools such as
 // completion, which must not keep a copy that drifts from the lexer's.
 func Keywords() []string {
 	out := append([]string(nil), contextualKeywords...)
@@ -499,15 +499,15 @@ func isLetter(r rune) bool {
 // they start a declaration or scope: at the start of a statement and
 // followed by what can only continue a declaration. Anywhere else they stay
 // names, so array([1]), device = "cpu" and zeros(3, device="cpu") work.
-// block and grid are keywords only inside a kernel header and a launch
-// (blockShapeAt, gridAt).
+// block, fast and grid are keywords only inside a kernel header and a
+// launch (blockShapeAt, fastAt, gridAt).
 func promoteContextual(toks []lexer.Token) {
 	for i := range toks {
 		t := &toks[i]
 		if t.Type != tIdent {
 			continue
 		}
-		if blockShapeAt(toks, i) || gridAt(toks, i) {
+		if blockShapeAt(toks, i) || fastAt(toks, i) || gridAt(toks, i) {
 			t.Type = tKeyword
 			continue
 		}
@@ -532,6 +532,14 @@ func promoteContextual(toks []lexer.Token) {
 // operands in a row), so it can only be a block shape.
 func blockShapeAt(toks []lexer.Token, i int) bool {
 	return toks[i].Value == "block" && i > 0 && isPunct(toks[i-1], ")") && isPunct(toks[i+1], "(")
+}
+
+// fastAt reports whether token i is the fast of `kernel k(...) fast {` or
+// `kernel k(...) block(...) fast {`: fast between a ")" and a "{", where a
+// name would be two operands in a row. A fn or func written so is then
+// rejected by name (convert), not with a puzzling parse error.
+func fastAt(toks []lexer.Token, i int) bool {
+	return toks[i].Value == "fast" && i > 0 && isPunct(toks[i-1], ")") && isPunct(toks[i+1], "{")
 }
 
 // gridAt reports whether token i is the grid of `launch k[grid(...)]` or

@@ -74,6 +74,9 @@ type Options struct {
 	// Debug adds bounds and division checks where a backend has them off
 	// by default (CUDA); the cpu always checks.
 	Debug bool
+	// FastMath compiles the kernel as if its ir.Kernel.FastMath were set
+	// (config.fast_math): a backend ORs the two.
+	FastMath bool
 }
 
 // Env is the caller's side of launches: where device print output goes,

@@ -57,6 +57,7 @@ type compiler struct {
 	instances int
 	active    map[*ir.Func]bool // funcs being compiled: recursion check
 	hoisted   map[int]bool      // registers computed in setup
+	fast      bool              // fast math: contract f64 a*b+c (contract.go)
 	// localBytes is the bytes of one lane's local arrays so far.
 	localBytes int
 }
@@ -72,6 +73,7 @@ type fnCtx struct {
 	kernel  bool
 	defs    []int      // number of instructions writing each local register
 	def     []*ir.Inst // the writing instruction, when there is one
+	uses    []int      // number of reads of each local register
 	loops   []int      // flag vectors of the enclosing loops, innermost last
 }
 
@@ -91,7 +93,7 @@ func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 			prog, err = nil, &pos.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("cpu: kernel %s: internal compile error: %v", k.Entry.Name, r)}
 		}
 	}()
-	c := &compiler{k: k, p: &Program{k: k}, active: map[*ir.Func]bool{}, hoisted: map[int]bool{}}
+	c := &compiler{k: k, p: &Program{k: k}, active: map[*ir.Func]bool{}, hoisted: map[int]bool{}, fast: k.FastMath || opts.FastMath}
 	if k.IsBlock() {
 		c.p.blk = newBlockShape(k.Block)
 		if err := c.addShared(); err != nil {
@@ -133,11 +135,18 @@ func (c *compiler) instance(f *ir.Func, kernel bool) *fnCtx {
 	ctx.locals = c.addLocals(f)
 	ctx.defs = make([]int, len(f.Regs))
 	ctx.def = make([]*ir.Inst, len(f.Regs))
+	ctx.uses = make([]int, len(f.Regs))
 	countDefs(ctx, f.Body)
 	return ctx
 }
 
+// countDefs counts the definitions and the reads of each register.
 func countDefs(ctx *fnCtx, body []ir.Stmt) {
+	use := func(r ir.Reg) {
+		if r >= 0 && int(r) < len(ctx.uses) {
+			ctx.uses[r]++
+		}
+	}
 	for _, s := range body {
 		switch s := s.(type) {
 		case *ir.Inst:
@@ -147,13 +156,22 @@ func countDefs(ctx *fnCtx, body []ir.Stmt) {
 					ctx.def[d] = s
 				}
 			}
+			for _, r := range s.Args {
+				use(r)
+			}
 		case *ir.If:
+			use(s.Cond)
 			countDefs(ctx, s.Then)
 			countDefs(ctx, s.Else)
 		case *ir.Loop:
+			use(s.CondReg)
 			countDefs(ctx, s.Cond)
 			countDefs(ctx, s.Body)
 			countDefs(ctx, s.Post)
+		case *ir.Return:
+			for _, r := range s.Values {
+				use(r)
+			}
 		}
 	}
 }
@@ -211,9 +229,23 @@ func (c *compiler) stmts(ctx *fnCtx, list []ir.Stmt) (stmtFn, error) {
 			run = nil
 		}
 	}
+	var fused map[*ir.Inst]*ir.Inst
+	var dropped map[*ir.Inst]bool
+	if c.fast {
+		fused, dropped = contractions(ctx, list)
+	}
 	for _, s := range list {
 		if in, ok := s.(*ir.Inst); ok {
-			f, err := c.inst(ctx, in)
+			if dropped[in] {
+				continue
+			}
+			var f instFn
+			var err error
+			if mul := fused[in]; mul != nil {
+				f, err = c.fma(ctx, in, mul)
+			} else {
+				f, err = c.inst(ctx, in)
+			}
 			if err != nil {
 				return nil, err
 			}

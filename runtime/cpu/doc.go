@@ -74,7 +74,19 @@
 //     ulp), so results can differ from a GPU in the last bit. rsqrt is 1/sqrt with two f32 roundings.
 //     fma rounds once (an exact halfway case of the float64 sum is resolved
 //     with its rounding error). The executor never contracts a*b+c into an
-//     fma (nvcc does by default).
+//     fma (nvcc does by default), but in a fast-math kernel.
+//   - Fast math (ir.Kernel.FastMath or backend.Options.FastMath, lang/ir's
+//     "Fast math"): the only liberty the executor takes is contracting an
+//     f64 x*y + z (or z + x*y) into math.FMA, a hardware instruction on
+//     amd64 (FMA3) and arm64, when the product is defined once, earlier in
+//     the same straight-line run with its operands unchanged since
+//     (contract.go); a product read only there is not computed at all.
+//     f32 stays strict: Go has no f32 FMA, and fma32's exact emulation
+//     costs more than the mul and add it would replace, so contracting
+//     would make a fast kernel slower. Division, sqrt, rsqrt and the
+//     transcendentals stay as in strict kernels (Go's are no faster when
+//     less accurate). So a fast f32 kernel gives the strict cpu's bits,
+//     and CUDA's fast results differ from both.
 //   - atomic_cas compares bit patterns (CUDA's atomicCAS on the integer
 //     view), so for floats -0.0 does not match +0.0 and a NaN matches the
 //     same NaN bits. Float atomic min/max ignore a NaN operand, as fminf.

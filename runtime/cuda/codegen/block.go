@@ -308,7 +308,7 @@ func (g *gen) shflOffset(up bool, t ir.Type) string {
 // type t, exactly as the instruction prints it.
 func (g *gen) arith(op ir.Op, t ir.Type, a, b string) string {
 	if t.IsFloat() {
-		return floatExpr(op, t, []string{a, b})
+		return floatExpr(op, t, []string{a, b}, g.opts.FastMath)
 	}
 	return g.intExpr(&ir.Inst{Op: op}, t, []string{a, b})
 }

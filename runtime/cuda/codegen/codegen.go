@@ -19,6 +19,11 @@ type Options struct {
 	// 1 (contiguous rows), so the innermost index is used unscaled. The
 	// launcher picks this variant when the arguments allow it.
 	UnitStride bool
+	// FastMath prints the kernel as if its ir.Kernel.FastMath were set
+	// (config.fast_math). Either prints float arithmetic as plain C
+	// operators and rsqrt as rsqrtf/rsqrt, for NVRTC's --use_fast_math to
+	// contract and approximate (doc.go).
+	FastMath bool
 }
 
 // gen holds the state of one Source call.
@@ -56,6 +61,7 @@ func Source(k *ir.Kernel, opts Options) (string, error) {
 	if err := ir.Verify(k); err != nil {
 		return "", err
 	}
+	opts.FastMath = opts.FastMath || k.FastMath
 	g := &gen{k: k, opts: opts, ids: map[*ir.Inst]int{}, need: map[string]bool{}, genNames: map[string]bool{}}
 	walkKernel(k, func(_ *ir.Func, in *ir.Inst) { g.ids[in] = len(g.ids) })
 	if opts.Debug {

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/ir/irtest"
 	"github.com/gscript-lang/gscript/lang/pos"
 )
 
@@ -548,5 +549,38 @@ func TestMapLog(t *testing.T) {
 	}
 	if _, _, ok := MapLog("k.cu(1): error: x", "k.cu", src); ok {
 		t.Error("a message above every marker mapped")
+	}
+}
+
+// TestFastMath checks what a fast-math kernel prints: plain operators for
+// --use_fast_math to contract and approximate, rsqrtf instead of a
+// correctly rounded 1/sqrt; Options.FastMath and Kernel.FastMath alike.
+func TestFastMath(t *testing.T) {
+	k := saxpy()
+	strict := mustSource(t, k, Options{})
+	fast := mustSource(t, k, Options{FastMath: true})
+	wantAll(t, fast, `r4 = \(r2 \* r3\);`, `r6 = \(r4 \+ r5\);`)
+	wantNone(t, fast, `__f\w+_rn`)
+	k.FastMath = true
+	if src := mustSource(t, k, Options{}); src != fast {
+		t.Errorf("Kernel.FastMath prints\n%s\nOptions.FastMath\n%s", src, fast)
+	}
+	if strict == fast {
+		t.Error("fast and strict sources are the same")
+	}
+	want := map[ir.Op][2]string{
+		ir.OpRsqrt: {`rsqrtf\(r\d+\)`, `rsqrt\(r\d+\)`},
+		ir.OpSqrt:  {`sqrtf\(r\d+\)`, `[^_]sqrt\(r\d+\)`},
+		ir.OpDiv:   {`\(r\d+ / r\d+\)`, `\(r\d+ / r\d+\)`},
+	}
+	for op, w := range want {
+		for _, c := range irtest.Cases(op) {
+			if !c.T.IsFloat() {
+				continue
+			}
+			src := mustSource(t, c.Kernel, Options{FastMath: true})
+			wantAll(t, src, w[map[ir.Type]int{ir.F32: 0, ir.F64: 1}[c.T]])
+			wantNone(t, src, `__[fd]\w+_rn`)
+		}
 	}
 }

@@ -132,6 +132,14 @@
 //     rounded and never contracted into an FMA whatever -fmad, -prec-div or
 //     -prec-sqrt say, so a*b+c rounds twice like the CPU. fma is fmaf/fma.
 //     rsqrt is 1/sqrt, two correct roundings (rsqrtf is approximate).
+//   - A fast-math kernel (ir.Kernel.FastMath or Options.FastMath) prints
+//     the four operations as the C operators, sqrt as sqrtf/sqrt and rsqrt
+//     as rsqrtf/rsqrt, and is compiled with --use_fast_math (runtime/cuda/
+//     kernel), which contracts into FMAs, approximates f32 division and
+//     sqrt, flushes f32 subnormals and maps sinf, expf, ... to their
+//     __sinf, __expf intrinsics. Its collectives use the same operators,
+//     so they too may contract. f64 keeps correctly rounded division and
+//     sqrt (the flags only concern f32) but may contract.
 //   - Other f32 math uses the f32 CUDA functions (sinf, expf, powf, ...),
 //     f64 math the f64 ones. Their documented ulp error bounds (1-4 ulp for
 //     most) mean transcendental results can differ from the CPU executor in

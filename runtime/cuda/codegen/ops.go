@@ -111,7 +111,7 @@ func (g *gen) valueExpr(in *ir.Inst, dt ir.Type) (string, error) {
 	var s string
 	switch {
 	case dt.IsFloat():
-		s = floatExpr(in.Op, dt, a)
+		s = floatExpr(in.Op, dt, a, g.opts.FastMath)
 	case dt.IsInt():
 		s = g.intExpr(in, dt, a)
 	case dt == ir.Bool:
@@ -171,11 +171,29 @@ var floatMath = map[ir.Op][2]string{
 	ir.OpMul: {"__fmul_rn", "__dmul_rn"}, ir.OpDiv: {"__fdiv_rn", "__ddiv_rn"},
 }
 
-func floatExpr(op ir.Op, t ir.Type, a []string) string {
+// fastOps are the C operators that replace the _rn intrinsics of + - * /
+// in a fast-math kernel, so that --use_fast_math may contract a*b+c into
+// an FMA and approximate f32 division.
+var fastOps = map[ir.Op]string{ir.OpAdd: "+", ir.OpSub: "-", ir.OpMul: "*", ir.OpDiv: "/"}
+
+// floatExpr is the C expression of a float op; fast selects the operators
+// and functions that NVRTC's --use_fast_math speeds up (Options.FastMath).
+func floatExpr(op ir.Op, t ir.Type, a []string, fast bool) string {
 	w := 0
 	one, zero := "1.0f", "0.0f"
 	if t == ir.F64 {
 		w, one, zero = 1, "1.0", "0.0"
+	}
+	if fast {
+		if o, ok := fastOps[op]; ok {
+			return "(" + a[0] + " " + o + " " + a[1] + ")"
+		}
+		switch op {
+		case ir.OpSqrt:
+			return [2]string{"sqrtf", "sqrt"}[w] + "(" + a[0] + ")"
+		case ir.OpRsqrt:
+			return [2]string{"rsqrtf", "rsqrt"}[w] + "(" + a[0] + ")"
+		}
 	}
 	if fn, ok := floatMath[op]; ok {
 		return fn[w] + "(" + strings.Join(a, ", ") + ")"

@@ -51,7 +51,7 @@ func (cudaBackend) Compile(k *ir.Kernel, dev mem.Device, opts backend.Options) (
 	if _, err := sharedBytes(k, d.Info); err != nil {
 		return nil, err
 	}
-	return &program{k: k, d: d, debug: opts.Debug, coarsenAt: coarsenThreshold(d.Info)}, nil
+	return &program{k: k, d: d, debug: opts.Debug, fast: opts.FastMath, coarsenAt: coarsenThreshold(d.Info)}, nil
 }
 
 // program is a kernel for one CUDA device: a module per variant (general
@@ -61,6 +61,7 @@ type program struct {
 	k         *ir.Kernel
 	d         *cudadev.Dev
 	debug     bool
+	fast      bool // backend.Options.FastMath
 	coarsenAt int
 	mods      [2]*Kernel // by variant: 1 when every array has unit innermost stride
 }
@@ -155,7 +156,7 @@ func (p *program) module(variant int) (*Kernel, error) {
 			defer d.Drv.ThreadExchangeStreamCaptureMode(prev)
 		}
 		var err error
-		m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant == 1})
+		m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant == 1, FastMath: p.fast})
 		return err
 	})
 	if err != nil {

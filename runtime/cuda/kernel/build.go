@@ -51,6 +51,9 @@ type Options struct {
 	// UnitStride builds the variant for arguments whose innermost stride
 	// is 1 (see codegen.Options).
 	UnitStride bool
+	// FastMath builds as if the kernel's FastMath were set
+	// (backend.Options.FastMath).
+	FastMath bool
 }
 
 // Kernel is a kernel loaded into one device's context.
@@ -82,12 +85,20 @@ type Kernel struct {
 }
 
 // compileOptions are NVRTC's flags for arch (e.g. "sm_90"). Contraction of
-// a*b+c into fma is off so results match the cpu device bit for bit.
-// -minimal (NVRTC 12.4 and later; see supportedOptions) leaves out the
-// texture, device-runtime and driver-type declarations that generated code
-// never uses, which shortens every compile.
-func compileOptions(arch string) []string {
-	return []string{"--gpu-architecture=" + arch, "-default-device", "-std=c++17", "--fmad=false", "-minimal"}
+// a*b+c into fma is off so results match the cpu device bit for bit; a
+// fast-math kernel instead gets --use_fast_math (contraction, approximate
+// f32 division and sqrt, flushed subnormals, intrinsic transcendentals),
+// which acts on the plain operators codegen prints for it. -minimal
+// (NVRTC 12.4 and later; see supportedOptions) leaves out the texture,
+// device-runtime and driver-type declarations that generated code never
+// uses, which shortens every compile. The options are part of the disk
+// cache key (image).
+func compileOptions(arch string, fast bool) []string {
+	math := "--fmad=false"
+	if fast {
+		math = "--use_fast_math"
+	}
+	return []string{"--gpu-architecture=" + arch, "-default-device", "-std=c++17", math, "-minimal"}
 }
 
 // supportedOptions drops the options that NVRTC major.minor does not know.
@@ -103,7 +114,8 @@ func supportedOptions(opts []string, major, minor int) []string {
 // Build compiles k for the device (or takes it from the cache) and loads it
 // into the context current on the calling thread.
 func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kernel, error) {
-	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug, UnitStride: opts.UnitStride})
+	fast := k.FastMath || opts.FastMath
+	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug, UnitStride: opts.UnitStride, FastMath: fast})
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +124,7 @@ func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kern
 		return nil, err
 	}
 	arch := fmt.Sprintf("sm_%d%d", dev.Major, dev.Minor)
-	image, err := b.image(k, src, arch)
+	image, err := b.image(k, src, arch, fast)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +171,7 @@ func sharedBytes(k *ir.Kernel, dev *cuda.DeviceInfo) (int, error) {
 // image returns the binary for src, from the cache or from NVRTC. The key
 // names NVRTC by its library file when that is known without loading it,
 // else by the version NVRTC reports once loaded.
-func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
+func (b *Builder) image(k *ir.Kernel, src, arch string, fast bool) ([]byte, error) {
 	compiler, ok := cuda.NVRTCIdentity()
 	if !ok {
 		b.loadNVRTC()
@@ -169,7 +181,7 @@ func (b *Builder) image(k *ir.Kernel, src, arch string) ([]byte, error) {
 			compiler = fmt.Sprintf("nvrtc %d.%d", maj, min)
 		}
 	}
-	opts := compileOptions(arch)
+	opts := compileOptions(arch, fast)
 	key := Key(append([]string{src, arch, compiler}, opts...)...)
 	if img, ok := b.cache.Get(key); ok {
 		return img, nil

@@ -97,7 +97,7 @@ func TestDefaultCacheDir(t *testing.T) {
 
 // -minimal goes to NVRTC 12.4 and later only.
 func TestSupportedOptions(t *testing.T) {
-	opts := compileOptions("sm_90")
+	opts := compileOptions("sm_90", false)
 	if got := supportedOptions(opts, 13, 0); !slices.Equal(got, opts) {
 		t.Errorf("NVRTC 13.0: %v", got)
 	}
@@ -107,5 +107,20 @@ func TestSupportedOptions(t *testing.T) {
 	got := supportedOptions(opts, 12, 3)
 	if slices.Contains(got, "-minimal") || len(got) != len(opts)-1 || !slices.Contains(opts, "-minimal") {
 		t.Errorf("NVRTC 12.3: %v (from %v)", got, opts)
+	}
+}
+
+// A fast-math build swaps --fmad=false for --use_fast_math, and so has its
+// own disk cache key.
+func TestFastMathOptions(t *testing.T) {
+	strict, fast := compileOptions("sm_90", false), compileOptions("sm_90", true)
+	if !slices.Contains(strict, "--fmad=false") || slices.Contains(strict, "--use_fast_math") {
+		t.Errorf("strict: %v", strict)
+	}
+	if !slices.Contains(fast, "--use_fast_math") || slices.Contains(fast, "--fmad=false") {
+		t.Errorf("fast: %v", fast)
+	}
+	if Key(append([]string{"src", "sm_90", "nvrtc"}, strict...)...) == Key(append([]string{"src", "sm_90", "nvrtc"}, fast...)...) {
+		t.Error("strict and fast builds share a cache key")
 	}
 }

@@ -110,8 +110,8 @@ func TestGPUBuildColdWarm(t *testing.T) {
 }
 
 // TestGPUEveryOp compiles with NVRTC, and loads, the kernel of every op of
-// the table at every operand type its row allows (lang/ir/irtest), plain
-// and with debug checks: codegen's exhaustiveness test proves it prints
+// the table at every operand type its row allows (lang/ir/irtest), plain,
+// with debug checks and with fast math: codegen's exhaustiveness test proves it prints
 // every op, this that what it prints is CUDA C that NVRTC takes.
 func TestGPUEveryOp(t *testing.T) {
 	drv, ctx, info := gpu(t)
@@ -127,10 +127,10 @@ func TestGPUEveryOp(t *testing.T) {
 		go func() {
 			for i := range jobs {
 				errs <- ctx.Do(func() error {
-					for _, debug := range []bool{false, true} {
-						k, err := b.Build(cases[i].Kernel, info, Options{Debug: debug})
+					for _, opts := range []Options{{}, {Debug: true}, {FastMath: true}} {
+						k, err := b.Build(cases[i].Kernel, info, opts)
 						if err != nil {
-							return fmt.Errorf("%s (debug %v): %w", cases[i], debug, err)
+							return fmt.Errorf("%s (%+v): %w", cases[i], opts, err)
 						}
 						k.Unload()
 					}
@@ -148,7 +148,7 @@ func TestGPUEveryOp(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	t.Logf("%d op kernels compiled twice each in %v", len(cases), time.Since(start))
+	t.Logf("%d op kernels compiled three times each in %v", len(cases), time.Since(start))
 }
 
 // TestGPULaunchAndDebug launches a kernel and checks the debug-mode bounds
@@ -244,7 +244,7 @@ func TestGPUCompileErrorPosition(t *testing.T) {
 	if want.Line != 3 {
 		t.Fatalf("no marker for line 3 in:\n%s", src)
 	}
-	_, err = NewBuilder(drv, nil).image(k, strings.Join(lines, "\n"), fmt.Sprintf("sm_%d%d", info.Major, info.Minor))
+	_, err = NewBuilder(drv, nil).image(k, strings.Join(lines, "\n"), fmt.Sprintf("sm_%d%d", info.Major, info.Minor), false)
 	var ce *backend.CompileError
 	if !errors.As(err, &ce) {
 		t.Fatalf("want a CompileError, got %v", err)
