@@ -106,3 +106,21 @@ kernel show() {
     print("v", vec3(1.0, 2.5, -3.0), "m", mat22(1.0, 2.0, 3.0, 4.0), vec2i(7, -1))
 }
 launch show[1]()  //> v vec3(1.0, 2.5, -3.0) m mat22([1.0, 2.0], [3.0, 4.0]) vec2i(7, -1)
+---
+// funcs return vectors: a spring force, with an early return
+func spring(a: vec3, b: vec3, rest: f32, k: f32) -> vec3 {
+    let d = b - a
+    let l = length(d)
+    if l == 0.0 {
+        return vec3(0.0)
+    }
+    return d * (k * (l - rest) / l)
+}
+kernel forces(out: array[f32]) {
+    let i = tid()
+    let f = spring(vec3(0.0), vec3(f32(i), 0.0, 0.0), 1.0, 3.0)
+    out[i] = f.x
+}
+array o: f32[4]
+launch forces[4](o)
+print(o)  //> [0.0, 0.0, 3.0, 6.0]

@@ -86,3 +86,11 @@ kernel k(out: array[vec3]) block(32) {
 ---
 // print vectors
 kernel k() { print("m", identity33(), vec2i(1, 2)) }
+---
+// funcs return vectors and matrices
+func half(v: vec3) -> vec3 { return v * 0.5 }
+func rot(a: f32) -> mat22 { return mat22(cos(a), -sin(a), sin(a), cos(a)) }
+kernel k(out: array[vec3]) { out[0] = half(out[1]); let r = rot(0.5) * vec2(1.0); out[2] = vec3(r.x, r.y, 0.0); half(out[0]) }
+---
+// returning the wrong vector type
+func f(v: vec3) -> vec3d { return v } ### "cannot use v \(variable of type vec3\) as vec3d value in return statement"
