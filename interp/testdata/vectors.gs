@@ -101,7 +101,9 @@ array o: f32[4]
 launch springs[4](o, 2.0)
 print(o)  //> [2.0, 5.0, 8.0, 11.0]
 ---
-// print vectors from a kernel
+// print vectors from a kernel (CUDA's printf formats floats its own way:
+// docs/decisions.md)
+//!cpu
 kernel show() {
     print("v", vec3(1.0, 2.5, -3.0), "m", mat22(1.0, 2.0, 3.0, 4.0), vec2i(7, -1))
 }

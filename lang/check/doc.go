@@ -72,7 +72,8 @@
 //   - Shared and local arrays of compound types hold the lanes as
 //     trailing axes too; their extents count elements.
 //   - print of a compound value prints its constructor form,
-//     vec3(1.0, 2.0, 3.0), as the host does.
+//     vec3(1.0, 2.0, 3.0), as the host does (CUDA's printf formats the
+//     lanes with its own float format, as for scalars).
 //   - Funcs take compound parameters by value and return compound
 //     results as one IR result per lane (ir.Func.Results), so a
 //     func spring(a: vec3, b: vec3) -> vec3 costs no memory traffic.
