@@ -111,7 +111,7 @@ var cases = []struct {
 	{"op*", []val{v("mat22", 1, 2, 3, 4), v("mat22", 5, 6, 7, 8)}, v("mat22", 19, 22, 43, 50), 0},
 	{"op*", []val{v("mat33d", 2, 0, 0, 0, 2, 0, 0, 0, 2), v("f64", 0.5)}, v("mat33d", 1, 0, 0, 0, 1, 0, 0, 0, 1), 0},
 	{"op+", []val{v("mat22", 1, 2, 3, 4), v("mat22", 1, 1, 1, 1)}, v("mat22", 2, 3, 4, 5), 0},
-	{"op*", []val{v("quat", 1, 0, 0, 0), v("quat", 0, 1, 0, 0)}, v("quat", 0, 0, 1, 0), 0}, // i j = k
+	{"op*", []val{v("quat", 1, 0, 0, 0), v("quat", 0, 1, 0, 0)}, v("quat", 0, 0, 1, 0), 0},  // i j = k
 	{"op*", []val{v("quat", 0, 1, 0, 0), v("quat", 1, 0, 0, 0)}, v("quat", 0, 0, -1, 0), 0}, // j i = -k
 	{"op*", []val{v("quatd", 1, 2, 3, 4), v("quatd", 0, 0, 0, 1)}, v("quatd", 1, 2, 3, 4), 0},
 	{"op+", []val{v("vec3i", 1, 2, 3), v("vec3i", -1, 5, 7)}, v("vec3i", 0, 7, 10), 0},
@@ -274,7 +274,7 @@ func TestInverseTimesMatrix(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, _ := eval("op*", inv, m)
-		id, _ := eval("identity"+m.t.String()[3:5])
+		id, _ := eval("identity" + m.t.String()[3:5])
 		id.t = p.t
 		if !close(p, id, 1e-5) {
 			t.Errorf("inverse(%v) * m = %v", m.vs, p.vs)
