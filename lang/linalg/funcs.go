@@ -101,7 +101,6 @@ type kind struct {
 }
 
 var (
-	anyVec   = kind{"a vector", func(t dtype.Type) bool { return t.Kind == dtype.Vec }}
 	floatVec = kind{"a float vector", func(t dtype.Type) bool { return t.Kind == dtype.Vec && t.Elem.IsFloat() }}
 	vec3     = kind{"a vec3", func(t dtype.Type) bool { return t.Kind == dtype.Vec && t.N == 3 }}
 	vecQuat  = kind{"a vector or quaternion", func(t dtype.Type) bool { return t.Kind == dtype.Vec || t.Kind == dtype.Quat }}
