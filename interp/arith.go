@@ -464,6 +464,8 @@ func negate(v Value) (Value, error) {
 		return -v, nil
 	case Float:
 		return -v, nil
+	case *Vector:
+		return vectorNegate(v)
 	}
 	n, ok := toNum(v)
 	if !ok {

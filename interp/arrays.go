@@ -72,6 +72,8 @@ func index(th *Thread, x Value, idx []Value) (Value, error) {
 		return x.Elems[i], nil
 	case *Array:
 		return indexArray(x.A, idx)
+	case *Vector:
+		return x.get("", idx)
 	}
 	return nil, fmt.Errorf("cannot index %s", x.Type())
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -28,6 +29,8 @@ func getAttr(th *Thread, x Value, name string) (Value, error) {
 		return x.get(name)
 	case *Module:
 		return x.attr(th, name)
+	case *Vector:
+		return x.get(name, nil)
 	}
 	return nil, fmt.Errorf("%s has no attribute %s", x.Type(), name)
 }
@@ -192,6 +195,9 @@ func universe() map[string]Value {
 	}
 	for _, t := range dtypes {
 		u[t.String()] = DType(t)
+	}
+	for _, t := range dtype.Compounds() {
+		u[t.String()] = VecType{t}
 	}
 	// Kernels see inf and nan too; the checker handles them there.
 	u["inf"], u["nan"] = Float(math.Inf(1)), Float(math.NaN())

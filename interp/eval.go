@@ -220,6 +220,9 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 		if err != nil {
 			return err
 		}
+		if vec, ok := x.(*Vector); ok {
+			return th.errorAt(t.Name.Pos, th.assignComponent(t.X, vec, t.Name.Name, nil, op, v, fr))
+		}
 		if op != "" {
 			old, err := getAttr(th, x, t.Name.Name)
 			if err != nil {
@@ -264,6 +267,9 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, valPos, opPo
 	}
 	if v, err = th.materialise(v); err != nil {
 		return th.errorAt(valPos, err)
+	}
+	if vec, ok := x.(*Vector); ok {
+		return th.errorAt(t.Lbrack, th.assignComponent(t.X, vec, "", idx, op, v, fr))
 	}
 	if op != "" {
 		old, err := index(th, x, idx)
@@ -687,6 +693,9 @@ func (th *Thread) Call(fn Value, args *Args) (Value, error) {
 	case DType:
 		args.Fn = f.String()
 		return convertCall(f, args)
+	case VecType:
+		args.Fn = f.String()
+		return construct(f, args)
 	case *DeviceFunc:
 		return nil, fmt.Errorf("func %s is a device function: call it from a kernel", f.Name)
 	case *Kernel:

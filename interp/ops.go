@@ -15,6 +15,9 @@ func binary(th *Thread, op string, x, y Value) (Value, error) {
 	if arrayOps != nil && (IsArrayOperand(x) || IsArrayOperand(y)) {
 		return arrayOps.Binary(th, op, x, y)
 	}
+	if isVector(x) || isVector(y) {
+		return vectorBinary(op, x, y)
+	}
 	switch op {
 	case "==", "!=":
 		eq, err := equal(x, y)
@@ -56,6 +59,10 @@ func equal(x, y Value) (bool, error) { return equalDepth(x, y, 0) }
 // equalDepth compares lists nested up to maxFormatDepth deep: a list that
 // contains itself would otherwise recurse until the Go stack overflows.
 func equalDepth(x, y Value, depth int) (bool, error) {
+	if isVector(x) || isVector(y) {
+		eq, err := vectorBinary("==", x, y)
+		return err == nil && bool(eq.(Bool)), err
+	}
 	if a, ok := toNum(x); ok {
 		b, ok := toNum(y)
 		if !ok {

@@ -34,10 +34,11 @@ const (
 	topicDevices = "devices and memory"
 	topicProcess = "the script's process"
 	topicValues  = "predeclared values"
+	topicVectors = "vectors, matrices and quaternions"
 	topicKernel  = "in kernels only"
 )
 
-var topics = []string{topicOutput, topicMath, topicArrays, topicReduce, topicFiles, topicDevices, topicProcess, topicValues, topicKernel}
+var topics = []string{topicOutput, topicMath, topicArrays, topicReduce, topicFiles, topicDevices, topicProcess, topicValues, topicVectors, topicKernel}
 
 // docs is the table, by topic. Families (the math functions, the dtypes,
 // the memory kinds) share a summary through family.
@@ -55,7 +56,7 @@ var docs = slices.Concat([]Doc{
 
 	{"pow", topicMath, "pow(x, y)", "x to the power y, as a float", false},
 	{"cdiv", topicMath, "cdiv(a, b)", "the ceiling of a / b for ints, as in kernels: the grid that covers n threads is grid(cdiv(n, B))", false},
-	{"abs", topicMath, "abs(x)", "the absolute value of a number or, elementwise, of an array, of its type (also in kernels)", false},
+	{"abs", topicMath, "abs(x)", "the absolute value of a number or, elementwise, of an array or a vector's lanes, of its type (also in kernels)", false},
 	{"minimum", topicArrays, "minimum(a, b)", "the elementwise smaller of two arrays (or an array and a number), broadcast; NaN wins, as in NumPy", false},
 	{"maximum", topicArrays, "maximum(a, b)", "the elementwise larger of two arrays (or an array and a number), broadcast; NaN wins", false},
 	{"clip", topicArrays, "clip(a, lo, hi)", "a with every element limited to [lo, hi]: minimum(maximum(a, lo), hi)", false},
@@ -77,21 +78,21 @@ var docs = slices.Concat([]Doc{
 	{"to", topicArrays, "to(a, device) | a.to(device)", "a copy of a on device", false},
 	{"reshape", topicArrays, "reshape(a, shape) | a.reshape(shape)", "a with a new shape: a view when a is contiguous, else a copy", false},
 	{"matmul", topicArrays, "matmul(a, b, out=)", "the matrix product a @ b as NumPy's (1-D, 2-D, batched 3-D; equal dtypes): BLAS for f32/f64 (cuBLAS, gonum), a generated kernel for ints", false},
-	{"transpose", topicArrays, "transpose(a[, axes]) | a.T", "a view with the axes reversed, or in the order of the list axes (NumPy's)", false},
+	{"transpose", topicArrays, "transpose(a[, axes]) | a.T | transpose(m)", "a view with the axes reversed, or in the order of the list axes (NumPy's); of a matrix value, the transposed matrix", false},
 	{"free", topicArrays, "free(a)", "release a's memory now; later uses of a are errors", false},
 
 	{"sum", topicReduce, "sum(a, axis=, keepdims=false)", "the sum of a's elements on its device (floats in f64 give a float; ints exact), or along axes; sum(a * b) computes the expression inside the reduction (every reduction does: one pass, no temporary)", false},
 	{"prod", topicReduce, "prod(a, axis=, keepdims=false)", "the product of a's elements (floats in f64; ints exact, overflow an error), or along axes", false},
 	{"mean", topicReduce, "mean(a, axis=, keepdims=false)", "the mean of a's elements, as a float, or along axes", false},
-	{"min", topicReduce, "min(a, axis=, keepdims=false) | min(x, y, ...)", "the smallest element of an array (NaN if any) or list, or of several numbers (also in kernels)", false},
-	{"max", topicReduce, "max(a, axis=, keepdims=false) | max(x, y, ...)", "the largest element of an array (NaN if any) or list, or of several numbers (also in kernels)", false},
+	{"min", topicReduce, "min(a, axis=, keepdims=false) | min(x, y, ...) | min(u, v)", "the smallest element of an array (NaN if any) or list, or of several numbers (also in kernels); of two vectors, lane by lane (a NaN lane yields the other)", false},
+	{"max", topicReduce, "max(a, axis=, keepdims=false) | max(x, y, ...) | max(u, v)", "the largest element of an array (NaN if any) or list, or of several numbers (also in kernels); of two vectors, lane by lane (a NaN lane yields the other)", false},
 	{"argmin", topicReduce, "argmin(a, axis=, keepdims=false)", "the flat index of a's first smallest element (the first NaN), or along one axis", false},
 	{"argmax", topicReduce, "argmax(a, axis=, keepdims=false)", "the flat index of a's first largest element (the first NaN), or along one axis", false},
 	{"any", topicReduce, "any(a, axis=, keepdims=false)", "whether some element of a is nonzero (true), or along axes", false},
 	{"all", topicReduce, "all(a, axis=, keepdims=false)", "whether every element of a is nonzero (true), or along axes", false},
 	{"count_nonzero", topicReduce, "count_nonzero(a, axis=, keepdims=false)", "how many elements of a are nonzero, or along axes", false},
 	{"norm", topicReduce, "norm(a, axis=, keepdims=false)", "the 2-norm of a's elements (f64), or along axes", false},
-	{"dot", topicReduce, "dot(a, b)", "the dot product of two 1-D arrays on one device (floats in f64, ints exact)", false},
+	{"dot", topicReduce, "dot(a, b)", "the dot product of two 1-D arrays on one device (floats in f64, ints exact), or of two vectors of one type (in their lane type, as kernels)", false},
 	{"allclose", topicReduce, "allclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=false)", "whether every |a - b| <= atol + rtol * |b|, as NumPy's", false},
 	{"isclose", topicReduce, "isclose(a, b, rtol=1e-5, atol=1e-8, equal_nan=false)", "a bool array: where |a - b| <= atol + rtol * |b|, as NumPy's", false},
 	{"equal", topicReduce, "equal(a, b)", "whether a and b have the same shape and elements", false},
@@ -186,6 +187,7 @@ var docs = slices.Concat([]Doc{
 		"bool u8 i32 i64 u32 u64 f32 f64"),
 	family(topicValues, "%s", "a memory kind (MEMORY.md section 1); int(kind) is its value",
 		"UNKNOWN HOST PINNED CUDA_DEVICE CUDA_MEMPOOL CUDA_MANAGED"),
+	linalgDocs(),
 )
 
 // described makes one entry per (name, summary) pair of pairs; sig is
@@ -282,7 +284,7 @@ func helpName(v interp.Value) (string, error) {
 		return string(v), nil
 	case *interp.Builtin:
 		return v.Name, nil
-	case interp.DType, interp.Kind:
+	case interp.DType, interp.VecType, interp.Kind:
 		return v.String(), nil
 	case *interp.Closure, *interp.Kernel, *interp.DeviceFunc:
 		return "", fmt.Errorf("help: %s is defined by the script, not a builtin", v)

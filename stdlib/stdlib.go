@@ -42,6 +42,9 @@ func Universe() map[string]interp.Value {
 	for name, f := range mathFuncs() {
 		fns[name] = f
 	}
+	for name, f := range linalgFuncs(fns) {
+		fns[name] = f
+	}
 	u := make(map[string]interp.Value, len(fns))
 	operands := operandBuiltins()
 	for name, f := range fns {

@@ -12,7 +12,7 @@ type Func struct {
 	Name    string
 	Sig     string // "dot(a, b)"
 	Summary string
-	arity   int
+	Arity   int // the number of arguments
 }
 
 var funcs = []Func{
@@ -79,8 +79,8 @@ func Call[R any](o Ops[R], name string, ts []dtype.Type, args [][]R) (dtype.Type
 	if len(ts) != len(args) {
 		return dtype.Type{}, nil, fmt.Errorf("%s: %d types for %d arguments", name, len(ts), len(args))
 	}
-	if len(ts) != f.arity {
-		return dtype.Type{}, nil, fmt.Errorf("%s takes %d arguments, not %d: %s", name, f.arity, len(ts), f.Sig)
+	if len(ts) != f.Arity {
+		return dtype.Type{}, nil, fmt.Errorf("%s takes %d arguments, not %d: %s", name, f.Arity, len(ts), f.Sig)
 	}
 	for i := range ts {
 		if err := value(ts[i], args[i]); err != nil {
@@ -88,7 +88,7 @@ func Call[R any](o Ops[R], name string, ts []dtype.Type, args [][]R) (dtype.Type
 		}
 	}
 	c := &call[R]{o, f, ts, args}
-	if c.f.arity == 0 {
+	if c.f.Arity == 0 {
 		return c.constant()
 	}
 	return c.run()
@@ -101,7 +101,6 @@ type kind struct {
 }
 
 var (
-	anyVec   = kind{"a vector", func(t dtype.Type) bool { return t.Kind == dtype.Vec }}
 	floatVec = kind{"a float vector", func(t dtype.Type) bool { return t.Kind == dtype.Vec && t.Elem.IsFloat() }}
 	vec3     = kind{"a vec3", func(t dtype.Type) bool { return t.Kind == dtype.Vec && t.N == 3 }}
 	vecQuat  = kind{"a vector or quaternion", func(t dtype.Type) bool { return t.Kind == dtype.Vec || t.Kind == dtype.Quat }}

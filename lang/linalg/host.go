@@ -10,8 +10,8 @@ import (
 )
 
 // Host evaluates scalar ops immediately on raw bits: f32 as
-// math.Float32bits in the low 32 bits, f64 as its bits, ints as their
-// two's complement bits zero-extended, bool as 0 or 1. It follows the cpu
+// math.Float32bits in the low 32 bits, f64 as its bits, i32 as its two's
+// complement bits zero-extended, bool as 0 or 1 (the lane types of dtype). It follows the cpu
 // backend's semantics op for op (runtime/cpu: every f32 op rounded to f32,
 // never fused; transcendentals computed in f64 and rounded; min and max
 // as fminf/fmaxf), so host values equal a kernel's bit for bit.
@@ -48,9 +48,7 @@ func (h *Host) Op(op ir.Op, t ir.Type, args ...uint64) uint64 {
 	case ir.F64:
 		r, err = floatOp(op, args, math.Float64frombits, math.Float64bits)
 	case ir.I32:
-		r, err = intOp(op, args, func(x uint64) int32 { return int32(x) }, func(v int32) uint64 { return uint64(uint32(v)) })
-	case ir.I64:
-		r, err = intOp(op, args, func(x uint64) int64 { return int64(x) }, func(v int64) uint64 { return uint64(v) })
+		r, err = intOp(op, args)
 	case ir.Bool:
 		r, err = boolOp(op, args)
 	default:
@@ -91,7 +89,7 @@ func b2u(b bool) uint64 {
 }
 
 // compare evaluates the comparisons, ok false for other ops.
-func compare[T int32 | int64 | float32 | float64](op ir.Op, a, b T) (r uint64, ok bool) {
+func compare[T int32 | float32 | float64](op ir.Op, a, b T) (r uint64, ok bool) {
 	switch op {
 	case ir.OpEq:
 		return b2u(a == b), true
@@ -194,9 +192,11 @@ func fma[T float32 | float64](a, b, c T) T {
 	return T(f)
 }
 
-// intOp evaluates op on i32 or i64 lanes, wrapping as Go and the cpu do.
-func intOp[T int32 | int64](op ir.Op, args []uint64, get func(uint64) T, put func(T) uint64) (uint64, error) {
-	a := get(args[0])
+// intOp evaluates op on i32 lanes (the only integer lanes), wrapping as
+// Go and the cpu do.
+func intOp(op ir.Op, args []uint64) (uint64, error) {
+	put := func(v int32) uint64 { return uint64(uint32(v)) }
+	a := int32(args[0])
 	if len(args) == 1 {
 		switch op {
 		case ir.OpNeg:
@@ -209,7 +209,7 @@ func intOp[T int32 | int64](op ir.Op, args []uint64, get func(uint64) T, put fun
 		}
 		return 0, errNoOp(op)
 	}
-	b := get(args[1])
+	b := int32(args[1])
 	if r, ok := compare(op, a, b); ok {
 		return r, nil
 	}

@@ -79,8 +79,8 @@ type mat4[R any] struct {
 }
 
 func (x mat4[R]) at(i, j int) R { return x.m[i*4+j] }
-func (x mat4[R]) widen(v R) R  { return convert(x.s.o, x.s.t, ir.F64, []R{v})[0] }
-func (x mat4[R]) narrow(v R) R { return convert(x.s.o, ir.F64, x.s.t, []R{v})[0] }
+func (x mat4[R]) widen(v R) R   { return convert(x.s.o, x.s.t, ir.F64, []R{v})[0] }
+func (x mat4[R]) narrow(v R) R  { return convert(x.s.o, ir.F64, x.s.t, []R{v})[0] }
 
 // pairs are the row pairs of the six 2x2 determinants y01 ... y23.
 var pairs = [6][2]int{{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}}
