@@ -1,9 +1,11 @@
 package check
 
 import (
+	"fmt"
 	"go/constant"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/rng"
 )
@@ -11,8 +13,17 @@ import (
 // The random number builtins are Warp's (package rng): rand_init makes a
 // u32 state, and randf, randi, randu and randn draw from a state held in
 // a local variable, which each call advances in place, as Warp's take
-// their state by reference.
-var randBuiltins = []string{"rand_init", "randf", "randi", "randu", "randn"}
+// their state by reference. The samplers (sample_unit_disk ...) draw in
+// the same way and give a vector.
+var randBuiltins = append([]string{"rand_init", "randf", "randi", "randu", "randn"}, samplerNames()...)
+
+func samplerNames() []string {
+	names := make([]string, len(rng.Samplers))
+	for i, sp := range rng.Samplers {
+		names[i] = sp.Name
+	}
+	return names
+}
 
 // Op and Const make the body an rng.Emitter.
 func (b *body) Op(op ir.Op, t ir.Type, args ...ir.Reg) ir.Reg {
@@ -31,6 +42,9 @@ func (b *body) randCall(e *ast.CallExpr, name string) operand {
 	if name == "rand_init" {
 		return b.randInit(e)
 	}
+	if sp, ok := rng.SamplerByName(name); ok {
+		return b.sample(e, sp)
+	}
 	if len(e.Args) != 1 && (len(e.Args) != 3 || name == "randn" || name == "randu") {
 		want := "1 argument (the state)"
 		if name == "randf" || name == "randi" {
@@ -47,6 +61,22 @@ func (b *body) randCall(e *ast.CallExpr, name string) operand {
 	state, val, t := b.draw(name, v.reg, bounds)
 	b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.reg, Args: []ir.Reg{state}})
 	return operand{mode: modeValue, t: t, reg: val, expr: e}
+}
+
+// sample lowers a sampler: a vecN of f32 lanes from the state variable.
+func (b *body) sample(e *ast.CallExpr, sp rng.Sampler) operand {
+	if len(e.Args) != 1 {
+		b.errs.Add(e.Lparen, "%s expects 1 argument (the state), got %d", sp.Name, len(e.Args))
+		return invalid()
+	}
+	v := b.stateVar(e.Args[0], sp.Name)
+	if v == nil {
+		return invalid()
+	}
+	state, lanes := sp.EmitSample(b, v.reg)
+	b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.reg, Args: []ir.Reg{state}})
+	t, _ := dtype.ByName(fmt.Sprintf("vec%d", sp.Lanes))
+	return vecOperand(t, lanes, e)
 }
 
 // draw emits one draw of name from state s, bounded by bounds when set:
