@@ -142,6 +142,7 @@ var docs = slices.Concat([]Doc{
 	{"randf", topicKernel, "randf(rng) | randf(rng, lo, hi)", "an f32 in [0, 1) (or [lo, hi)) from the state variable rng, which it advances", true},
 	{"randi", topicKernel, "randi(rng) | randi(rng, lo, hi)", "an i32 (any, or in [lo, hi)) from the state variable rng, which it advances", true},
 	{"randu", topicKernel, "randu(rng)", "a u32 from the state variable rng, which it advances", true},
+	{"poisson", topicKernel, "poisson(rng, lam)", "a Poisson-distributed u32 count of mean lam (an f32) from the state variable rng, which it advances (Warp's poisson)", true},
 },
 	described(topicKernel, true, "", "in block kernels (kernel k(...) block(...))",
 		"thread_id", "thread_id() | let ty, tx = thread_id(): this thread's index in its block (i32), one per block axis",

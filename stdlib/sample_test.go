@@ -53,3 +53,48 @@ print(out)
 		}
 	}
 }
+
+// poisson's IR (its loops and the unrolled log-gamma) on the cpu backend
+// gives the reference's counts and leaves the state where it does: each
+// thread draws poisson 8 times at each lam, including lam 10, whose small
+// counts reach the log-gamma's x < 7 branch.
+func TestPoissonMatchesReference(t *testing.T) {
+	const n, draws, seed = 64, 8, 77
+	lams := []float32{0, 0.25, 3, 9.75, 10, 42.5, 1e4}
+	out := runOn(t, "cpu", fmt.Sprintf(`
+kernel draws(out: array[u32], lam: f32, seed: i32) {
+    let k = tid()
+    let rng = rand_init(seed, k)
+    for j in range(%d) {
+        out[k * %d + j] = poisson(rng, lam)
+    }
+    out[k * %d + %d] = rng
+}
+array out: u32[%d]
+for lam in %s {
+    launch draws[%d](out, lam, %d)
+    print(out)
+}
+`, draws, draws+1, draws+1, draws, n*(draws+1), strings.Join(strings.Fields(fmt.Sprint(lams)), ", "), n, seed))
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != len(lams) {
+		t.Fatalf("got %d lines, want %d:\n%s", len(lines), len(lams), out)
+	}
+	for l, lam := range lams {
+		got := strings.Split(strings.Trim(lines[l], "[]"), ", ")
+		i := 0
+		for k := range uint32(n) {
+			s := rng.Init(seed, k)
+			want := make([]uint32, 0, draws+1)
+			for range draws {
+				want = append(want, rng.Poisson(&s, lam))
+			}
+			for j, w := range append(want, s) {
+				if got[i] != strconv.FormatUint(uint64(w), 10) {
+					t.Fatalf("lam %v thread %d value %d: got %s, want %d", lam, k, j, got[i], w)
+				}
+				i++
+			}
+		}
+	}
+}

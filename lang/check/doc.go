@@ -203,7 +203,9 @@
 //     The samplers (sample_triangle, sample_unit_disk ... the rng.Samplers
 //     table) follow the same state rule and give a vec2, vec3 or vec4
 //     operand of f32 lanes, in Warp's draw order; they take no bounds
-//     (Warp has none).
+//     (Warp has none). poisson(rng, lam) converts lam to f32 and lowers
+//     to loops (rng.EmitPoisson through flow, whose loops, branches and
+//     breaks join the uniformity graph as a script's would).
 //   - print in kernels: string literals are copied into OpPrint's Format,
 //     each other argument becomes "{}", parts are joined by one space and
 //     the Format ends with "\n". A string literal containing "{}" is an

@@ -3,7 +3,8 @@
 // device. The conformance suite runs them on every backend: randf, randi
 // and randu are exact everywhere; randn's log, sqrt and cos may differ in
 // the last bit across backends, so its values are only compared loosely,
-// as are those of the samplers that call sin, cos, acos or pow.
+// as are those of the samplers that call sin, cos, acos or pow, and
+// poisson's (exp, log and sqrt).
 print(rand(4, seed=42))
 //> [0.86597514, 0.013862193, 0.44214356, 0.10313505]
 print(randint(-5, 5, 6, seed=0), randint(0, 10, [2, 3], seed=1).shape)
@@ -115,6 +116,33 @@ print(bad)
 print(abs(mean(zsum) - 0.5) < 0.005, abs(mean(r2sum) - 0.5) < 0.005)
 //> [0, 0, 0, 0, 0, 0, 0, 0]
 //> true true
+---
+// poisson(rng, lam) counts average lam with variance lam, by the
+// multiplication method below 10 and PTRS from 10 on; lam 0 gives 0
+// without a draw (the state is unchanged)
+kernel counts(out: array[f32], zero: array[u32], lam: f32, m: i32) {
+    let k = tid()
+    let rng = rand_init(3, k)
+    let s0 = rng
+    zero[k] = poisson(rng, 0.0) + select(rng == s0, u32(0), u32(1))
+    let s = 0.0
+    for i in range(m) {
+        s += f32(poisson(rng, lam))
+    }
+    out[k] = s / f32(m)
+}
+array out: f32[1000]
+array zero: u32[1000]
+for lam in [0.5, 4.0, 9.5, 10.0, 80.0] {
+    launch counts[1000](out, zero, lam, 100)
+    let d = out - lam
+    print(abs(mean(out) - lam) < 0.02 * lam, abs(mean(d * d) * 100.0 - lam) < 0.2 * lam, max(zero))
+}
+//> true true 0
+//> true true 0
+//> true true 0
+//> true true 0
+//> true true 0
 ---
 let r = rand(2, seed=1.5)                  ### "rand: seed must be an int, not float"
 ---

@@ -44,3 +44,32 @@ kernel k(a: array[f32]) {
     let rng = rand_init(1)
     let v: vec3 = sample_unit_disk(rng) ### "cannot use sample_unit_disk\(rng\) .*as vec3"
 }
+---
+// poisson: a u32 count; lam converts to f32
+kernel k(a: array[u32], lam: f32) {
+    let rng = rand_init(1, tid())
+    a[tid()] = poisson(rng, lam) + poisson(rng, 4) + poisson(rng, 2.5)
+}
+---
+kernel k(a: array[u32]) {
+    let v = poisson(rand_init(1), 2.0) ### "the state argument of poisson must be a local variable \(it is advanced in place\), not rand_init\(1\)"
+}
+---
+kernel k(a: array[u32]) {
+    let rng = rand_init(1)
+    let v = poisson(rng) ### "poisson expects 2 arguments \(the state, lam\), got 1"
+}
+---
+kernel k(a: array[u32], d: f64) {
+    let rng = rand_init(1)
+    let v = poisson(rng, d) ### "lam of poisson"
+}
+---
+// poisson's loops in a block kernel do not count as divergence around
+// a later sync
+kernel k(a: array[u32]) block(32) {
+    let rng = rand_init(1, thread_id())
+    let v = poisson(rng, 12.0)
+    sync()
+    a[thread_id()] = v
+}
