@@ -236,6 +236,12 @@
 //     of the new state into the argument's variable, which must be a local
 //     u32 variable (an expression's advanced state would be lost). randf's
 //     bounds are converted to f32, randi's to i32.
+//     The samplers (sample_triangle, sample_unit_disk ... the rng.Samplers
+//     table) follow the same state rule and give a vec2, vec3 or vec4
+//     operand of f32 lanes, in Warp's draw order; they take no bounds
+//     (Warp has none). poisson(rng, lam) converts lam to f32 and lowers
+//     to loops (rng.EmitPoisson through flow, whose loops, branches and
+//     breaks join the uniformity graph as a script's would).
 //   - print in kernels: string literals are copied into OpPrint's Format,
 //     each other argument becomes "{}", parts are joined by one space and
 //     the Format ends with "\n". A string literal containing "{}" is an

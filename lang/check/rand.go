@@ -1,9 +1,11 @@
 package check
 
 import (
+	"fmt"
 	"go/constant"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/rng"
 )
@@ -11,8 +13,17 @@ import (
 // The random number builtins are Warp's (package rng): rand_init makes a
 // u32 state, and randf, randi, randu and randn draw from a state held in
 // a local variable, which each call advances in place, as Warp's take
-// their state by reference.
-var randBuiltins = []string{"rand_init", "randf", "randi", "randu", "randn"}
+// their state by reference. The samplers (sample_unit_disk ...) draw in
+// the same way and give a vector, poisson(rng, lam) a u32 count.
+var randBuiltins = append([]string{"rand_init", "randf", "randi", "randu", "randn", "poisson"}, samplerNames()...)
+
+func samplerNames() []string {
+	names := make([]string, len(rng.Samplers))
+	for i, sp := range rng.Samplers {
+		names[i] = sp.Name
+	}
+	return names
+}
 
 // Op and Const make the body an rng.Emitter.
 func (b *body) Op(op ir.Op, t ir.Type, args ...ir.Reg) ir.Reg {
@@ -31,6 +42,12 @@ func (b *body) randCall(e *ast.CallExpr, name string) operand {
 	if name == "rand_init" {
 		return b.randInit(e)
 	}
+	if sp, ok := rng.SamplerByName(name); ok {
+		return b.sample(e, sp)
+	}
+	if name == "poisson" {
+		return b.poisson(e)
+	}
 	if len(e.Args) != 1 && (len(e.Args) != 3 || name == "randn" || name == "randu") {
 		want := "1 argument (the state)"
 		if name == "randf" || name == "randi" {
@@ -48,6 +65,80 @@ func (b *body) randCall(e *ast.CallExpr, name string) operand {
 	b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.reg, Args: []ir.Reg{state}})
 	return operand{mode: modeValue, t: t, reg: val, expr: e}
 }
+
+// sample lowers a sampler: a vecN of f32 lanes from the state variable.
+func (b *body) sample(e *ast.CallExpr, sp rng.Sampler) operand {
+	if len(e.Args) != 1 {
+		b.errs.Add(e.Lparen, "%s expects 1 argument (the state), got %d", sp.Name, len(e.Args))
+		return invalid()
+	}
+	v := b.stateVar(e.Args[0], sp.Name)
+	if v == nil {
+		return invalid()
+	}
+	state, lanes := sp.EmitSample(b, v.reg)
+	b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.reg, Args: []ir.Reg{state}})
+	t, _ := dtype.ByName(fmt.Sprintf("vec%d", sp.Lanes))
+	return vecOperand(t, lanes, e)
+}
+
+// poisson lowers poisson(rng, lam), lam converted to f32.
+func (b *body) poisson(e *ast.CallExpr) operand {
+	if len(e.Args) != 2 {
+		b.errs.Add(e.Lparen, "poisson expects 2 arguments (the state, lam), got %d", len(e.Args))
+		return invalid()
+	}
+	v := b.stateVar(e.Args[0], "poisson")
+	lam, ok := b.args(e.Args[1:])
+	if v == nil || !ok {
+		return invalid()
+	}
+	regs, ok := b.convertAll(lam, ir.F32, "lam of poisson")
+	if !ok {
+		return invalid()
+	}
+	state, n := rng.EmitPoisson(flow{b, e.Lparen}, v.reg, regs[0])
+	b.emit(&ir.Inst{Op: ir.OpMov, Dst: v.reg, Args: []ir.Reg{state}})
+	return operand{mode: modeValue, t: ir.U32, reg: n, expr: e}
+}
+
+// flow is a body as an rng.FlowEmitter, for the loops of poisson at pos:
+// they join the uniformity graph as a script's loops do.
+type flow struct {
+	*body
+	pos ast.Pos
+}
+
+func (f flow) If(cond ir.Reg, then, els func()) {
+	node := &ir.If{Cond: cond}
+	f.uni.under(cond, f.pos, func() {
+		if then != nil {
+			f.into(&node.Then, then)
+		}
+		if els != nil {
+			f.into(&node.Else, els)
+		}
+	})
+	f.emit(node)
+}
+
+func (f flow) Loop(body func()) {
+	loop := &ir.Loop{CondReg: ir.NoReg}
+	f.uni.loop(func(func(ir.Reg, ast.Pos)) { f.into(&loop.Body, body) })
+	f.emit(loop)
+}
+
+func (f flow) Break() {
+	f.uni.exit("break", f.pos)
+	f.emit(&ir.Break{})
+}
+
+func (f flow) Continue() {
+	f.uni.exit("continue", f.pos)
+	f.emit(&ir.Continue{})
+}
+
+func (f flow) Set(dst, src ir.Reg) { f.emit(&ir.Inst{Op: ir.OpMov, Dst: dst, Args: []ir.Reg{src}}) }
 
 // draw emits one draw of name from state s, bounded by bounds when set:
 // the new state, the value and its type.

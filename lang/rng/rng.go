@@ -10,7 +10,8 @@
 // and scaling, identical on every backend. randn also calls log, sqrt and
 // cos: it is bit-identical across backends only where those functions are
 // (the cpu backend rounds Go's f64 math to f32, CUDA's may differ in the
-// last bit).
+// last bit). sample.go adds rand.h's samplers (vectors), poisson.go its
+// poisson.
 package rng
 
 import (

@@ -2,7 +2,9 @@
 // Warp's generator (lang/rng), in kernels and filling arrays on their
 // device. The conformance suite runs them on every backend: randf, randi
 // and randu are exact everywhere; randn's log, sqrt and cos may differ in
-// the last bit across backends, so its values are only compared loosely.
+// the last bit across backends, so its values are only compared loosely,
+// as are those of the samplers that call sin, cos, acos or pow, and
+// poisson's (exp, log and sqrt).
 print(rand(4, seed=42))
 //> [0.86597514, 0.013862193, 0.44214356, 0.10313505]
 print(randint(-5, 5, 6, seed=0), randint(0, 10, [2, 3], seed=1).shape)
@@ -63,6 +65,84 @@ array out: f32[3]
 launch walk[1](out, 10000)
 print(abs(out[0] - 0.5) < 0.01, out[1], out[2])
 //> true 1.0 1.0
+---
+// rand.h's samplers give vectors from the state, which they advance;
+// sample_triangle's sqrt, and the cube samplers, are exact on every
+// backend (the others' sin, cos, acos and pow may not be: see below)
+kernel exact() {
+    let rng = rand_init(42, 7)
+    print(sample_triangle(rng), sample_triangle(rng))
+    print(sample_unit_square(rng), sample_unit_cube(rng))
+    print(sample_unit_hypercube(rng))
+}
+launch exact[1]()
+//> vec2(0.2969507, 0.23136918) vec2(0.16078413, 0.39090344)
+//> vec2(-0.014404237, 0.05583006) vec3(-0.38539958, -0.25631207, 0.32611555)
+//> vec4(-0.37036157, 0.035314858, 0.30718887, 0.18258631)
+---
+// every sample lies where it should (bad counts the ones that do not,
+// per sampler): on the circle or sphere to 1e-5, in the disk or ball,
+// z >= 0 on the hemispheres; hemisphere z and disk r^2 average 1/2
+kernel check(bad: array[i32], zsum: array[f32], r2sum: array[f32], m: i32) {
+    let k = tid()
+    let rng = rand_init(7, k)
+    let z = 0.0
+    let r2 = 0.0
+    for i in range(m) {
+        let t = sample_triangle(rng)
+        if t.x < 0.0 || t.y < 0.0 || t.x + t.y > 1.0 { atomic_add(bad, 0, 1) }
+        if abs(length(sample_unit_ring(rng)) - 1.0) > 1e-5 { atomic_add(bad, 1, 1) }
+        let d = sample_unit_disk(rng)
+        if length(d) > 1.0 + 1e-5 { atomic_add(bad, 2, 1) }
+        r2 += length_sq(d)
+        if abs(length(sample_unit_sphere_surface(rng)) - 1.0) > 1e-5 { atomic_add(bad, 3, 1) }
+        if length(sample_unit_sphere(rng)) > 1.0 + 1e-5 { atomic_add(bad, 4, 1) }
+        let h = sample_unit_hemisphere_surface(rng)
+        if abs(length(h) - 1.0) > 1e-5 || h.z < 0.0 { atomic_add(bad, 5, 1) }
+        z += h.z
+        let hb = sample_unit_hemisphere(rng)
+        if length(hb) > 1.0 + 1e-5 || hb.z < 0.0 { atomic_add(bad, 6, 1) }
+        let c = sample_unit_hypercube(rng)
+        if min(min(c.x, c.y), min(c.z, c.w)) < -0.5 || max(max(c.x, c.y), max(c.z, c.w)) >= 0.5 { atomic_add(bad, 7, 1) }
+    }
+    zsum[k] = z / f32(m)
+    r2sum[k] = r2 / f32(m)
+}
+array bad: i32[8]
+array zsum: f32[1000]
+array r2sum: f32[1000]
+launch check[1000](bad, zsum, r2sum, 100)
+print(bad)
+print(abs(mean(zsum) - 0.5) < 0.005, abs(mean(r2sum) - 0.5) < 0.005)
+//> [0, 0, 0, 0, 0, 0, 0, 0]
+//> true true
+---
+// poisson(rng, lam) counts average lam with variance lam, by the
+// multiplication method below 10 and PTRS from 10 on; lam 0 gives 0
+// without a draw (the state is unchanged)
+kernel counts(out: array[f32], zero: array[u32], lam: f32, m: i32) {
+    let k = tid()
+    let rng = rand_init(3, k)
+    let s0 = rng
+    zero[k] = poisson(rng, 0.0) + select(rng == s0, u32(0), u32(1))
+    let s = 0.0
+    for i in range(m) {
+        s += f32(poisson(rng, lam))
+    }
+    out[k] = s / f32(m)
+}
+array out: f32[1000]
+array zero: u32[1000]
+for lam in [0.5, 4.0, 9.5, 10.0, 80.0] {
+    launch counts[1000](out, zero, lam, 100)
+    let d = out - lam
+    print(abs(mean(out) - lam) < 0.02 * lam, abs(mean(d * d) * 100.0 - lam) < 0.2 * lam, max(zero))
+}
+//> true true 0
+//> true true 0
+//> true true 0
+//> true true 0
+//> true true 0
 ---
 let r = rand(2, seed=1.5)                  ### "rand: seed must be an int, not float"
 ---
