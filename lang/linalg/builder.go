@@ -3,7 +3,8 @@ package linalg
 import "github.com/gscript-lang/gscript/lang/ir"
 
 // Builder emits linear algebra as kernel IR: Ops[ir.Reg] over an
-// ir.Builder, for the checker.
+// ir.Builder, for kernels built in Go (the checker has its own, which
+// also feeds its uniformity graph).
 type Builder struct{ B *ir.Builder }
 
 var _ Ops[ir.Reg] = Builder{}
