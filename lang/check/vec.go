@@ -354,7 +354,7 @@ func (b *body) vecSelect(e *ast.CallExpr, c ir.Reg, x, y operand) operand {
 	}
 	lanes := make([]ir.Reg, len(x.regs))
 	for k := range lanes {
-		lanes[k] = regOps{b, e.Lparen}.Op(ir.OpSelect, x.ct.Elem, c, x.regs[k], y.regs[k])
+		lanes[k] = regOps{b, e.Lparen}.Op(ir.OpSelect, x.ct.LaneType(k), c, x.regs[k], y.regs[k])
 	}
 	return vecOperand(x.ct, lanes, e)
 }
@@ -370,9 +370,19 @@ func operandType(x operand) string {
 }
 
 // printParts is the print format of a compound value: vec3({}, {}, {}),
-// mat22([{}, {}], [{}, {}]).
+// mat22([{}, {}], [{}, {}]), P(pos=vec3({}, {}, {}), m={}).
 func printParts(t dtype.Type) string {
 	holes := func(n int) string { return strings.TrimSuffix(strings.Repeat("{}, ", n), ", ") }
+	if t.Kind == dtype.StructKind {
+		fields := make([]string, len(t.St.Fields))
+		for i, f := range t.St.Fields {
+			fields[i] = f.Name + "=" + holes(1)
+			if !f.Type.IsScalar() {
+				fields[i] = f.Name + "=" + printParts(f.Type)
+			}
+		}
+		return t.String() + "(" + strings.Join(fields, ", ") + ")"
+	}
 	if t.Kind != dtype.Mat {
 		return t.String() + "(" + holes(t.Lanes()) + ")"
 	}
@@ -388,7 +398,7 @@ func printParts(t dtype.Type) string {
 // so the element as a whole is not updated atomically. The result is
 // the lanes' old values.
 func (b *body) vecAtomic(e *ast.CallExpr, name string, op ir.Op, arr *kvar, stmt bool) operand {
-	if op == ir.OpAtomicCAS || arr.elem == ir.Invalid {
+	if op == ir.OpAtomicCAS || arr.ct.Kind == dtype.StructKind {
 		b.errs.Add(e.Fun.Start(), "%s is not supported on %s", name, arr.typeString())
 		return invalid()
 	}
