@@ -17,13 +17,30 @@ type Case struct {
 	T      ir.Type
 	Space  ir.Space
 	Kernel *ir.Kernel
+	// Shapes, when set, is the shape of each array parameter (nil for a
+	// scalar); otherwise every array is 1-D, of 64 elements.
+	Shapes [][]int
+	// Layout names the element layout of a field case (FieldLayouts).
+	Layout string
 }
 
 func (c Case) String() string {
-	if c.Space != ir.SpaceParam {
-		return fmt.Sprintf("%s/%s/%s", c.Op, c.T, c.Space)
+	s := fmt.Sprintf("%s/%s", c.Op, c.T)
+	if c.Layout != "" {
+		s += "/" + c.Layout
 	}
-	return fmt.Sprintf("%s/%s", c.Op, c.T)
+	if c.Space != ir.SpaceParam {
+		s += "/" + c.Space.String()
+	}
+	return s
+}
+
+// Shape is the shape of array parameter i of the case's kernel.
+func (c Case) Shape(i int) []int {
+	if c.Shapes != nil {
+		return c.Shapes[i]
+	}
+	return []int{BlockShape[0]}
 }
 
 // BlockShape is the block of the block kernels irtest builds for block
@@ -40,6 +57,9 @@ func Cases(op ir.Op) []Case {
 	}
 	if info.Types == 0 {
 		return []Case{{Op: op, Kernel: block(bare(op))}}
+	}
+	if info.Form == ir.FormField {
+		return fieldCases(op, info)
 	}
 	var cs []Case
 	for _, t := range info.Types.Types() {
