@@ -141,14 +141,15 @@ func (c *compiler) field(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 		return nil, err
 	}
 	nidx := prm.NDim - 1
-	t := o.dt // a load's
+	t, values := o.dt, 0 // a load's type
 	if in.Op == ir.OpStoreField {
-		if len(o.args) != nidx+1 || o.dst >= 0 {
-			return nil, c.errf(ctx, in.Pos, "%s of %s with %d operands and no destination, want %d indices and a value", in.Op, prm.Name, len(o.args), nidx)
-		}
+		values = 1
+	}
+	if len(o.args) != nidx+values || (o.dst >= 0) == (values == 1) {
+		return nil, c.errf(ctx, in.Pos, "%s of %s has %d operands (destination %v), want %d indices and %d values", in.Op, prm.Name, len(o.args), o.dst >= 0, nidx, values)
+	}
+	if values == 1 {
 		t = o.types[nidx]
-	} else if len(o.args) != nidx || o.dst < 0 {
-		return nil, c.errf(ctx, in.Pos, "%s of %s with %d indices and a destination, want %d", in.Op, prm.Name, len(o.args), nidx)
 	}
 	off, ok := ir.FieldOffset(in.Imm)
 	if prm.Elem != ir.U8 || !ok || !ir.Scalars.Has(t) {
