@@ -202,10 +202,10 @@ type Stmt interface{ irStmt() }
 
 // Inst is one instruction. Operands are registers; Imm holds constants
 // (int64, uint64, float64 or bool, converted to Dst's type), the axis of
-// OpTid/OpShape and the block index ops, the byte offset of field
-// accesses; Param is the parameter index for
-// OpParam, and for OpShape, OpLoad, OpStore, atomics and field accesses
-// the index of the array in Space; Callee indexes Program.Funcs for OpCall.
+// OpTid/OpShape and the block index ops, and the byte offset of field
+// accesses; Param is the parameter index for OpParam, and for OpShape,
+// OpLoad, OpStore, atomics and field accesses the index of the array in
+// Space; Callee indexes Program.Funcs for OpCall.
 type Inst struct {
 	Op     Op
 	Dst    Reg

@@ -23,7 +23,7 @@ type access struct {
 	itypes  []ir.Type
 	accum   []func(fr *frame, m mask, r, ext, stride int, first bool) int
 	pos     pos.Pos
-	race    bool  // a shared load or store checked for races (race.go)
+	race    bool  // a shared load, store or field access checked for races (race.go)
 	raceAt  int32 // its index in Program.race.pos
 }
 
