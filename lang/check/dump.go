@@ -223,6 +223,8 @@ func rhsString(k *ir.Kernel, f *ir.Func, in *ir.Inst) string {
 		return fmt.Sprintf("store %s[%s] = r%d", arrayName(k, f, in), regList(in.Args[:n]), in.Args[n])
 	case info.Form == ir.FormAccess:
 		return fmt.Sprintf("%s %s %s", in.Op, arrayName(k, f, in), regList(in.Args))
+	case info.Form == ir.FormField:
+		return fmt.Sprintf("%s %s+%v %s", in.Op, arrayName(k, f, in), in.Imm, regList(in.Args))
 	case info.Form == ir.FormCall:
 		return callString(f, in)
 	case info.Form == ir.FormPrint:

@@ -151,7 +151,7 @@ func varies(op ir.Op) bool {
 	switch {
 	case uniformResults[op]:
 		return false
-	case op == ir.OpTid, op == ir.OpLoad, info.Atomic:
+	case op == ir.OpTid, op == ir.OpLoad, op == ir.OpLoadField, info.Atomic:
 		return true
 	}
 	return info.Block

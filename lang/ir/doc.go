@@ -93,4 +93,33 @@
 // FastMath is a permission, never an obligation: a strict result is always
 // a valid one (the cpu executor takes only f64 contraction, runtime/cpu's
 // doc.go; CUDA all of them, runtime/cuda/codegen's).
+//
+// # Field accesses
+//
+// An array of structs (TYPES.md section 2) is an array of u8 whose last
+// axis holds each element's bytes, laid out as NumPy's align=True does.
+// OpLoadField and OpStoreField read and write one scalar of it:
+//
+//   - Operands: one integer index per axis but the last (the element),
+//     then for a store the value. The accessed type T is the value's or
+//     the destination's: any scalar type, bool as one byte (a store
+//     writes 0 or 1, a load reads any nonzero byte as true). Imm, an int,
+//     is the field's byte offset in the element: at least 0 and a
+//     multiple of T's size. The access reads or writes T's bytes at Imm
+//     of the element, little-endian.
+//   - Indices are bounds-checked as OpLoad's (always on the cpu, in Debug
+//     builds on CUDA).
+//   - Shared and local arrays have static extents, so Verify proves the
+//     rest: the field fits in the element (Imm + size <= the last extent)
+//     and the element's size is a multiple of T's, which keeps every
+//     element's field aligned. Backends place such arrays 8-aligned.
+//   - An array parameter's byte axis is only known at launch. FieldNeeds
+//     gives, per array parameter that field accesses reach (through
+//     calls too), the bytes they need (the largest Imm + size) and the
+//     alignment (the largest size); every launch checks the argument
+//     (backend.CheckFields): its last axis has stride 1 and at least that
+//     many bytes, and its data address and its other strides (in bytes)
+//     are multiples of the alignment. A violation is an error of the
+//     launch, before any thread runs, so no access leaves its element or
+//     is misaligned.
 package ir

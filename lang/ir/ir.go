@@ -185,6 +185,14 @@ const (
 	OpBlockAny      // Dst(bool): A holds on some thread of the block
 	OpBlockAll      // Dst(bool): A holds on every thread of the block
 
+	// Field accesses (structs, TYPES.md section 2): Param is an array of
+	// u8 whose last axis holds each element's bytes and is not indexed;
+	// Args start with one index per other axis; Imm (an int) is the
+	// field's byte offset in the element, a multiple of the accessed
+	// type's size. See "Field accesses" in doc.go for the launch rule.
+	OpLoadField  // Dst = the Dst-typed value at byte Imm of element [Args...]
+	OpStoreField // Args = indices..., value: stores value (its type) at byte Imm of the element
+
 	// A new op gets a row in opTable (optab.go), which Verify, the checker
 	// and both backends read; their exhaustiveness tests fail until each
 	// implements it.
@@ -195,9 +203,10 @@ type Stmt interface{ irStmt() }
 
 // Inst is one instruction. Operands are registers; Imm holds constants
 // (int64, uint64, float64 or bool, converted to Dst's type), the axis of
-// OpTid/OpShape and the block index ops; Param is the parameter index for
-// OpParam, and for OpShape, OpLoad, OpStore and atomics the index of the
-// array in Space; Callee indexes Kernel.Funcs for OpCall.
+// OpTid/OpShape and the block index ops, and the byte offset of field
+// accesses; Param is the parameter index for OpParam, and for OpShape,
+// OpLoad, OpStore, atomics and field accesses the index of the array in
+// Space; Callee indexes Kernel.Funcs for OpCall.
 //
 // Every op but OpCall writes at most one register, Dst. OpCall writes
 // Dsts instead (its Dst is NoReg), because a func may return several

@@ -46,6 +46,7 @@ const (
 	FormCall                // one Arg per callee parameter (NoReg at array positions, see Inst.ArrayArgs)
 	FormPrint               // any number of scalar operands, one per "{}" of Format
 	FormLane                // A of type T (in Types), B of type i32 (a lane, offset or mask)
+	FormField               // array Param of u8, one integer index per dimension but the last, then Arity values of a type T in Types; Imm is a byte offset
 )
 
 // Result is the rule giving the type of an instruction's Dst.
@@ -58,7 +59,7 @@ const (
 	ResultI32                   // I32
 	ResultImm                   // any type in Types: the immediate converts to it (OpConst)
 	ResultParam                 // the scalar parameter's type (OpParam)
-	ResultAny                   // any type in Types (OpConvert)
+	ResultAny                   // any type in Types (OpConvert, OpLoadField)
 	ResultElem                  // the array's element type
 	ResultOldElem               // the array's element type, or NoReg (atomics: the old value)
 	ResultCallee                // no Dst (NoReg); Dsts: one per callee result, its type or NoReg (OpCall)
@@ -242,6 +243,12 @@ var opTable = [...]OpInfo{
 	OpBlockCount:    collective("block_count", Bools, ResultI32),
 	OpBlockAny:      collective("block_any", Bools, ResultBool),
 	OpBlockAll:      collective("block_all", Bools, ResultBool),
+
+	// Field accesses read and write any scalar type inside an element of
+	// a byte array (bool as one byte, 0 or 1; a load reads any nonzero
+	// byte as true).
+	OpLoadField:  {Name: "load_field", Form: FormField, Types: Scalars, Result: ResultAny},
+	OpStoreField: {Name: "store_field", Form: FormField, Arity: 1, Types: Scalars, Result: ResultNone},
 }
 
 // NumOps is the number of ops; every Op below it has a row in the table.

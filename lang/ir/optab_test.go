@@ -26,8 +26,8 @@ func TestOpTable(t *testing.T) {
 			t.Errorf("%s: a warp, barrier or block-axis op that is not a block op", op)
 		}
 	}
-	if OpBlockAll != NumOps-1 {
-		t.Errorf("the last Op constant is %d, the table has %d rows", OpBlockAll, NumOps)
+	if OpStoreField != NumOps-1 {
+		t.Errorf("the last Op constant is %d, the table has %d rows", OpStoreField, NumOps)
 	}
 	if _, ok := NumOps.Info(); ok {
 		t.Errorf("op %d, past the table, has a row", NumOps)

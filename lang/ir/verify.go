@@ -261,13 +261,13 @@ func (v *verifier) inst(in *Inst) error {
 	if err != nil {
 		return err
 	}
-	if info.Arity >= 0 && info.Form != FormAccess && len(ts) != info.Arity {
+	if info.Arity >= 0 && info.Form != FormAccess && info.Form != FormField && len(ts) != info.Arity {
 		return fmt.Errorf("has %d operands, want %d", len(ts), info.Arity)
 	}
 	if err := v.place(info); err != nil {
 		return err
 	}
-	if in.Space != SpaceParam && info.Form != FormAccess && in.Op != OpShape {
+	if in.Space != SpaceParam && info.Form != FormAccess && info.Form != FormField && in.Op != OpShape {
 		return fmt.Errorf("space %s on an op without an array", in.Space)
 	}
 	if len(in.Dsts) > 0 && in.Op != OpCall {
@@ -318,6 +318,9 @@ func (v *verifier) operands(in *Inst, info OpInfo, ts []Type) (Type, error) {
 		return sameType(info, ts[1:]...)
 	case FormAccess:
 		return v.access(in, info, ts)
+	case FormField:
+		dt, _ := v.dst(in)
+		return v.field(in, info, ts, dt)
 	case FormCall:
 		return Invalid, v.call(in, ts)
 	case FormLane:
@@ -370,6 +373,66 @@ func (v *verifier) access(in *Inst, info OpInfo, ts []Type) (Type, error) {
 		return Invalid, fmt.Errorf("does not apply to an array of %s", p.Elem)
 	}
 	return p.Elem, nil
+}
+
+// field checks a field access: an array of u8, an index per axis but the
+// last, then Arity values; the accessed type T is the value's (a store) or
+// the destination's (a load). The byte offset must be aligned to T's size
+// and, in a buffer (static extents), lie inside the element, whose size
+// must be a multiple of T's so that every element's field is aligned too.
+// An array parameter's byte axis is only known at launch, where the
+// backends check it (FieldNeeds).
+func (v *verifier) field(in *Inst, info OpInfo, ts []Type, dt Type) (Type, error) {
+	p, err := v.array(in)
+	if err != nil {
+		return Invalid, err
+	}
+	if p.Elem != U8 {
+		return Invalid, fmt.Errorf("field access to %s, an array of %s, not u8", p.Name, p.Elem)
+	}
+	nidx := p.NDim - 1
+	if len(ts) != nidx+info.Arity {
+		return Invalid, fmt.Errorf("has %d operands, want %d indices and %d values", len(ts), nidx, info.Arity)
+	}
+	for i, t := range ts[:nidx] {
+		if !Ints.Has(t) {
+			return Invalid, fmt.Errorf("index %d has type %s", i, t)
+		}
+	}
+	t := dt
+	if info.Arity > 0 {
+		t = ts[nidx]
+	}
+	if !info.Types.Has(t) {
+		return Invalid, fmt.Errorf("does not apply to %s", t)
+	}
+	off, ok := FieldOffset(in.Imm)
+	if !ok || off%t.Size() != 0 {
+		return Invalid, fmt.Errorf("byte offset %v (%T) is not a non-negative multiple of %d, the size of %s", in.Imm, in.Imm, t.Size(), t)
+	}
+	if in.Space != SpaceParam {
+		b := v.buffers(in.Space)[in.Param]
+		e := b.Dims[len(b.Dims)-1]
+		if off+t.Size() > e || e%t.Size() != 0 {
+			return Invalid, fmt.Errorf("%s at byte %d of %s, whose elements have %d bytes (want a multiple of %d holding the field)", t, off, b.Name, e, t.Size())
+		}
+	}
+	return t, nil
+}
+
+// FieldOffset is the byte offset of a field access's Imm: an int (or an
+// int64) from 0 to 2^31-1.
+func FieldOffset(imm any) (int, bool) {
+	off, ok := immAxis(imm)
+	return off, ok && off >= 0 && off < 1<<31
+}
+
+// buffers are the shared or local arrays of sp in the current func.
+func (v *verifier) buffers(sp Space) []Buffer {
+	if sp == SpaceShared {
+		return v.k.Shared
+	}
+	return v.f.Locals
 }
 
 // array describes the array an access or OpShape names in its Space, as

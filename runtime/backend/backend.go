@@ -224,3 +224,35 @@ func Compile(k *ir.Kernel, dev mem.Device, opts Options) (Program, error) {
 	}
 	return b.Compile(k, dev, opts)
 }
+
+// CheckFields checks the array arguments that a kernel's field accesses
+// reach against needs (ir.FieldNeeds of the kernel): the byte axis (the
+// last) has stride 1 and holds the fields, and the data address and the
+// other strides are multiples of the alignment, so that no access leaves
+// its element or is misaligned. Strides of axes of one element do not
+// matter. It allocates only for an error.
+func CheckFields(k *ir.Kernel, needs []ir.FieldNeed, args []Arg) error {
+	for _, n := range needs {
+		prm := k.Entry.Params[n.Param]
+		a := &args[n.Param].Array
+		name := a.Name
+		if name == "" {
+			name = prm.Name
+		}
+		last := prm.NDim - 1
+		switch {
+		case a.Shape[last] < n.Bytes:
+			return fmt.Errorf("kernel %s: argument %s has %d bytes per element (its last axis), its fields need %d", k.Entry.Name, name, a.Shape[last], n.Bytes)
+		case !a.UnitInner(prm.NDim):
+			return fmt.Errorf("kernel %s: argument %s has stride %d on its byte axis (the last), want 1", k.Entry.Name, name, a.Strides[last])
+		case a.Data%uintptr(n.Align) != 0:
+			return fmt.Errorf("kernel %s: argument %s is at address %#x, not a multiple of %d as its fields need", k.Entry.Name, name, a.Data, n.Align)
+		}
+		for ax := range last {
+			if a.Shape[ax] > 1 && a.Strides[ax]%n.Align != 0 {
+				return fmt.Errorf("kernel %s: argument %s has a stride of %d bytes on axis %d, not a multiple of %d as its fields need", k.Entry.Name, name, a.Strides[ax], ax, n.Align)
+			}
+		}
+	}
+	return nil
+}

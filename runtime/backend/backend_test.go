@@ -84,3 +84,38 @@ func TestCheckGrid(t *testing.T) {
 		t.Errorf("a flat kernel: %v", err)
 	}
 }
+
+// CheckFields refuses an array of structs whose byte axis is too short or
+// strided, or whose data or other strides are misaligned for its fields;
+// axes of one element have no stride that matters.
+func TestCheckFields(t *testing.T) {
+	k := &ir.Kernel{Entry: &ir.Func{Name: "k", Params: []ir.Param{{Name: "s", Elem: ir.F32}, {Name: "p", Elem: ir.U8, NDim: 3}}}}
+	needs := []ir.FieldNeed{{Param: 1, Bytes: 28, Align: 8}}
+	good := backend.Array{Data: 0x1000, Shape: [4]int{4, 2, 32}, Strides: [4]int{64, 32, 1}}
+	for _, tt := range []struct {
+		name   string
+		mutate func(a *backend.Array)
+		want   string
+	}{
+		{"good", func(a *backend.Array) {}, ""},
+		{"wider element", func(a *backend.Array) { a.Shape[2], a.Strides[0], a.Strides[1] = 40, 80, 40 }, ""},
+		{"axis of one", func(a *backend.Array) { a.Shape[1], a.Strides[1] = 1, 3 }, ""},
+		{"empty", func(a *backend.Array) { a.Shape[0], a.Data = 0, 0 }, ""},
+		{"short", func(a *backend.Array) { a.Shape[2] = 27 }, "kernel k: argument p has 27 bytes per element (its last axis), its fields need 28"},
+		{"byte stride", func(a *backend.Array) { a.Strides[2] = 2 }, "argument p has stride 2 on its byte axis (the last), want 1"},
+		{"data", func(a *backend.Array) { a.Data = 0x1004 }, "argument p is at address 0x1004, not a multiple of 8"},
+		{"stride", func(a *backend.Array) { a.Strides[0] = 60 }, "argument p has a stride of 60 bytes on axis 0, not a multiple of 8"},
+		{"named", func(a *backend.Array) { a.Shape[2], a.Name = 0, "parts" }, "argument parts has 0 bytes per element"},
+	} {
+		a := good
+		tt.mutate(&a)
+		err := backend.CheckFields(k, needs, []backend.Arg{{Bits: 1}, {Array: a}})
+		if (tt.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: CheckFields = %v, want %q", tt.name, err, tt.want)
+		}
+	}
+	args := []backend.Arg{{}, {Array: good}}
+	if n := testing.AllocsPerRun(100, func() { _ = backend.CheckFields(k, needs, args) }); n != 0 {
+		t.Errorf("CheckFields allocates %v times per launch", n)
+	}
+}

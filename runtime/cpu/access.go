@@ -11,18 +11,20 @@ import (
 	"github.com/gscript-lang/gscript/lang/pos"
 )
 
-// access is a compiled array access (load, store or atomic).
+// access is a compiled array access (load, store, atomic or field).
 type access struct {
 	op ir.Op
 	arrayRef
-	elem   ir.Type
-	size   int // element size in bytes
-	idx    []int
-	itypes []ir.Type
-	accum  []func(fr *frame, m mask, r, ext, stride int, first bool) int
-	pos    pos.Pos
-	race   bool  // a shared load or store checked for races (race.go)
-	raceAt int32 // its index in Program.race.pos
+	elem    ir.Type
+	size    int // element size in bytes
+	fieldAt int // a field access's byte offset in the element
+	span    int // the elements one access covers: 1, or a field's bytes
+	idx     []int
+	itypes  []ir.Type
+	accum   []func(fr *frame, m mask, r, ext, stride int, first bool) int
+	pos     pos.Pos
+	race    bool  // a shared load, store or field access checked for races (race.go)
+	raceAt  int32 // its index in Program.race.pos
 }
 
 // arrayRef is where an access finds its array: kernel argument kp, or
@@ -52,7 +54,7 @@ func (c *compiler) arrayOf(ctx *fnCtx, in *ir.Inst) (ir.Param, arrayRef, error) 
 		b = c.k.Shared[p] // the first entries of Program.bufs
 	case in.Space == ir.SpaceLocal && p >= 0 && p < len(ctx.locals):
 		b = ctx.f.Locals[p]
-		ref = arrayRef{buf: ctx.locals[p], lane: b.Elem.Size()}
+		ref = arrayRef{buf: ctx.locals[p], lane: c.p.bufs[ctx.locals[p]].unit()}
 	default:
 		return ir.Param{}, ref, c.errf(ctx, in.Pos, "%s of %s array %d, which %s does not have", in.Op, in.Space, p, ctx.f.Name)
 	}
@@ -74,14 +76,9 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if nidx != prm.NDim {
 		return nil, c.errf(ctx, in.Pos, "%s of %s with %d indices, array has %d dimensions", in.Op, prm.Name, nidx, prm.NDim)
 	}
-	ac := &access{op: in.Op, arrayRef: ref, elem: prm.Elem, size: prm.Elem.Size(), pos: in.Pos,
-		idx: o.args[:nidx], itypes: o.types[:nidx]}
-	for k, t := range ac.itypes {
-		f := accumFor(t)
-		if f == nil {
-			return nil, c.errf(ctx, in.Pos, "index %d of %s has type %s", k, prm.Name, t)
-		}
-		ac.accum = append(ac.accum, f)
+	ac, err := c.newAccess(ctx, in, prm, ref, o, nidx)
+	if err != nil {
+		return nil, err
 	}
 	for _, t := range o.types[nidx:] {
 		if t != prm.Elem {
@@ -90,9 +87,6 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	}
 	if o.dst >= 0 && o.dt != prm.Elem {
 		return nil, c.errf(ctx, in.Pos, "%s of %s array into %s register", in.Op, prm.Elem, o.dt)
-	}
-	if c.p.race != nil && in.Space == ir.SpaceShared && (in.Op == ir.OpLoad || in.Op == ir.OpStore) {
-		ac.race, ac.raceAt = true, c.p.race.raceAt(in.Pos)
 	}
 	// x[tid()] of a 1-D launch; also right in a 1-D block kernel, whose
 	// tid() is the frame's base + lane while that fits in i32.
@@ -116,6 +110,94 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 		return nil, c.errf(ctx, in.Pos, "%s on an array of %s", in.Op, prm.Elem)
 	}
 	return ac.atomic(o.dst, o.args[nidx:]), nil
+}
+
+// newAccess compiles the indices (the first nidx operands) of an access
+// to prm; plain loads and stores and field accesses of shared arrays are
+// race-checked in a debug build.
+func (c *compiler) newAccess(ctx *fnCtx, in *ir.Inst, prm ir.Param, ref arrayRef, o operands, nidx int) (*access, error) {
+	ac := &access{op: in.Op, arrayRef: ref, elem: prm.Elem, size: prm.Elem.Size(), span: 1, pos: in.Pos,
+		idx: o.args[:nidx], itypes: o.types[:nidx]}
+	for k, t := range ac.itypes {
+		f := accumFor(t)
+		if f == nil {
+			return nil, c.errf(ctx, in.Pos, "index %d of %s has type %s", k, prm.Name, t)
+		}
+		ac.accum = append(ac.accum, f)
+	}
+	if c.p.race != nil && in.Space == ir.SpaceShared && !atomicOps[in.Op] {
+		ac.race, ac.raceAt = true, c.p.race.raceAt(in.Pos)
+	}
+	return ac, nil
+}
+
+// field compiles a field access: the element's offset from the indices of
+// all axes but the byte axis, then a typed load or store at byte Imm of
+// it. The launch check (backend.CheckFields) and ir.Verify for buffers
+// keep every access inside its element and aligned.
+func (c *compiler) field(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
+	prm, ref, err := c.arrayOf(ctx, in)
+	if err != nil {
+		return nil, err
+	}
+	nidx := prm.NDim - 1
+	t, values := o.dt, 0 // a load's type
+	if in.Op == ir.OpStoreField {
+		values = 1
+	}
+	if len(o.args) != nidx+values || (o.dst >= 0) == (values == 1) {
+		return nil, c.errf(ctx, in.Pos, "%s of %s has %d operands (destination %v), want %d indices and %d values", in.Op, prm.Name, len(o.args), o.dst >= 0, nidx, values)
+	}
+	if values == 1 {
+		t = o.types[nidx]
+	}
+	off, ok := ir.FieldOffset(in.Imm)
+	if prm.Elem != ir.U8 || !ok || !ir.Scalars.Has(t) {
+		return nil, c.errf(ctx, in.Pos, "%s of %s at byte %v of an array of %s", in.Op, t, in.Imm, prm.Elem)
+	}
+	ac, err := c.newAccess(ctx, in, prm, ref, o, nidx)
+	if err != nil {
+		return nil, err
+	}
+	ac.fieldAt, ac.span = off, t.Size()
+	if in.Op == ir.OpLoadField {
+		return ac.loadField(t, o.dst), nil
+	}
+	return ac.storeField(t, o.args[nidx]), nil
+}
+
+func (ac *access) loadField(t ir.Type, d int) instFn {
+	gather := gatherFor(t)
+	return func(fr *frame, m mask) error {
+		arr := ac.array(fr)
+		if err := ac.offsets(fr, m, arr); err != nil {
+			return err
+		}
+		if ac.race {
+			if err := ac.checkRace(fr, m, false); err != nil {
+				return err
+			}
+		}
+		gather(fr, m, d, unsafe.Add(arr.data, ac.fieldAt))
+		return nil
+	}
+}
+
+func (ac *access) storeField(t ir.Type, v int) instFn {
+	scatter := scatterFor(t)
+	return func(fr *frame, m mask) error {
+		arr := ac.array(fr)
+		if err := ac.offsets(fr, m, arr); err != nil {
+			return err
+		}
+		if ac.race {
+			if err := ac.checkRace(fr, m, true); err != nil {
+				return err
+			}
+		}
+		scatter(fr, m, v, unsafe.Add(arr.data, ac.fieldAt))
+		return nil
+	}
 }
 
 func accumFor(t ir.Type) func(*frame, mask, int, int, int, bool) int {
@@ -173,6 +255,9 @@ func kAccum[I integer](fr *frame, m mask, r, ext, stride int, first bool) int {
 // offsets fills fr.off with the byte offsets of the active lanes' elements,
 // or returns the bounds error of the lowest faulting lane.
 func (ac *access) offsets(fr *frame, m mask, arr *arrayInfo) error {
+	if len(ac.idx) == 0 {
+		ac.zeroOffsets(fr, m) // a field access to a 1-D byte array: one element
+	}
 	bad, badAxis := -1, 0
 	for k, r := range ac.idx {
 		lane := ac.accum[k](fr, m, r, arr.shape[k], arr.strides[k]*ac.size, k == 0)
@@ -185,6 +270,16 @@ func (ac *access) offsets(fr *frame, m mask, arr *arrayInfo) error {
 		return nil
 	}
 	return ac.boundsErr(fr, arr, badAxis, indexString(fr, ac.idx[badAxis], ac.itypes[badAxis], bad))
+}
+
+func (ac *access) zeroOffsets(fr *frame, m mask) {
+	if m.all {
+		clear(fr.off[:fr.n])
+		return
+	}
+	for _, i := range m.idx {
+		fr.off[i] = 0
+	}
 }
 
 // addLanes moves the offsets of a local array to each lane's copy.

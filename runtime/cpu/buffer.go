@@ -14,7 +14,12 @@ import (
 // array is stored element-major: element k of lane i is at
 // (k*width + i)*size from its start, so that lanes indexing the same
 // element (the common case: a loop over a register tile) touch adjacent
-// memory, and its strides are the C strides times width.
+// memory, and its strides are the C strides times width. A local array of
+// u8 that field accesses name is stored record-major instead: its last
+// axis holds structs' bytes, which stay together so that a field is one
+// aligned typed access: byte j of element k of lane i is at
+// (k*width + i)*E + j for E bytes per element (ir.Verify makes E a
+// multiple of every field's size, and the array starts 8-aligned).
 
 // maxSharedBytes is the shared memory one block may use on the cpu: the
 // H200's opt-in limit per block, so that a script fits on both devices
@@ -35,23 +40,57 @@ const maxFrameBytes = 1 << 30
 
 // bufLayout is one shared or local array of the program.
 type bufLayout struct {
-	buf   ir.Buffer
-	local bool
-	at    int // byte offset in frame memory (a local array: per lane, until layout)
+	buf    ir.Buffer
+	local  bool
+	record bool // a local array stored record-major (field accesses)
+	at     int  // byte offset in frame memory (a local array: per lane, until layout)
+}
+
+// unit is the bytes of a local array that each lane has together: an
+// element, or a record-major array's element bytes.
+func (b *bufLayout) unit() int {
+	if b.record {
+		return b.buf.Dims[len(b.buf.Dims)-1]
+	}
+	return b.buf.Elem.Size()
 }
 
 // addLocals allocates the local arrays of a func instance and returns
 // their indices in Program.bufs.
 func (c *compiler) addLocals(f *ir.Func) []int {
 	idx := make([]int, len(f.Locals))
+	record := fieldLocals(f.Body, make([]bool, len(f.Locals)))
 	for i, b := range f.Locals {
-		size := b.Elem.Size() // a power of two: aligns the array's elements
-		c.localBytes = (c.localBytes + size - 1) &^ (size - 1)
+		align := b.Elem.Size() // a power of two: aligns the array's elements
+		if record[i] {
+			align = 8 // the largest field
+		}
+		c.localBytes = (c.localBytes + align - 1) &^ (align - 1)
 		idx[i] = len(c.p.bufs)
-		c.p.bufs = append(c.p.bufs, bufLayout{buf: b, local: true, at: c.localBytes})
+		c.p.bufs = append(c.p.bufs, bufLayout{buf: b, local: true, record: record[i], at: c.localBytes})
 		c.localBytes += b.Bytes()
 	}
 	return idx
+}
+
+// fieldLocals marks the local arrays that field accesses of body name.
+func fieldLocals(body []ir.Stmt, marks []bool) []bool {
+	for _, s := range body {
+		switch s := s.(type) {
+		case *ir.Inst:
+			if (s.Op == ir.OpLoadField || s.Op == ir.OpStoreField) && s.Space == ir.SpaceLocal {
+				marks[s.Param] = true
+			}
+		case *ir.If:
+			fieldLocals(s.Then, marks)
+			fieldLocals(s.Else, marks)
+		case *ir.Loop:
+			fieldLocals(s.Cond, marks)
+			fieldLocals(s.Body, marks)
+			fieldLocals(s.Post, marks)
+		}
+	}
+	return marks
 }
 
 // addShared lays out the kernel's shared arrays, refusing more than a
@@ -114,6 +153,9 @@ func (p *Program) newBufs(fr *frame) {
 		}
 		for ax := a.ndim - 1; ax >= 0; ax-- {
 			a.shape[ax], a.strides[ax] = b.buf.Dims[ax], st
+			if b.record && ax == a.ndim-1 {
+				a.strides[ax] = 1 // the element's bytes, together
+			}
 			st *= b.buf.Dims[ax]
 		}
 		fr.bufs[i] = a
@@ -130,9 +172,9 @@ func (p *Program) clearShared(fr *frame) {
 func zeroLocals(fr *frame, m mask, bufs []int) {
 	w := fr.ln.p.width
 	for _, j := range bufs {
-		b := &fr.ln.p.bufs[j].buf
-		size := b.Elem.Size()
-		mem := unsafe.Slice((*byte)(fr.bufs[j].data), b.Len()*w*size)
+		b := &fr.ln.p.bufs[j]
+		size := b.unit()
+		mem := unsafe.Slice((*byte)(fr.bufs[j].data), b.buf.Bytes()*w)
 		for row := 0; row < len(mem); row += w * size {
 			if m.all {
 				clear(mem[row : row+fr.n*size])

@@ -34,6 +34,9 @@ type Program struct {
 	entryLocals []int     // bufs of the kernel's own locals, zeroed at block start
 	race        *raceInfo // nil unless debugging a block kernel with shared arrays
 	maxWorkers  int       // frames that fit in maxFrameBytes
+	// fields is what field accesses need of the array arguments, checked
+	// at every launch (backend.CheckFields).
+	fields []ir.FieldNeed
 }
 
 // stmtFn runs a statement (list) over mask m and returns the lanes that
@@ -93,7 +96,7 @@ func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 			prog, err = nil, &pos.Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("cpu: kernel %s: internal compile error: %v", k.Entry.Name, r)}
 		}
 	}()
-	c := &compiler{k: k, p: &Program{k: k}, active: map[*ir.Func]bool{}, hoisted: map[int]bool{}, fast: k.FastMath || opts.FastMath}
+	c := &compiler{k: k, p: &Program{k: k, fields: ir.FieldNeeds(k)}, active: map[*ir.Func]bool{}, hoisted: map[int]bool{}, fast: k.FastMath || opts.FastMath}
 	if k.IsBlock() {
 		c.p.blk = newBlockShape(k.Block)
 		if err := c.addShared(); err != nil {

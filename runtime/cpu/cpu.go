@@ -185,7 +185,8 @@ func (ln *launch) threads(dims []int) error {
 	return nil
 }
 
-// bind copies the arguments into the launch, checking array shapes.
+// bind copies the arguments into the launch, checking array shapes and
+// what field accesses need of them.
 func (ln *launch) bind(args []Arg) error {
 	k := ln.p.k.Entry
 	ln.arrays = make([]arrayInfo, len(args))
@@ -210,7 +211,7 @@ func (ln *launch) bind(args []Arg) error {
 		}
 		ln.arrays[i] = info
 	}
-	return nil
+	return backend.CheckFields(ln.p.k, ln.p.fields, args)
 }
 
 // work runs blocks taken from the shared counter until none are left or the

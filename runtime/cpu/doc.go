@@ -41,7 +41,8 @@
 // collectives likewise; sync_warp per warp), shuffles and votes read the
 // other lanes' registers directly, and collectives are computed once per
 // block in doc.go's orders (warp.go). Shared arrays are one copy in the
-// frame; local arrays one copy per lane, element-major (buffer.go).
+// frame; local arrays one copy per lane, element-major, or record-major
+// when field accesses read them (buffer.go).
 //
 // The element-wise lane loops are generated: ops_gen.go comes from gen.go
 // (go generate). Go does not inline func values, and a call per lane costs

@@ -34,8 +34,8 @@ func TestEveryOpRuns(t *testing.T) {
 				t.Fatalf("%s: %v", c, err)
 			}
 			var args []Arg
-			for _, prm := range c.Kernel.Entry.Params {
-				args = append(args, ones(prm, 64))
+			for i, prm := range c.Kernel.Entry.Params {
+				args = append(args, ones(prm, c.Shape(i)))
 			}
 			dims := []int{64}
 			if c.Kernel.IsBlock() {
@@ -48,9 +48,9 @@ func TestEveryOpRuns(t *testing.T) {
 	}
 }
 
-// ones is an argument for prm: a 1-D array of n elements, or a scalar,
+// ones is an argument for prm: a C-order array of shape, or a scalar,
 // holding 1 in prm's type.
-func ones(prm ir.Param, n int) Arg {
+func ones(prm ir.Param, shape []int) Arg {
 	bits := uint64(1)
 	switch prm.Elem {
 	case ir.F32:
@@ -61,6 +61,10 @@ func ones(prm ir.Param, n int) Arg {
 	if !prm.IsArray() {
 		return Arg{Bits: bits}
 	}
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
 	size := prm.Elem.Size()
 	data := make([]byte, n*size)
 	for k := range n {
@@ -68,7 +72,7 @@ func ones(prm ir.Param, n int) Arg {
 			data[k*size+j] = byte(bits >> (8 * j)) // little-endian, as the hosts
 		}
 	}
-	return slice(data, n) // strides count elements of prm.Elem
+	return slice(data, shape...) // strides count elements of prm.Elem
 }
 
 // TestCompileVerifies: malformed IR is refused by ir.Verify, with its

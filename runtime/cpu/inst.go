@@ -80,6 +80,8 @@ func (c *compiler) inst(ctx *fnCtx, in *ir.Inst) (instFn, error) {
 		return c.check(ctx, in, o, mkConvert(o.types[0], o.dt, o.dst, o.args[0]))
 	case ir.OpLoad, ir.OpStore, ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax, ir.OpAtomicCAS:
 		return c.access(ctx, in, o)
+	case ir.OpLoadField, ir.OpStoreField:
+		return c.field(ctx, in, o)
 	case ir.OpCall:
 		return c.call(ctx, in, o)
 	case ir.OpPrint:

@@ -60,16 +60,20 @@ func (fr *frame) ordered(c *raceCell, i int) bool {
 }
 
 // checkRace checks the accesses of the lanes of m (offsets in fr.off) to
-// shared array ac.buf, and records them when they store.
+// shared array ac.buf, and records them when they store. A field access
+// covers the span bytes of its field (the array's elements).
 func (ac *access) checkRace(fr *frame, m mask, store bool) error {
 	cells := fr.shadow[fr.ln.p.race.base[ac.buf]:]
 	lane := func(i int) error {
-		c := &cells[fr.off[i]/ac.size]
-		if !fr.ordered(c, i) {
-			return ac.raceErr(fr, i, int(c.lane), c.at, fr.off[i]/ac.size, store)
-		}
-		if store {
-			*c = raceCell{epoch: fr.epoch, wepoch: fr.wepoch[i/warp], lane: int32(i), at: ac.raceAt}
+		first := (fr.off[i] + ac.fieldAt) / ac.size
+		for e := first; e < first+ac.span; e++ {
+			c := &cells[e]
+			if !fr.ordered(c, i) {
+				return ac.raceErr(fr, i, int(c.lane), c.at, e, store)
+			}
+			if store {
+				*c = raceCell{epoch: fr.epoch, wepoch: fr.wepoch[i/warp], lane: int32(i), at: ac.raceAt}
+			}
 		}
 		return nil
 	}

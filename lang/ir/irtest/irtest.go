@@ -24,10 +24,18 @@ type Case struct {
 	// input array (parameter 0) holds the small integer x stores into
 	// its element of each output array (the other parameters, in order).
 	Want func(x float64) []float64
+	// Shapes, when set, is the shape of each array parameter (nil for a
+	// scalar); otherwise every array is 1-D, of 64 elements.
+	Shapes [][]int
+	// Layout names the element layout of a field case (FieldLayouts).
+	Layout string
 }
 
 func (c Case) String() string {
 	s := fmt.Sprintf("%s/%s", c.Op, c.T)
+	if c.Layout != "" {
+		s += "/" + c.Layout
+	}
 	if c.Space != ir.SpaceParam {
 		s += "/" + c.Space.String()
 	}
@@ -35,6 +43,14 @@ func (c Case) String() string {
 		s += "/" + c.Name
 	}
 	return s
+}
+
+// Shape is the shape of array parameter i of the case's kernel.
+func (c Case) Shape(i int) []int {
+	if c.Shapes != nil {
+		return c.Shapes[i]
+	}
+	return []int{BlockShape[0]}
 }
 
 // BlockShape is the block of the block kernels irtest builds for block
@@ -52,6 +68,9 @@ func Cases(op ir.Op) []Case {
 	}
 	if info.Types == 0 {
 		return []Case{{Op: op, Kernel: block(bare(op))}}
+	}
+	if info.Form == ir.FormField {
+		return fieldCases(op, info)
 	}
 	var cs []Case
 	for _, t := range info.Types.Types() {

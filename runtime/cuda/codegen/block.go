@@ -126,12 +126,22 @@ func localName(i int, b ir.Buffer) string  { return fmt.Sprintf("gs_l%d_%s", i, 
 
 // locals declares the function's local arrays, zeroed, with the
 // registers: at the top, so no goto crosses their initialisation, and
-// once per call, so every call starts from zeros.
+// once per call, so every call starts from zeros. A byte array that field
+// accesses name is 8-aligned, for their typed accesses.
 func (g *gen) locals(f *ir.Func) error {
+	fields := make([]bool, len(f.Locals))
+	walkStmts(f, f.Body, func(_ *ir.Func, in *ir.Inst) {
+		if (in.Op == ir.OpLoadField || in.Op == ir.OpStoreField) && in.Space == ir.SpaceLocal {
+			fields[in.Param] = true
+		}
+	})
 	for i, b := range f.Locals {
 		ct, ok := ctype(b.Elem)
 		if !ok {
 			return errorf(b.Pos, "codegen: %s: local array %s has type %s", f.Name, b.Name, b.Elem)
+		}
+		if fields[i] {
+			ct = "__align__(8) " + ct
 		}
 		g.line("%s %s[%d] = {};", ct, localName(i, b), b.Len())
 	}

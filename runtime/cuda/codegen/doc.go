@@ -60,6 +60,14 @@
 //     array and its shape. An atomic on a local array is a plain
 //     read-modify-write (the array is the thread's own; CUDA has no atomics
 //     on local memory) computing what the CUDA atomic would.
+//   - A field access (load_field, store_field) is a typed access through
+//     a cast pointer: *(T*)(element + Imm), the element's address computed
+//     as a u8 access's from the indices of every axis but the byte axis
+//     (never the UnitStride shortcut: its last index is not the byte
+//     axis's). A bool field is its unsigned char, read as != 0 and stored
+//     as 0 or 1, as on the cpu. Alignment is the launch check's
+//     (backend.CheckFields) for parameters and Verify's for buffers; a
+//     local byte array that field accesses name is __align__(8).
 //   - sync is __syncthreads(), sync_warp __syncwarp(). Shuffles, ballot,
 //     __all_sync and __any_sync use the full mask. Every lane executes each
 //     shuffle: the source lane is computed unconditionally (b & 31 for shfl

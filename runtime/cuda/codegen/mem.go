@@ -28,15 +28,19 @@ func (g *gen) root(p int) string {
 // returns the C pointer to the element: the offset is sum idx_k*stride_k in
 // 64-bit. In Debug builds every index is first checked against its extent;
 // the unsigned compare also catches negative indices.
-func (g *gen) element(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) {
+//
+// A field access (field set) indexes every axis but the last, the byte
+// axis, whose stride is 1: the pointer is to the element's first byte.
+// UnitStride does not apply then, the last index being of another axis.
+func (g *gen) element(in *ir.Inst, idx []ir.Reg, field bool) (string, ir.Type, error) {
 	if in.Space != ir.SpaceParam {
-		return g.bufferElement(in, idx)
+		return g.bufferElement(in, idx, field)
 	}
 	p, err := g.arrayParam(in)
 	if err != nil {
 		return "", ir.Invalid, err
 	}
-	if len(idx) != p.NDim {
+	if len(idx) != p.NDim-b2i(field) {
 		return "", ir.Invalid, g.instErr(in, "indexes %s (%d dimensions) with %d indices", p.Name, p.NDim, len(idx))
 	}
 	name := pname(g.f, in.Param)
@@ -55,12 +59,28 @@ func (g *gen) element(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) {
 				i, name, k, ErrBounds, g.ids[in], g.root(in.Param), k, i, name, k)
 		}
 		terms[k] = fmt.Sprintf("%s * %s.strides[%d]", i, name, k)
-		if g.opts.UnitStride && k == len(idx)-1 {
+		if g.opts.UnitStride && !field && k == len(idx)-1 {
 			terms[k] = i
 		}
 	}
 	ct, _ := ctype(p.Elem)
-	return fmt.Sprintf("((%s*)%s.data + (%s))", ct, name, strings.Join(terms, " + ")), p.Elem, nil
+	return fmt.Sprintf("((%s*)%s.data + (%s))", ct, name, sum(terms)), p.Elem, nil
+}
+
+// sum is the C sum of terms, "0" for none (a field access to a 1-D byte
+// array, which holds one element).
+func sum(terms []string) string {
+	if len(terms) == 0 {
+		return "0"
+	}
+	return strings.Join(terms, " + ")
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // buffer is the shared or local array an access or shape names, and its
@@ -86,12 +106,12 @@ func (g *gen) buffer(in *ir.Inst) (ir.Buffer, string, error) {
 // bounds a buffer at 2^30 bytes, so every in-bounds offset fits). Debug
 // builds check each index at full width first; the record's parameter is
 // -1 and DebugInfo names the buffer from the instruction.
-func (g *gen) bufferElement(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) {
+func (g *gen) bufferElement(in *ir.Inst, idx []ir.Reg, field bool) (string, ir.Type, error) {
 	b, name, err := g.buffer(in)
 	if err != nil {
 		return "", ir.Invalid, err
 	}
-	if len(idx) != len(b.Dims) {
+	if len(idx) != len(b.Dims)-b2i(field) {
 		return "", ir.Invalid, g.instErr(in, "indexes %s (%d dimensions) with %d indices", b.Name, len(b.Dims), len(idx))
 	}
 	terms := make([]string, len(idx))
@@ -115,7 +135,7 @@ func (g *gen) bufferElement(in *ir.Inst, idx []ir.Reg) (string, ir.Type, error) 
 			terms[k] += fmt.Sprintf(" * %d", stride)
 		}
 	}
-	return fmt.Sprintf("(%s + (%s))", name, strings.Join(terms, " + ")), b.Elem, nil
+	return fmt.Sprintf("(%s + (%s))", name, sum(terms)), b.Elem, nil
 }
 
 func (g *gen) load(in *ir.Inst) error {
@@ -123,7 +143,7 @@ func (g *gen) load(in *ir.Inst) error {
 	if err != nil {
 		return err
 	}
-	ptr, et, err := g.element(in, in.Args)
+	ptr, et, err := g.element(in, in.Args, false)
 	if err != nil {
 		return err
 	}
@@ -142,7 +162,7 @@ func (g *gen) store(in *ir.Inst) error {
 	if err != nil {
 		return err
 	}
-	ptr, et, err := g.element(in, in.Args[:len(in.Args)-1])
+	ptr, et, err := g.element(in, in.Args[:len(in.Args)-1], false)
 	if err != nil {
 		return err
 	}
@@ -150,6 +170,64 @@ func (g *gen) store(in *ir.Inst) error {
 		return g.instErr(in, "stores %s into an array of %s", vt, et)
 	}
 	g.line("*%s = %s;", ptr, v)
+	return nil
+}
+
+// field is the C lvalue of a field access: the t at byte Imm of the
+// element of a byte array that idx names, a typed access at an address
+// the launch check (backend.CheckFields) or ir.Verify keeps aligned. A
+// bool is its byte, as the cpu reads it (any nonzero byte is true).
+func (g *gen) field(in *ir.Inst, idx []ir.Reg, t ir.Type) (string, error) {
+	ptr, et, err := g.element(in, idx, true)
+	if err != nil {
+		return "", err
+	}
+	off, ok := ir.FieldOffset(in.Imm)
+	if et != ir.U8 || !ok {
+		return "", g.instErr(in, "at byte %v of an array of %s", in.Imm, et)
+	}
+	ct, ok := ctype(t)
+	if t == ir.Bool {
+		ct = "unsigned char"
+	}
+	if !ok {
+		return "", g.instErr(in, "of type %s", t)
+	}
+	return fmt.Sprintf("*(%s*)(%s + %d)", ct, ptr, off), nil
+}
+
+func (g *gen) loadField(in *ir.Inst) error {
+	d, dt, err := g.reg(in.Dst, in.Pos)
+	if err != nil {
+		return err
+	}
+	lv, err := g.field(in, in.Args, dt)
+	if err != nil {
+		return err
+	}
+	if dt == ir.Bool {
+		lv = "(" + lv + " != 0)"
+	}
+	g.line("%s = %s;", d, lv)
+	return nil
+}
+
+func (g *gen) storeField(in *ir.Inst) error {
+	if len(in.Args) == 0 {
+		return g.instErr(in, "has no value")
+	}
+	v, vt, err := g.reg(in.Args[len(in.Args)-1], in.Pos)
+	if err != nil {
+		return err
+	}
+	lv, err := g.field(in, in.Args[:len(in.Args)-1], vt)
+	if err != nil {
+		return err
+	}
+	if vt == ir.Bool {
+		v = "(unsigned char)" + v
+	}
+	g.line("%s = %s;", lv, v)
 	return nil
 }
 
@@ -179,7 +257,7 @@ func (g *gen) atomic(in *ir.Inst) error {
 		}
 		vt = t
 	}
-	ptr, et, err := g.element(in, in.Args[:split])
+	ptr, et, err := g.element(in, in.Args[:split], false)
 	if err != nil {
 		return err
 	}

@@ -42,6 +42,10 @@ func (g *gen) inst(in *ir.Inst) error {
 		return g.print(in)
 	case ir.OpLoad:
 		return g.load(in)
+	case ir.OpLoadField:
+		return g.loadField(in)
+	case ir.OpStoreField:
+		return g.storeField(in)
 	case ir.OpSync, ir.OpSyncWarp:
 		return g.barrier(in)
 	}

@@ -110,6 +110,9 @@ func caseFor(op ir.Op, t ir.Type) (*ir.Kernel, bool) {
 		return instKernel(t, t, func(b *fb, x ir.Reg) ir.Reg { return x }), true
 	case op >= ir.OpAtomicAdd && op <= ir.OpAtomicCAS:
 		return atomicKernel(op, t), t != ir.Bool && t != ir.U8
+	case op == ir.OpLoadField || op == ir.OpStoreField:
+		k, _ := irtest.FieldCopy(t, 40, op == ir.OpStoreField, ir.SpaceParam)
+		return k, true
 	case op == ir.OpCall:
 		return callKernel(t), true
 	case op == ir.OpPrint:

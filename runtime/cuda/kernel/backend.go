@@ -51,7 +51,7 @@ func (cudaBackend) Compile(k *ir.Kernel, dev mem.Device, opts backend.Options) (
 	if _, err := sharedBytes(k, d.Info); err != nil {
 		return nil, err
 	}
-	return &program{k: k, d: d, debug: opts.Debug, fast: opts.FastMath, coarsenAt: coarsenThreshold(d.Info)}, nil
+	return &program{k: k, d: d, debug: opts.Debug, fast: opts.FastMath, coarsenAt: coarsenThreshold(d.Info), fields: ir.FieldNeeds(k)}, nil
 }
 
 // program is a kernel for one CUDA device: a module per variant (general
@@ -64,6 +64,9 @@ type program struct {
 	fast      bool // backend.Options.FastMath
 	coarsenAt int
 	mods      [2]*Kernel // by variant: 1 when every array has unit innermost stride
+	// fields is what field accesses need of the array arguments, checked
+	// at every launch (backend.CheckFields).
+	fields []ir.FieldNeed
 }
 
 // Geometry is the launch geometry over dims (the grid of a block kernel).
@@ -87,6 +90,9 @@ func (p *program) Launch(env *backend.Env, dims []int, args []backend.Arg) error
 	}
 	if err := backend.CheckGrid(p.k, dims); err != nil {
 		return err // before the module is built: a bad grid costs no compile
+	}
+	if err := backend.CheckFields(p.k, p.fields, args); err != nil {
+		return err
 	}
 	m, err := p.module(p.variant(args))
 	if err != nil {
