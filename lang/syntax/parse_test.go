@@ -267,6 +267,8 @@ func checkInnerPositions(t *testing.T, src []byte, n ast.Node) {
 		at(n.Colon, ":")
 	case *ast.Block:
 		at(n.End, "}")
+	case *ast.StructDecl:
+		at(n.End, "}")
 	case *ast.KernelDecl:
 		if n.Block != nil {
 			at(n.BlockPos, "block")
@@ -314,6 +316,8 @@ func firstText(n ast.Node) string {
 		return "assert"
 	case *ast.FnDecl:
 		return "fn"
+	case *ast.StructDecl:
+		return "struct"
 	case *ast.KernelDecl:
 		return "kernel"
 	case *ast.FuncDecl:
