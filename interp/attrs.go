@@ -30,6 +30,9 @@ func getAttr(th *Thread, x Value, name string) (Value, error) {
 	case *Module:
 		return x.attr(th, name)
 	case *Vector:
+		if isStruct(x) {
+			return structField(x, name)
+		}
 		return x.get(name, nil)
 	}
 	return nil, fmt.Errorf("%s has no attribute %s", x.Type(), name)
@@ -91,6 +94,9 @@ func intList(xs []int) *List {
 func setAttr(x Value, name string, v Value) error {
 	if c, ok := x.(*Config); ok {
 		return c.set(name, v)
+	}
+	if p, ok := x.(*Vector); ok && isStruct(p) {
+		return fmt.Errorf("cannot assign to field %s: %s values are immutable (build a new one with %s(...))", name, p.T, p.T)
 	}
 	return fmt.Errorf("cannot assign to attribute %s of %s", name, x.Type())
 }

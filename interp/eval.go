@@ -65,6 +65,8 @@ func (th *Thread) hoist(s ast.Stmt, fr *frame) error {
 			return th.errorAt(d.Value.Start(), err)
 		}
 		th.store(d.Name, v, fr)
+	case *ast.StructDecl:
+		th.store(d.Name, &StructType{S: th.info.Structs[d]}, fr)
 	}
 	return nil
 }
@@ -139,7 +141,7 @@ func (th *Thread) exec(s ast.Stmt, fr *frame) (ctrl, error) {
 		return ctrlNone, th.execAssert(s, fr)
 	case *ast.Block:
 		return th.execBlock(s.Stmts, fr)
-	case *ast.FnDecl, *ast.KernelDecl, *ast.FuncDecl, *ast.ImportStmt, *ast.ConstDecl:
+	case *ast.FnDecl, *ast.KernelDecl, *ast.FuncDecl, *ast.ImportStmt, *ast.ConstDecl, *ast.StructDecl:
 		return ctrlNone, nil // bound by hoist
 	case *ast.ArrayDecl:
 		return ctrlNone, th.execArrayDecl(s, fr)
@@ -679,7 +681,8 @@ func (th *Thread) evalArgs(fn Value, es []ast.Expr, fr *frame) ([]Value, error) 
 	return out, nil
 }
 
-// Call calls a callable value: a fn, a builtin or a dtype (conversion).
+// Call calls a callable value: a fn, a builtin, a dtype (conversion) or a
+// struct type (construction).
 func (th *Thread) Call(fn Value, args *Args) (Value, error) {
 	if err := th.step(); err != nil {
 		return nil, err
@@ -696,6 +699,8 @@ func (th *Thread) Call(fn Value, args *Args) (Value, error) {
 	case VecType:
 		args.Fn = f.String()
 		return construct(f, args)
+	case *StructType:
+		return f.construct(args)
 	case *DeviceFunc:
 		return nil, fmt.Errorf("func %s is a device function: call it from a kernel", f.Name)
 	case *Kernel:

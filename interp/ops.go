@@ -75,6 +75,11 @@ func equalDepth(x, y Value, depth int) (bool, error) {
 		return false, fmt.Errorf("cannot compare %s and %s", x.Type(), y.Type())
 	}
 	switch a := x.(type) {
+	case *Vector:
+		// Type names matched; a struct may be named as another kind is.
+		if b, ok := y.(*Vector); ok && (isStruct(a) || isStruct(b)) {
+			return structEqual(a, b)
+		}
 	case *List:
 		b := y.(*List)
 		if len(a.Elems) != len(b.Elems) {

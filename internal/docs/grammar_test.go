@@ -461,6 +461,9 @@ func TestGrammarWords(t *testing.T) {
 	if s := scopeOf(t, g, "kernel saxpy(x: array[f32]) {", "saxpy"); !strings.Contains(s, "entity.name.function") {
 		t.Errorf("a kernel's name has scopes %q", s)
 	}
+	if s := scopeOf(t, g, "struct Particle { pos: vec3 }", "Particle"); !strings.Contains(s, "entity.name.type.struct") {
+		t.Errorf("a struct's name has scopes %q", s)
+	}
 	if _, st := g.tokenizeLine(`let s = "open`, lineState{}); st.open == nil {
 		t.Errorf("an unterminated string is not open at the end of its line")
 	}

@@ -127,8 +127,8 @@ func (s *session) topNames() []string {
 }
 
 // attrNames are the attributes of the value named name: array attributes
-// for an array, settings for config, field names for a record, top-level
-// names for an import.
+// for an array, settings for config, field names for a record or a struct
+// value, top-level names for an import.
 func (s *session) attrNames(name string) []string {
 	if name == "config" {
 		return interp.ConfigNames()
@@ -141,6 +141,14 @@ func (s *session) attrNames(name string) []string {
 		return v.Names
 	case *interp.Module:
 		return v.Names()
+	case *interp.Vector:
+		if v.T.St != nil { // a struct value
+			names := make([]string, len(v.T.St.Fields))
+			for i, f := range v.T.St.Fields {
+				names[i] = f.Name
+			}
+			return names
+		}
 	}
 	return nil
 }

@@ -73,7 +73,7 @@
 //   - Completion: keywords (syntax.Keywords, the contextual array, device,
 //     allocator, block and grid included), predeclared names and globals; after `NAME.` the
 //     array attributes (interp.ArrayAttrNames), config's settings
-//     (interp.ConfigNames) or a record's fields; after `:` the meta
+//     (interp.ConfigNames), a record's or a struct value's fields; after `:` the meta
 //     commands. Inside a kernel or func body (found from the braces of the
 //     unfinished entry, strings and comments skipped) it offers the kernel
 //     builtins, the body keywords and the script's funcs instead: tid, not

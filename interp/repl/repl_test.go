@@ -334,7 +334,7 @@ func TestCompletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.close()
-	s.exec(context.Background(), "let xs = zeros(3)\nlet info = mem_info(\"cpu\")\nlet counter = 1")
+	s.exec(context.Background(), "let xs = zeros(3)\nlet info = mem_info(\"cpu\")\nlet counter = 1\nstruct P { mass: f32, pos: vec3 }\nlet p = P()")
 	cases := []struct {
 		before string
 		want   []string
@@ -346,6 +346,8 @@ func TestCompletion(t *testing.T) {
 		{"config.", []string{"allow_oversubscription", "allow_tf32", "debug", "fast_math", "launch_access", "prefetch"}, 0},
 		{"info.us", []string{"ed_by_arrays"}, 2},
 		{"counter.", nil, 0},
+		{"p.ma", []string{"ss"}, 2},
+		{"p.", []string{"mass", "pos"}, 0},
 		{"con", []string{"fig", "st", "tinue"}, 3},
 		{"cou", []string{"nt_nonzero", "nter"}, 3},
 		{"let y = ze", []string{"ros"}, 2},

@@ -88,6 +88,22 @@ type ConstDecl struct {
 	Value Expr
 }
 
+// StructDecl is `struct Name { field: T, ... }`, allowed only at top
+// level. Field types are scalar, vector, matrix, quaternion or struct
+// names (the checker resolves them); End is the position of '}'.
+type StructDecl struct {
+	Pos    Pos
+	Name   *Ident
+	Fields []*StructField
+	End    Pos
+}
+
+// StructField is one `name: T` of a StructDecl.
+type StructField struct {
+	Name *Ident
+	Type *TypeExpr
+}
+
 // AssignStmt is `target op value` where Op is "=", "+=", "-=", "*=", "/=" or "%=".
 // Target is an *Ident, *IndexExpr or *AttrExpr.
 type AssignStmt struct {
@@ -255,6 +271,7 @@ func (s *Block) Start() Pos          { return s.Pos }
 func (s *LetStmt) Start() Pos        { return s.Pos }
 func (s *AssignStmt) Start() Pos     { return s.Pos }
 func (s *ConstDecl) Start() Pos      { return s.Pos }
+func (s *StructDecl) Start() Pos     { return s.Pos }
 func (s *ExprStmt) Start() Pos       { return s.X.Start() }
 func (s *IfStmt) Start() Pos         { return s.Pos }
 func (s *ForStmt) Start() Pos        { return s.Pos }
@@ -277,6 +294,7 @@ func (*Block) stmtNode()          {}
 func (*LetStmt) stmtNode()        {}
 func (*AssignStmt) stmtNode()     {}
 func (*ConstDecl) stmtNode()      {}
+func (*StructDecl) stmtNode()     {}
 func (*ExprStmt) stmtNode()       {}
 func (*IfStmt) stmtNode()         {}
 func (*ForStmt) stmtNode()        {}

@@ -134,6 +134,7 @@ func (b *body) bindParam(p dtype.Param, i int) {
 	default:
 		v := &kvar{name: p.Name, t: p.Type.Elem, ct: p.Type, regs: make([]ir.Reg, p.Type.Lanes())}
 		for k := range v.regs {
+			// A struct's lanes have their fields' types; a vector's are all Elem.
 			v.regs[k] = b.fn.NewReg(p.Type.LaneType(k))
 			b.emit(&ir.Inst{Op: ir.OpParam, Dst: v.regs[k], Param: i + k})
 		}
@@ -243,6 +244,8 @@ func stmtName(s ast.Stmt) string {
 		return "import"
 	case *ast.ConstDecl:
 		return "const declaration (consts are declared at top level)"
+	case *ast.StructDecl:
+		return "struct declaration (structs are declared at top level)"
 	case *ast.DeviceBlock:
 		return "device block"
 	case *ast.AllocatorBlock:

@@ -17,7 +17,8 @@ type Checker struct {
 	hostNames   map[string]bool      // every host name declared outside fns so far
 	funcs       map[string]*funcInfo // device funcs visible to later chunks
 	exports     func(*ast.ImportStmt) (map[string]int, bool)
-	constVals   map[int]Const // the consts of earlier chunks, by global slot
+	constVals   map[int]Const         // the consts of earlier chunks, by global slot
+	structs     map[int]*dtype.Struct // the struct types of earlier chunks, by global slot
 }
 
 // Info is what Check learns about one chunk.
@@ -31,6 +32,9 @@ type Info struct {
 	// Consts holds the value of each const the chunk declares; the host
 	// binds them before the chunk runs, as it does fns.
 	Consts map[*ast.ConstDecl]Const
+	// Structs holds the layout of each struct the chunk declares; the
+	// host binds each name to its struct type before the chunk runs.
+	Structs map[*ast.StructDecl]*dtype.Struct
 }
 
 // NewChecker makes a checker. predeclared reports whether a name is a
@@ -43,6 +47,7 @@ func NewChecker(predeclared func(name string) bool) *Checker {
 		hostNames:   map[string]bool{},
 		funcs:       map[string]*funcInfo{},
 		constVals:   map[int]Const{},
+		structs:     map[int]*dtype.Struct{},
 	}
 }
 
@@ -69,7 +74,7 @@ func (c *Checker) Check(f *ast.File) (info *Info, err error) {
 		return nil, errs
 	}
 	c.commit(r, kc)
-	return &Info{Kernels: kernels, Signatures: kc.sigs, NumGlobals: c.numGlobals, Consts: r.chunkConsts()}, nil
+	return &Info{Kernels: kernels, Signatures: kc.sigs, NumGlobals: c.numGlobals, Consts: r.chunkConsts(), Structs: r.chunkStructs()}, nil
 }
 
 // commit makes a successful chunk's definitions visible to later chunks.
@@ -86,6 +91,9 @@ func (c *Checker) commit(r *resolver, kc *kernelChecker) {
 	c.funcs = kc.env
 	for i, v := range r.constVals {
 		c.constVals[i] = v
+	}
+	for i, s := range r.structs {
+		c.structs[i] = s
 	}
 }
 

@@ -42,6 +42,34 @@
 //     they act as untyped float constants; a claimed one leaves its f32
 //     OpConst unused.
 //
+// # Structs
+//
+// A struct (structs.go, TYPES.md section 2) is declared at top level only
+// and hoisted like a const: its name takes a global slot, which host code
+// reads as the struct type the interpreter binds before the chunk runs
+// (Info.Structs), and kernels and funcs name it as a type.
+//
+//   - Field types are scalar, vector, matrix, quaternion or struct names;
+//     arrays are not fields (an array of structs is array[S]). The chunk's
+//     structs are laid out (dtype.NewStruct, NumPy's align=True) after it
+//     is resolved, each on first use, so they may name each other in any
+//     order; a struct that contains itself, directly or through others,
+//     is reported once at the struct the cycle starts from, with the path
+//     ("recursive struct type: A -> B -> A"), and every struct of the
+//     cycle, and any struct that contains a broken one, is poisoned (nil)
+//     without further reports. A struct has at least one field (an empty
+//     one would be a zero-size array element) and may not take the name
+//     of a predeclared type (vec3, f32).
+//   - Structs persist across REPL entries by global slot (structs), as
+//     consts do: a later entry cannot assign the name, and may declare a
+//     struct of the same name again, a new type: earlier values keep theirs.
+//   - Kernels and funcs find a struct by name through
+//     kernelChecker.structType (types live apart from a body's names), so
+//     parameters p: S and ps: array[S] are declared and flattened
+//     (dtype.FlattenParams: a by-value struct is one IR parameter per
+//     lane, of that lane's type). Using such a value in a body is refused
+//     for now (body.ident): lowering struct values comes next.
+//
 // # Vectors
 //
 // Vector, matrix and quaternion values (TYPES.md section 1; vec.go) are

@@ -142,7 +142,7 @@ func rankNote(t dtype.Type) string {
 	return fmt.Sprintf(" (an array of %s has %d more axes for its lanes, 4 in all)", t, len(t.Dims()))
 }
 
-// valueType checks a scalar, vector, matrix or quaternion type name;
+// valueType checks a scalar, vector, matrix, quaternion or struct type name;
 // arrays are an error here.
 func (kc *kernelChecker) valueType(t *ast.TypeExpr, what string) dtype.Type {
 	if t.Name == "array" {
@@ -152,8 +152,23 @@ func (kc *kernelChecker) valueType(t *ast.TypeExpr, what string) dtype.Type {
 	if ct, ok := dtype.ByName(t.Name); ok {
 		return ct
 	}
-	kc.errs.Add(t.Pos, "unknown type %s (want one of %s, or a vector type: vec3, mat33, quat ...)", t.Name, scalarNameList)
+	if s, ok := kc.structType(t.Name); ok {
+		if s == nil { // its declaration had an error, reported there
+			return dtype.Type{}
+		}
+		return s.Type()
+	}
+	kc.errs.Add(t.Pos, "unknown type %s (want one of %s, a vector type: vec3, mat33, quat ..., or a struct)", t.Name, scalarNameList)
 	return dtype.Type{}
+}
+
+// structType is the struct type a kernel or func names name, if it is one:
+// a top-level struct of this chunk or of an earlier one (a kernel body's
+// own names do not hide it: types and values live apart). ok with a nil
+// struct is a struct whose declaration had an error, already reported:
+// treat its uses as poisoned. Bodies reach it as b.kc.structType.
+func (kc *kernelChecker) structType(name string) (*dtype.Struct, bool) {
+	return kc.r.structNamed(name)
 }
 
 // propagateReads marks the funcs that call a func that reads memory;

@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 )
 
 // binding is where a host name lives once resolved.
@@ -43,6 +44,11 @@ type resolver struct {
 	constDecls map[int]*ast.ConstDecl
 	constOrder []*ast.ConstDecl
 	constVals  map[int]Const
+	// structDecls, structOrder and structs are the same for the chunk's
+	// struct types (structs.go); a struct with an error is laid out as nil.
+	structDecls map[int]*ast.StructDecl
+	structOrder []*ast.StructDecl
+	structs     map[int]*dtype.Struct
 	// used holds every binding some name use resolved to (slots are
 	// never reused, so a binding is one declaration).
 	used map[binding]bool
@@ -55,7 +61,8 @@ func newResolver(c *Checker, errs *ast.ErrorList) *resolver {
 	}
 	return &resolver{c: c, errs: errs, top: top, scope: top, numGlobals: c.numGlobals,
 		declared: map[string]bool{}, imports: map[string]ast.Pos{}, modules: map[binding]*module{}, used: map[binding]bool{},
-		constDecls: map[int]*ast.ConstDecl{}, constVals: map[int]Const{}}
+		constDecls: map[int]*ast.ConstDecl{}, constVals: map[int]Const{},
+		structDecls: map[int]*ast.StructDecl{}, structs: map[int]*dtype.Struct{}}
 }
 
 // file resolves a whole chunk. Its top-level statements share the
@@ -65,6 +72,7 @@ func (r *resolver) file(f *ast.File) {
 	for _, s := range f.Stmts {
 		r.stmt(s, true)
 	}
+	r.evalStructs()
 	r.evalConsts()
 }
 
@@ -84,8 +92,8 @@ func (r *resolver) block(b *ast.Block) {
 func (r *resolver) push() { r.scope = &rscope{names: map[string]binding{}, parent: r.scope} }
 func (r *resolver) pop()  { r.scope = r.scope.parent }
 
-// hoist declares the top level's imports and a block's fn, kernel and
-// func names before its statements run, so that they can be used (and
+// hoist declares the top level's imports, consts and structs and a
+// block's fn, kernel and func names before its statements run, so that they can be used (and
 // call each other) before their declaration.
 func (r *resolver) hoist(stmts []ast.Stmt) {
 	if r.atTop() {
@@ -105,6 +113,10 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 			if r.atTop() {
 				id = d.Name
 			}
+		case *ast.StructDecl:
+			if r.atTop() {
+				id = d.Name
+			}
 		}
 		if id == nil || r.importClash(id) {
 			continue
@@ -115,9 +127,13 @@ func (r *resolver) hoist(stmts []ast.Stmt) {
 		}
 		seen[id.Name] = true
 		b := r.declare(id)
-		if d, ok := s.(*ast.ConstDecl); ok {
+		switch d := s.(type) {
+		case *ast.ConstDecl:
 			r.constDecls[b.index] = d
 			r.constOrder = append(r.constOrder, d)
+		case *ast.StructDecl:
+			r.structDecls[b.index] = d
+			r.structOrder = append(r.structOrder, d)
 		}
 	}
 }
@@ -203,8 +219,9 @@ func (r *resolver) declare(id *ast.Ident) binding {
 	return b
 }
 
-// constClash reports a top-level declaration that would hide a const of
-// this chunk: kernels would still see the const, host code the new name.
+// constClash reports a top-level declaration that would hide a const or
+// a struct of this chunk: kernels would still see the const or type, host
+// code the new name.
 func (r *resolver) constClash(id *ast.Ident) {
 	b, ok := r.top.names[id.Name]
 	if !ok || !r.atTop() {
@@ -212,6 +229,9 @@ func (r *resolver) constClash(id *ast.Ident) {
 	}
 	if d := r.constDecls[b.index]; d != nil && d.Name != id {
 		r.errs.Add(id.Pos, "%s redeclared: it is the const declared at %s", id.Name, d.Name.Pos)
+	}
+	if d := r.structDecls[b.index]; d != nil && d.Name != id {
+		r.errs.Add(id.Pos, "%s redeclared: it is the struct declared at %s", id.Name, d.Name.Pos)
 	}
 }
 
@@ -263,6 +283,10 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 			return
 		}
 		r.expr(s.Value) // the name was hoisted
+	case *ast.StructDecl:
+		if !top || !r.atTop() {
+			r.errs.Add(s.Pos, "struct %s must be declared at top level", s.Name.Name)
+		}
 	case *ast.AssignStmt:
 		r.expr(s.Value)
 		r.assignTarget(s.Target)
@@ -405,6 +429,8 @@ func (r *resolver) assignTarget(t ast.Expr) {
 			r.errs.Add(t.Pos, "cannot assign to predeclared %s", t.Name)
 		case t.Scope == ast.ScopeGlobal && r.isConst(t.Index):
 			r.errs.Add(t.Pos, "cannot assign to const %s", t.Name)
+		case t.Scope == ast.ScopeGlobal && r.isStruct(t.Index):
+			r.errs.Add(t.Pos, "cannot assign to struct type %s", t.Name)
 		}
 	case *ast.AttrExpr:
 		r.expr(t)

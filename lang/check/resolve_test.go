@@ -312,3 +312,35 @@ func TestREPLConsts(t *testing.T) {
 		t.Fatalf("a let that hides a const: %v", err)
 	}
 }
+
+// TestREPLStructs checks that structs persist across chunks like consts,
+// that a failed chunk's structs are not kept, and Info.Structs.
+func TestREPLStructs(t *testing.T) {
+	c := newTestChecker()
+	f := parse(t, "struct P { a: f32, b: vec3 }")
+	info, err := c.Check(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := info.Structs[f.Stmts[0].(*ast.StructDecl)]
+	if s == nil || s.Name != "P" || s.Size != 16 || len(s.Fields) != 2 || s.Fields[1].Offset != 4 {
+		t.Fatalf("Info.Structs: %+v", s)
+	}
+	if _, err := c.Check(parse(t, "struct Q { p: P, m: f64 }\nkernel k(q: Q, ps: array[P]) { }")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Check(parse(t, "struct R { a: Nope }")); err == nil {
+		t.Fatal("a struct of an unknown field type checked")
+	}
+	_, err = c.Check(parse(t, "kernel k2(r: R) { }"))
+	if err == nil || !strings.Contains(err.Error(), "unknown type R") {
+		t.Fatalf("a failed entry's struct: %v", err)
+	}
+	if _, err := c.Check(parse(t, "P = 1")); err == nil || !strings.Contains(err.Error(), "cannot assign to struct type P") {
+		t.Fatalf("assigning a struct of an earlier entry: %v", err)
+	}
+	// A later entry may declare the name again: a new type in a new slot.
+	if _, err := c.Check(parse(t, "struct P { x: i32 }\nkernel k3(p: P, q: Q) { }")); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -236,6 +236,10 @@ func FormatLane(e ir.Type, bits uint64) string {
 		return repr.FormatFloat(math.Float64frombits(bits), 64)
 	case ir.I32:
 		return fmt.Sprint(int32(bits))
+	case ir.I64:
+		return fmt.Sprint(int64(bits))
+	case ir.Bool: // a struct's bool field
+		return fmt.Sprint(bits != 0)
 	}
 	return fmt.Sprint(bits)
 }

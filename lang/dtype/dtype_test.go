@@ -83,6 +83,8 @@ func TestFormat(t *testing.T) {
 		{m.Format(f32s(1, 2, 3, 4)), "mat22([1.0, 2.0], [3.0, 4.0])"},
 		{q.Format(f32s(0, 0, 0, 1)), "quat(0.0, 0.0, 0.0, 1.0)"},
 		{vi.Format([]uint64{3, uint64(uint32(neg))}), "vec2i(3, -4)"},
+		{FormatLane(ir.Bool, 1) + FormatLane(ir.Bool, 0), "truefalse"},
+		{FormatLane(ir.I64, uint64(int64(neg))), "-4"},
 	} {
 		if c.got != c.want {
 			t.Errorf("got %s, want %s", c.got, c.want)

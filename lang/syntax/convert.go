@@ -39,6 +39,8 @@ func (c *converter) stmt(s *pStmt) ast.Stmt {
 		return c.let(s.Let)
 	case s.Const != nil:
 		return &ast.ConstDecl{Pos: astPos(s.Const.Kw.Pos), Name: c.ident(s.Const.Name), Type: c.typ(s.Const.Type), Value: c.expr(s.Const.Value)}
+	case s.Struct != nil:
+		return c.structDecl(s.Struct)
 	case s.If != nil:
 		return c.ifStmt(s.If)
 	case s.For != nil:
@@ -90,6 +92,19 @@ func (c *converter) let(l *pLet) ast.Stmt {
 		s.Names = append(s.Names, c.ident(n))
 	}
 	return s
+}
+
+func (c *converter) structDecl(p *pStruct) ast.Stmt {
+	d := &ast.StructDecl{Pos: astPos(p.Kw.Pos), Name: c.ident(p.Name), End: astPos(p.Rbrace.Pos)}
+	for _, f := range p.Fields {
+		fd := &ast.StructField{Name: c.ident(f.Name), Type: c.typ(f.Type)}
+		if fd.Type == nil {
+			c.errorf(fd.Name.Pos, "missing type for field %s of struct %s", fd.Name.Name, d.Name.Name)
+			continue
+		}
+		d.Fields = append(d.Fields, fd)
+	}
+	return d
 }
 
 func (c *converter) ifStmt(p *pIf) *ast.IfStmt {

@@ -56,6 +56,12 @@
 //   - Keyword-argument names must be plain names; a repeated keyword
 //     argument is an error. Calls, lists, parameters and launch arguments
 //     allow a trailing comma; launch arguments are positional only.
+//   - `struct Name { f: T, ... }`: each field ends with "," or a
+//     statement terminator, so fields are separated by commas, newlines
+//     (the usual terminator rule: a newline after the field's type ends
+//     it) or both, a trailing comma is allowed, and `struct P { }` parses
+//     (the checker refuses a struct with no fields). A field type has the
+//     syntax of a parameter type; the checker says which are fields.
 //   - Host fn parameters cannot have types; kernel and func parameters
 //     must. Only func may declare "-> T". A device block has no "on"
 //     clause. capture needs a plain graph name. A rank in array[T, N] must

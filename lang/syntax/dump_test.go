@@ -71,6 +71,12 @@ func dumpStmt(n ast.Node) string {
 		return "(let [" + strings.Join(names, " ") + "] " + dump(n.Type) + " " + dump(n.Value) + ")"
 	case *ast.ConstDecl:
 		return "(const " + n.Name.Name + " " + dump(n.Type) + " " + dump(n.Value) + ")"
+	case *ast.StructDecl:
+		var fields []string
+		for _, f := range n.Fields {
+			fields = append(fields, f.Name.Name+":"+dump(f.Type))
+		}
+		return "(struct " + n.Name.Name + " [" + strings.Join(fields, " ") + "])"
 	case *ast.AssignStmt:
 		return "(" + n.Op + " " + dump(n.Target) + " " + dump(n.Value) + ")"
 	case *ast.ExprStmt:

@@ -25,6 +25,7 @@ type pStmt struct {
 	Simple *pSimple     `parser:"  @@"`
 	Let    *pLet        `parser:"| @@"`
 	Const  *pConst      `parser:"| @@"`
+	Struct *pStruct     `parser:"| @@"`
 	If     *pIf         `parser:"| @@"`
 	For    *pFor        `parser:"| @@"`
 	While  *pWhile      `parser:"| @@"`
@@ -68,6 +69,32 @@ type pConst struct {
 	Name  *pIdent     `parser:"@@"`
 	Type  *pType      `parser:"( \":\" @@ )?"`
 	Value *pExpr      `parser:"\"=\" @@"`
+}
+
+// pStruct is `struct Name { field: T, ... }`. Each field ends with a comma
+// or a terminator: a newline after a field's type is one, and so is the
+// one the scanner implies before "}"; so fields may be separated by
+// commas, newlines or both, with a trailing comma allowed.
+type pStruct struct {
+	Kw     lexer.Token `parser:"@\"struct\""`
+	Name   *pIdent     `parser:"@@ \"{\""`
+	Fields []*pField   `parser:"@@*"`
+	Rbrace lexer.Token `parser:"@\"}\""`
+}
+
+// pField is a struct field; its type is optional here so that convert
+// can say that it is missing.
+type pField struct {
+	Name *pIdent    `parser:"@@"`
+	Type *pType     `parser:"( \":\" @@ )?"`
+	End  *pFieldEnd `parser:"@@"`
+}
+
+// pFieldEnd is its own production so that a missing separator reads
+// `expected "," or newline` (productionNames), not grammar text.
+type pFieldEnd struct {
+	Comma *lexer.Token `parser:"  @\",\" Term?"`
+	Term  *lexer.Token `parser:"| @Term"`
 }
 
 type pIf struct {

@@ -45,7 +45,7 @@ var keywords = map[string]bool{
 	"let": true, "fn": true, "func": true, "kernel": true, "return": true, "if": true, "else": true,
 	"for": true, "in": true, "while": true, "break": true, "continue": true, "launch": true,
 	"capture": true, "on": true, "using": true, "true": true, "false": true, "nil": true, "assert": true,
-	"shared": true, "local": true, "import": true, "const": true,
+	"shared": true, "local": true, "import": true, "const": true, "struct": true,
 }
 
 // contextualKeywords are keywords only where promoteContextual makes them so.

@@ -231,7 +231,7 @@ var productionNames = map[string]string{
 	"PExpr": "expression", "PAnd": "expression", "PCmp": "expression", "PAdd": "expression",
 	"PMul": "expression", "PUnary": "expression", "PPostfix": "expression", "PPrimary": "expression",
 	"PArg": "expression", "PIdent": "name", "PType": "type", "PParam": "parameter name",
-	"PStmt": "statement", "PBlock": `"{"`, "PComp": "index or slice",
+	"PStmt": "statement", "PBlock": `"{"`, "PComp": "index or slice", "PFieldEnd": `"," or newline`,
 }
 
 // wanted turns the grammar fragment participle expected into words,

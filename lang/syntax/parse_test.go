@@ -28,6 +28,13 @@ func TestStatements(t *testing.T) {
 		{"let i, j = tid()", "(let [i j] _ (call tid))"},
 		{"const N = 16 * 2", "(const N _ (* 16 2))"},
 		{"const W: i32 = -1", "(const W i32 (- 1))"},
+		{"struct P { pos: vec3, vel: vec3, mass: f32 }", "(struct P [pos:vec3 vel:vec3 mass:f32])"},
+		{"struct P { a: f32, }", "(struct P [a:f32])"},
+		{"struct P {\n  a: f32\n  b: Q,\n  c: mat33,\n}", "(struct P [a:f32 b:Q c:mat33])"},
+		{"struct P {\n  a: f32, b: i32\n}", "(struct P [a:f32 b:i32])"},
+		{"struct P { a: f32; b: u8 }", "(struct P [a:f32 b:u8])"},
+		{"struct E {}", "(struct E [])"},
+		{"struct E {\n}", "(struct E [])"},
 		{"a = a + 1; a += 2", "(= a (+ a 1)); (+= a 2)"},
 		{"a -= 1\na *= 2\na /= 3\na %= 4", "(-= a 1); (*= a 2); (/= a 3); (%= a 4)"},
 		{"x[i] = v; m[i, j] = v", "(= (index x i) v); (= (index m i j) v)"},
@@ -263,6 +270,8 @@ func checkInnerPositions(t *testing.T, src []byte, n ast.Node) {
 		at(n.Colon, ":")
 	case *ast.Block:
 		at(n.End, "}")
+	case *ast.StructDecl:
+		at(n.End, "}")
 	case *ast.KernelDecl:
 		if n.Block != nil {
 			at(n.BlockPos, "block")
@@ -310,6 +319,8 @@ func firstText(n ast.Node) string {
 		return "assert"
 	case *ast.FnDecl:
 		return "fn"
+	case *ast.StructDecl:
+		return "struct"
 	case *ast.KernelDecl:
 		return "kernel"
 	case *ast.FuncDecl:
@@ -425,6 +436,10 @@ func TestErrors(t *testing.T) {
 		{"launch k[1](x=1)", `1:14: launch arguments are positional (no name=value)`},
 		{"fn f(a: f32) {}", `1:9: fn parameters have no types (use func for a typed device function)`},
 		{"kernel k(a) {}", `1:10: missing type for kernel parameter a`},
+		{"struct P { a }", `1:12: missing type for field a of struct P`},
+		{"struct P { a: f32 b: f32 }", `1:19: unexpected name b, expected "," or newline`},
+		{"struct P { a: f32,, }", `1:19: unexpected ",", expected "}"`},
+		{"struct { a: f32 }", `1:8: unexpected "{", expected name`},
 		{"kernel k(a: f32) -> f32 {}", `1:18: a kernel has no result type (only func declares one)`},
 		{"let a: array = 1", `1:8: array type needs an element type, as in array[f32] or array[f32, 2]`},
 		{"let a: f32[i32] = 1", `1:8: type f32 takes no element type (only array[...] does)`},
@@ -569,4 +584,21 @@ func TestNestingLimits(t *testing.T) {
 	}
 	// Deep but reasonable nesting is fine.
 	mustParse(t, "x = "+strings.Repeat("(", 150)+"1"+strings.Repeat(")", 150))
+}
+
+func TestStructPositions(t *testing.T) {
+	d := mustParse(t, "struct P {\n  a: f32,\n  b: vec3\n}").Stmts[0].(*ast.StructDecl)
+	checks := []struct {
+		name string
+		got  ast.Pos
+		want string
+	}{
+		{"struct", d.Pos, "t.gs:1:1"}, {"name", d.Name.Pos, "t.gs:1:8"}, {"field", d.Fields[1].Name.Pos, "t.gs:3:3"},
+		{"type", d.Fields[1].Type.Pos, "t.gs:3:6"}, {"end", d.End, "t.gs:4:1"},
+	}
+	for _, c := range checks {
+		if c.got.String() != c.want {
+			t.Errorf("%s at %v, want %s", c.name, c.got, c.want)
+		}
+	}
 }

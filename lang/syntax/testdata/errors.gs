@@ -72,3 +72,10 @@ launch block2[grid[0]](block)
 const = 1                ### "unexpected \"=\", expected name"
 const N                  ### "unexpected newline, expected \"=\""
 const M: i32 = 2
+---
+// struct fields need a separator and a type; the parser recovers after the struct
+struct P {
+    a: f32 b: f32        ### "unexpected name b, expected \",\" or newline"
+}
+struct Q { a }           ### "missing type for field a of struct Q"
+let ok = 1

@@ -35,6 +35,11 @@ func sq(v: f32) -> f32 {
     return v * v
 }
 
+struct Particle {
+    pos: vec3, vel: vec3
+    mass: f32,
+}
+
 fn area(w, h) { return w * h }
 
 let n = 1 << 20
