@@ -6,7 +6,6 @@ import (
 	"math"
 
 	"github.com/gscript-lang/gscript/lang/ast"
-	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -79,13 +78,6 @@ func (b *body) basicLit(e *ast.BasicLit) operand {
 func (b *body) ident(e *ast.Ident) operand {
 	if v := b.lookup(e.Name); v != nil {
 		if v.bad {
-			return invalid()
-		}
-		if v.ct.Kind == dtype.StructKind {
-			// Parameters of struct types are declared and passed, but the
-			// vector rules would treat a struct's lanes as one type: until
-			// bodies lower struct values, using one is refused here.
-			b.errs.Add(e.Pos, "%s: using a value or array of struct type %s in a %s is not supported yet", e.Name, v.ct, b.kind)
 			return invalid()
 		}
 		if v.isArray {

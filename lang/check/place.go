@@ -190,11 +190,12 @@ func (b *body) laneValue(s *ast.AssignStmt, target ast.Expr, t dtype.Type, cur o
 	return b.convertVec(y, t, "assignment").regs
 }
 
-// loadLane loads lane k of element idx of a compound array: at the
-// lane's index in the trailing axes.
+// loadLane loads lane k of element idx of a compound array.
 func (b *body) loadLane(arr *kvar, idx []ir.Reg, k int, e ast.Expr, pos ast.Pos) ir.Reg {
 	r := b.reg(arr.ct.LaneType(k))
-	b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: r, Param: arr.param, Space: arr.space, Args: b.laneArgs(arr.ct, idx, k), Pos: pos}, e)
+	in := b.laneAccess(ir.OpLoad, arr, idx, k)
+	in.Dst, in.Pos = r, pos
+	b.emitFrom(in, e)
 	b.read(arr)
 	return r
 }
@@ -202,8 +203,23 @@ func (b *body) loadLane(arr *kvar, idx []ir.Reg, k int, e ast.Expr, pos ast.Pos)
 // storeLane stores register r as lane k of element idx of a compound
 // array.
 func (b *body) storeLane(arr *kvar, idx []ir.Reg, k int, r ir.Reg, pos ast.Pos) {
-	args := append(b.laneArgs(arr.ct, idx, k), r)
-	b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: arr.param, Space: arr.space, Args: args, Pos: pos})
+	in := b.laneAccess(ir.OpStore, arr, idx, k)
+	in.Dst, in.Args, in.Pos = ir.NoReg, append(in.Args, r), pos
+	b.emit(in)
+}
+
+// laneAccess is the access (op is OpLoad or OpStore) of lane k of
+// element idx: at the lane's index in the trailing axes, or, in an array
+// of structs, a field access at the lane's byte offset.
+func (b *body) laneAccess(op ir.Op, arr *kvar, idx []ir.Reg, k int) *ir.Inst {
+	in := &ir.Inst{Op: op, Param: arr.param, Space: arr.space}
+	if arr.ct.Kind != dtype.StructKind {
+		in.Args = b.laneArgs(arr.ct, idx, k)
+		return in
+	}
+	in.Op = map[ir.Op]ir.Op{ir.OpLoad: ir.OpLoadField, ir.OpStore: ir.OpStoreField}[op]
+	in.Args, in.Imm = append([]ir.Reg{}, idx...), arr.ct.LaneOffset(k)
+	return in
 }
 
 func pickRegs(regs []ir.Reg, lanes []int) []ir.Reg {
