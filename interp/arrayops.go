@@ -15,7 +15,11 @@ func InitArray(a *mem.Array, init Value) error {
 	case *List:
 		return fillFromList(a, v)
 	case *Array:
-		return CopyArray(a, v.A)
+		src, err := v.Plain("initialising an array from a copy")
+		if err != nil {
+			return err
+		}
+		return CopyArray(a, src)
 	}
 	return Fill(a, init)
 }
@@ -141,7 +145,8 @@ func CopyArray(dst, src *mem.Array) error {
 	})
 }
 
-// ArrayTo copies an array to a device: `a.to(dev)`.
+// ArrayTo copies an array to a device: `a.to(dev)`; the copy has x's
+// element type.
 func ArrayTo(th *Thread, x *Array, devArg Value) (Value, error) {
 	dev, err := th.DeviceArg(devArg)
 	if err != nil {
@@ -158,7 +163,7 @@ func ArrayTo(th *Thread, x *Array, devArg Value) (Value, error) {
 		out.Free()
 		return nil, err
 	}
-	return &Array{A: out}, nil
+	return x.wrap(out), nil
 }
 
 // ShapeArg reads a shape: an int, a list of ints, or several ints.
@@ -191,8 +196,8 @@ func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if x.A.Freed() {
-		return nil, mem.ErrFreed
+	if _, err := x.Plain("reshape"); err != nil {
+		return nil, err
 	}
 	if !x.A.IsContiguous() {
 		c, err := th.NewArray(x.A.DType(), x.A.Shape(), String(x.A.Device().String()), nil)

@@ -6,11 +6,12 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // arrayAttrs are the attributes of arrays, for lookups and completion.
-var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "astype", "T"}
+var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "astype", "view", "T"}
 
 // ArrayAttrNames lists array attributes (for REPL completion).
 func ArrayAttrNames() []string { return append([]string(nil), arrayAttrs...) }
@@ -36,13 +37,16 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 	a := x.A
 	switch name {
 	case "shape":
-		return intList(a.Shape()), nil
+		return intList(x.Shape()), nil
 	case "dtype":
+		if x.Compound() {
+			return VecType{x.Elem}, nil
+		}
 		return DType(a.DType()), nil
 	case "ndim":
-		return Int(a.NDim()), nil
+		return Int(x.NDim()), nil
 	case "size":
-		return Int(a.Size()), nil
+		return Int(x.Size()), nil
 	case "nbytes":
 		return Int(a.NBytes()), nil
 	case "device":
@@ -58,7 +62,13 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 			}
 			return ArrayTo(th, x, args.Positional[0])
 		}}, nil
+	case "view":
+		return viewMethod(x), nil
 	case "T":
+		a, err := x.Plain("T")
+		if err != nil {
+			return nil, err
+		}
 		v, err := a.Transpose()
 		if err != nil {
 			return nil, err
@@ -186,6 +196,9 @@ func universe() map[string]Value {
 	}
 	for _, t := range dtypes {
 		u[t.String()] = DType(t)
+	}
+	for _, t := range dtype.Compounds() {
+		u[t.String()] = VecType{t}
 	}
 	// Kernels see inf and nan too; the checker handles them there.
 	u["inf"], u["nan"] = Float(math.Inf(1)), Float(math.NaN())

@@ -2,6 +2,7 @@ package stdlib
 
 import (
 	"fmt"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"io"
 	"slices"
 	"sort"
@@ -184,9 +185,20 @@ var docs = slices.Concat([]Doc{
 		"isinf", "isinf(x): whether x is infinite", "isfinite", "isfinite(x): whether x is neither infinite nor NaN"),
 	family(topicValues, "%s", "a dtype; calling it converts a number to a scalar of that type (f32(2.5))",
 		"bool u8 i32 i64 u32 u64 f32 f64"),
+	family(topicValues, "%s", "a vector, matrix or quaternion dtype (TYPES.md section 1): dtype= of zeros, ones, empty, full and load, a.view(t), array x: vec3[n]",
+		compoundNames()),
 	family(topicValues, "%s", "a memory kind (MEMORY.md section 1); int(kind) is its value",
 		"UNKNOWN HOST PINNED CUDA_DEVICE CUDA_MEMPOOL CUDA_MANAGED"),
 )
+
+// compoundNames are the vector, matrix and quaternion type names.
+func compoundNames() string {
+	var names []string
+	for _, t := range dtype.Compounds() {
+		names = append(names, t.String())
+	}
+	return strings.Join(names, " ")
+}
 
 // described makes one entry per (name, summary) pair of pairs; sig is
 // the name followed by args, or, when args is "", the summary's text up

@@ -2,6 +2,7 @@ package check
 
 import (
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 )
 
 // binding is where a host name lives once resolved.
@@ -384,8 +385,9 @@ func (r *resolver) fnDecl(s *ast.FnDecl) {
 }
 
 func (r *resolver) arrayDecl(s *ast.ArrayDecl) {
-	if s.DType != nil && !isScalarName(s.DType.Name) {
-		r.errs.Add(s.DType.Pos, "unknown dtype %s (want one of %s)", s.DType.Name, scalarNameList)
+	// Host arrays may hold vectors, matrices and quaternions (vec3[n]).
+	if s.DType != nil && !isScalarName(s.DType.Name) && !dtype.IsCompoundName(s.DType.Name) {
+		r.errs.Add(s.DType.Pos, "unknown dtype %s (want one of %s, or a vector, matrix or quaternion type)", s.DType.Name, scalarNameList)
 	}
 	r.exprs(s.Dims)
 	r.expr(s.Init)
