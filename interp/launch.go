@@ -247,7 +247,7 @@ func sourceArray(p dtype.Param, v Value) (*mem.Array, error) {
 	}
 	if av.ElemType() != p.Type || av.NDim() != p.NDim {
 		msg := fmt.Sprintf("want %s, got %s", paramString(p), av.TypeString())
-		if _, err := ViewAs(av, p.Type); err == nil && !p.Type.IsScalar() {
+		if w, err := ViewAs(av, p.Type); err == nil && w.NDim() == p.NDim {
 			msg += fmt.Sprintf(" (use .view(%s))", p.Type)
 		}
 		return nil, errors.New(msg)
@@ -272,10 +272,10 @@ func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev m
 		}
 		return backend.Arg{Bits: scalarArgBits(p.Elem, bits)}, nil
 	}
-	if !isArr || av.Compound() {
+	if !isArr {
 		return backend.Arg{}, fmt.Errorf("want %s, got %s", paramTypeString(p), describe(v))
 	}
-	if a := av.A; a.DType() != p.Elem || a.NDim() != p.NDim {
+	if a := av.A; av.Compound() || a.DType() != p.Elem || a.NDim() != p.NDim {
 		return backend.Arg{}, fmt.Errorf("want %s, got %s", paramTypeString(p), av.TypeString())
 	}
 	return th.packArray(kernel, p, av.A, name, dev)

@@ -36,14 +36,14 @@ func (a *Array) ElemType() dtype.Type {
 	return dtype.Of(a.A.DType())
 }
 
-// lanes is the number of trailing axes that hold a's lanes.
-func (a *Array) lanes() int { return len(a.Elem.Dims()) }
+// laneAxes is the number of trailing axes that hold a's lanes.
+func (a *Array) laneAxes() int { return len(a.Elem.Dims()) }
 
 // Shape is a's shape in elements (without the lane axes).
 func (a *Array) Shape() []int { return a.A.Shape()[:a.NDim()] }
 
 // NDim is a's number of axes, without the lane axes.
-func (a *Array) NDim() int { return a.A.NDim() - a.lanes() }
+func (a *Array) NDim() int { return a.A.NDim() - a.laneAxes() }
 
 // Size is a's number of elements.
 func (a *Array) Size() int {
@@ -249,14 +249,15 @@ func storeVector(x *Array, off int, v Value) error {
 // elemOffset is the offset of x's element at the full index ints (one
 // per element axis; the lane axes at 0).
 func elemOffset(x *Array, ints []int) (int, error) {
-	return x.A.Offset(append(ints, make([]int, x.lanes())...))
+	return x.A.Offset(append(ints, make([]int, x.laneAxes())...))
 }
 
 // ViewAs is a.view(t): the same memory seen with elements of type t. An
 // array of a compound type views as its lane type (the lane axes become
 // ordinary ones); an array of scalars whose last axes hold t's lanes,
-// contiguous, views as an array of t; a compound array views as another
-// compound type through its lanes.
+// contiguous, views as an array of t, and as a scalar type of its size
+// bit for bit (f32 as u32); a compound array views as any other type
+// through its lanes.
 func ViewAs(x *Array, t dtype.Type) (*Array, error) {
 	if x.A.Freed() {
 		return nil, mem.ErrFreed
@@ -266,29 +267,25 @@ func ViewAs(x *Array, t dtype.Type) (*Array, error) {
 	}
 	a := x.A
 	if x.Compound() {
-		if t == dtype.Of(x.Elem.Elem) {
-			return &Array{A: a}, nil
-		}
 		return ViewAs(&Array{A: a}, t)
 	}
 	if t.IsScalar() {
-		return nil, fmt.Errorf("view(%s) of an array of %s: only arrays of vector, matrix and quaternion types view as other types", t, a.DType())
+		return wrapBitcast(a.Bitcast(t.Elem))
 	}
 	dims := t.Dims()
 	nd := a.NDim() - len(dims)
 	if a.DType() != t.Elem || nd < 1 || !slices.Equal(a.Shape()[nd:], dims) || !lanesContiguous(a, t) {
 		return nil, fmt.Errorf("view(%s) needs %s %s (contiguous, after at least one other axis), got %s %s",
-			t, laneAxes(dims), t.Elem, a.DType(), ShapeString(a.Shape()))
+			t, t.LaneAxes(), t.Elem, a.DType(), ShapeString(a.Shape()))
 	}
 	return &Array{A: a, Elem: t}, nil
 }
 
-// laneAxes describes the trailing axes a type's lanes need.
-func laneAxes(dims []int) string {
-	if len(dims) == 1 {
-		return fmt.Sprintf("a last axis of %d", dims[0])
+func wrapBitcast(v *mem.Array, err error) (*Array, error) {
+	if err != nil {
+		return nil, err
 	}
-	return fmt.Sprintf("last axes of %d, %d", dims[0], dims[1])
+	return &Array{A: v}, nil
 }
 
 // viewMethod is the view method of arrays.

@@ -116,28 +116,59 @@ func array(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		}
 		return &interp.Array{A: a}, nil
 	case *interp.List:
-		shape, err := interp.ListShape(src)
-		if err != nil {
-			return nil, fmt.Errorf("array: %v", err)
-		}
-		if len(shape) > mem.MaxDims {
-			return nil, fmt.Errorf("array: a list nested %d deep: arrays have at most %d dimensions", len(shape), mem.MaxDims)
-		}
-		dt, err := dtypeArg(args, inferDType(src))
-		if err != nil {
-			return nil, err
-		}
-		a, err := newArray(th, args, dt, shape)
-		if err != nil {
-			return nil, err
-		}
-		if err := interp.InitArray(a, src); err != nil {
-			a.Free()
-			return nil, fmt.Errorf("array: %v", err)
-		}
-		return &interp.Array{A: a}, nil
+		return fromList(th, args, src)
 	}
 	return nil, fmt.Errorf("array: want a list or an array, not %s", args.Positional[0].Type())
+}
+
+// fromList is array(list): the element type is dtype=, else the list's
+// vectors' type, else inferred from its numbers. With a compound dtype=
+// and numbers, the innermost lists are the lanes (array([[1, 2, 3]],
+// dtype=vec3) is one vec3).
+func fromList(th *interp.Thread, args *interp.Args, src *interp.List) (interp.Value, error) {
+	shape, err := interp.ListShape(src)
+	if err != nil {
+		return nil, fmt.Errorf("array: %v", err)
+	}
+	if len(shape) > mem.MaxDims {
+		return nil, fmt.Errorf("array: a list nested %d deep: arrays have at most %d dimensions", len(shape), mem.MaxDims)
+	}
+	vec, isVec := firstLeaf(src).(*interp.Vector)
+	def := dtype.Of(inferDType(src))
+	if isVec {
+		def = vec.T
+	}
+	t, err := elemTypeArg(args, def)
+	if err != nil {
+		return nil, err
+	}
+	if !isVec && !t.IsScalar() {
+		shape = shape[:max(len(shape)-len(t.Dims()), 0)]
+	}
+	x, err := th.NewTyped(t, shape, args.Kwarg("device"), args.Kwarg("allocator"), false)
+	if err != nil {
+		return nil, fmt.Errorf("array: %v", err)
+	}
+	if err := interp.InitArray(x, src); err != nil {
+		x.A.Free()
+		return nil, fmt.Errorf("array: %v", err)
+	}
+	return x, nil
+}
+
+// firstLeaf is the first value of a nested list that is not a list (nil
+// for an empty one).
+func firstLeaf(v interp.Value) interp.Value {
+	for {
+		l, ok := v.(*interp.List)
+		if !ok {
+			return v
+		}
+		if len(l.Elems) == 0 {
+			return nil
+		}
+		v = l.Elems[0]
+	}
 }
 
 // copyTyped is array(src) of an array of a compound type: a copy with

@@ -185,7 +185,7 @@ var docs = slices.Concat([]Doc{
 		"isinf", "isinf(x): whether x is infinite", "isfinite", "isfinite(x): whether x is neither infinite nor NaN"),
 	family(topicValues, "%s", "a dtype; calling it converts a number to a scalar of that type (f32(2.5))",
 		"bool u8 i32 i64 u32 u64 f32 f64"),
-	family(topicValues, "%s", "a vector, matrix or quaternion dtype (TYPES.md section 1): dtype= of zeros, ones, empty, full and load, a.view(t), array x: vec3[n]",
+	family(topicValues, "%s", "a vector, matrix or quaternion dtype (TYPES.md section 1): dtype= of zeros, ones, empty, full, array and load, a.view(t), array x: vec3[n]",
 		compoundNames()),
 	family(topicValues, "%s", "a memory kind (MEMORY.md section 1); int(kind) is its value",
 		"UNKNOWN HOST PINNED CUDA_DEVICE CUDA_MEMPOOL CUDA_MANAGED"),

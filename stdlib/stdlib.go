@@ -254,7 +254,7 @@ func anyArrayArg(args *interp.Args, i int) (*interp.Array, error) {
 func dtypeArg(args *interp.Args, def ir.Type) (ir.Type, error) {
 	t, err := elemTypeArg(args, dtype.Of(def))
 	if err == nil && !t.IsScalar() {
-		err = fmt.Errorf("%s with dtype=%s is not supported (arrays of %s come from zeros, ones, empty, full, load and array declarations)", args.Fn, t, t)
+		err = fmt.Errorf("%s with dtype=%s is not supported (arrays of %s come from zeros, ones, empty, full, array, load and array declarations)", args.Fn, t, t)
 	}
 	return t.Elem, err
 }

@@ -18,7 +18,12 @@ array p: vec5[4]                       ### "unknown dtype vec5"
 ---
 array p: vec3[2, 2, 2, 2]              ### "an array of vec3 has at most 3 axes, got 4"
 ---
-array p: vec3[2] = [1.0, 2.0, 3.0]     ### "assign a vec3 or an array of vec3 to a view of an array of vec3"
+array p: vec3[2] = [1.0, 2.0, 3.0]     ### "initialiser of shape \[3\] does not match array shape \[2\]"
+---
+// a list initialiser: vectors, or the lanes as the innermost lists
+array p: vec2[2] = [[1, 2], [3, 4]]
+array q: vec2[3] = [p[1], 0, p[0]]
+print(p, q[1:])                        //> [vec2(1.0, 2.0), vec2(3.0, 4.0)] [vec2(0.0, 0.0), vec2(1.0, 2.0)]
 ---
 // a kernel writes the lanes of a vec3 array through its f32 view
 kernel scale(v: array[f32, 2], k: f32) {
@@ -33,4 +38,4 @@ print(p)                               //> [vec3(0.0, 1.0, -2.0), vec3(2.0, 3.0,
 ---
 kernel scale(v: array[f32, 2]) { }
 array p: vec3[3]
-launch scale[3](p)                     ### "want array\[f32, 2\], got array\[vec3\]"
+launch scale[3](p)                     ### "want array\[f32, 2\], got array\[vec3\] \(use \.view\(f32\)\)"

@@ -42,15 +42,7 @@ func ElemShape(h Header, t dtype.Type) ([]int, error) {
 	if t.IsScalar() {
 		return nil, fmt.Errorf("%s; dtype=%s needs %s data", held, t, names[t.Elem])
 	}
-	return nil, fmt.Errorf("%s; dtype=%s needs %s data with %s", held, t, names[t.Elem], laneAxes(dims))
-}
-
-// laneAxes describes the trailing axes a compound type's lanes take.
-func laneAxes(dims []int) string {
-	if len(dims) == 1 {
-		return fmt.Sprintf("a last axis of %d", dims[0])
-	}
-	return fmt.Sprintf("last axes of %d, %d", dims[0], dims[1])
+	return nil, fmt.Errorf("%s; dtype=%s needs %s data with %s", held, t, names[t.Elem], t.LaneAxes())
 }
 
 // supported maps a descr without its byte-order character to the dtype.

@@ -80,7 +80,17 @@ let v = zeros([4, 3]).view(mat33)    ### "view\(mat33\) needs last axes of 3, 3 
 ---
 let v = zeros(3).view(vec3)          ### "view\(vec3\) needs .*after at least one other axis"
 ---
-let v = zeros(3).view(i32)           ### "view\(i32\) of an array of f32"
+// bit views between scalar dtypes of one size, and of vector lanes
+let f = zeros(2)
+f[0] = 1.0
+f.view(i32)[1] = -1
+print(f.view(u32), f.view(f32).dtype)  //> [1065353216, 4294967295] f32
+let v = ones(2, dtype=vec2)
+print(v.view(u32)[1], v.view(u32).shape)  //> [1065353216, 1065353216] [2, 2]
+---
+let v = zeros(3).view(f64)           ### "cannot view f32 elements as f64: a bit view needs two non-bool dtypes of one size"
+---
+let v = zeros(3, dtype=u8).view(bool)  ### "cannot view u8 elements as bool"
 ---
 // .npy: lanes are the trailing axes
 let a = zeros(3, dtype=vec3)
@@ -109,6 +119,22 @@ let b = load(tmpdir + "/w.npy", dtype=vec3)  ### "\.npy holds float32 \(3,\); dt
 ---
 save(tmpdir + "/w.npy", zeros(3))
 let b = load(tmpdir + "/w.npy", dtype=i32)   ### "\.npy holds float32 \(3,\); dtype=i32 needs int32 data"
+---
+// array(list): of vectors, or of numbers with the lanes innermost
+let a = ones(2, dtype=vec3)
+a.view(f32)[1] = 2.0
+let b = array([a[1], a[0], a[1]])
+print(b.dtype, b.shape, b[0])        //> vec3 [3] vec3(2.0, 2.0, 2.0)
+print(array([[a[0]], [a[1]]]).shape)  //> [2, 1]
+print(array([[1, 2, 3], [4, 5, 6]], dtype=vec3))  //> [vec3(1.0, 2.0, 3.0), vec3(4.0, 5.0, 6.0)]
+print(array([[[1, 2], [3, 4]]], dtype=mat22d))   //> [mat22d([1.0, 2.0], [3.0, 4.0])]
+---
+let a = array([[1, 2], [3, 4]], dtype=vec3)   ### "array: initialiser of shape \[2, 2\] does not match array shape \[2\]"
+---
+let a = array([[1, 2], [3, 4]], dtype=mat22)  ### "array: an array of mat22 needs at least one axis"
+---
+let a = ones(2, dtype=vec3)
+let b = array([a[0], zeros(1, dtype=vec3d)[0]])  ### "array: element 1: cannot use vec3d as vec3"
 ---
 // copies keep the element type
 let a = ones(2, dtype=vec4)
