@@ -207,13 +207,20 @@ func ShapeArg(vs []Value) ([]int, error) {
 	return shape, nil
 }
 
-// Reshape is `a.reshape(shape)`: a view when a is contiguous, else a copy.
+// Reshape is `a.reshape(shape)`: a view when a is contiguous, else a
+// copy. An array of a compound type reshapes its element axes.
 func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 	shape, err := ShapeArg(shapeArgs)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := x.Plain("reshape"); err != nil {
+	if x.A.Freed() {
+		return nil, mem.ErrFreed
+	}
+	if x.Compound() && elems(shape) != x.Size() { // mem's check would count lanes
+		return nil, fmt.Errorf("cannot reshape an array of %d %s elements into shape %s", x.Size(), x.Elem, ShapeString(shape))
+	}
+	if shape, err = MemShape(x.ElemType(), shape); err != nil {
 		return nil, err
 	}
 	if !x.A.IsContiguous() {
@@ -224,11 +231,11 @@ func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 		if err := th.CopyArray(c, x.A); err != nil {
 			return nil, err
 		}
-		x = &Array{A: c}
+		x = x.wrap(c)
 	}
 	v, err := x.A.Reshape(shape)
 	if err != nil {
 		return nil, err
 	}
-	return &Array{A: v}, nil
+	return x.wrap(v), nil
 }

@@ -65,15 +65,7 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 	case "view":
 		return viewMethod(x), nil
 	case "T":
-		a, err := x.Plain("T")
-		if err != nil {
-			return nil, err
-		}
-		v, err := a.Transpose()
-		if err != nil {
-			return nil, err
-		}
-		return &Array{A: v}, nil
+		return value(PermuteElems(x, nil))
 	case "astype":
 		return asType(x), nil
 	case "reshape":

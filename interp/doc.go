@@ -19,7 +19,8 @@
 //     Array.Plain, which refuses compound ones with a pointer to
 //     a.view(lane type): treating a vec3[n] as [n, 3] is always asked for,
 //     never implied. Those that move or place memory (copy, fill, to,
-//     save, free, prefetch) take any array.
+//     save, free, prefetch) take any array, and reshape, .T and transpose
+//     act on the element axes.
 //   - An element store takes a vector of exactly the element type, or a
 //     scalar converted to the lane type into every lane (as a scalar fills
 //     a whole array); fills of a whole array or view are one fill kernel

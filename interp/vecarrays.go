@@ -46,9 +46,12 @@ func (a *Array) Shape() []int { return a.A.Shape()[:a.NDim()] }
 func (a *Array) NDim() int { return a.A.NDim() - a.laneAxes() }
 
 // Size is a's number of elements.
-func (a *Array) Size() int {
+func (a *Array) Size() int { return elems(a.Shape()) }
+
+// elems is the number of elements of an array of the shape.
+func elems(shape []int) int {
 	n := 1
-	for _, d := range a.Shape() {
+	for _, d := range shape {
 		n *= d
 	}
 	return n
@@ -252,6 +255,31 @@ func elemOffset(x *Array, ints []int) (int, error) {
 	return x.A.Offset(append(ints, make([]int, x.laneAxes())...))
 }
 
+// PermuteElems is the view of x whose axis i is x's axis axes[i] (nil:
+// the axes reversed, as a.T); an array of a compound type permutes its
+// element axes and keeps its lane axes last.
+func PermuteElems(x *Array, axes []int) (*Array, error) {
+	n := x.NDim()
+	if axes == nil {
+		for i := n - 1; i >= 0; i-- {
+			axes = append(axes, i)
+		}
+	}
+	if x.Compound() {
+		if len(axes) != n || slices.ContainsFunc(axes, func(ax int) bool { return ax < 0 || ax >= n }) {
+			return nil, fmt.Errorf("%v is not a permutation of the axes of a %d-D array", axes, n)
+		}
+		for k := n; k < x.A.NDim(); k++ {
+			axes = append(slices.Clip(axes), k)
+		}
+	}
+	v, err := x.A.Permute(axes)
+	if err != nil {
+		return nil, err
+	}
+	return x.wrap(v), nil
+}
+
 // ViewAs is a.view(t): the same memory seen with elements of type t. An
 // array of a compound type views as its lane type (the lane axes become
 // ordinary ones); an array of scalars whose last axes hold t's lanes,
@@ -298,8 +326,17 @@ func viewMethod(x *Array) *Builtin {
 		if !ok {
 			return nil, fmt.Errorf("view takes a dtype (f32, vec3, ...), not %s", describe(args.Positional[0]))
 		}
-		return ViewAs(x, t)
+		return value(ViewAs(x, t))
 	}}
+}
+
+// value is a builtin's result from a function that makes an array: a nil
+// Value, not a nil *Array, with an error.
+func value(x *Array, err error) (Value, error) {
+	if err != nil {
+		return nil, err
+	}
+	return x, nil
 }
 
 // TypeValue is the element type a dtype value (f32, vec3 ...) names.

@@ -18,11 +18,6 @@ func newArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*m
 	return th.NewArrayUninit(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
 }
 
-// zeroArray is newArray for zeros: zero-filled by the allocator.
-func zeroArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*mem.Array, error) {
-	return th.NewArray(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
-}
-
 // filled makes the array of a shape constructor: zeros is zero-filled by
 // its allocator (zero set); empty is not initialised at all, as NumPy's
 // and CuPy's (value nil); ones and full are filled with value on their
@@ -147,7 +142,7 @@ func fromList(th *interp.Thread, args *interp.Args, src *interp.List) (interp.Va
 	}
 	x, err := th.NewTyped(t, shape, args.Kwarg("device"), args.Kwarg("allocator"), false)
 	if err != nil {
-		return nil, fmt.Errorf("array: %v", err)
+		return nil, err
 	}
 	if err := interp.InitArray(x, src); err != nil {
 		x.A.Free()
@@ -289,7 +284,7 @@ func reshape(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 5); err != nil {
 		return nil, err
 	}
-	if _, err := arrayArg(args, 0); err != nil {
+	if _, err := anyArrayArg(args, 0); err != nil {
 		return nil, err
 	}
 	return interp.Reshape(th, args.Positional[0].(*interp.Array), args.Positional[1:])
@@ -301,13 +296,12 @@ func transpose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 2); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
+	a, err := anyArrayArg(args, 0)
 	if err != nil {
 		return nil, err
 	}
 	if len(args.Positional) == 1 {
-		v, err := a.Transpose()
-		return wrapView(v, err)
+		return wrapView(interp.PermuteElems(a, nil))
 	}
 	l, ok := args.Positional[1].(*interp.List)
 	if !ok {
@@ -319,13 +313,12 @@ func transpose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 			return nil, fmt.Errorf("transpose: axes: %v", err)
 		}
 	}
-	v, err := a.Permute(axes)
-	return wrapView(v, err)
+	return wrapView(interp.PermuteElems(a, axes))
 }
 
-func wrapView(v *mem.Array, err error) (interp.Value, error) {
+func wrapView(v *interp.Array, err error) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &interp.Array{A: v}, nil
+	return v, nil
 }

@@ -131,7 +131,7 @@ print(array([[[1, 2], [3, 4]]], dtype=mat22d))   //> [mat22d([1.0, 2.0], [3.0, 4
 ---
 let a = array([[1, 2], [3, 4]], dtype=vec3)   ### "array: initialiser of shape \[2, 2\] does not match array shape \[2\]"
 ---
-let a = array([[1, 2], [3, 4]], dtype=mat22)  ### "array: an array of mat22 needs at least one axis"
+let a = array([[1, 2], [3, 4]], dtype=mat22)  ### "an array of mat22 needs at least one axis"
 ---
 let a = ones(2, dtype=vec3)
 let b = array([a[0], zeros(1, dtype=vec3d)[0]])  ### "array: element 1: cannot use vec3d as vec3"
@@ -156,11 +156,18 @@ let s = a + a                        ### "operator \+ of an array of vec3 is not
 let a = zeros(4, dtype=vec3)
 let s = sqrt(a)                      ### "an array expression of an array of vec3 is not supported"
 ---
-let a = zeros(4, dtype=vec3)
-let s = a.T                          ### "T of an array of vec3 is not supported"
+// reshape, .T and transpose work on the element axes
+let a = array([[1, 2], [3, 4], [5, 6]], dtype=vec2)
+let m = a.reshape(1, 3)
+print(m.shape, m.dtype, m)           //> [1, 3] vec2 [[vec2(1.0, 2.0), vec2(3.0, 4.0), vec2(5.0, 6.0)]]
+print(m.T.shape, m.T[2, 0], transpose(m, [1, 0])[1])  //> [3, 1] vec2(5.0, 6.0) [vec2(3.0, 4.0)]
+print(a[::-1].reshape(3, 1)[0], m.T.view(f32).shape)  //> [vec2(5.0, 6.0)] [3, 1, 2]
 ---
-let a = zeros(4, dtype=vec3)
-let s = a.reshape(2, 2)              ### "reshape of an array of vec3 is not supported"
+let a = zeros(3, dtype=vec2)
+let s = a.reshape(2, 2)              ### "cannot reshape an array of 3 vec2 elements into shape \[2, 2\]"
+---
+let a = zeros([2, 3], dtype=vec2)
+let s = transpose(a, [0, 2])         ### "\[0 2\] is not a permutation of the axes of a 2-D array"
 ---
 let a = zeros(4, dtype=vec3)
 let s = a.astype(f64)                ### "astype of an array of vec3 is not supported"
