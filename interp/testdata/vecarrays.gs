@@ -10,6 +10,12 @@ print(r)                               //> [vec2i(1, 1), vec2i(1, 1)]
 array s: vec2i[2] = r[1]
 print(s[0])                            //> vec2i(1, 1)
 ---
+// annotations name the element type
+let x: array[vec3] = zeros(2, dtype=vec3)
+let y: array[f32, 2] = x.view(f32)
+print(x.dtype, y.dtype)                //> vec3 f32
+let z: array[f32, 2] = x               ### "cannot use array\[vec3\] as array\[f32, 2\]"
+---
 //!cpu
 array h: vec4[2] on "cpu" using host
 print(h.memory_kind, h.device, h.dtype)  //> HOST cpu vec4
