@@ -105,6 +105,10 @@ func asType(x Value) *Builtin {
 		if arrayOps == nil {
 			return nil, fmt.Errorf("array expressions are not available (no stdlib/fuse)")
 		}
+		if a, ok := x.(*Array); ok && a.Compound() {
+			_, err := a.Plain("astype")
+			return nil, err
+		}
 		return arrayOps.AsType(th, x, ir.Type(t))
 	}}
 }

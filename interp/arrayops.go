@@ -8,14 +8,20 @@ import (
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
-// InitArray fills a fresh array from an initialiser: a scalar (fill), a
-// nested list of matching shape, or an array of the same shape (copied).
-func InitArray(a *mem.Array, init Value) error {
+// InitArray fills a fresh array from an initialiser on the host: a
+// scalar (fill), a nested list of matching shape (fillFromList), or an
+// array of the same shape (copied).
+func InitArray(x *Array, init Value) error {
+	a := x.A
 	switch v := init.(type) {
 	case *List:
-		return fillFromList(a, v)
+		return fillFromList(x, v)
 	case *Array:
-		return CopyArray(a, v.A)
+		src, err := v.Plain("initialising an array from a copy")
+		if err != nil {
+			return err
+		}
+		return CopyArray(a, src)
 	}
 	return Fill(a, init)
 }
@@ -72,30 +78,45 @@ func ShapeString(s []int) string {
 	return intList(s).String()
 }
 
-// fillFromList writes l's elements into a (fresh, so contiguous). They are
-// converted first, into one buffer in C order: a bad element leaves the
-// array untouched, and the bytes reach a device array in one streamed copy
-// (mem.Array.WriteStream), with no read back of what they replace.
-func fillFromList(a *mem.Array, l *List) error {
+// fillFromList writes l's elements into x (fresh, so contiguous). They
+// are converted first, into one buffer in C order: a bad element leaves
+// the array untouched, and the bytes reach a device array in one streamed
+// copy (mem.Array.WriteStream), with no read back of what they replace.
+// An array of a compound type takes a list of its element shape whose
+// leaves are vectors (or scalars, for every lane), or one that spells
+// the lanes out as the innermost lists.
+func fillFromList(x *Array, l *List) error {
+	a := x.A
 	shape, err := ListShape(l)
 	if err != nil {
 		return err
 	}
-	if !slices.Equal(shape, a.Shape()) {
-		return fmt.Errorf("initialiser of shape %s does not match array shape %s", ShapeString(shape), ShapeString(a.Shape()))
+	leaf := func(v Value) ([]uint64, error) {
+		bits, err := ElemBits(v, a.DType())
+		return []uint64{bits}, err
+	}
+	switch {
+	case slices.Equal(shape, a.Shape()):
+	case x.Compound() && slices.Equal(shape, x.Shape()):
+		leaf = func(v Value) ([]uint64, error) { return vectorBits(v, x.Elem) }
+	default:
+		return fmt.Errorf("initialiser of shape %s does not match array shape %s", ShapeString(shape), ShapeString(x.Shape()))
 	}
 	b := make([]byte, a.NBytes())
-	i := 0
+	i, n := 0, 0
 	var pack func(v Value) error
 	pack = func(v Value) error {
 		sub, ok := v.(*List)
 		if !ok {
-			bits, err := ElemBits(v, a.DType())
+			bits, err := leaf(v)
 			if err != nil {
-				return fmt.Errorf("element %d: %v", i, err)
+				return fmt.Errorf("element %d: %v", n, err)
 			}
-			mem.StoreBits(b, a.DType(), i, bits)
-			i++
+			for _, x := range bits {
+				mem.StoreBits(b, a.DType(), i, x)
+				i++
+			}
+			n++
 			return nil
 		}
 		for _, e := range sub.Elems {
@@ -141,7 +162,8 @@ func CopyArray(dst, src *mem.Array) error {
 	})
 }
 
-// ArrayTo copies an array to a device: `a.to(dev)`.
+// ArrayTo copies an array to a device: `a.to(dev)`; the copy has x's
+// element type.
 func ArrayTo(th *Thread, x *Array, devArg Value) (Value, error) {
 	dev, err := th.DeviceArg(devArg)
 	if err != nil {
@@ -158,7 +180,7 @@ func ArrayTo(th *Thread, x *Array, devArg Value) (Value, error) {
 		out.Free()
 		return nil, err
 	}
-	return &Array{A: out}, nil
+	return x.wrap(out), nil
 }
 
 // ShapeArg reads a shape: an int, a list of ints, or several ints.
@@ -185,7 +207,8 @@ func ShapeArg(vs []Value) ([]int, error) {
 	return shape, nil
 }
 
-// Reshape is `a.reshape(shape)`: a view when a is contiguous, else a copy.
+// Reshape is `a.reshape(shape)`: a view when a is contiguous, else a
+// copy. An array of a compound type reshapes its element axes.
 func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 	shape, err := ShapeArg(shapeArgs)
 	if err != nil {
@@ -193,6 +216,12 @@ func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 	}
 	if x.A.Freed() {
 		return nil, mem.ErrFreed
+	}
+	if x.Compound() && elems(shape) != x.Size() { // mem's check would count lanes
+		return nil, fmt.Errorf("cannot reshape an array of %d %s elements into shape %s", x.Size(), x.Elem, ShapeString(shape))
+	}
+	if shape, err = MemShape(x.ElemType(), shape); err != nil {
+		return nil, err
 	}
 	if !x.A.IsContiguous() {
 		c, err := th.NewArray(x.A.DType(), x.A.Shape(), String(x.A.Device().String()), nil)
@@ -202,11 +231,11 @@ func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 		if err := th.CopyArray(c, x.A); err != nil {
 			return nil, err
 		}
-		x = &Array{A: c}
+		x = x.wrap(c)
 	}
 	v, err := x.A.Reshape(shape)
 	if err != nil {
 		return nil, err
 	}
-	return &Array{A: v}, nil
+	return x.wrap(v), nil
 }

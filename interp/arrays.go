@@ -71,7 +71,7 @@ func index(th *Thread, x Value, idx []Value) (Value, error) {
 		}
 		return x.Elems[i], nil
 	case *Array:
-		return indexArray(x.A, idx)
+		return indexArray(x, idx)
 	case *Vector:
 		return x.get("", idx)
 	}
@@ -92,12 +92,14 @@ func listIndex(l *List, idx []Value) (int, error) {
 	return i, nil
 }
 
-func arrayIndexInts(a *mem.Array, idx []Value) ([]int, error) {
+// arrayIndexInts checks idx as indices into x's element axes.
+func arrayIndexInts(x *Array, idx []Value) ([]int, error) {
+	a := x.A
 	if a.Freed() {
 		return nil, mem.ErrFreed
 	}
-	if len(idx) > a.NDim() {
-		return nil, fmt.Errorf("too many indices for a %d-D array: %d", a.NDim(), len(idx))
+	if len(idx) > x.NDim() {
+		return nil, fmt.Errorf("too many indices for a %d-D array: %d", x.NDim(), len(idx))
 	}
 	ints := make([]int, len(idx))
 	for k, v := range idx {
@@ -113,23 +115,29 @@ func arrayIndexInts(a *mem.Array, idx []Value) ([]int, error) {
 	return ints, nil
 }
 
-func indexArray(a *mem.Array, idx []Value) (Value, error) {
-	ints, err := arrayIndexInts(a, idx)
+// indexArray is x[idx]: an element (a vector for an array of vectors)
+// when idx has one index per element axis, else a view.
+func indexArray(x *Array, idx []Value) (Value, error) {
+	a := x.A
+	ints, err := arrayIndexInts(x, idx)
 	if err != nil {
 		return nil, err
 	}
-	if len(ints) < a.NDim() {
+	if len(ints) < x.NDim() {
 		v := a
 		for _, i := range ints {
 			if v, err = v.Sub(i); err != nil {
 				return nil, err
 			}
 		}
-		return &Array{A: v}, nil
+		return x.wrap(v), nil
 	}
-	off, err := a.Offset(ints)
+	off, err := elemOffset(x, ints)
 	if err != nil {
 		return nil, err
+	}
+	if x.Compound() {
+		return loadVector(x, off)
 	}
 	bits, err := a.LoadElem(off)
 	if err != nil {
@@ -148,25 +156,33 @@ func setIndex(th *Thread, x Value, idx []Value, v Value) error {
 		x.Elems[i] = v
 		return nil
 	case *Array:
-		a := x.A
-		ints, err := arrayIndexInts(a, idx)
-		if err != nil {
-			return err
-		}
-		if len(ints) != a.NDim() {
-			return fmt.Errorf("%d indices for a %d-D array: element stores need one index per dimension", len(ints), a.NDim())
-		}
-		bits, err := ElemBits(v, a.DType())
-		if err != nil {
-			return err
-		}
-		off, err := a.Offset(ints)
-		if err != nil {
-			return err
-		}
-		return a.StoreElem(off, bits)
+		return storeElem(x, idx, v)
 	}
 	return fmt.Errorf("cannot assign to an element of %s", x.Type())
+}
+
+// storeElem is x[idx] = v for a full index: a vector element takes a
+// vector of its type, or a scalar in every lane (vectorBits).
+func storeElem(x *Array, idx []Value, v Value) error {
+	ints, err := arrayIndexInts(x, idx)
+	if err != nil {
+		return err
+	}
+	if len(ints) != x.NDim() {
+		return fmt.Errorf("%d indices for a %d-D array: element stores need one index per dimension", len(ints), x.NDim())
+	}
+	off, err := elemOffset(x, ints)
+	if err != nil {
+		return err
+	}
+	if x.Compound() {
+		return storeVector(x, off, v)
+	}
+	bits, err := ElemBits(v, x.A.DType())
+	if err != nil {
+		return err
+	}
+	return x.A.StoreElem(off, bits)
 }
 
 func length(x Value) (int, error) {
@@ -195,7 +211,7 @@ func iterate(th *Thread, x Value) ([]Value, error) {
 		}
 		out := make([]Value, n)
 		for i := range out {
-			if out[i], err = indexArray(x.A, []Value{Int(i)}); err != nil {
+			if out[i], err = indexArray(x, []Value{Int(i)}); err != nil {
 				return nil, err
 			}
 		}
@@ -212,14 +228,32 @@ func Format(v Value) (string, error) { return (*Thread)(nil).Format(v) }
 const printThreshold = 1000
 
 // formatArray prints an array as nested lists, summarising large arrays to
-// the first and last three entries of each axis.
-func formatArray(a *mem.Array) (string, error) {
-	load, err := printLoader(a)
+// the first and last three entries of each axis; an element of a
+// compound type prints as its value does (vec3(1.0, 2.0, 3.0)).
+func formatArray(x *Array) (string, error) {
+	a := x.A
+	load, err := printLoader(a, x.Size())
 	if err != nil {
 		return "", err
 	}
+	elem := func(off int) (string, error) {
+		bits, err := load(off)
+		return formatBits(a.DType(), bits), err
+	}
+	if x.Compound() {
+		offs := laneOffsets(a, x.Elem)
+		elem = func(off int) (string, error) {
+			lanes := make([]uint64, len(offs))
+			for k, o := range offs {
+				if lanes[k], err = load(off + o); err != nil {
+					return "", err
+				}
+			}
+			return x.Elem.Format(lanes), nil
+		}
+	}
 	var sb strings.Builder
-	summarise := a.Size() > printThreshold
+	summarise := x.Size() > printThreshold
 	var rec func(axis, off int) error
 	rec = func(axis, off int) error {
 		n, st := a.Shape()[axis], a.Strides()[axis]
@@ -232,17 +266,17 @@ func formatArray(a *mem.Array) (string, error) {
 			if i > 0 {
 				sb.WriteString(", ")
 			}
-			if axis < a.NDim()-1 {
+			if axis < x.NDim()-1 {
 				if err := rec(axis+1, off+i*st); err != nil {
 					return err
 				}
 				continue
 			}
-			bits, err := load(off + i*st)
+			s, err := elem(off + i*st)
 			if err != nil {
 				return err
 			}
-			sb.WriteString(formatBits(a.DType(), bits))
+			sb.WriteString(s)
 		}
 		sb.WriteByte(']')
 		return nil
@@ -257,9 +291,10 @@ func formatArray(a *mem.Array) (string, error) {
 // just those, one at a time: printing a large device array copies a few
 // elements, not all of them, and a large managed array is not prefetched
 // to the cpu for them (the automatic prefetch counts the bytes an access
-// reads). A small one is read at once.
-func printLoader(a *mem.Array) (func(off int) (uint64, error), error) {
-	if a.Size() > printThreshold {
+// reads). A small one (of at most printThreshold elements, which may
+// have several lanes each) is read at once.
+func printLoader(a *mem.Array, elems int) (func(off int) (uint64, error), error) {
+	if elems > printThreshold {
 		return a.LoadElem, nil
 	}
 	b, err := a.ReadHost()

@@ -11,7 +11,7 @@ import (
 )
 
 // arrayAttrs are the attributes of arrays, for lookups and completion.
-var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "astype", "T"}
+var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "astype", "view", "T"}
 
 // ArrayAttrNames lists array attributes (for REPL completion).
 func ArrayAttrNames() []string { return append([]string(nil), arrayAttrs...) }
@@ -42,13 +42,16 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 	a := x.A
 	switch name {
 	case "shape":
-		return intList(a.Shape()), nil
+		return intList(x.Shape()), nil
 	case "dtype":
+		if x.Compound() {
+			return VecType{x.Elem}, nil
+		}
 		return DType(a.DType()), nil
 	case "ndim":
-		return Int(a.NDim()), nil
+		return Int(x.NDim()), nil
 	case "size":
-		return Int(a.Size()), nil
+		return Int(x.Size()), nil
 	case "nbytes":
 		return Int(a.NBytes()), nil
 	case "device":
@@ -64,12 +67,10 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 			}
 			return ArrayTo(th, x, args.Positional[0])
 		}}, nil
+	case "view":
+		return viewMethod(x), nil
 	case "T":
-		v, err := a.Transpose()
-		if err != nil {
-			return nil, err
-		}
-		return &Array{A: v}, nil
+		return value(PermuteElems(x, nil))
 	case "astype":
 		return asType(x), nil
 	case "reshape":

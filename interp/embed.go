@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"reflect"
 	"sort"
 	"unsafe"
@@ -77,7 +78,7 @@ func CompileFiles(filename string, src []byte, predeclared map[string]Value, fil
 func (p *Program) Kernels() []*Kernel {
 	var out []*Kernel
 	for d, k := range p.info.Kernels {
-		out = append(out, &Kernel{Name: d.Name.Name, IR: k, Pos: d.Pos})
+		out = append(out, &Kernel{Name: d.Name.Name, IR: k, Params: p.info.Signatures[d], Pos: d.Pos})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Pos.Offset < out[j].Pos.Offset })
 	return out
@@ -258,7 +259,12 @@ func WrapSlice[T Elem](in *Interp, s []T, shape ...int) (*Array, error) {
 
 // CopyToSlice copies an array's elements, in C order, into dst (which must
 // have exactly a.Size() elements of the array's dtype), from any device.
+// An array of a compound type (a.ElemType() is vec3 ...) copies as its
+// lanes: dst holds a.Size() * Lanes values of the lane type.
 func CopyToSlice[T Elem](a *Array, dst []T) error {
+	if a.Compound() {
+		a = &Array{A: a.A}
+	}
 	if dtypeOf[T]() != a.A.DType() {
 		return fmt.Errorf("CopyToSlice: array of %s into a slice of %s", a.A.DType(), dtypeOf[T]())
 	}
@@ -302,6 +308,40 @@ func (in *Interp) RegisterAllocator(name string, a mem.Allocator) error {
 // DevicePointer is the address of element [0, ...] of a, for other Go code
 // (a CUDA library, say). It stays valid while a is alive and not freed.
 func (a *Array) DevicePointer() (uintptr, error) { return a.A.Ptr() }
+
+// Float64s is v's lanes as float64s, in dtype's C order (a matrix's rows
+// one after another); every lane type converts exactly.
+func (v *Vector) Float64s() []float64 {
+	out := make([]float64, len(v.Lanes))
+	for i, b := range v.Lanes {
+		out[i] = laneFloat(v.T.Elem, b)
+	}
+	return out
+}
+
+// Float32s is v's lanes as float32s, for a vector of f32 lanes (vec3,
+// mat33, quat ...).
+func (v *Vector) Float32s() ([]float32, error) {
+	if v.T.Elem != ir.F32 {
+		return nil, fmt.Errorf("Float32s of a %s: its lanes are %s (use Float64s)", v.T, v.T.Elem)
+	}
+	out := make([]float32, len(v.Lanes))
+	for i, b := range v.Lanes {
+		out[i] = math.Float32frombits(uint32(b))
+	}
+	return out, nil
+}
+
+// laneFloat is a lane's value from its raw bits.
+func laneFloat(t ir.Type, bits uint64) float64 {
+	switch t {
+	case ir.F32:
+		return float64(math.Float32frombits(uint32(bits)))
+	case ir.F64:
+		return math.Float64frombits(bits)
+	}
+	return float64(int32(bits))
+}
 
 // ---- Go functions as builtins ----
 

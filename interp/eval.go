@@ -52,7 +52,7 @@ func (th *Thread) hoist(s ast.Stmt, fr *frame) error {
 		if k == nil {
 			return th.errorAt(d.Pos, fmt.Errorf("kernel %s was not compiled", d.Name.Name))
 		}
-		th.store(d.Name, &Kernel{Name: d.Name.Name, IR: k}, fr)
+		th.store(d.Name, &Kernel{Name: d.Name.Name, IR: k, Params: th.info.Signatures[d]}, fr)
 	case *ast.FuncDecl:
 		th.store(d.Name, &DeviceFunc{Name: d.Name.Name}, fr)
 	case *ast.ImportStmt:
@@ -222,7 +222,7 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 		if err != nil {
 			return err
 		}
-		if vec, ok := x.(*Vector); ok {
+		if vec, ok := x.(*Vector); ok && !isStruct(vec) {
 			return th.errorAt(t.Name.Pos, th.assignComponent(t.X, vec, t.Name.Name, nil, op, v, fr))
 		}
 		if op != "" {
@@ -257,7 +257,7 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, valPos, opPo
 	if err != nil {
 		return err
 	}
-	if a, ok := x.(*Array); ok && len(idx) < a.A.NDim() {
+	if a, ok := x.(*Array); ok && len(idx) < a.NDim() {
 		// m[i] = v writes the row m[i], a view.
 		cs := make([]comp, len(idx))
 		for k, iv := range idx {
@@ -270,7 +270,7 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, valPos, opPo
 	if v, err = th.materialise(v); err != nil {
 		return th.errorAt(valPos, err)
 	}
-	if vec, ok := x.(*Vector); ok {
+	if vec, ok := x.(*Vector); ok && !isStruct(vec) {
 		return th.errorAt(t.Lbrack, th.assignComponent(t.X, vec, "", idx, op, v, fr))
 	}
 	if op != "" {
@@ -292,13 +292,16 @@ func (th *Thread) assignSlice(t *ast.IndexExpr, x Value, cs []comp, op string, v
 	if !ok {
 		return th.errorAt(t.Lbrack, fmt.Errorf("not yet supported: assigning to a slice of a %s (build a new one with +)", x.Type()))
 	}
-	view, err := viewOf(a.A, cs)
+	view, err := viewOf(a, cs)
 	if err != nil {
 		return th.errorAt(t.Lbrack, err)
 	}
 	if op != "" {
 		// y[2:10] += v: one kernel, in place (updateArray).
-		return th.errorAt(opPos, th.updateArray(&Array{A: view}, op, v))
+		return th.errorAt(opPos, th.updateArray(a.wrap(view), op, v))
+	}
+	if a.Compound() {
+		return th.errorAt(t.Lbrack, th.assignCompound(a.wrap(view), v))
 	}
 	return th.errorAt(t.Lbrack, th.AssignView(view, v))
 }

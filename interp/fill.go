@@ -123,13 +123,24 @@ func (th *Thread) launchOver(k *ir.Kernel, arrs []*mem.Array, scalars ...Value) 
 }
 
 // initArray fills a fresh array from an initialiser (see InitArray), on
-// the device where it can.
-func (th *Thread) initArray(a *mem.Array, init Value) error {
+// the device where it can; an array of a compound type takes a list
+// (fillFromList), a vector, a scalar or an array of its type
+// (assignCompound).
+func (th *Thread) initArray(x *Array, init Value) error {
+	if l, ok := init.(*List); ok {
+		return fillFromList(x, l)
+	}
+	if x.Compound() {
+		return th.assignCompound(x, init)
+	}
+	a := x.A
 	switch v := init.(type) {
-	case *List:
-		return fillFromList(a, v)
 	case *Array:
-		return th.CopyArray(a, v.A)
+		src, err := v.Plain("initialising an array of " + a.DType().String() + " from a copy")
+		if err != nil {
+			return err
+		}
+		return th.CopyArray(a, src)
 	}
 	return th.FillArray(a, init)
 }

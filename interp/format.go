@@ -161,7 +161,7 @@ func (f *formatter) value(v Value, quote bool) {
 	case *Record:
 		f.record(v)
 	case *Array:
-		s, err := formatArray(v.A)
+		s, err := formatArray(v)
 		if err != nil && f.strict {
 			f.err = err
 			return

@@ -1,6 +1,3 @@
-// Package interp is gscript's host evaluator and embedding API: it parses
-// and checks a script with lang, runs its host code, and sends kernels to a
-// device runtime. One Interp runs one script (or one REPL session) at a time.
 package interp
 
 import (

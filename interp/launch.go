@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -160,19 +161,23 @@ func gridHint(block []int) string {
 	return "grid(" + strings.Join(parts, ", ") + ")"
 }
 
-// packArgs checks the arguments against the kernel signature and pushes
-// them, packed, onto th.argStack.
+// packArgs checks the arguments against the kernel's source signature
+// and pushes them, packed, onto th.argStack: each argument becomes the IR
+// parameters its source parameter lowers to (dtype.FlattenParams).
 func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.Device) error {
-	params := k.IR.Entry.Params
+	params := k.sourceParams()
 	if len(vals) != len(params) {
 		return th.errorAt(s.Pos, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(params), len(vals)))
 	}
+	irParams := k.IR.Entry.Params
 	for i, p := range params {
 		name := p.Name
 		if id, ok := s.Args[i].(*ast.Ident); ok {
 			name = id.Name
 		}
-		arg, err := th.packArg(k.Name, p, vals[i], name, dev)
+		n := p.IRParams()
+		err := th.packSource(k.Name, p, irParams[:n], vals[i], name, dev)
+		irParams = irParams[n:]
 		if err != nil {
 			var le *mem.LaunchError
 			if !errors.As(err, &le) {
@@ -180,37 +185,107 @@ func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.D
 			}
 			return th.errorAt(s.Args[i].Start(), err)
 		}
-		th.argStack = append(th.argStack, arg)
 	}
 	return nil
 }
 
-// packArg converts v for parameter p of a launch on dev. An array passes
-// the launch access check, is ordered after other devices' work on it and
-// joins the launch's automatic prefetch (runtime/mem's rules); name is the
-// argument's name in messages.
+// sourceParams is k's source signature: Params, or for a kernel without
+// one (built in Go) one scalar-typed parameter per IR parameter.
+func (k *Kernel) sourceParams() []dtype.Param {
+	if k.Params != nil {
+		return k.Params
+	}
+	out := make([]dtype.Param, len(k.IR.Entry.Params))
+	for i, p := range k.IR.Entry.Params {
+		out[i] = dtype.Param{Name: p.Name, Type: dtype.Of(p.Elem), NDim: p.NDim}
+	}
+	return out
+}
+
+// packSource packs v for source parameter p, whose IR parameters are ps:
+// an array of a compound type passes its memory (lane axes included) as
+// the one array parameter, a vector by value its lanes as consecutive
+// scalars. Types are checked as the source spells them.
+func (th *Thread) packSource(kernel string, p dtype.Param, ps []ir.Param, v Value, name string, dev mem.Device) error {
+	var args []backend.Arg
+	switch {
+	case p.NDim > 0:
+		a, err := sourceArray(p, v)
+		if err != nil {
+			return err
+		}
+		arg, err := th.packArray(kernel, ps[0], a, name, dev)
+		if err != nil {
+			return err
+		}
+		args = []backend.Arg{arg}
+	case !p.Type.IsScalar():
+		vec, ok := v.(*Vector)
+		if !ok || vec.T != p.Type {
+			return fmt.Errorf("want %s, got %s", p.Type, describe(v))
+		}
+		for _, bits := range vec.Lanes {
+			args = append(args, backend.Arg{Bits: scalarArgBits(p.Type.Elem, bits)})
+		}
+	default:
+		arg, err := th.packArg(kernel, ps[0], v, name, dev)
+		if err != nil {
+			return err
+		}
+		args = []backend.Arg{arg}
+	}
+	th.argStack = append(th.argStack, args...)
+	return nil
+}
+
+// sourceArray checks v against the array parameter p and returns its
+// memory.
+func sourceArray(p dtype.Param, v Value) (*mem.Array, error) {
+	av, ok := v.(*Array)
+	if !ok {
+		return nil, fmt.Errorf("want %s, got %s", paramString(p), describe(v))
+	}
+	if av.ElemType() != p.Type || av.NDim() != p.NDim {
+		msg := fmt.Sprintf("want %s, got %s", paramString(p), av.TypeString())
+		if w, err := ViewAs(av, p.Type); err == nil && w.NDim() == p.NDim {
+			msg += fmt.Sprintf(" (use .view(%s))", p.Type)
+		}
+		return nil, errors.New(msg)
+	}
+	if av.Compound() && !lanesContiguous(av.A, av.Elem) {
+		return nil, fmt.Errorf("an array of %s passes to a kernel with its lanes contiguous; this view's are not (copy it first)", av.Elem)
+	}
+	return av.A, nil
+}
+
+// packArg converts v for parameter p of a launch on dev (packArray for
+// an array).
 func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev mem.Device) (backend.Arg, error) {
+	av, isArr := v.(*Array)
 	if !p.IsArray() {
-		if _, isArr := v.(*Array); isArr {
+		if isArr {
 			return backend.Arg{}, fmt.Errorf("want %s, got array", p.Elem)
 		}
 		bits, err := ElemBits(v, p.Elem)
 		if err != nil {
 			return backend.Arg{}, err
 		}
-		if p.Elem == ir.I32 || p.Elem == ir.I64 {
-			bits = uint64(signExtend(p.Elem, bits))
-		}
-		return backend.Arg{Bits: bits}, nil
+		return backend.Arg{Bits: scalarArgBits(p.Elem, bits)}, nil
 	}
-	av, ok := v.(*Array)
-	if !ok {
+	if !isArr {
 		return backend.Arg{}, fmt.Errorf("want %s, got %s", paramTypeString(p), describe(v))
 	}
-	a := av.A
-	if a.DType() != p.Elem || a.NDim() != p.NDim {
-		return backend.Arg{}, fmt.Errorf("want %s, got %s", paramTypeString(p), arrayTypeString(a))
+	if a := av.A; av.Compound() || a.DType() != p.Elem || a.NDim() != p.NDim {
+		return backend.Arg{}, fmt.Errorf("want %s, got %s", paramTypeString(p), av.TypeString())
 	}
+	return th.packArray(kernel, p, av.A, name, dev)
+}
+
+// packArray packs a for array parameter p. An array passes the launch
+// access check, is ordered after other devices' work on it and joins the
+// launch's automatic prefetch (runtime/mem's rules); name is the
+// argument's name in messages.
+func (th *Thread) packArray(kernel string, p ir.Param, a *mem.Array, name string, dev mem.Device) (backend.Arg, error) {
 	ptr, err := a.Ptr()
 	if err != nil {
 		return backend.Arg{}, err
@@ -223,6 +298,15 @@ func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev m
 	}
 	th.prefetch.Add(a)
 	return backend.ArrayArg(a, ptr, name), nil
+}
+
+// scalarArgBits is a scalar argument's bits as the backends take them:
+// signed ints sign-extended.
+func scalarArgBits(t ir.Type, bits uint64) uint64 {
+	if t == ir.I32 || t == ir.I64 {
+		return uint64(signExtend(t, bits))
+	}
+	return bits
 }
 
 func signExtend(t ir.Type, bits uint64) int64 {
@@ -239,8 +323,16 @@ func paramTypeString(p ir.Param) string {
 	return fmt.Sprintf("array[%s, %d]", p.Elem, p.NDim)
 }
 
-func arrayTypeString(a *mem.Array) string {
-	return paramTypeString(ir.Param{Elem: a.DType(), NDim: a.NDim()})
+// paramString spells a source parameter's type: f32, vec3, array[vec3],
+// array[f32, 2].
+func paramString(p dtype.Param) string {
+	switch p.NDim {
+	case 0:
+		return p.Type.String()
+	case 1:
+		return "array[" + p.Type.String() + "]"
+	}
+	return fmt.Sprintf("array[%s, %d]", p.Type, p.NDim)
 }
 
 // progKey names a compiled program: a kernel for one device, with or

@@ -196,8 +196,8 @@ func convertAnnotated(v Value, t *ast.TypeExpr) (Value, error) {
 		if !ok {
 			return nil, fmt.Errorf("cannot use %s as %s", describe(v), typeString(t))
 		}
-		if a.A.DType() != ir.TypeByName(t.Elem.Name) || a.A.NDim() != t.NDim {
-			return nil, fmt.Errorf("cannot use array[%s, %d] as %s", a.A.DType(), a.A.NDim(), typeString(t))
+		if a.ElemType().String() != t.Elem.Name || a.NDim() != t.NDim {
+			return nil, fmt.Errorf("cannot use %s as %s", a.TypeString(), typeString(t))
 		}
 		return v, nil
 	}

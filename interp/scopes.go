@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
@@ -160,8 +161,8 @@ func (th *Thread) execAllocatorBlock(s *ast.AllocatorBlock, fr *frame) (ctrl, er
 }
 
 func (th *Thread) execArrayDecl(s *ast.ArrayDecl, fr *frame) error {
-	dt := ir.TypeByName(s.DType.Name)
-	if dt == ir.Invalid {
+	t, ok := dtype.ByName(s.DType.Name)
+	if !ok {
 		return th.errorAt(s.DType.Pos, fmt.Errorf("unknown dtype %s", s.DType.Name))
 	}
 	shape := make([]int, len(s.Dims))
@@ -178,6 +179,10 @@ func (th *Thread) execArrayDecl(s *ast.ArrayDecl, fr *frame) error {
 			return th.errorAt(d.Start(), err)
 		}
 		shape[i] = n
+	}
+	shape, err := MemShape(t, shape)
+	if err != nil {
+		return th.errorAt(s.DType.Pos, err)
 	}
 	var dev Value
 	if s.Device != nil {
@@ -208,16 +213,17 @@ func (th *Thread) execArrayDecl(s *ast.ArrayDecl, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
-	a, err := th.allocate(alloc, d, dt, shape, init == nil) // an initialiser writes every element
+	a, err := th.allocate(alloc, d, t.Elem, shape, init == nil) // an initialiser writes every element
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
+	x := typedArray(a, t)
 	if init != nil {
-		if err := th.initArray(a, init); err != nil {
+		if err := th.initArray(x, init); err != nil {
 			a.Free()
 			return th.errorAt(s.Init.Start(), err)
 		}
 	}
-	th.store(s.Name, &Array{A: a}, fr)
+	th.store(s.Name, x, fr)
 	return nil
 }

@@ -39,8 +39,14 @@ type (
 	}
 	// List is a mutable list.
 	List struct{ Elems []Value }
-	// Array is a gscript array.
-	Array struct{ A *mem.Array }
+	// Array is a gscript array. Elem is the element type of an array of
+	// a vector, matrix or quaternion type, whose memory A has that type's
+	// Dims as extra trailing axes (vecarrays.go); it is the zero Type for
+	// an array of scalars (A's dtype).
+	Array struct {
+		A    *mem.Array
+		Elem dtype.Type
+	}
 	// Kind is a memory kind value (CUDA_MANAGED ...).
 	Kind mem.Kind
 	// DType is a dtype value (f32 ...); calling it converts.
@@ -93,7 +99,7 @@ func (l *List) String() string {
 }
 func (*Array) Type() string { return "array" }
 func (a *Array) String() string {
-	s, err := formatArray(a.A)
+	s, err := formatArray(a)
 	if err != nil {
 		return "<array: " + err.Error() + ">"
 	}
@@ -127,7 +133,11 @@ func (r *Record) Get(name string) (Value, bool) {
 type Kernel struct {
 	Name string
 	IR   *ir.Kernel
-	Pos  ast.Pos // the declaration's (set by Program.Kernels)
+	// Params is the source signature (check.Info.Signatures), which
+	// launches check arguments against; IR's parameters are its
+	// flattened form. Nil: IR's parameters are the source ones.
+	Params []dtype.Param
+	Pos    ast.Pos // the declaration's (set by Program.Kernels)
 }
 
 func (*Kernel) Type() string     { return "kernel" }

@@ -57,9 +57,11 @@ func LaneType(vs []Value) ir.Type {
 // HasVector reports whether one of vs is a Vector.
 func HasVector(vs []Value) bool { return slices.ContainsFunc(vs, isVector) }
 
+// isVector reports whether v is a vector, matrix or quaternion (not a
+// struct value, which is a Vector too but has no arithmetic).
 func isVector(v Value) bool {
-	_, ok := v.(*Vector)
-	return ok
+	x, ok := v.(*Vector)
+	return ok && !isStruct(x)
 }
 
 // LinalgResult is the host value of a linalg result evaluated on h: a

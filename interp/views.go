@@ -84,11 +84,11 @@ func (th *Thread) evalBound(e ast.Expr, fr *frame) (*int, error) {
 // a string (a copy, as in Python).
 func sliceValue(x Value, cs []comp) (Value, error) {
 	if a, ok := x.(*Array); ok {
-		v, err := viewOf(a.A, cs)
+		v, err := viewOf(a, cs)
 		if err != nil {
 			return nil, err
 		}
-		return &Array{A: v}, nil
+		return a.wrap(v), nil
 	}
 	n, err := length(x)
 	if err != nil {
@@ -119,13 +119,15 @@ func sliceValue(x Value, cs []comp) (Value, error) {
 	return nil, fmt.Errorf("cannot slice %s", x.Type())
 }
 
-// viewOf is the view of a that the components select.
-func viewOf(a *mem.Array, cs []comp) (*mem.Array, error) {
+// viewOf is the view of x that the components select, along its element
+// axes (an array of vec3 keeps its lane axis whole).
+func viewOf(x *Array, cs []comp) (*mem.Array, error) {
+	a := x.A
 	if a.Freed() {
 		return nil, mem.ErrFreed
 	}
-	if len(cs) > a.NDim() {
-		return nil, fmt.Errorf("too many indices for a %d-D array: %d", a.NDim(), len(cs))
+	if len(cs) > x.NDim() {
+		return nil, fmt.Errorf("too many indices for a %d-D array: %d", x.NDim(), len(cs))
 	}
 	sels := make([]mem.Sel, len(cs))
 	for k, c := range cs {
@@ -153,15 +155,24 @@ func (th *Thread) AssignView(dst *mem.Array, v Value) error {
 	case Deferred:
 		return th.StoreArray(dst, v)
 	case *Array:
-		src, err := v.A.BroadcastTo(dst.Shape())
-		if err != nil {
-			return fmt.Errorf("cannot assign an array of shape %s to a view of shape %s", ShapeString(v.A.Shape()), ShapeString(dst.Shape()))
+		if v.Compound() {
+			return fmt.Errorf("cannot assign an array of %s to a view of an array of %s", v.Elem, dst.DType())
 		}
-		return th.copyInto(dst, src)
+		return th.assignArray(&Array{A: dst}, v)
 	case *List:
 		return fmt.Errorf("assign a scalar or an array to a view, not a list (array(list) makes one)")
 	}
 	return th.FillArray(dst, v)
+}
+
+// assignArray copies src, broadcast to dst's shape, into dst; both have
+// one element type.
+func (th *Thread) assignArray(dst, src *Array) error {
+	s, err := src.A.BroadcastTo(dst.A.Shape())
+	if err != nil {
+		return fmt.Errorf("cannot assign an array of shape %s to a view of shape %s", ShapeString(src.Shape()), ShapeString(dst.Shape()))
+	}
+	return th.copyInto(dst.A, s)
 }
 
 // copyInto copies src (of dst's shape) into dst with a kernel on dst's

@@ -19,7 +19,7 @@ func canAccess(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 1)
+	a, err := memArg(args, 1)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +63,7 @@ func ipcHandle(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
+	a, err := memArg(args, 0)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
@@ -17,39 +18,35 @@ func newArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*m
 	return th.NewArrayUninit(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
 }
 
-// zeroArray is newArray for zeros: zero-filled by the allocator.
-func zeroArray(th *interp.Thread, args *interp.Args, dt ir.Type, shape []int) (*mem.Array, error) {
-	return th.NewArray(dt, shape, args.Kwarg("device"), args.Kwarg("allocator"))
-}
-
 // filled makes the array of a shape constructor: zeros is zero-filled by
 // its allocator (zero set); empty is not initialised at all, as NumPy's
 // and CuPy's (value nil); ones and full are filled with value on their
-// device.
+// device. The element type is dtype=, else full's vector value's type,
+// else f32.
 func filled(th *interp.Thread, args *interp.Args, value interp.Value, zero bool) (interp.Value, error) {
 	shape, err := interp.ShapeArg([]interp.Value{args.Positional[0]})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
-	dt, err := dtypeArg(args, ir.F32)
+	def := dtype.Of(ir.F32)
+	if v, ok := value.(*interp.Vector); ok {
+		def = v.T
+	}
+	t, err := elemTypeArg(args, def)
 	if err != nil {
 		return nil, err
 	}
-	newArr := newArray
-	if zero {
-		newArr = zeroArray
-	}
-	a, err := newArr(th, args, dt, shape)
+	x, err := th.NewTyped(t, shape, args.Kwarg("device"), args.Kwarg("allocator"), zero)
 	if err != nil {
 		return nil, err
 	}
 	if value != nil {
-		if err := th.FillArray(a, value); err != nil {
-			a.Free()
+		if err := th.FillElems(x, value); err != nil {
+			x.A.Free()
 			return nil, fmt.Errorf("%s: %v", args.Fn, err)
 		}
 	}
-	return &interp.Array{A: a}, nil
+	return x, nil
 }
 
 func zeros(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -70,12 +67,12 @@ func ones(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1, placement...); err != nil {
 		return nil, err
 	}
-	dt, err := dtypeArg(args, ir.F32)
+	t, err := elemTypeArg(args, dtype.Of(ir.F32))
 	if err != nil {
 		return nil, err
 	}
 	one := interp.Value(interp.Int(1))
-	if dt == ir.Bool {
+	if t.Elem == ir.Bool {
 		one = interp.Bool(true)
 	}
 	return filled(th, args, one, false)
@@ -94,6 +91,9 @@ func array(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	switch src := args.Positional[0].(type) {
 	case *interp.Array:
+		if src.Compound() {
+			return copyTyped(th, args, src)
+		}
 		if src.A.Freed() {
 			return nil, mem.ErrFreed
 		}
@@ -111,28 +111,80 @@ func array(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		}
 		return &interp.Array{A: a}, nil
 	case *interp.List:
-		shape, err := interp.ListShape(src)
-		if err != nil {
-			return nil, fmt.Errorf("array: %v", err)
-		}
-		if len(shape) > mem.MaxDims {
-			return nil, fmt.Errorf("array: a list nested %d deep: arrays have at most %d dimensions", len(shape), mem.MaxDims)
-		}
-		dt, err := dtypeArg(args, inferDType(src))
-		if err != nil {
-			return nil, err
-		}
-		a, err := newArray(th, args, dt, shape)
-		if err != nil {
-			return nil, err
-		}
-		if err := interp.InitArray(a, src); err != nil {
-			a.Free()
-			return nil, fmt.Errorf("array: %v", err)
-		}
-		return &interp.Array{A: a}, nil
+		return fromList(th, args, src)
 	}
 	return nil, fmt.Errorf("array: want a list or an array, not %s", args.Positional[0].Type())
+}
+
+// fromList is array(list): the element type is dtype=, else the list's
+// vectors' type, else inferred from its numbers. With a compound dtype=
+// and numbers, the innermost lists are the lanes (array([[1, 2, 3]],
+// dtype=vec3) is one vec3).
+func fromList(th *interp.Thread, args *interp.Args, src *interp.List) (interp.Value, error) {
+	shape, err := interp.ListShape(src)
+	if err != nil {
+		return nil, fmt.Errorf("array: %v", err)
+	}
+	if len(shape) > mem.MaxDims {
+		return nil, fmt.Errorf("array: a list nested %d deep: arrays have at most %d dimensions", len(shape), mem.MaxDims)
+	}
+	vec, isVec := firstLeaf(src).(*interp.Vector)
+	def := dtype.Of(inferDType(src))
+	if isVec {
+		def = vec.T
+	}
+	t, err := elemTypeArg(args, def)
+	if err != nil {
+		return nil, err
+	}
+	if !isVec && !t.IsScalar() {
+		shape = shape[:max(len(shape)-len(t.Dims()), 0)]
+	}
+	x, err := th.NewTyped(t, shape, args.Kwarg("device"), args.Kwarg("allocator"), false)
+	if err != nil {
+		return nil, err
+	}
+	if err := interp.InitArray(x, src); err != nil {
+		x.A.Free()
+		return nil, fmt.Errorf("array: %v", err)
+	}
+	return x, nil
+}
+
+// firstLeaf is the first value of a nested list that is not a list (nil
+// for an empty one).
+func firstLeaf(v interp.Value) interp.Value {
+	for {
+		l, ok := v.(*interp.List)
+		if !ok {
+			return v
+		}
+		if len(l.Elems) == 0 {
+			return nil
+		}
+		v = l.Elems[0]
+	}
+}
+
+// copyTyped is array(src) of an array of a compound type: a copy with
+// its element type (dtype=, if given, must be that type).
+func copyTyped(th *interp.Thread, args *interp.Args, src *interp.Array) (interp.Value, error) {
+	t, err := elemTypeArg(args, src.Elem)
+	if err != nil {
+		return nil, err
+	}
+	if t != src.Elem {
+		return nil, fmt.Errorf("array: a copy of an array of %s as %s is not supported (views convert: a.view(%s))", src.Elem, t, src.Elem.Elem)
+	}
+	x, err := th.NewTyped(t, src.Shape(), args.Kwarg("device"), args.Kwarg("allocator"), false)
+	if err != nil {
+		return nil, err
+	}
+	if err := th.CopyArray(x.A, src.A); err != nil {
+		x.A.Free()
+		return nil, err
+	}
+	return x, nil
 }
 
 // inferDType picks an array dtype for list elements: bools give bool, host
@@ -186,15 +238,19 @@ func copyArray(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
 	}
-	dst, err := arrayArg(args, 0)
+	dst, err := anyArrayArg(args, 0)
 	if err != nil {
 		return nil, err
 	}
-	src, err := arrayArg(args, 1)
+	src, err := anyArrayArg(args, 1)
 	if err != nil {
 		return nil, err
 	}
-	if err := th.CopyArray(dst, src); err != nil {
+	if (dst.Compound() || src.Compound()) && dst.ElemType() != src.ElemType() {
+		return nil, fmt.Errorf("copy: an array of %s into an array of %s (copies convert between scalar dtypes only; .view(%s) sees lanes)",
+			src.ElemType(), dst.ElemType(), dst.ElemType().Elem)
+	}
+	if err := th.CopyArray(dst.A, src.A); err != nil {
 		return nil, fmt.Errorf("copy: %v", err)
 	}
 	return interp.Nil, nil
@@ -204,11 +260,11 @@ func fill(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
+	a, err := anyArrayArg(args, 0)
 	if err != nil {
 		return nil, err
 	}
-	if err := th.FillArray(a, args.Positional[1]); err != nil {
+	if err := th.FillElems(a, args.Positional[1]); err != nil {
 		return nil, fmt.Errorf("fill: %v", err)
 	}
 	return interp.Nil, nil
@@ -218,7 +274,7 @@ func to(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
 	}
-	if _, err := arrayArg(args, 0); err != nil {
+	if _, err := anyArrayArg(args, 0); err != nil {
 		return nil, err
 	}
 	return interp.ArrayTo(th, args.Positional[0].(*interp.Array), args.Positional[1])
@@ -228,7 +284,7 @@ func reshape(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 5); err != nil {
 		return nil, err
 	}
-	if _, err := arrayArg(args, 0); err != nil {
+	if _, err := anyArrayArg(args, 0); err != nil {
 		return nil, err
 	}
 	return interp.Reshape(th, args.Positional[0].(*interp.Array), args.Positional[1:])
@@ -240,13 +296,12 @@ func transpose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 2); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
+	a, err := anyArrayArg(args, 0)
 	if err != nil {
 		return nil, err
 	}
 	if len(args.Positional) == 1 {
-		v, err := a.Transpose()
-		return wrapView(v, err)
+		return wrapView(interp.PermuteElems(a, nil))
 	}
 	l, ok := args.Positional[1].(*interp.List)
 	if !ok {
@@ -258,13 +313,12 @@ func transpose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 			return nil, fmt.Errorf("transpose: axes: %v", err)
 		}
 	}
-	v, err := a.Permute(axes)
-	return wrapView(v, err)
+	return wrapView(interp.PermuteElems(a, axes))
 }
 
-func wrapView(v *mem.Array, err error) (interp.Value, error) {
+func wrapView(v *interp.Array, err error) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &interp.Array{A: v}, nil
+	return v, nil
 }

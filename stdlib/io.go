@@ -9,6 +9,7 @@ import (
 	"runtime"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib/npy"
 )
@@ -28,13 +29,16 @@ const ioChunk = 8 << 20
 
 var errInterrupted = errors.New("interrupted")
 
-// load reads a .npy file into a new array: load(path, device=, allocator=).
+// load reads a .npy file into a new array: load(path, dtype=, device=,
+// allocator=). dtype= names the element type the data must have: a
+// vector type reads its lanes from the file's trailing axes (an (n, 3)
+// float32 file as vec3[n]).
 // The header's shape is checked against the file's size and allocated
 // (against the memory limit, without zero-filling: the data overwrites it)
 // before any data is read, and the data is read straight into the array's
 // memory.
 func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(1, 1, "device", "allocator"); err != nil {
+	if err := args.Check(1, 1, placement...); err != nil {
 		return nil, err
 	}
 	path, err := pathArg(args, 0)
@@ -54,15 +58,23 @@ func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %v", path, err)
 	}
-	a, err := newArray(th, args, h.DType, h.Shape)
+	t, err := elemTypeArg(args, dtype.Of(h.DType))
 	if err != nil {
 		return nil, err
 	}
-	if err := readData(th, r, a, l); err != nil {
-		a.Free()
+	shape, err := npy.ElemShape(h, t)
+	if err != nil {
 		return nil, fmt.Errorf("load %s: %v", path, err)
 	}
-	return &interp.Array{A: a}, nil
+	x, err := th.NewTyped(t, shape, args.Kwarg("device"), args.Kwarg("allocator"), false)
+	if err != nil {
+		return nil, err
+	}
+	if err := readData(th, r, x.A, l); err != nil {
+		x.A.Free()
+		return nil, fmt.Errorf("load %s: %v", path, err)
+	}
+	return x, nil
 }
 
 // readHeader reads f's header through r and checks that f is long enough
@@ -133,7 +145,8 @@ func readError(err error) error {
 
 // save writes an array as a .npy file: save(path, a), through
 // FileAccess.WriteFile, so the file is replaced atomically and durably, or
-// not at all.
+// not at all. An array of a compound type saves as its lanes: vec3[n] as
+// an (n, 3) float32 array.
 func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
@@ -145,10 +158,11 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := checkSuffix("save", path, npySuffixes); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 1)
+	x, err := anyArrayArg(args, 1)
 	if err != nil {
 		return nil, err
 	}
+	a := x.A
 	h := npy.Header{DType: a.DType(), Shape: a.Shape()}
 	err = th.Files().WriteFile(path, func(w io.Writer) error {
 		return writeArray(pollingWriter{th, w}, h, a)

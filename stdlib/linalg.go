@@ -59,7 +59,7 @@ func callLinalg(name string, args *interp.Args) (interp.Value, error) {
 func linalgDocs() []Doc {
 	out := slices.Concat(
 		family(topicVectors, "%s(x, y, ...) | %[1]s(s) | %[1]s(v) | %[1]s()",
-			"a vector type: its lanes, s in every lane, v's lanes converted (vec3d(v)), or zeros; v.x, v[i] read lanes",
+			"a vector type: its lanes, s in every lane, v's lanes converted (vec3d(v)), or zeros; v.x, v[i] read lanes; as a dtype: zeros(n, dtype=vec3), array x: vec3[n], a.view(vec3)",
 			"vec2 vec3 vec4 vec2d vec3d vec4d vec2i vec3i vec4i"),
 		family(topicVectors, "%s(r0, r1, ...) | %[1]s(a, b, ...) | %[1]s(s) | %[1]s(m) | %[1]s()",
 			"a row-major matrix type: from row vectors or every element row by row, s everywhere, m converted, or zeros; m[i, j], m[i] (a row)",

@@ -16,7 +16,7 @@ func prefetch(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
+	a, err := memArg(args, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -33,7 +33,7 @@ func advise(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 3); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
+	a, err := memArg(args, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -65,7 +65,7 @@ func explainAccess(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 1)
+	a, err := memArg(args, 1)
 	if err != nil {
 		return nil, err
 	}

@@ -144,10 +144,10 @@ func (p *matmulPlan) output(th *interp.Thread, outArg interp.Value) (*mem.Array,
 	if !ok {
 		return nil, fmt.Errorf("matmul: out= must be an array, not %s", outArg.Type())
 	}
-	out := ov.A
+	out, err := ov.Plain("matmul out=")
 	switch {
-	case out.Freed():
-		return nil, mem.ErrFreed
+	case err != nil:
+		return nil, err
 	case !slices.Equal(out.Shape(), p.shape):
 		return nil, fmt.Errorf("matmul: out= has shape %s, the product has shape %s", interp.ShapeString(out.Shape()), interp.ShapeString(p.shape))
 	case out.DType() != p.dtype:

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
@@ -206,18 +207,41 @@ func free(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1); err != nil {
 		return nil, err
 	}
-	a, err := arrayArg(args, 0)
+	x, err := anyArrayArg(args, 0)
 	if err != nil {
 		return nil, err
 	}
+	a := x.A
 	if a.IsView() {
 		return nil, fmt.Errorf("free of a view: free the array it views")
 	}
 	return interp.Nil, a.Free()
 }
 
-// arrayArg returns positional argument i as a live array.
+// arrayArg returns positional argument i as a live array of scalars: an
+// array of a compound type is refused (interp.Array.Plain), as every
+// builtin that takes one through here works on scalar elements.
 func arrayArg(args *interp.Args, i int) (*mem.Array, error) {
+	v, err := anyArrayArg(args, i)
+	if err != nil {
+		return nil, err
+	}
+	return v.Plain(args.Fn)
+}
+
+// memArg returns positional argument i's memory, of any element type,
+// for builtins that work on an array's bytes (prefetch, advise ...).
+func memArg(args *interp.Args, i int) (*mem.Array, error) {
+	v, err := anyArrayArg(args, i)
+	if err != nil {
+		return nil, err
+	}
+	return v.A, nil
+}
+
+// anyArrayArg returns positional argument i as a live array, of any
+// element type.
+func anyArrayArg(args *interp.Args, i int) (*interp.Array, error) {
 	v, ok := args.Positional[i].(*interp.Array)
 	if !ok {
 		return nil, fmt.Errorf("%s: argument %d must be an array, not %s", args.Fn, i+1, args.Positional[i].Type())
@@ -225,20 +249,31 @@ func arrayArg(args *interp.Args, i int) (*mem.Array, error) {
 	if v.A.Freed() {
 		return nil, mem.ErrFreed
 	}
-	return v.A, nil
+	return v, nil
 }
 
-// dtypeArg reads a dtype= argument, defaulting to def.
+// dtypeArg reads a dtype= argument of a builtin that makes arrays of
+// scalars, defaulting to def.
 func dtypeArg(args *interp.Args, def ir.Type) (ir.Type, error) {
+	t, err := elemTypeArg(args, dtype.Of(def))
+	if err == nil && !t.IsScalar() {
+		err = fmt.Errorf("%s with dtype=%s is not supported (arrays of %s come from zeros, ones, empty, full, array, load and array declarations)", args.Fn, t, t)
+	}
+	return t.Elem, err
+}
+
+// elemTypeArg reads a dtype= argument that may name a vector, matrix or
+// quaternion type, defaulting to def.
+func elemTypeArg(args *interp.Args, def dtype.Type) (dtype.Type, error) {
 	v := args.Kwarg("dtype")
 	if v == nil {
 		return def, nil
 	}
-	d, ok := v.(interp.DType)
+	t, ok := interp.TypeValue(v)
 	if !ok {
-		return 0, fmt.Errorf("%s: dtype must be a dtype such as f32, not %s", args.Fn, v.Type())
+		return dtype.Type{}, fmt.Errorf("%s: dtype must be a dtype such as f32, not %s", args.Fn, v.Type())
 	}
-	return ir.Type(d), nil
+	return t, nil
 }
 
 // stringKwarg reads a string keyword argument, defaulting to def.

@@ -254,7 +254,7 @@ func nameRows(rows []memRow, arrays []namedArray) {
 	}
 	for _, g := range groupByBuffer(arrays) {
 		if i, ok := byID[g[0].a.A.BufferID()]; ok {
-			rows[i].names, rows[i].shape = joinNames(g), g[0].a.A.Shape()
+			rows[i].names, rows[i].shape = joinNames(g), g[0].a.Shape()
 		}
 	}
 }

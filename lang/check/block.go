@@ -379,6 +379,12 @@ func (b *body) buffer(s *ast.BufferDecl) (*kvar, bool) {
 		return nil, false
 	}
 	ct, ok := dtype.ByName(s.Elem.Name)
+	if st, isStruct := b.kc.structType(s.Elem.Name); !ok && isStruct {
+		if st == nil {
+			return nil, false // its declaration's error was reported
+		}
+		ct, ok = st.Type(), true
+	}
 	if !ok {
 		b.errs.Add(s.Elem.Pos, "unknown type %s for %s array %s (want one of %s, or a vector type)", s.Elem.Name, what, s.Name.Name, scalarNameList)
 		return nil, false

@@ -66,6 +66,9 @@ func (b *body) call(e *ast.CallExpr, stmt bool) operand {
 		b.errs.Add(e.Fun.Start(), "cannot call %s", exprString(e.Fun))
 		return invalid()
 	}
+	if st, ok := b.kc.structType(id.Name); ok && b.lookup(id.Name) == nil {
+		return b.structLit(e, st)
+	}
 	if len(e.Kwargs) > 0 {
 		b.errs.Add(e.Kwargs[0].Name.Pos, "keyword arguments are not allowed in a %s", b.kind)
 		return invalid()

@@ -408,8 +408,9 @@ func (r *resolver) fnDecl(s *ast.FnDecl) {
 }
 
 func (r *resolver) arrayDecl(s *ast.ArrayDecl) {
-	if s.DType != nil && !isScalarName(s.DType.Name) {
-		r.errs.Add(s.DType.Pos, "unknown dtype %s (want one of %s)", s.DType.Name, scalarNameList)
+	// Host arrays may hold vectors, matrices and quaternions (vec3[n]).
+	if s.DType != nil && !isScalarName(s.DType.Name) && !dtype.IsCompoundName(s.DType.Name) {
+		r.errs.Add(s.DType.Pos, "unknown dtype %s (want one of %s, or a vector, matrix or quaternion type)", s.DType.Name, scalarNameList)
 	}
 	r.exprs(s.Dims)
 	r.expr(s.Init)

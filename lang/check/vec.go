@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"go/constant"
+	"slices"
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
@@ -123,6 +124,12 @@ func anyVec(ops ...operand) bool {
 
 // vecBinary lowers x op y where one side is compound.
 func (b *body) vecBinary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand {
+	for _, o := range []operand{x, y} {
+		if o.mode == modeVec && o.ct.Kind == dtype.StructKind {
+			b.errs.Add(pos, "operator %s not defined on %s (structs have no arithmetic: work on their fields)", op, o)
+			return invalid()
+		}
+	}
 	elem := laneType([]operand{x, y})
 	context := "operand of " + op
 	tx, lx, ok1 := b.lanesOf(x, elem, context)
@@ -427,4 +434,64 @@ func (b *body) vecAtomic(e *ast.CallExpr, name string, op ir.Op, arr *kvar, stmt
 		return operand{mode: modeNoValue, expr: e}
 	}
 	return vecOperand(arr.ct, old, e)
+}
+
+// structLit lowers a struct constructor, P(a, b=...) in a kernel or func:
+// positional arguments in field order, then keywords; omitted fields are
+// zero (as on the host). st is nil when the declaration had an error.
+func (b *body) structLit(e *ast.CallExpr, st *dtype.Struct) operand {
+	if st == nil {
+		return invalid()
+	}
+	vals := make([]ast.Expr, len(st.Fields))
+	if len(e.Args) > len(st.Fields) {
+		b.errs.Add(e.Lparen, "too many arguments to %s: have %d, it has %d fields", st.Name, len(e.Args), len(st.Fields))
+		return invalid()
+	}
+	copy(vals, e.Args)
+	for _, kw := range e.Kwargs {
+		i := slices.IndexFunc(st.Fields, func(f dtype.Field) bool { return f.Name == kw.Name.Name })
+		switch {
+		case i < 0:
+			b.errs.Add(kw.Name.Pos, "%s has no field %s", st.Name, kw.Name.Name)
+			return invalid()
+		case vals[i] != nil:
+			b.errs.Add(kw.Name.Pos, "field %s of %s given twice", kw.Name.Name, st.Name)
+			return invalid()
+		}
+		vals[i] = kw.Value
+	}
+	var lanes []ir.Reg
+	for i, f := range st.Fields {
+		regs, ok := b.fieldValue(vals[i], f, st)
+		if !ok {
+			return invalid()
+		}
+		lanes = append(lanes, regs...)
+	}
+	return vecOperand(st.Type(), lanes, e)
+}
+
+// fieldValue checks the value of field f in a constructor of st (zeros
+// when e is nil) and returns its lanes.
+func (b *body) fieldValue(e ast.Expr, f dtype.Field, st *dtype.Struct) ([]ir.Reg, bool) {
+	o := regOps{b: b}
+	if e == nil {
+		out := make([]ir.Reg, f.Type.Lanes())
+		for k := range out {
+			out[k] = o.Const(f.Type.LaneType(k), 0)
+		}
+		return out, true
+	}
+	context := fmt.Sprintf("field %s of %s", f.Name, st.Name)
+	x := b.expr(e)
+	if f.Type.IsScalar() {
+		x = b.convertTo(x, f.Type.Elem, context)
+		if x.mode == modeInvalid {
+			return nil, false
+		}
+		return []ir.Reg{b.materialize(x)}, true
+	}
+	x = b.convertVec(x, f.Type, context)
+	return x.regs, x.mode != modeInvalid
 }

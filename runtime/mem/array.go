@@ -217,6 +217,22 @@ func (a *Array) Reshape(shape []int) (*Array, error) {
 	return &v, nil
 }
 
+// Bitcast returns a view of a's elements as t, a dtype of the same size
+// (f32 as i32 or u32 ...): the same bytes, reinterpreted. Bool takes part
+// in none, since a bool element must hold 0 or 1.
+func (a *Array) Bitcast(t ir.Type) (*Array, error) {
+	if a.Freed() {
+		return nil, ErrFreed
+	}
+	if t.Size() != a.dtype.Size() || t == ir.Bool || a.dtype == ir.Bool {
+		return nil, fmt.Errorf("cannot view %s elements as %s: a bit view needs two non-bool dtypes of one size", a.dtype, t)
+	}
+	v := *a
+	v.dtype = t
+	v.view = true
+	return &v, nil
+}
+
 // Sub returns the view a[i] of an array of two or more dimensions: axis 0
 // is fixed at i and removed.
 func (a *Array) Sub(i int) (*Array, error) {

@@ -41,8 +41,8 @@ func Leaf(v interp.Value) (*Expr, error) {
 	case Value:
 		return v.E, nil
 	case *interp.Array:
-		if v.A.Freed() {
-			return nil, mem.ErrFreed
+		if _, err := v.Plain("an array expression"); err != nil {
+			return nil, err
 		}
 		d := v.A.Device()
 		return &Expr{arr: v.A, t: v.A.DType(), shape: v.A.Shape(), dev: &d}, nil

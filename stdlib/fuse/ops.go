@@ -31,6 +31,9 @@ func Binary(op string, x, y interp.Value) (interp.Value, error) {
 	if !ok {
 		return nil, fmt.Errorf("operator %s is not supported on arrays yet", op)
 	}
+	if err := plainOperands("operator "+op, x, y); err != nil {
+		return nil, err
+	}
 	a, err := Leaf(x)
 	if err != nil {
 		return nil, fmt.Errorf("operator %s not defined on %s and %s", op, x.Type(), y.Type())
@@ -72,8 +75,23 @@ func wrap(e *Expr, err error) (interp.Value, error) {
 	return Value{e}, nil
 }
 
+// plainOperands refuses arrays of vector, matrix and quaternion types as
+// operands of what: array expressions compute on scalar elements.
+func plainOperands(what string, vs ...interp.Value) error {
+	for _, v := range vs {
+		if a, ok := v.(*interp.Array); ok && a.Compound() {
+			_, err := a.Plain(what)
+			return err
+		}
+	}
+	return nil
+}
+
 // Unary is `op x` on an array operand.
 func Unary(op string, x interp.Value) (interp.Value, error) {
+	if err := plainOperands("operator "+op, x); err != nil {
+		return nil, err
+	}
 	a, err := Leaf(x)
 	if err != nil {
 		return nil, err

@@ -2,8 +2,10 @@ package npy
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
+	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -18,6 +20,29 @@ var descrs = map[ir.Type]string{
 	ir.U64:  "<u8",
 	ir.F32:  "<f4",
 	ir.F64:  "<f8",
+}
+
+// names are the NumPy names of the dtypes, for messages.
+var names = map[ir.Type]string{
+	ir.Bool: "bool", ir.U8: "uint8", ir.I32: "int32", ir.I64: "int64",
+	ir.U32: "uint32", ir.U64: "uint64", ir.F32: "float32", ir.F64: "float64",
+}
+
+// ElemShape is the element shape of h's data read as an array of t: for
+// a compound type, the shape without its trailing lane axes, which must
+// be t's Dims, of its lane type, after at least one other axis; for a
+// scalar type, the shape, whose dtype must be t.
+func ElemShape(h Header, t dtype.Type) ([]int, error) {
+	dims := t.Dims()
+	n := len(h.Shape) - len(dims)
+	if h.DType == t.Elem && n >= 0 && (n > 0 || t.IsScalar()) && slices.Equal(h.Shape[n:], dims) {
+		return h.Shape[:n], nil
+	}
+	held := fmt.Sprintf(".npy holds %s %s", names[h.DType], shapeString(h.Shape))
+	if t.IsScalar() {
+		return nil, fmt.Errorf("%s; dtype=%s needs %s data", held, t, names[t.Elem])
+	}
+	return nil, fmt.Errorf("%s; dtype=%s needs %s data with %s", held, t, names[t.Elem], t.LaneAxes())
 }
 
 // supported maps a descr without its byte-order character to the dtype.

@@ -63,9 +63,52 @@ kernel k(p: Q) { }                             ### "unknown type Q \(want one of
 let Q = 1
 kernel k(p: Q) { }                             ### "unknown type Q"
 ---
-// until kernel bodies lower struct values, using one is refused
-struct P { a: f32, b: vec3 }
+// struct values in kernels: parameters, fields, arrays of structs, constructors
+struct P { a: f32, b: vec3, n: i32 }
 kernel k(p: P, ps: array[P], o: array[f32]) {
-    o[0] = p.a                                 ### "p: using a value or array of struct type P in a kernel is not supported yet"
-    let r = ps[0]                              ### "ps: using a value or array of struct type P in a kernel is not supported yet"
+    o[0] = p.a + p.b.y
+    let r = ps[0]
+    r.b += vec3(1.0)
+    r.n = 3
+    ps[1] = r
+    ps[2].b.z = 5.0
+    ps[3].a *= 2.0
+    let q = P(a=1.0, b=vec3(0.0))
+    ps[4] = q
+}
+---
+// a field that does not exist
+struct P { a: f32 }
+kernel k(ps: array[P]) { let r = ps[0]; r.c = 1.0 } ### "r \(P\) has no field c"
+---
+// reading a field that does not exist
+struct P { a: f32 }
+kernel k(ps: array[P], o: array[f32]) { o[0] = ps[0].z } ### "ps\[0\] \(value of type P\) has no field z"
+---
+// struct values have no arithmetic
+struct P { a: f32 }
+kernel k(ps: array[P]) { ps[0] = ps[0] + ps[1] }  ### "operator \+"
+---
+// constructor: unknown field, wrong type
+struct P { a: f32, b: vec3 }
+kernel k(ps: array[P]) {
+    ps[0] = P(c=1.0)                           ### "P has no field c"
+    ps[1] = P(b=1.0)                           ### "cannot use 1.0 \(untyped float constant\) as vec3 value in field b of P"
+}
+---
+// funcs return structs
+struct P { a: f32, b: vec3 }
+func make(a: f32) -> P { return P(a=a, b=vec3(a)) }
+kernel k(ps: array[P]) { ps[tid()] = make(2.0) }
+---
+// shared and local arrays of structs
+struct P { a: f32, b: vec3 }
+kernel k(ps: array[P]) block(32) {
+    shared t: P[32]
+    local l: P[2]
+    let i = thread_id()
+    t[i] = ps[i]
+    sync()
+    l[0] = t[31 - i]
+    ps[i] = l[0]
 }

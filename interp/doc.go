@@ -1,0 +1,32 @@
+// Package interp is gscript's host evaluator and embedding API: it parses
+// and checks a script with lang, runs its host code, and sends kernels to a
+// device runtime. One Interp runs one script (or one REPL session) at a time.
+//
+// # Decisions
+//
+//   - An array of a vector, matrix or quaternion type is an Array whose
+//     Elem is that type over a mem.Array of the lane type with the type's
+//     Dims as trailing axes (lang/dtype's layout). The element type lives
+//     here, not in runtime/mem: memory, devices, copies, fills and kernels
+//     only ever see scalars, and a.view(f32) is the same mem.Array without
+//     Elem.
+//   - What a script sees counts elements: shape, ndim, size, len, indices
+//     and slices cover the element axes only, so the lane axes can be
+//     neither indexed nor sliced, and every view of such an array keeps
+//     its lanes whole and contiguous (only Go code wrapping a mem.Array
+//     could build one otherwise; launches refuse it).
+//   - Builtins that compute on scalar elements take arrays through
+//     Array.Plain, which refuses compound ones with a pointer to
+//     a.view(lane type): treating a vec3[n] as [n, 3] is always asked for,
+//     never implied. Those that move or place memory (copy, fill, to,
+//     save, free, prefetch) take any array, and reshape, .T and transpose
+//     act on the element axes.
+//   - An element store takes a vector of exactly the element type, or a
+//     scalar converted to the lane type into every lane (as a scalar fills
+//     a whole array); fills of a whole array or view are one fill kernel
+//     per lane on the array's device.
+//   - Launches check arguments against the kernel's source signature
+//     (Kernel.Params, from check.Info.Signatures) and pack each as the IR
+//     parameters dtype.FlattenParams lowers it to, so errors name source
+//     types (want array[vec3], got array[f32, 2]).
+package interp
