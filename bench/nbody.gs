@@ -1,16 +1,44 @@
-// nbody.gs: one n-body step over 65536 bodies (positions, velocities and
-// masses as separate f32 arrays), strict and fast math (TYPES.md section
-// 5): the same interaction loop in a strict kernel (correctly rounded
-// 1/sqrt, no contraction, bit-identical to the cpu) and in one declared
-// fast (rsqrtf, FMA contraction). GFLOP/s count 20 flops per interaction.
-// Compare with ../shared/bench/workloads.py nbody (a CuPy RawKernel of the
-// same algorithm, rsqrtf and default contraction).
+// nbody.gs: one n-body step over 65536 bodies with vec3 positions,
+// velocities and accelerations, strict and fast math (TYPES.md sections
+// 1 and 5): the same interaction loop (a func returning a vec3) in a
+// strict kernel (correctly rounded 1/sqrt, no contraction, bit-identical
+// to the cpu) and in one declared fast (rsqrtf, FMA contraction); and,
+// for comparison, the strict loop spelled out per component over three
+// f32 arrays. GFLOP/s count 20 flops per interaction. Compare with
+// ../shared/bench/workloads.py nbody (a CuPy RawKernel of the same
+// algorithm over three f32 arrays, rsqrtf and default contraction).
 //
 //   gscript run bench/nbody.gs [N]
-func accel_into(i: i32, px: array[f32], py: array[f32], pz: array[f32], m: array[f32],
-                ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) {
-    // A func is compiled into each kernel that calls it, with that
-    // kernel's math: strict in accel, fast in accel_fast.
+
+// the acceleration of body i: a func is compiled into each kernel that
+// calls it, with that kernel's math (strict in accel, fast in accel_fast)
+func accel_at(i: i32, p: array[vec3], m: array[f32], eps2: f32) -> vec3 {
+    let pi = p[i]
+    let f = vec3(0.0)
+    for j in range(len(p)) {
+        let d = p[j] - pi
+        let inv = rsqrt(length_sq(d) + eps2)
+        f += d * (m[j] * inv * inv * inv)
+    }
+    return f
+}
+kernel accel(p: array[vec3], m: array[f32], a: array[vec3], eps2: f32) {
+    let i = tid()
+    a[i] = accel_at(i, p, m, eps2)
+}
+kernel accel_fast(p: array[vec3], m: array[f32], a: array[vec3], eps2: f32) fast {
+    let i = tid()
+    a[i] = accel_at(i, p, m, eps2)
+}
+kernel update(p: array[vec3], v: array[vec3], a: array[vec3], dt: f32) {
+    let i = tid()
+    v[i] += a[i] * dt
+    p[i] += v[i] * dt
+}
+// the strict loop per component, over three f32 arrays (workloads.py's layout)
+kernel accel_soa(px: array[f32], py: array[f32], pz: array[f32], m: array[f32],
+                 ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) {
+    let i = tid()
     let xi = px[i]
     let yi = py[i]
     let zi = pz[i]
@@ -21,8 +49,7 @@ func accel_into(i: i32, px: array[f32], py: array[f32], pz: array[f32], m: array
         let dx = px[j] - xi
         let dy = py[j] - yi
         let dz = pz[j] - zi
-        let d2 = dx * dx + dy * dy + dz * dz + eps2
-        let inv = rsqrt(d2)
+        let inv = rsqrt(dx * dx + dy * dy + dz * dz + eps2)
         let s = m[j] * inv * inv * inv
         fx += dx * s
         fy += dy * s
@@ -31,24 +58,6 @@ func accel_into(i: i32, px: array[f32], py: array[f32], pz: array[f32], m: array
     ax[i] = fx
     ay[i] = fy
     az[i] = fz
-}
-kernel accel(px: array[f32], py: array[f32], pz: array[f32], m: array[f32],
-             ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) {
-    accel_into(tid(), px, py, pz, m, ax, ay, az, eps2)
-}
-kernel accel_fast(px: array[f32], py: array[f32], pz: array[f32], m: array[f32],
-                  ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) fast {
-    accel_into(tid(), px, py, pz, m, ax, ay, az, eps2)
-}
-kernel update(px: array[f32], py: array[f32], pz: array[f32], vx: array[f32], vy: array[f32], vz: array[f32],
-              ax: array[f32], ay: array[f32], az: array[f32], dt: f32) {
-    let i = tid()
-    vx[i] += ax[i] * dt
-    vy[i] += ay[i] * dt
-    vz[i] += az[i] * dt
-    px[i] += vx[i] * dt
-    py[i] += vy[i] * dt
-    pz[i] += vz[i] * dt
 }
 let n = 65536
 if len(argv) > 1 {
@@ -60,43 +69,52 @@ let px = rand(n, seed=1)
 let py = rand(n, seed=2)
 let pz = rand(n, seed=3)
 let m = 0.5 + rand(n, seed=4)
-let vx = zeros(n)
-let vy = zeros(n)
-let vz = zeros(n)
+let p = zeros(n, dtype=vec3)
+p.view(f32)[:, 0] = px
+p.view(f32)[:, 1] = py
+p.view(f32)[:, 2] = pz
+let v = zeros(n, dtype=vec3)
+let a = zeros(n, dtype=vec3)
+let fa = zeros(n, dtype=vec3)
 let ax = zeros(n)
 let ay = zeros(n)
 let az = zeros(n)
 
 // Fast and strict accelerations of the same bodies agree to about 1e-3
-// relative (rsqrtf's 2 ulp and contraction, summed over n bodies).
-let fx = zeros(n)
-let fy = zeros(n)
-let fz = zeros(n)
-launch accel[n](px, py, pz, m, ax, ay, az, eps2)
-launch accel_fast[n](px, py, pz, m, fx, fy, fz, eps2)
-let diff = sqrt(sum((fx - ax) * (fx - ax) + (fy - ay) * (fy - ay) + (fz - az) * (fz - az)))
-let rel = diff / sqrt(sum(ax * ax + ay * ay + az * az))
+// relative (rsqrtf's 2 ulp and contraction, summed over n bodies); the
+// vec3 and per-component strict loops give the same bits.
+launch accel[n](p, m, a, eps2)
+launch accel_fast[n](p, m, fa, eps2)
+launch accel_soa[n](px, py, pz, m, ax, ay, az, eps2)
+let sa = a.view(f32)
+let d = fa.view(f32) - sa
+let rel = sqrt(sum(d * d)) / sqrt(sum(sa * sa))
 assert rel < 1e-3, format("fast and strict accelerations differ by %.2e relative", rel)
+assert array_equal(sa[:, 0], ax) && array_equal(sa[:, 1], ay) && array_equal(sa[:, 2], az), "vec3 and per-component loops differ"
 
-fn gflops(reps, fast) {
+fn gflops(reps, kind) {
     let t0 = time()
     for r in range(reps) {
-        if fast {
-            launch accel_fast[n](px, py, pz, m, ax, ay, az, eps2)
+        if kind == "fast" {
+            launch accel_fast[n](p, m, a, eps2)
+        } else if kind == "strict" {
+            launch accel[n](p, m, a, eps2)
         } else {
-            launch accel[n](px, py, pz, m, ax, ay, az, eps2)
+            launch accel_soa[n](px, py, pz, m, ax, ay, az, eps2)
         }
-        launch update[n](px, py, pz, vx, vy, vz, ax, ay, az, dt)
+        launch update[n](p, v, a, dt)
     }
     synchronize()
     return round(20.0 * float(n) * float(n) / ((time() - t0) / float(reps)) / 1e9, 1)
 }
-gflops(1, false)
-gflops(1, true)
+gflops(1, "strict")
+gflops(1, "fast")
+gflops(1, "soa")
 let reps = 5
-if px.device == "cpu" {
+if p.device == "cpu" {
     reps = 1
 }
-print("gscript nbody strict", n, "bodies f32 on", px.device, ":", gflops(reps, false), "GFLOP/s")
-print("gscript nbody fast  ", n, "bodies f32 on", px.device, ":", gflops(reps, true), "GFLOP/s")
+print("gscript nbody vec3 strict", n, "bodies f32 on", p.device, ":", gflops(reps, "strict"), "GFLOP/s")
+print("gscript nbody vec3 fast  ", n, "bodies f32 on", p.device, ":", gflops(reps, "fast"), "GFLOP/s")
+print("gscript nbody f32 strict ", n, "bodies f32 on", p.device, ":", gflops(reps, "soa"), "GFLOP/s")
 print(format("fast vs strict acceleration: %.1e relative", rel))
