@@ -516,6 +516,15 @@ func TestUnitStride(t *testing.T) {
 	wantNone(t, src, `p0_a\.strides\[1\]`)
 }
 
+// Index32 computes offsets in int and widens the sum once.
+func TestIndex32(t *testing.T) {
+	src := mustSource(t, stencil(), Options{Index32: true})
+	wantAll(t, src, `\(\(float\*\)p0_a\.data \+ \(long long\)\(\(int\)r\d+ \* \(int\)p0_a\.strides\[0\] \+ \(int\)r\d+ \* \(int\)p0_a\.strides\[1\]\)\)`,
+		`index32=true`)
+	src = mustSource(t, stencil(), Options{Index32: true, UnitStride: true})
+	wantAll(t, src, `\(long long\)\(\(int\)r\d+ \* \(int\)p0_a\.strides\[0\] \+ \(int\)r\d+\)\)`)
+}
+
 func TestPositionMarkers(t *testing.T) {
 	src := mustSource(t, loopKernel(), Options{})
 	if !regexp.MustCompile(`(?m)^\s*// gs:pos \d+:\d+ "t\.gs"\n`).MatchString(src) {

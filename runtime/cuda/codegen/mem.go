@@ -58,13 +58,34 @@ func (g *gen) element(in *ir.Inst, idx []ir.Reg, field bool) (string, ir.Type, e
 			g.line("if ((unsigned long long)%s >= (unsigned long long)%s.shape[%d]) gs_fail(%d, %d, %s, %d, %s, %s.shape[%d]);",
 				i, name, k, ErrBounds, g.ids[in], g.root(in.Param), k, i, name, k)
 		}
-		terms[k] = fmt.Sprintf("%s * %s.strides[%d]", i, name, k)
+		terms[k] = g.indexTerm(i, x, fmt.Sprintf("%s.strides[%d]", name, k))
 		if g.opts.UnitStride && !field && k == len(idx)-1 {
-			terms[k] = i
+			terms[k] = g.index(i, x)
 		}
 	}
 	ct, _ := ctype(p.Elem)
-	return fmt.Sprintf("((%s*)%s.data + (%s))", ct, name, sum(terms)), p.Elem, nil
+	off := "(" + sum(terms) + ")"
+	if g.opts.Index32 {
+		off = "(long long)" + off
+	}
+	return fmt.Sprintf("((%s*)%s.data + %s)", ct, name, off), p.Elem, nil
+}
+
+// index is index register x as a term of an offset: 64-bit (i, the
+// register widened), or 32-bit in an Index32 build.
+func (g *gen) index(i, x string) string {
+	if g.opts.Index32 {
+		return "(int)" + x
+	}
+	return i
+}
+
+// indexTerm is index times stride, in the build's offset width.
+func (g *gen) indexTerm(i, x, stride string) string {
+	if g.opts.Index32 {
+		return fmt.Sprintf("(int)%s * (int)%s", x, stride)
+	}
+	return fmt.Sprintf("%s * %s", i, stride)
 }
 
 // sum is the C sum of terms, "0" for none (a field access to a 1-D byte

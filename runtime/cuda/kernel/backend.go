@@ -2,6 +2,7 @@ package kernel
 
 import (
 	"fmt"
+	"math"
 	"sync"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -63,7 +64,7 @@ type program struct {
 	debug     bool
 	fast      bool // backend.Options.FastMath
 	coarsenAt int
-	mods      [2]*Kernel // by variant: 1 when every array has unit innermost stride
+	mods      [4]*Kernel // by variant (program.variant)
 	// fields is what field accesses need of the array arguments, checked
 	// at every launch (backend.CheckFields).
 	fields []ir.FieldNeed
@@ -110,15 +111,48 @@ func (p *program) Launch(env *backend.Env, dims []int, args []backend.Arg) error
 	return m.CheckDebug(p.d.Stream, args)
 }
 
-// variant is 1 when every array argument has unit innermost stride (the
-// codegen.Options.UnitStride build applies), else 0.
+// Variant bits: the builds of codegen.Options a launch's arguments allow.
+const (
+	variantUnitStride = 1 << iota // every array has unit innermost stride
+	variantIndex32                // every array's element offsets fit an int32
+)
+
+// variant picks the build for args: the bits of the promises they keep.
 func (p *program) variant(args []backend.Arg) int {
+	v := variantUnitStride | variantIndex32
 	for i, prm := range p.k.Entry.Params {
-		if prm.IsArray() && !args[i].Array.UnitInner(prm.NDim) {
-			return 0
+		if !prm.IsArray() {
+			continue
+		}
+		if !args[i].Array.UnitInner(prm.NDim) {
+			v &^= variantUnitStride
+		}
+		if !fitsInt32(&args[i].Array, prm.NDim) {
+			v &^= variantIndex32
 		}
 	}
-	return 1
+	return v
+}
+
+// fitsInt32 reports whether every in-bounds element offset of a (of ndim
+// axes), and every index, fits in an int32: each partial sum of
+// index * stride is then bounded by the largest, sum (extent-1)*|stride|.
+func fitsInt32(a *backend.Array, ndim int) bool {
+	span := int64(0)
+	for k := range ndim {
+		n, s := int64(a.Shape[k]), int64(a.Strides[k])
+		if n == 0 {
+			return true // no element: nothing is accessed
+		}
+		if n > math.MaxInt32 || s > math.MaxInt32 || s < -math.MaxInt32 {
+			return false
+		}
+		span += (n - 1) * max(s, -s)
+		if span > math.MaxInt32 {
+			return false
+		}
+	}
+	return true
 }
 
 // makeCurrent makes d's context current on the caller's thread. A pinned
@@ -162,7 +196,8 @@ func (p *program) module(variant int) (*Kernel, error) {
 			defer d.Drv.ThreadExchangeStreamCaptureMode(prev)
 		}
 		var err error
-		m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant == 1, FastMath: p.fast})
+		m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant&variantUnitStride != 0,
+			Index32: variant&variantIndex32 != 0, FastMath: p.fast})
 		return err
 	})
 	if err != nil {

@@ -51,6 +51,9 @@ type Options struct {
 	// UnitStride builds the variant for arguments whose innermost stride
 	// is 1 (see codegen.Options).
 	UnitStride bool
+	// Index32 builds the variant for arguments whose element offsets fit
+	// an int32 (see codegen.Options).
+	Index32 bool
 	// FastMath builds as if the kernel's FastMath were set
 	// (backend.Options.FastMath).
 	FastMath bool
@@ -115,7 +118,7 @@ func supportedOptions(opts []string, major, minor int) []string {
 // into the context current on the calling thread.
 func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kernel, error) {
 	fast := k.FastMath || opts.FastMath
-	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug, UnitStride: opts.UnitStride, FastMath: fast})
+	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug, UnitStride: opts.UnitStride, Index32: opts.Index32, FastMath: fast})
 	if err != nil {
 		return nil, err
 	}

@@ -6,9 +6,12 @@
 //
 // # Decisions
 //
-//   - The backend's Program holds one module per variant (general strides,
-//     unit innermost stride; codegen.Options.UnitStride), built and loaded
-//     at the first launch that needs it, with the thread switched to relaxed
+//   - The backend's Program holds one module per variant: the promises a
+//     launch's arguments keep, unit innermost stride
+//     (codegen.Options.UnitStride) and element offsets that fit an int32
+//     (codegen.Options.Index32: 32-bit offset arithmetic, which a
+//     compute-bound loop over vec3 arrays needs to keep its pace), built
+//     and loaded at the first launch that needs it, with the thread switched to relaxed
 //     capture mode when that launch is inside a capture (loading a module is
 //     an unsafe call in global mode).
 //   - The one "nothing changed since the last launch" cache of the launch

@@ -71,7 +71,7 @@ func TestGPUFieldCases(t *testing.T) {
 					a[i] = byte(rng.IntN(256))
 				}
 				want := fieldOnCPU(t, c, dims, a)
-				for _, opts := range []Options{{}, {Debug: true}, {UnitStride: true}} {
+				for _, opts := range []Options{{}, {Debug: true}, {UnitStride: true}, {Index32: true, UnitStride: true}} {
 					got, err := fieldOnGPU(drv, s, b, info, c, opts, dims, a)
 					if err != nil {
 						return err

@@ -86,7 +86,8 @@ func TestFieldCasesOnHost(t *testing.T) {
 		for _, c := range irtest.Cases(op) {
 			fs = append(fs, hostField{c: c})
 			if c.Space == ir.SpaceParam {
-				fs = append(fs, hostField{c: c, opts: codegen.Options{UnitStride: true}})
+				fs = append(fs, hostField{c: c, opts: codegen.Options{UnitStride: true}},
+					hostField{c: c, opts: codegen.Options{Index32: true}})
 			}
 		}
 	}
