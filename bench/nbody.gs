@@ -4,7 +4,8 @@
 // strict kernel (correctly rounded 1/sqrt, no contraction, bit-identical
 // to the cpu) and in one declared fast (rsqrtf, FMA contraction); and,
 // for comparison, the same loop spelled out per component over three
-// f32 arrays, strict and fast. GFLOP/s count 20 flops per interaction. Compare with
+// f32 arrays, strict and fast, and a fast block kernel that stages tiles
+// of bodies in shared memory. GFLOP/s count 20 flops per interaction. Compare with
 // ../shared/bench/workloads.py nbody (a CuPy RawKernel of the same
 // algorithm over three f32 arrays, rsqrtf and default contraction).
 //
@@ -29,6 +30,32 @@ kernel accel(p: array[vec3], m: array[f32], a: array[vec3], eps2: f32) {
 kernel accel_fast(p: array[vec3], m: array[f32], a: array[vec3], eps2: f32) fast {
     let i = tid()
     a[i] = accel_at(i, p, m, eps2)
+}
+// the same interactions in tiles of 256 bodies staged in shared memory
+// (a block kernel: the classic CUDA n-body), fast
+kernel accel_tiled(p: array[vec3], m: array[f32], a: array[vec3], eps2: f32) block(256) fast {
+    shared tp: vec3[256]
+    shared tm: f32[256]
+    let t = thread_id()
+    let i = block_id() * 256 + t
+    let n = len(p)
+    let pi = p[min(i, n - 1)]
+    let f = vec3(0.0)
+    for tile in range(cdiv(n, 256)) {
+        let j = tile * 256 + t
+        tp[t] = p[min(j, n - 1)]
+        tm[t] = select(j < n, m[min(j, n - 1)], 0.0)
+        sync()
+        for k in range(256) {
+            let d = tp[k] - pi
+            let inv = rsqrt(length_sq(d) + eps2)
+            f += d * (tm[k] * inv * inv * inv)
+        }
+        sync()
+    }
+    if i < n {
+        a[i] = f
+    }
 }
 kernel update(p: array[vec3], v: array[vec3], a: array[vec3], dt: f32) {
     let i = tid()
@@ -93,6 +120,10 @@ let az = zeros(n)
 launch accel[n](p, m, a, eps2)
 launch accel_fast[n](p, m, fa, eps2)
 launch accel_soa[n](px, py, pz, m, ax, ay, az, eps2)
+let ta = zeros(n, dtype=vec3)
+launch accel_tiled[grid(cdiv(n, 256))](p, m, ta, eps2)
+let td = ta.view(f32) - a.view(f32)
+assert sqrt(sum(td * td)) / sqrt(sum(a.view(f32) * a.view(f32))) < 1e-3, "the tiled kernel disagrees"
 let sa = a.view(f32)
 let d = fa.view(f32) - sa
 let rel = sqrt(sum(d * d)) / sqrt(sum(sa * sa))
@@ -106,6 +137,8 @@ fn gflops(reps, kind) {
             launch accel_fast[n](p, m, a, eps2)
         } else if kind == "strict" {
             launch accel[n](p, m, a, eps2)
+        } else if kind == "tiled" {
+            launch accel_tiled[grid(cdiv(n, 256))](p, m, a, eps2)
         } else if kind == "soa" {
             launch accel_soa[n](px, py, pz, m, ax, ay, az, eps2)
         } else {
@@ -120,6 +153,7 @@ gflops(1, "strict")
 gflops(1, "fast")
 gflops(1, "soa")
 gflops(1, "soa_fast")
+gflops(1, "tiled")
 let reps = 5
 if p.device == "cpu" {
     reps = 1
@@ -128,4 +162,5 @@ print("gscript nbody vec3 strict", n, "bodies f32 on", p.device, ":", gflops(rep
 print("gscript nbody vec3 fast  ", n, "bodies f32 on", p.device, ":", gflops(reps, "fast"), "GFLOP/s")
 print("gscript nbody f32 strict ", n, "bodies f32 on", p.device, ":", gflops(reps, "soa"), "GFLOP/s")
 print("gscript nbody f32 fast   ", n, "bodies f32 on", p.device, ":", gflops(reps, "soa_fast"), "GFLOP/s")
+print("gscript nbody vec3 tiled ", n, "bodies f32 on", p.device, ":", gflops(reps, "tiled"), "GFLOP/s")
 print(format("fast vs strict acceleration: %.1e relative", rel))
