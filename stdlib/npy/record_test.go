@@ -28,7 +28,7 @@ var (
 
 // TestRecordKnownBytes reads and writes files of records with the
 // headers NumPy writes for np.dtype([...], align=True) (dtype.descr, with
-// ('', '|Vn') for the gaps align=True leaves), byte for byte.
+// (”, '|Vn') for the gaps align=True leaves), byte for byte.
 func TestRecordKnownBytes(t *testing.T) {
 	particle := mustStruct(t, "Particle", dtype.Field{Name: "pos", Type: vec3}, dtype.Field{Name: "vel", Type: vec3}, dtype.Field{Name: "mass", Type: f32})
 	padded := mustStruct(t, "Padded", dtype.Field{Name: "a", Type: dtype.Of(ir.U8)},
