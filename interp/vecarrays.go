@@ -352,7 +352,8 @@ func value(x *Array, err error) (Value, error) {
 	return x, nil
 }
 
-// TypeValue is the element type a dtype value (f32, vec3 ...) names.
+// TypeValue is the element type a dtype value (f32, vec3, a struct ...)
+// names.
 func TypeValue(v Value) (dtype.Type, bool) {
 	switch v := v.(type) {
 	case DType:

@@ -32,7 +32,8 @@ var errInterrupted = errors.New("interrupted")
 // load reads a .npy file into a new array: load(path, dtype=, device=,
 // allocator=). dtype= names the element type the data must have: a
 // vector type reads its lanes from the file's trailing axes (an (n, 3)
-// float32 file as vec3[n]).
+// float32 file as vec3[n]), a struct type a file of records with exactly
+// its layout (matchRecord).
 // The header's shape is checked against the file's size and allocated
 // (against the memory limit, without zero-filling: the data overwrites it)
 // before any data is read, and the data is read straight into the array's
