@@ -18,9 +18,9 @@ let f = full([2, 2], P(true, -3))
 print(f[1, 0], f.shape)                //> P(flag=true, n=-3) [2, 2]
 print(array([P(n=1), P(true, 2)]))     //> [P(flag=false, n=1), P(flag=true, n=2)]
 array d: P[2] = P(n=9)
-array e: P[2]
+array e: P[2] on "cpu"
 e[0] = d[1]
-print(d, e)                            //> [P(flag=false, n=9), P(flag=false, n=9)] [P(flag=false, n=9), P(flag=false, n=0)]
+print(d, e, e.device)                  //> [P(flag=false, n=9), P(flag=false, n=9)] [P(flag=false, n=9), P(flag=false, n=0)] cpu
 for p in e { print(p.n) }              //> 9
                                        //> 0
 ---

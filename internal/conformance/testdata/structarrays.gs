@@ -53,3 +53,17 @@ print(rs[0, 0], rs[1, 2].inner)        //> Rec(flag=false, inner=Inner(a=4, b=0.
 let f = full(3, Rec(flag=true, n=-1, v=vec2(0.5)))
 rs[0, 1:] = f[0]
 print(rs[0, 2], f[2] == f[0])          //> Rec(flag=true, inner=Inner(a=0, b=0.0), n=-1, v=vec2(0.5, 0.5)) true
+---
+// a file of records loads only with dtype= a struct of exactly its layout
+struct P { a: u8, b: f64 }
+struct Q { a: u8, b: f32 }
+save(tmpdir + "/p.npy", zeros(2, dtype=P))
+let x = load(tmpdir + "/p.npy", dtype=Q)  ### "Q.b is '<f4', the file's is '<f8'"
+---
+struct P { a: u8, b: f64 }
+save(tmpdir + "/p.npy", zeros(2, dtype=P))
+let x = load(tmpdir + "/p.npy")        ### "holds records \[\('a', '\|u1'\), \('', '\|V7'\), \('b', '<f8'\)\]; load it with dtype= a struct of those fields"
+---
+struct P { a: u8, b: f64 }
+save(tmpdir + "/f.npy", zeros([2, 16], dtype=u8))
+let x = load(tmpdir + "/f.npy", dtype=P)  ### "not records; dtype=P needs a structured dtype"
