@@ -97,6 +97,15 @@ func fillFromList(x *Array, l *List) error {
 	}
 	switch {
 	case slices.Equal(shape, a.Shape()):
+	case isStructArray(x) && slices.Equal(shape, x.Shape()):
+		leaf = func(v Value) ([]uint64, error) {
+			b, err := structValue(v, x.Elem)
+			out := make([]uint64, len(b))
+			for j, c := range b {
+				out[j] = uint64(c)
+			}
+			return out, err
+		}
 	case x.Compound() && slices.Equal(shape, x.Shape()):
 		leaf = func(v Value) ([]uint64, error) { return vectorBits(v, x.Elem) }
 	default:

@@ -240,7 +240,15 @@ func formatArray(x *Array) (string, error) {
 		bits, err := load(off)
 		return formatBits(a.DType(), bits), err
 	}
-	if x.Compound() {
+	if isStructArray(x) {
+		elem = func(off int) (string, error) {
+			v, err := loadStruct(x, off, load)
+			if err != nil {
+				return "", err
+			}
+			return v.T.Format(v.Lanes), nil
+		}
+	} else if x.Compound() {
 		offs := laneOffsets(a, x.Elem)
 		elem = func(off int) (string, error) {
 			lanes := make([]uint64, len(offs))

@@ -44,6 +44,9 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 	case "shape":
 		return intList(x.Shape()), nil
 	case "dtype":
+		if isStructArray(x) {
+			return &StructType{S: x.Elem.St}, nil
+		}
 		if x.Compound() {
 			return VecType{x.Elem}, nil
 		}

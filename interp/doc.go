@@ -25,6 +25,13 @@
 //     scalar converted to the lane type into every lane (as a scalar fills
 //     a whole array); fills of a whole array or view are one fill kernel
 //     per lane on the array's device.
+//   - An array of a struct is an Array whose Elem is the struct type over
+//     a u8 mem.Array with one trailing byte axis of the struct's Size,
+//     always contiguous (views keep it whole), so a lane is LaneType's
+//     bytes at LaneOffset: element reads and writes go through the
+//     element's bytes, and fills are one u8 fill per byte (structarrays.go).
+//     A struct element takes only a value of its struct type, and ones
+//     refuses a struct: a struct has no "one".
 //   - Launches check arguments against the kernel's source signature
 //     (Kernel.Params, from check.Info.Signatures) and pack each as the IR
 //     parameters dtype.FlattenParams lowers it to, so errors name source

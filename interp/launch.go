@@ -224,8 +224,8 @@ func (th *Thread) packSource(kernel string, p dtype.Param, ps []ir.Param, v Valu
 		if !ok || vec.T != p.Type {
 			return fmt.Errorf("want %s, got %s", p.Type, describe(v))
 		}
-		for _, bits := range vec.Lanes {
-			args = append(args, backend.Arg{Bits: scalarArgBits(p.Type.Elem, bits)})
+		for k, bits := range vec.Lanes {
+			args = append(args, backend.Arg{Bits: scalarArgBits(p.Type.LaneType(k), bits)})
 		}
 	default:
 		arg, err := th.packArg(kernel, ps[0], v, name, dev)

@@ -162,6 +162,13 @@ func (th *Thread) execAllocatorBlock(s *ast.AllocatorBlock, fr *frame) (ctrl, er
 
 func (th *Thread) execArrayDecl(s *ast.ArrayDecl, fr *frame) error {
 	t, ok := dtype.ByName(s.DType.Name)
+	if s.DType.Scope != ast.ScopeUnresolved { // a struct name (the checker resolved it)
+		v, err := th.eval(s.DType, fr)
+		if err != nil {
+			return err
+		}
+		t, ok = TypeValue(v)
+	}
 	if !ok {
 		return th.errorAt(s.DType.Pos, fmt.Errorf("unknown dtype %s", s.DType.Name))
 	}

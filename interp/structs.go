@@ -15,7 +15,7 @@ import (
 // fields' lanes in field order, as an array element holds them.
 //
 //   - StructType's type() is "dtype", as vec3's and f32's are: it is what
-//     a dtype= argument will take for arrays of structs.
+//     a dtype= argument takes for arrays of structs (structarrays.go).
 //   - Calling it constructs: positional arguments in field order, then
 //     keyword arguments by field name; an omitted field is zero, as in a
 //     Go composite literal. A scalar field takes a number (or a bool for a

@@ -110,8 +110,12 @@ func laneOffsets(a *mem.Array, t dtype.Type) []int {
 }
 
 // lanesContiguous reports whether the lane axes of a (an array of t) are
-// C-contiguous, as kernels and .npy files take them.
+// C-contiguous, as kernels and .npy files take them: for a struct, its
+// byte axis.
 func lanesContiguous(a *mem.Array, t dtype.Type) bool {
+	if t.Kind == dtype.StructKind {
+		return t.Size() == 1 || a.Strides()[a.NDim()-1] == 1
+	}
 	for k, off := range laneOffsets(a, t) {
 		if off != k {
 			return false
@@ -159,6 +163,9 @@ func vectorBits(v Value, t dtype.Type) ([]uint64, error) {
 // v: a vector of its type, or a scalar for every lane. One fill per lane,
 // on x's device.
 func (th *Thread) fillCompound(x *Array, v Value) error {
+	if isStructArray(x) {
+		return th.fillStruct(x, v)
+	}
 	bits, err := vectorBits(v, x.Elem)
 	if err != nil {
 		return err
@@ -223,6 +230,9 @@ func (th *Thread) assignCompound(dst *Array, v Value) error {
 // loadVector reads the element of x (an array of a compound type) at
 // offset off.
 func loadVector(x *Array, off int) (*Vector, error) {
+	if isStructArray(x) {
+		return loadStruct(x, off, x.A.LoadElem)
+	}
 	offs := laneOffsets(x.A, x.Elem)
 	lanes := make([]uint64, len(offs))
 	for k, o := range offs {
@@ -237,6 +247,9 @@ func loadVector(x *Array, off int) (*Vector, error) {
 
 // storeVector writes v (see vectorBits) into the element of x at off.
 func storeVector(x *Array, off int, v Value) error {
+	if isStructArray(x) {
+		return storeStruct(x, off, v)
+	}
 	bits, err := vectorBits(v, x.Elem)
 	if err != nil {
 		return err
@@ -339,13 +352,16 @@ func value(x *Array, err error) (Value, error) {
 	return x, nil
 }
 
-// TypeValue is the element type a dtype value (f32, vec3 ...) names.
+// TypeValue is the element type a dtype value (f32, vec3, a struct ...)
+// names.
 func TypeValue(v Value) (dtype.Type, bool) {
 	switch v := v.(type) {
 	case DType:
 		return dtype.Of(ir.Type(v)), true
 	case VecType:
 		return v.T, true
+	case *StructType:
+		return v.S.Type(), true
 	}
 	return dtype.Type{}, false
 }

@@ -71,6 +71,9 @@ func ones(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t.Kind == dtype.StructKind {
+		return nil, fmt.Errorf("ones with dtype=%s is not supported: a struct has no one (use full(shape, %s(...)))", t, t)
+	}
 	one := interp.Value(interp.Int(1))
 	if t.Elem == ir.Bool {
 		one = interp.Bool(true)

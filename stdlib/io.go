@@ -32,7 +32,8 @@ var errInterrupted = errors.New("interrupted")
 // load reads a .npy file into a new array: load(path, dtype=, device=,
 // allocator=). dtype= names the element type the data must have: a
 // vector type reads its lanes from the file's trailing axes (an (n, 3)
-// float32 file as vec3[n]).
+// float32 file as vec3[n]), a struct type a file of records with exactly
+// its layout (matchRecord).
 // The header's shape is checked against the file's size and allocated
 // (against the memory limit, without zero-filling: the data overwrites it)
 // before any data is read, and the data is read straight into the array's
@@ -62,6 +63,9 @@ func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := matchRecord(h, t); err != nil {
+		return nil, fmt.Errorf("load %s: %v", path, err)
+	}
 	shape, err := npy.ElemShape(h, t)
 	if err != nil {
 		return nil, fmt.Errorf("load %s: %v", path, err)
@@ -75,6 +79,21 @@ func load(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, fmt.Errorf("load %s: %v", path, err)
 	}
 	return x, nil
+}
+
+// matchRecord checks a file of records against dtype= t: it must name a
+// struct with exactly the records' layout (there are no anonymous struct
+// types to make one from the file), and a struct needs such a file.
+func matchRecord(h npy.Header, t dtype.Type) error {
+	switch {
+	case h.Record != nil && t.Kind != dtype.StructKind:
+		return fmt.Errorf(".npy holds records %s; load it with dtype= a struct of those fields", h.Record)
+	case h.Record != nil:
+		return h.Record.MatchStruct(t.St)
+	case t.Kind == dtype.StructKind:
+		return fmt.Errorf(".npy holds %s data, not records; dtype=%s needs a structured dtype %s", h.DType, t, npy.RecordOf(t.St))
+	}
+	return nil
 }
 
 // readHeader reads f's header through r and checks that f is long enough
@@ -146,7 +165,7 @@ func readError(err error) error {
 // save writes an array as a .npy file: save(path, a), through
 // FileAccess.WriteFile, so the file is replaced atomically and durably, or
 // not at all. An array of a compound type saves as its lanes: vec3[n] as
-// an (n, 3) float32 array.
+// an (n, 3) float32 array; an array of a struct as records (npy.Record).
 func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
@@ -164,6 +183,9 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	a := x.A
 	h := npy.Header{DType: a.DType(), Shape: a.Shape()}
+	if x.Elem.Kind == dtype.StructKind {
+		h.Record = npy.RecordOf(x.Elem.St)
+	}
 	err = th.Files().WriteFile(path, func(w io.Writer) error {
 		return writeArray(pollingWriter{th, w}, h, a)
 	})

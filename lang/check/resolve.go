@@ -408,9 +408,10 @@ func (r *resolver) fnDecl(s *ast.FnDecl) {
 }
 
 func (r *resolver) arrayDecl(s *ast.ArrayDecl) {
-	// Host arrays may hold vectors, matrices and quaternions (vec3[n]).
-	if s.DType != nil && !isScalarName(s.DType.Name) && !dtype.IsCompoundName(s.DType.Name) {
-		r.errs.Add(s.DType.Pos, "unknown dtype %s (want one of %s, or a vector, matrix or quaternion type)", s.DType.Name, scalarNameList)
+	// Host arrays may hold vectors, matrices and quaternions (vec3[n]) and
+	// structs (Particle[n]: the name resolves to the struct's global).
+	if s.DType != nil && !isScalarName(s.DType.Name) && !dtype.IsCompoundName(s.DType.Name) && !r.structName(s.DType) {
+		r.errs.Add(s.DType.Pos, "unknown dtype %s (want one of %s, a vector, matrix or quaternion type, or a struct type)", s.DType.Name, scalarNameList)
 	}
 	r.exprs(s.Dims)
 	r.expr(s.Init)

@@ -58,6 +58,18 @@ func (r *resolver) isStruct(i int) bool {
 	return ok || earlier
 }
 
+// structName resolves id, an array declaration's element type, when it
+// names a struct type; it reports whether it does (without an error when
+// not).
+func (r *resolver) structName(id *ast.Ident) bool {
+	for s := r.scope; s != nil; s = s.parent {
+		if b, ok := s.names[id.Name]; ok {
+			return b.scope == ast.ScopeGlobal && r.isStruct(b.index) && r.use(id)
+		}
+	}
+	return false
+}
+
 // decl lays out d once, storing the result by d's global slot.
 func (e *structEval) decl(d *ast.StructDecl) *dtype.Struct {
 	if s, ok := e.r.structs[d.Name.Index]; ok {

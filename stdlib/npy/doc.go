@@ -25,7 +25,8 @@
 // trailing commas, any spacing).
 //
 // Everything else is an error value naming what was found: other dtypes
-// ("unsupported dtype '<c16' (complex128)"), structured dtypes, 0-d and
+// ("unsupported dtype '<c16' (complex128)"), structured dtypes other than
+// little-endian C-order records of those types (record.go), 0-d and
 // more-than-4-d arrays, bad magic, unknown versions, truncated headers or
 // data, headers that are not a dict, missing, unknown or duplicate keys,
 // negative dimensions, and shapes over 2^47 elements.

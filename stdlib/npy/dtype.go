@@ -77,9 +77,6 @@ var numpyKinds = map[byte]string{
 func dtypeOf(v any) (ir.Type, bool, error) {
 	s, ok := v.(string)
 	if !ok {
-		if _, isList := v.(pyList); isList {
-			return 0, false, fmt.Errorf("unsupported dtype %s (structured dtypes are not supported)", repr(v))
-		}
 		return 0, false, fmt.Errorf("'descr' must be a string, found %s", repr(v))
 	}
 	body, big := s, false

@@ -16,6 +16,10 @@ import (
 type Header struct {
 	DType ir.Type
 	Shape []int
+	// Record is the structured dtype of a file of records (record.go):
+	// DType is then u8 and Shape ends with an axis of Record.Size bytes,
+	// as gscript holds an array of structs.
+	Record *Record
 }
 
 const (
@@ -51,7 +55,7 @@ func Write(w io.Writer, h Header, data []byte) error {
 	if want := n * int64(h.DType.Size()); int64(len(data)) != want {
 		return fmt.Errorf("npy: %v%s needs %d bytes of data, got %d", h.DType, shapeString(h.Shape), want, len(data))
 	}
-	if err := writeHeader(w, descr, h.Shape); err != nil {
+	if err := writeHeader(w, h, descr); err != nil {
 		return err
 	}
 	if _, err := w.Write(data); err != nil {
@@ -68,7 +72,7 @@ func WriteHeader(w io.Writer, h Header) error {
 	if err != nil {
 		return err
 	}
-	return writeHeader(w, descr, h.Shape)
+	return writeHeader(w, h, descr)
 }
 
 // checkWrite checks that h can be written: its dtype's descr and element
@@ -82,10 +86,24 @@ func checkWrite(h Header) (string, int64, error) {
 	if err != nil {
 		return "", 0, fmt.Errorf("npy: %w", err)
 	}
+	descr = "'" + descr + "'"
+	if h.Record != nil {
+		if nd := len(h.Shape); h.DType != ir.U8 || nd < 2 || h.Shape[nd-1] != h.Record.Size {
+			return "", 0, fmt.Errorf("npy: records of %d bytes need u8 data with a last axis of that many bytes, got %v%s", h.Record.Size, h.DType, shapeString(h.Shape))
+		}
+		descr = h.Record.String()
+	}
 	return descr, n, nil
 }
 
-func writeHeader(w io.Writer, descr string, shape []int) error {
+// writeHeader writes the header of an array of the shape (with a
+// record's byte axis, which the file's shape does not count) whose
+// descr literal is descr.
+func writeHeader(w io.Writer, h Header, descr string) error {
+	shape := h.Shape
+	if h.Record != nil {
+		shape = shape[:len(shape)-1]
+	}
 	prefix, err := wrapHeader(headerDict(descr, shape))
 	if err != nil {
 		return fmt.Errorf("npy: %w", err)
@@ -96,7 +114,7 @@ func writeHeader(w io.Writer, descr string, shape []int) error {
 	return nil
 }
 
-// headerDict formats the dict as NumPy does: keys sorted, repr'd values,
+// headerDict formats the dict (descr a literal) as NumPy does: keys sorted, repr'd values,
 // a trailing ", " before '}', then the growth padding.
 func headerDict(descr string, shape []int) string {
 	dims := make([]string, len(shape))
@@ -107,7 +125,7 @@ func headerDict(descr string, shape []int) string {
 	if len(shape) == 1 {
 		tuple = "(" + dims[0] + ",)"
 	}
-	s := "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + tuple + ", }"
+	s := "{'descr': " + descr + ", 'fortran_order': False, 'shape': " + tuple + ", }"
 	if len(shape) > 0 {
 		s += strings.Repeat(" ", max(0, growthAxisMaxDigits-len(dims[0])))
 	}
@@ -329,16 +347,38 @@ func interpret(d pyDict) (h Header, bigEndian, fortran bool, err error) {
 			return h, false, false, fmt.Errorf("header has no '%s' key: %s", k, repr(d))
 		}
 	}
-	h.DType, bigEndian, err = dtypeOf(vals["descr"])
-	if err != nil {
-		return h, false, false, err
-	}
 	fortran, ok := vals["fortran_order"].(bool)
 	if !ok {
 		return h, false, false, fmt.Errorf("'fortran_order' must be True or False, found %s", repr(vals["fortran_order"]))
 	}
+	if l, isList := vals["descr"].(pyList); isList {
+		return interpretRecord(l, vals["shape"], fortran)
+	}
+	h.DType, bigEndian, err = dtypeOf(vals["descr"])
+	if err != nil {
+		return h, false, false, err
+	}
 	h.Shape, err = shapeOf(vals["shape"])
 	return h, bigEndian, fortran, err
+}
+
+// interpretRecord is interpret for a structured descr: the shape gains
+// the records' byte axis.
+func interpretRecord(l pyList, shape any, fortran bool) (h Header, bigEndian, _ bool, err error) {
+	if h.Record, err = recordOf(l); err != nil {
+		return h, false, false, err
+	}
+	elems, err := shapeOf(shape)
+	if err != nil {
+		return h, false, false, err
+	}
+	if fortran && len(elems) > 1 {
+		return h, false, false, errors.New("Fortran-order arrays of records are not supported (save them in C order)")
+	}
+	h.DType = ir.U8
+	h.Shape = append(elems, h.Record.Size)
+	_, err = checkShape(h.Shape)
+	return h, false, false, err
 }
 
 // shapeOf converts the 'shape' tuple and validates it.

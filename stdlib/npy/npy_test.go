@@ -61,47 +61,47 @@ func TestWriteKnownBytes(t *testing.T) {
 	}{
 		{
 			// dict 59 bytes + 20 growth + 1 newline = 80; pad 64-(10+80)%64 = 38; HEADER_LEN 118 = 'v'.
-			"f32 3x4", Header{ir.F32, []int{3, 4}}, le(ir.F32, iota(12)...),
+			"f32 3x4", Header{DType: ir.F32, Shape: []int{3, 4}}, le(ir.F32, iota(12)...),
 			"\x93NUMPY\x01\x00v\x00{'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), }" + sp(58) + "\n",
 		},
 		{
 			// dict 57 + 20 + 1 = 78; pad 40; HEADER_LEN 118.
-			"bool 2", Header{ir.Bool, []int{2}}, []byte{1, 0},
+			"bool 2", Header{DType: ir.Bool, Shape: []int{2}}, []byte{1, 0},
 			"\x93NUMPY\x01\x00v\x00{'descr': '|b1', 'fortran_order': False, 'shape': (2,), }" + sp(60) + "\n",
 		},
 		{
-			"i64 0x5", Header{ir.I64, []int{0, 5}}, nil,
+			"i64 0x5", Header{DType: ir.I64, Shape: []int{0, 5}}, nil,
 			"\x93NUMPY\x01\x00v\x00{'descr': '<i8', 'fortran_order': False, 'shape': (0, 5), }" + sp(58) + "\n",
 		},
 		{
 			// dict 65 + 20 + 1 = 86; pad 32.
-			"u8 2x3x4x5", Header{ir.U8, []int{2, 3, 4, 5}}, le(ir.U8, iota(120)...),
+			"u8 2x3x4x5", Header{DType: ir.U8, Shape: []int{2, 3, 4, 5}}, le(ir.U8, iota(120)...),
 			"\x93NUMPY\x01\x00v\x00{'descr': '|u1', 'fortran_order': False, 'shape': (2, 3, 4, 5), }" + sp(52) + "\n",
 		},
 		{
 			// dict 62 + 15 growth (6 digits) + 1 = 78; pad 40.
-			"i32 100000", Header{ir.I32, []int{100000}}, make([]byte, 400000),
+			"i32 100000", Header{DType: ir.I32, Shape: []int{100000}}, make([]byte, 400000),
 			"\x93NUMPY\x01\x00v\x00{'descr': '<i4', 'fortran_order': False, 'shape': (100000,), }" + sp(55) + "\n",
 		},
 		{
 			// dict 101 + 20 + 1 = 122; pad 64-(132%64) = 60; HEADER_LEN 182 = 0xb6.
-			"f64 long header", Header{ir.F64, []int{0, 1234567890123, 1234567890123, 1234567890123}}, nil,
+			"f64 long header", Header{DType: ir.F64, Shape: []int{0, 1234567890123, 1234567890123, 1234567890123}}, nil,
 			"\x93NUMPY\x01\x00\xb6\x00{'descr': '<f8', 'fortran_order': False, " +
 				"'shape': (0, 1234567890123, 1234567890123, 1234567890123), }" + sp(80) + "\n",
 		},
 		{
 			// dict 97 + 20 + 1 = 118, so 10+118 is already a multiple of 64 and NumPy
 			// pads a full 64 more: HEADER_LEN 182. Catches a wrong growth padding.
-			"f64 aligned header", Header{ir.F64, []int{0, 123456789012, 123456789012, 12345678901}}, nil,
+			"f64 aligned header", Header{DType: ir.F64, Shape: []int{0, 123456789012, 123456789012, 12345678901}}, nil,
 			"\x93NUMPY\x01\x00\xb6\x00{'descr': '<f8', 'fortran_order': False, " +
 				"'shape': (0, 123456789012, 123456789012, 12345678901), }" + sp(84) + "\n",
 		},
 		{
-			"u32", Header{ir.U32, []int{2}}, le(ir.U32, 1, 2),
+			"u32", Header{DType: ir.U32, Shape: []int{2}}, le(ir.U32, 1, 2),
 			"\x93NUMPY\x01\x00v\x00{'descr': '<u4', 'fortran_order': False, 'shape': (2,), }" + sp(60) + "\n",
 		},
 		{
-			"u64 f64", Header{ir.U64, []int{1, 1}}, le(ir.U64, 7),
+			"u64 f64", Header{DType: ir.U64, Shape: []int{1, 1}}, le(ir.U64, 7),
 			"\x93NUMPY\x01\x00v\x00{'descr': '<u8', 'fortran_order': False, 'shape': (1, 1), }" + sp(58) + "\n",
 		},
 	}
@@ -153,7 +153,7 @@ func TestRoundTrip(t *testing.T) {
 			}
 			data := randomData(r, typ, n)
 			var buf bytes.Buffer
-			if err := Write(&buf, Header{typ, shape}, data); err != nil {
+			if err := Write(&buf, Header{DType: typ, Shape: shape}, data); err != nil {
 				t.Fatalf("%v%v: %v", typ, shape, err)
 			}
 			h, got, err := Read(&buf)
@@ -344,8 +344,13 @@ func TestReadErrors(t *testing.T) {
 		{"bytes", d("{'descr': '|S5', 'fortran_order': False, 'shape': (3,)}"), `unsupported dtype '\|S5' \(bytes\)`},
 		{"datetime", d("{'descr': '<M8[ns]', 'fortran_order': False, 'shape': (3,)}"), `unsupported dtype '<M8\[ns\]' \(datetime64\)`},
 		{"nonsense dtype", d("{'descr': 'zz', 'fortran_order': False, 'shape': (3,)}"), `unsupported dtype 'zz' \(not a NumPy dtype`},
-		{"structured", d("{'descr': [('a', '<f4'), ('b', '<i4')], 'fortran_order': False, 'shape': (3,)}"),
-			`unsupported dtype \[\('a', '<f4'\), \('b', '<i4'\)\] \(structured`},
+		{"structured big-endian", d("{'descr': [('a', '>f4'), ('b', '<i4')], 'fortran_order': False, 'shape': (3,)}"),
+			`field a is big-endian \('>f4'\)`},
+		{"structured fortran", d("{'descr': [('a', '<f4')], 'fortran_order': True, 'shape': (3, 2)}"), `Fortran-order arrays of records`},
+		{"structured complex", d("{'descr': [('a', '<c8')], 'fortran_order': False, 'shape': (3,)}"), `field a: unsupported dtype '<c8'`},
+		{"structured title", d("{'descr': [(('t', 'a'), '<f4')], 'fortran_order': False, 'shape': (3,)}"), `titles are not supported`},
+		{"structured repeated", d("{'descr': [('a', '<f4'), ('a', '<f4')], 'fortran_order': False, 'shape': (3,)}"), `repeated field name 'a'`},
+		{"structured 0-d", d("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': ()}"), `0-d arrays are not supported`},
 		{"descr int", d("{'descr': 4, 'fortran_order': False, 'shape': (3,)}"), `'descr' must be a string, found 4`},
 		{"fortran not bool", d("{'descr': '<f4', 'fortran_order': 0, 'shape': (3,)}"), `'fortran_order' must be True or False, found 0`},
 		{"shape list", d("{'descr': '<f4', 'fortran_order': False, 'shape': [3]}"), `'shape' must be a tuple of ints, found \[3\]`},
@@ -434,7 +439,7 @@ func TestReadLargeGrows(t *testing.T) {
 	}
 	data := le(ir.F64, vals...)
 	var buf bytes.Buffer
-	if err := Write(&buf, Header{ir.F64, []int{n}}, data); err != nil {
+	if err := Write(&buf, Header{DType: ir.F64, Shape: []int{n}}, data); err != nil {
 		t.Fatal(err)
 	}
 	_, got, err := Read(&buf)
@@ -450,17 +455,17 @@ func TestWriteErrors(t *testing.T) {
 		data []byte
 		err  string
 	}{
-		{"invalid dtype", Header{ir.Invalid, []int{1}}, []byte{0}, `cannot write dtype invalid`},
-		{"0-d", Header{ir.F32, nil}, nil, `0-d arrays are not supported`},
-		{"5-d", Header{ir.F32, []int{1, 1, 1, 1, 1}}, make([]byte, 4), `5 dimensions`},
-		{"negative", Header{ir.F32, []int{2, -1}}, nil, `negative dimension -1 in shape \(2, -1\)`},
-		{"overflow", Header{ir.U8, []int{1 << 30, 1 << 30}}, nil, `too large`},
+		{"invalid dtype", Header{DType: ir.Invalid, Shape: []int{1}}, []byte{0}, `cannot write dtype invalid`},
+		{"0-d", Header{DType: ir.F32}, nil, `0-d arrays are not supported`},
+		{"5-d", Header{DType: ir.F32, Shape: []int{1, 1, 1, 1, 1}}, make([]byte, 4), `5 dimensions`},
+		{"negative", Header{DType: ir.F32, Shape: []int{2, -1}}, nil, `negative dimension -1 in shape \(2, -1\)`},
+		{"overflow", Header{DType: ir.U8, Shape: []int{1 << 30, 1 << 30}}, nil, `too large`},
 		// Zero-size with a huge extent: refused in either order, as Read
 		// refuses it, so a file Write makes always loads.
-		{"zero-size huge extent", Header{ir.U8, []int{0, 1 << 48}}, nil, `too large`},
-		{"huge extent zero-size", Header{ir.U8, []int{1 << 48, 0}}, nil, `too large`},
-		{"short data", Header{ir.I32, []int{2, 2}}, make([]byte, 15), `i32\(2, 2\) needs 16 bytes of data, got 15`},
-		{"long data", Header{ir.Bool, []int{2}}, make([]byte, 3), `needs 2 bytes of data, got 3`},
+		{"zero-size huge extent", Header{DType: ir.U8, Shape: []int{0, 1 << 48}}, nil, `too large`},
+		{"huge extent zero-size", Header{DType: ir.U8, Shape: []int{1 << 48, 0}}, nil, `too large`},
+		{"short data", Header{DType: ir.I32, Shape: []int{2, 2}}, make([]byte, 15), `i32\(2, 2\) needs 16 bytes of data, got 15`},
+		{"long data", Header{DType: ir.Bool, Shape: []int{2}}, make([]byte, 3), `needs 2 bytes of data, got 3`},
 	}
 	for _, c := range cases {
 		var buf bytes.Buffer
@@ -472,7 +477,7 @@ func TestWriteErrors(t *testing.T) {
 			t.Errorf("%s: wrote %d bytes before failing", c.name, buf.Len())
 		}
 	}
-	err := Write(failWriter{}, Header{ir.F32, []int{1}}, make([]byte, 4))
+	err := Write(failWriter{}, Header{DType: ir.F32, Shape: []int{1}}, make([]byte, 4))
 	if !errors.Is(err, errDisk) {
 		t.Errorf("write error: got %v", err)
 	}
@@ -532,7 +537,7 @@ func TestRepr(t *testing.T) {
 func FuzzRead(f *testing.F) {
 	for _, typ := range allTypes {
 		var buf bytes.Buffer
-		if err := Write(&buf, Header{typ, []int{2, 3}}, make([]byte, 6*typ.Size())); err != nil {
+		if err := Write(&buf, Header{DType: typ, Shape: []int{2, 3}}, make([]byte, 6*typ.Size())); err != nil {
 			f.Fatal(err)
 		}
 		f.Add(buf.Bytes())
