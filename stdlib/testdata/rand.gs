@@ -69,16 +69,35 @@ print(abs(out[0] - 0.5) < 0.01, out[1], out[2])
 // rand.h's samplers give vectors from the state, which they advance;
 // sample_triangle's sqrt, and the cube samplers, are exact on every
 // backend (the others' sin, cos, acos and pow may not be: see below)
-kernel exact() {
+kernel exact(out: array[f32]) {
     let rng = rand_init(42, 7)
-    print(sample_triangle(rng), sample_triangle(rng))
-    print(sample_unit_square(rng), sample_unit_cube(rng))
-    print(sample_unit_hypercube(rng))
+    let t0 = sample_triangle(rng)
+    let t1 = sample_triangle(rng)
+    let sq = sample_unit_square(rng)
+    let c = sample_unit_cube(rng)
+    let h = sample_unit_hypercube(rng)
+    out[0] = t0.x
+    out[1] = t0.y
+    out[2] = t1.x
+    out[3] = t1.y
+    out[4] = sq.x
+    out[5] = sq.y
+    out[6] = c.x
+    out[7] = c.y
+    out[8] = c.z
+    out[9] = h.x
+    out[10] = h.y
+    out[11] = h.z
+    out[12] = h.w
 }
-launch exact[1]()
-//> vec2(0.2969507, 0.23136918) vec2(0.16078413, 0.39090344)
-//> vec2(-0.014404237, 0.05583006) vec3(-0.38539958, -0.25631207, 0.32611555)
-//> vec4(-0.37036157, 0.035314858, 0.30718887, 0.18258631)
+array out: f32[13]
+launch exact[1](out)
+print(out[:4])
+print(out[4:9])
+print(out[9:])
+//> [0.2969507, 0.23136918, 0.16078413, 0.39090344]
+//> [-0.014404237, 0.05583006, -0.38539958, -0.25631207, 0.32611555]
+//> [-0.37036157, 0.035314858, 0.30718887, 0.18258631]
 ---
 // every sample lies where it should (bad counts the ones that do not,
 // per sampler): on the circle or sphere to 1e-5, in the disk or ball,
