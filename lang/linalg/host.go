@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/big"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 )
@@ -142,9 +141,9 @@ func floatOp[T float32 | float64](op ir.Op, args []uint64, get func(uint64) T, p
 	case ir.OpDiv:
 		return put(T(a / b)), nil
 	case ir.OpMin:
-		return put(fmin(a, b)), nil
+		return put(ir.FMin(a, b)), nil
 	case ir.OpMax:
-		return put(-fmin(-a, -b)), nil
+		return put(ir.FMax(a, b)), nil
 	case ir.OpAtan2:
 		return put(T(math.Atan2(float64(a), float64(b)))), nil
 	case ir.OpFma:
@@ -155,41 +154,13 @@ func floatOp[T float32 | float64](op ir.Op, args []uint64, get func(uint64) T, p
 
 func errNoOp(op ir.Op) error { return fmt.Errorf("host: %s is not a linear-algebra op", op) }
 
-// fmin is C's fminf/fmin: a NaN operand yields the other; fmin(-0, +0)
-// is -0 (and so fmax(+0, -0), as -fmin(-a, -b), is +0), as runtime/cpu.
-func fmin[T float32 | float64](a, b T) T {
-	switch {
-	case a != a:
-		return b
-	case b != b:
-		return a
-	case a < b:
-		return a
-	case b < a:
-		return b
-	case math.Signbit(float64(a)):
-		return a
-	}
-	return b
-}
-
-// fma is a*b + c rounded once: exact in big.Float (a*b needs 106 bits, the
-// sum at most the exponent range besides), then rounded to T.
+// fma is OpFma in T: one rounding (math.FMA for f64, ir.FMA32 for f32,
+// as the cpu backend computes it).
 func fma[T float32 | float64](a, b, c T) T {
 	if f, ok := any(a).(float64); ok {
 		return T(math.FMA(f, float64(b), float64(c)))
 	}
-	p := float64(a) * float64(b) // exact for f32 operands
-	if math.IsInf(p, 0) || math.IsNaN(p) || math.IsInf(float64(c), 0) || math.IsNaN(float64(c)) || p == 0 {
-		return T(float32(p + float64(c)))
-	}
-	s := new(big.Float).SetPrec(1024).SetFloat64(p)
-	s.Add(s, new(big.Float).SetFloat64(float64(c)))
-	if s.Sign() == 0 {
-		return 0 // x - x is +0 in round to nearest
-	}
-	f, _ := s.Float32()
-	return T(f)
+	return T(ir.FMA32(float32(a), float32(b), float32(c)))
 }
 
 // intOp evaluates op on i32 lanes (the only integer lanes), wrapping as

@@ -11,7 +11,7 @@ import "github.com/gscript-lang/gscript/lang/ir"
 // more: dropped holds it.
 //
 // Only f64: math.FMA is the hardware instruction there, while an f32 fma
-// is fma32's longer sequence (ops.go), slower than the mul and add it would
+// is ir.FMA32's longer sequence (lang/ir), slower than the mul and add it would
 // replace. Subtractions stay as they are (they would need a negated
 // operand).
 func contractions(ctx *fnCtx, list []ir.Stmt) (fused map[*ir.Inst]*ir.Inst, dropped map[*ir.Inst]bool) {

@@ -45,8 +45,8 @@ var ops = []op{
 	{"bxor", bin, "bool", "A[i] != B[i]"},
 	{"imin", bin, "int", "min(A[i], B[i])"},
 	{"imax", bin, "int", "max(A[i], B[i])"},
-	{"fmin", bin, "float", "fmin(A[i], B[i])"},
-	{"fmax", bin, "float", "fmax(A[i], B[i])"},
+	{"fmin", bin, "float", "ir.FMin(A[i], B[i])"},
+	{"fmax", bin, "float", "ir.FMax(A[i], B[i])"},
 	{"atan2", bin, "float", "T(math.Atan2(float64(A[i]), float64(B[i])))"},
 	{"pow", bin, "float", "T(math.Pow(float64(A[i]), float64(B[i])))"},
 
@@ -92,7 +92,7 @@ var ops = []op{
 	{"isfinite", unb, "float", "!math.IsInf(float64(A[i]), 0) && A[i] == A[i]"},
 
 	{"iclamp", tern, "int", "min(max(A[i], B[i]), C[i])"},
-	{"fclamp", tern, "float", "fmin(fmax(A[i], B[i]), C[i])"},
+	{"fclamp", tern, "float", "ir.FMin(ir.FMax(A[i], B[i]), C[i])"},
 
 	{"sel", sel, "all", "B[i]"},
 }

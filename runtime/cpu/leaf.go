@@ -293,12 +293,12 @@ func kFma32(fr *frame, m mask, d, a, b, c int) {
 	D, A, B, C := vec[float32](fr, d), vec[float32](fr, a), vec[float32](fr, b), vec[float32](fr, c)
 	if m.all {
 		for i := range D[:fr.n] {
-			D[i] = fma32(A[i], B[i], C[i])
+			D[i] = ir.FMA32(A[i], B[i], C[i])
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = fma32(A[i], B[i], C[i])
+		D[i] = ir.FMA32(A[i], B[i], C[i])
 	}
 }
 

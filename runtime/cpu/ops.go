@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"math"
-
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -16,40 +14,6 @@ type integer interface {
 type float interface{ ~float32 | ~float64 }
 
 type number interface{ integer | float }
-
-// fmin is C's fmin/fminf: a NaN operand yields the other one.
-func fmin[T float](a, b T) T {
-	switch {
-	case a != a:
-		return b
-	case b != b:
-		return a
-	case a < b:
-		return a
-	case b < a:
-		return b
-	case a == 0 && math.Signbit(float64(a)):
-		return a // min(-0, +0) is -0, as math.Min
-	}
-	return b
-}
-
-// fmax is C's fmax/fmaxf: a NaN operand yields the other one.
-func fmax[T float](a, b T) T {
-	switch {
-	case a != a:
-		return b
-	case b != b:
-		return a
-	case a > b:
-		return a
-	case b > a:
-		return b
-	case a == 0 && !math.Signbit(float64(a)):
-		return a // max(+0, -0) is +0, as math.Max
-	}
-	return b
-}
 
 // iabs wraps for the most negative value (abs(MinInt32) = MinInt32), as C.
 func iabs[T integer](a T) T {
@@ -81,30 +45,6 @@ func fsign[T float](a T) T {
 		return 0
 	}
 	return a
-}
-
-// fma32 is fmaf: a*b+c rounded once to float32. a*b is exact in float64;
-// the float64 sum may round, so when it lands exactly on a float32 halfway
-// point its rounding error decides the direction (avoiding double rounding).
-func fma32(a, b, c float32) float32 {
-	p := float64(a) * float64(b)
-	hi := p + float64(c)
-	r := float32(hi)
-	if math.IsInf(hi, 0) || math.IsNaN(hi) || float64(r) == hi {
-		return r
-	}
-	// lo is the exact error of hi (Knuth's TwoSum).
-	bv := hi - p
-	lo := (p - (hi - bv)) + (float64(c) - bv)
-	if lo == 0 {
-		return r
-	}
-	up := hi > float64(r)
-	n := math.Nextafter32(r, float32(math.Copysign(math.Inf(1), hi-float64(r))))
-	if (float64(r)+float64(n))/2 == hi && (lo > 0) == up {
-		return n
-	}
-	return r
 }
 
 // instOf2 wraps a two-register loop as an instruction.

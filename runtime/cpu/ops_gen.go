@@ -368,12 +368,12 @@ func kFmin[T float](fr *frame, m mask, d, a, b int) {
 		D = D[:fr.n]
 		A, B = A[:len(D)], B[:len(D)]
 		for i := range D {
-			D[i] = fmin(A[i], B[i])
+			D[i] = ir.FMin(A[i], B[i])
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = fmin(A[i], B[i])
+		D[i] = ir.FMin(A[i], B[i])
 	}
 }
 
@@ -393,12 +393,12 @@ func kFmax[T float](fr *frame, m mask, d, a, b int) {
 		D = D[:fr.n]
 		A, B = A[:len(D)], B[:len(D)]
 		for i := range D {
-			D[i] = fmax(A[i], B[i])
+			D[i] = ir.FMax(A[i], B[i])
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = fmax(A[i], B[i])
+		D[i] = ir.FMax(A[i], B[i])
 	}
 }
 
@@ -1489,12 +1489,12 @@ func kFclamp[T float](fr *frame, m mask, d, a, b, c int) {
 		D = D[:fr.n]
 		A, B, C = A[:len(D)], B[:len(D)], C[:len(D)]
 		for i := range D {
-			D[i] = fmin(fmax(A[i], B[i]), C[i])
+			D[i] = ir.FMin(ir.FMax(A[i], B[i]), C[i])
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = fmin(fmax(A[i], B[i]), C[i])
+		D[i] = ir.FMin(ir.FMax(A[i], B[i]), C[i])
 	}
 }
 

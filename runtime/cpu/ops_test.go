@@ -376,9 +376,9 @@ func TestFloatEdges(t *testing.T) {
 	if want := float32(math.FMA(float64(a2), 1, float64(c2))); got[0] != want {
 		t.Errorf("fma = %v, want %v", got[0], want)
 	}
-	if fma32(1+1.0/(1<<23), 1.0/(1<<24)*(1+1.0/(1<<23)), 1) != 1+1.0/(1<<23) {
+	if ir.FMA32(1+1.0/(1<<23), 1.0/(1<<24)*(1+1.0/(1<<23)), 1) != 1+1.0/(1<<23) {
 		// 1 + 2^-24 + 2^-47 (+tiny) rounds up although the float64 sum is a tie
-		t.Errorf("fma32 double rounding")
+		t.Errorf("FMA32 double rounding")
 	}
 }
 

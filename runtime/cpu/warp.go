@@ -194,9 +194,9 @@ func intComb[T integer](op ir.Op, lo, hi T) combine[T] {
 func floatComb[T float](op ir.Op) combine[T] {
 	switch op {
 	case ir.OpMin:
-		return combine[T]{f: fmin[T], id: T(math.Inf(1))}
+		return combine[T]{f: ir.FMin[T], id: T(math.Inf(1))}
 	case ir.OpMax:
-		return combine[T]{f: fmax[T], id: T(math.Inf(-1))}
+		return combine[T]{f: ir.FMax[T], id: T(math.Inf(-1))}
 	}
 	return combine[T]{f: add[T]}
 }
