@@ -67,8 +67,17 @@
 //     kernelChecker.structType (types live apart from a body's names), so
 //     parameters p: S and ps: array[S] are declared and flattened
 //     (dtype.FlattenParams: a by-value struct is one IR parameter per
-//     lane, of that lane's type). Using such a value in a body is refused
-//     for now (body.ident): lowering struct values comes next.
+//     lane, of that lane's type).
+//   - In bodies a struct value is a compound operand as a vector is
+//     (vec.go): one register per lane, each of its field's scalar type.
+//     p.f selects a field's lanes (a nested struct's too), assignments
+//     store parts through the place resolver (place.go), and an array of
+//     structs, a u8 array with a trailing byte axis in the IR, is read and
+//     written lane by lane with OpLoadField/OpStoreField at the lane's
+//     byte offset (dtype's LaneOffset). P(a, b=...) constructs one,
+//     positional then keyword arguments, omitted fields zero as on the
+//     host; structs have no operators (work on their fields), and atomics
+//     refuse arrays of structs.
 //
 // # Vectors
 //
