@@ -244,6 +244,10 @@ func (b *body) vecIndex(e *ast.IndexExpr, x operand) operand {
 // vecLanes resolves constant indices into a compound type: the lanes
 // they select and the type of the selection (a scalar, or a matrix row).
 func (b *body) vecLanes(t dtype.Type, indices []ast.Expr, pos ast.Pos) ([]int, dtype.Type, bool) {
+	if t.IsScalar() || t.Kind == dtype.StructKind {
+		b.errs.Add(pos, "cannot index a value of type %s%s", t, map[bool]string{true: " (read its fields by name)"}[t.Kind == dtype.StructKind])
+		return nil, t, false
+	}
 	max := 1
 	if t.Kind == dtype.Mat {
 		max = 2

@@ -112,3 +112,15 @@ kernel k(ps: array[P]) block(32) {
     l[0] = t[31 - i]
     ps[i] = l[0]
 }
+---
+// a struct value is not indexed
+struct P { a: f32 }
+kernel k(a: array[P]) {
+    let p = a[0]
+    p[0] = 1.0                                 ### "cannot index a value of type P \(read its fields by name\)"
+    let z = a[0][0]                            ### "cannot index a value of type P"
+}
+---
+// structs do not compare in kernels
+struct P { a: f32 }
+kernel k(ps: array[P]) { let x = ps[0] == ps[1] } ### "operator == not defined on ps\[0\] \(value of type P\)"

@@ -94,3 +94,6 @@ kernel k(out: array[vec3]) { out[0] = half(out[1]); let r = rot(0.5) * vec2(1.0)
 ---
 // returning the wrong vector type
 func f(v: vec3) -> vec3d { return v } ### "cannot use v \(variable of type vec3\) as vec3d value in return statement"
+---
+// indexing a lane is an error, not a crash
+kernel k(a: array[vec3]) { let v = a[0]; v[0][0] = 1.0 } ### "cannot index a value of type f32"
