@@ -25,7 +25,17 @@ type access struct {
 	pos     pos.Pos
 	race    bool  // a shared load, store or field access checked for races (race.go)
 	raceAt  int32 // its index in Program.race.pos
+	// consts are the indices known at compile time (registers with one
+	// definition, an OpConst hoisted into setup); vary are the other
+	// axes, in order, and all every axis. offsets checks the constants
+	// once per block and reads only the vary registers per lane.
+	consts []constIndex
+	vary   []int
+	all    []int
 }
+
+// constIndex is index axis of an access, always val.
+type constIndex struct{ axis, val int }
 
 // arrayRef is where an access finds its array: kernel argument kp, or
 // the frame's shared or local array buf (>= 0). lane is the distance in
@@ -90,7 +100,10 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	}
 	// x[tid()] of a 1-D launch; also right in a 1-D block kernel, whose
 	// tid() is the frame's base + lane while that fits in i32.
-	fast := ref.buf < 0 && nidx == 1 && c.k.TidDims == 1 && ctx.isTid(in.Args[0], 0) && prm.Elem != ir.Bool
+	// The same for x[tid(), c1, ...] with constant trailing indices: the
+	// lane axes of a vec3 or mat33 array.
+	fast := ref.buf < 0 && nidx >= 1 && c.k.TidDims == 1 && ctx.isTid(in.Args[0], 0) && prm.Elem != ir.Bool &&
+		len(ac.vary) == 1 && ac.vary[0] == 0
 	switch in.Op {
 	case ir.OpLoad:
 		if o.dst < 0 {
@@ -128,7 +141,53 @@ func (c *compiler) newAccess(ctx *fnCtx, in *ir.Inst, prm ir.Param, ref arrayRef
 	if c.p.race != nil && in.Space == ir.SpaceShared && !atomicOps[in.Op] {
 		ac.race, ac.raceAt = true, c.p.race.raceAt(in.Pos)
 	}
+	for k := range nidx {
+		ac.all = append(ac.all, k)
+		// A race-checked access keeps whole offsets in fr.off (checkRace).
+		if v, ok := c.constIndex(ctx, in.Args[k], ac.idx[k]); ok && !ac.race {
+			ac.consts = append(ac.consts, constIndex{k, v})
+		} else {
+			ac.vary = append(ac.vary, k)
+		}
+	}
 	return ac, nil
+}
+
+// constIndex reports the value of index register r (global g) when it
+// is the same in every lane and block: its one definition is an OpConst,
+// hoisted into setup. The value is the register's as kAccum reads it.
+func (c *compiler) constIndex(ctx *fnCtx, r ir.Reg, g int) (int, bool) {
+	if r < 0 || int(r) >= len(ctx.defs) || ctx.defs[r] != 1 || ctx.def[r].Op != ir.OpConst || !c.hoisted[g] {
+		return 0, false
+	}
+	t := ctx.f.Regs[r]
+	bits, ok := ir.ImmBits(ctx.def[r].Imm, t)
+	if !ok {
+		return 0, false
+	}
+	switch t {
+	case ir.U8:
+		return int(uint8(bits)), true
+	case ir.I32:
+		return int(int32(bits)), true
+	case ir.U32:
+		return int(uint32(bits)), true
+	case ir.I64, ir.U64:
+		return int(bits), true
+	}
+	return 0, false
+}
+
+// constOffset checks the constant indices against arr's extents and
+// returns their byte offset; ok is false when one is out of bounds.
+func (ac *access) constOffset(arr *arrayInfo) (off int, ok bool) {
+	for _, ci := range ac.consts {
+		if uint(ci.val) >= uint(arr.shape[ci.axis]) {
+			return 0, false
+		}
+		off += ci.val * arr.strides[ci.axis]
+	}
+	return off * ac.size, true
 }
 
 // field compiles a field access: the element's offset from the indices of
@@ -169,8 +228,8 @@ func (c *compiler) field(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 func (ac *access) loadField(t ir.Type, d int) instFn {
 	gather := gatherFor(t)
 	return func(fr *frame, m mask) error {
-		arr := ac.array(fr)
-		if err := ac.offsets(fr, m, arr); err != nil {
+		data, err := ac.offsets(fr, m, ac.array(fr))
+		if err != nil {
 			return err
 		}
 		if ac.race {
@@ -178,7 +237,7 @@ func (ac *access) loadField(t ir.Type, d int) instFn {
 				return err
 			}
 		}
-		gather(fr, m, d, unsafe.Add(arr.data, ac.fieldAt))
+		gather(fr, m, d, unsafe.Add(data, ac.fieldAt))
 		return nil
 	}
 }
@@ -186,8 +245,8 @@ func (ac *access) loadField(t ir.Type, d int) instFn {
 func (ac *access) storeField(t ir.Type, v int) instFn {
 	scatter := scatterFor(t)
 	return func(fr *frame, m mask) error {
-		arr := ac.array(fr)
-		if err := ac.offsets(fr, m, arr); err != nil {
+		data, err := ac.offsets(fr, m, ac.array(fr))
+		if err != nil {
 			return err
 		}
 		if ac.race {
@@ -195,7 +254,7 @@ func (ac *access) storeField(t ir.Type, v int) instFn {
 				return err
 			}
 		}
-		scatter(fr, m, v, unsafe.Add(arr.data, ac.fieldAt))
+		scatter(fr, m, v, unsafe.Add(data, ac.fieldAt))
 		return nil
 	}
 }
@@ -252,24 +311,36 @@ func kAccum[I integer](fr *frame, m mask, r, ext, stride int, first bool) int {
 	return -1
 }
 
-// offsets fills fr.off with the byte offsets of the active lanes' elements,
-// or returns the bounds error of the lowest faulting lane.
-func (ac *access) offsets(fr *frame, m mask, arr *arrayInfo) error {
-	if len(ac.idx) == 0 {
-		ac.zeroOffsets(fr, m) // a field access to a 1-D byte array: one element
+// offsets fills fr.off with the byte offsets of the active lanes' elements
+// from the returned address (the array's data, plus the constant indices'
+// offset), or returns the bounds error of the lowest faulting lane (at
+// its lowest faulting axis). Constant indices are checked once; when one
+// is out of bounds every axis is checked per lane, as without them, so
+// that the error is the same.
+func (ac *access) offsets(fr *frame, m mask, arr *arrayInfo) (unsafe.Pointer, error) {
+	data, axes := arr.data, ac.vary
+	if len(ac.consts) > 0 {
+		if off, ok := ac.constOffset(arr); ok {
+			data = unsafe.Add(data, off)
+		} else {
+			axes = ac.all
+		}
+	}
+	if len(axes) == 0 {
+		ac.zeroOffsets(fr, m) // one element: a 1-D byte array's field, or constant indices
 	}
 	bad, badAxis := -1, 0
-	for k, r := range ac.idx {
-		lane := ac.accum[k](fr, m, r, arr.shape[k], arr.strides[k]*ac.size, k == 0)
+	for j, k := range axes {
+		lane := ac.accum[k](fr, m, ac.idx[k], arr.shape[k], arr.strides[k]*ac.size, j == 0)
 		if lane >= 0 && (bad < 0 || lane < bad) {
 			bad, badAxis = lane, k
 		}
 	}
 	if bad < 0 {
 		ac.addLanes(fr, m)
-		return nil
+		return data, nil
 	}
-	return ac.boundsErr(fr, arr, badAxis, indexString(fr, ac.idx[badAxis], ac.itypes[badAxis], bad))
+	return nil, ac.boundsErr(fr, arr, badAxis, indexString(fr, ac.idx[badAxis], ac.itypes[badAxis], bad))
 }
 
 func (ac *access) zeroOffsets(fr *frame, m mask) {
@@ -322,35 +393,31 @@ func (ac *access) boundsErr(fr *frame, arr *arrayInfo, axis int, index string) e
 			index, axis, arr.name, strings.Join(dims, ", "))}
 }
 
-// tidErr reports the first active lane past the end of a 1-D array
-// indexed by tid() (the fast path does not read the index register).
-func (ac *access) tidErr(fr *frame, m mask, arr *arrayInfo) error {
-	lane := m.first()
-	if !m.all {
-		for _, i := range m.idx {
-			if fr.base+int(i) >= arr.shape[0] {
-				lane = int(i)
-				break
-			}
-		}
-	} else {
-		lane = max(0, arr.shape[0]-fr.base)
+// tidAt returns the address of lane 0's element and the distance
+// between lanes for an access on the fast path (x[tid()] or x[tid(), c,
+// ...]), with ok false when the block's range or a constant index is out
+// of bounds (the general path then reports it).
+func (ac *access) tidAt(fr *frame, m mask, arr *arrayInfo) (unsafe.Pointer, int, bool) {
+	if fr.base+fr.n-1 > maxThreads || fr.base+m.last(fr.n) >= arr.shape[0] {
+		return nil, 0, false
 	}
-	return ac.boundsErr(fr, arr, 0, strconv.Itoa(fr.base+lane))
+	off, ok := ac.constOffset(arr)
+	step := arr.strides[0] * ac.size
+	return unsafe.Add(arr.data, fr.base*step+off), step, ok
 }
 
 func (ac *access) load(d int, fast bool) instFn {
 	gather, tid := gatherFor(ac.elem), loadTidFor(ac.elem)
 	return func(fr *frame, m mask) error {
 		arr := ac.array(fr)
-		if fast && fr.base+fr.n-1 <= maxThreads {
-			if fr.base+m.last(fr.n) >= arr.shape[0] {
-				return ac.tidErr(fr, m, arr)
+		if fast {
+			if src, step, ok := ac.tidAt(fr, m, arr); ok {
+				tid(fr, m, d, src, step)
+				return nil
 			}
-			tid(fr, m, d, arr)
-			return nil
 		}
-		if err := ac.offsets(fr, m, arr); err != nil {
+		data, err := ac.offsets(fr, m, arr)
+		if err != nil {
 			return err
 		}
 		if ac.race {
@@ -358,7 +425,7 @@ func (ac *access) load(d int, fast bool) instFn {
 				return err
 			}
 		}
-		gather(fr, m, d, arr.data)
+		gather(fr, m, d, data)
 		return nil
 	}
 }
@@ -367,14 +434,14 @@ func (ac *access) store(v int, fast bool) instFn {
 	scatter, tid := scatterFor(ac.elem), storeTidFor(ac.elem)
 	return func(fr *frame, m mask) error {
 		arr := ac.array(fr)
-		if fast && fr.base+fr.n-1 <= maxThreads {
-			if fr.base+m.last(fr.n) >= arr.shape[0] {
-				return ac.tidErr(fr, m, arr)
+		if fast {
+			if dst, step, ok := ac.tidAt(fr, m, arr); ok {
+				tid(fr, m, v, dst, step)
+				return nil
 			}
-			tid(fr, m, v, arr)
-			return nil
 		}
-		if err := ac.offsets(fr, m, arr); err != nil {
+		data, err := ac.offsets(fr, m, arr)
+		if err != nil {
 			return err
 		}
 		if ac.race {
@@ -382,7 +449,7 @@ func (ac *access) store(v int, fast bool) instFn {
 				return err
 			}
 		}
-		scatter(fr, m, v, arr.data)
+		scatter(fr, m, v, data)
 		return nil
 	}
 }
@@ -428,17 +495,16 @@ func kScatter[T any](fr *frame, m mask, v int, data unsafe.Pointer) {
 	}
 }
 
-// kLoadTid loads x[tid()] for a 1-D launch: a copy when contiguous.
-func kLoadTid[T any](fr *frame, m mask, d int, arr *arrayInfo) {
-	D, st := vec[T](fr, d), arr.strides[0]
-	src := unsafe.Add(arr.data, fr.base*st*int(unsafe.Sizeof(D[0])))
-	if st == 1 && m.all {
+// kLoadTid loads the lanes' elements at src + lane*step (bytes): a
+// copy when contiguous.
+func kLoadTid[T any](fr *frame, m mask, d int, src unsafe.Pointer, step int) {
+	D := vec[T](fr, d)
+	if step == int(unsafe.Sizeof(D[0])) && m.all {
 		copy(D[:fr.n], unsafe.Slice((*T)(src), fr.n))
 		return
 	}
 	// Lanes one by one: with a partial mask the block may run past the
 	// array, so no slice over the whole block is made.
-	step := st * int(unsafe.Sizeof(D[0]))
 	if m.all {
 		for i := range D[:fr.n] {
 			D[i] = *(*T)(unsafe.Add(src, i*step))
@@ -450,14 +516,12 @@ func kLoadTid[T any](fr *frame, m mask, d int, arr *arrayInfo) {
 	}
 }
 
-func kStoreTid[T any](fr *frame, m mask, v int, arr *arrayInfo) {
-	V, st := vec[T](fr, v), arr.strides[0]
-	dst := unsafe.Add(arr.data, fr.base*st*int(unsafe.Sizeof(V[0])))
-	if st == 1 && m.all {
+func kStoreTid[T any](fr *frame, m mask, v int, dst unsafe.Pointer, step int) {
+	V := vec[T](fr, v)
+	if step == int(unsafe.Sizeof(V[0])) && m.all {
 		copy(unsafe.Slice((*T)(dst), fr.n), V[:fr.n])
 		return
 	}
-	step := st * int(unsafe.Sizeof(V[0]))
 	if m.all {
 		for i := range V[:fr.n] {
 			*(*T)(unsafe.Add(dst, i*step)) = V[i]
@@ -493,7 +557,7 @@ func scatterFor(t ir.Type) func(*frame, mask, int, unsafe.Pointer) {
 	return kScatter[uint64]
 }
 
-func loadTidFor(t ir.Type) func(*frame, mask, int, *arrayInfo) {
+func loadTidFor(t ir.Type) func(*frame, mask, int, unsafe.Pointer, int) {
 	switch t.Size() {
 	case 1:
 		return kLoadTid[uint8]
@@ -503,7 +567,7 @@ func loadTidFor(t ir.Type) func(*frame, mask, int, *arrayInfo) {
 	return kLoadTid[uint64]
 }
 
-func storeTidFor(t ir.Type) func(*frame, mask, int, *arrayInfo) {
+func storeTidFor(t ir.Type) func(*frame, mask, int, unsafe.Pointer, int) {
 	switch t.Size() {
 	case 1:
 		return kStoreTid[uint8]
@@ -544,11 +608,11 @@ func (ac *access) atomic(d int, vals []int) instFn {
 		k = kAtomic64[float64]
 	}
 	return func(fr *frame, m mask) error {
-		arr := ac.array(fr)
-		if err := ac.offsets(fr, m, arr); err != nil {
+		data, err := ac.offsets(fr, m, ac.array(fr))
+		if err != nil {
 			return err
 		}
-		k(fr, m, ac.op, d, v, c, arr.data)
+		k(fr, m, ac.op, d, v, c, data)
 		return nil
 	}
 }

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -166,4 +167,94 @@ func BenchmarkSharedTranspose(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// vec3Kernel is bench/vec_update.gs's upd3 as the checker lowers it: `p[i]
+// += v[i] * dt` over arrays of vec3, f32 arrays with a trailing axis of 3
+// indexed by constants. With gather, i is idx[tid()] instead (the general
+// path with constant lane indices).
+func vec3Kernel(gather bool) *builder {
+	params := []ir.Param{arr("p", ir.F32, 2), arr("v", ir.F32, 2), scalar("dt", ir.F32)}
+	if gather {
+		params = append(params, arr("idx", ir.I32, 1))
+	}
+	b := kernel("upd3", params...)
+	dt := b.param(2)
+	i := b.tid(0)
+	if gather {
+		i = b.load(3, i)
+	}
+	var p, v [3]ir.Reg
+	for c := range 3 {
+		p[c] = b.load(0, i, i32c(b, int64(c)))
+	}
+	for c := range 3 {
+		v[c] = b.load(1, i, i32c(b, int64(c)))
+	}
+	for c := range 3 {
+		b.store(0, i, i32c(b, int64(c)), b.op(ir.OpAdd, ir.F32, p[c], b.op(ir.OpMul, ir.F32, v[c], dt)))
+	}
+	return b
+}
+
+func benchVec3(b *testing.B, gather bool) {
+	const n = 1 << 20
+	p := vec3Kernel(gather).compile(b)
+	pos, vel := make([]float32, 3*n), make([]float32, 3*n)
+	args := []Arg{slice(pos, n, 3), slice(vel, n, 3), {Bits: uint64(math.Float32bits(0.5))}}
+	var idx []int32
+	if gather {
+		idx = make([]int32, n)
+		for k := range idx {
+			idx[k] = int32(k)
+		}
+		args = append(args, slice(idx))
+	}
+	defer runtime.KeepAlive(idx)
+	b.SetBytes(n * 36)
+	for b.Loop() {
+		if err := p.Launch([]int{n}, args, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.KeepAlive(pos) // args hold addresses only
+	runtime.KeepAlive(vel)
+}
+
+// BenchmarkVec3Update is the tid fast path with constant lane indices.
+func BenchmarkVec3Update(b *testing.B) { benchVec3(b, false) }
+
+// BenchmarkVec3Gather is p[idx[i]] += v[idx[i]] * dt: a per-lane index on
+// axis 0, the constant lane axis checked once per block.
+func BenchmarkVec3Gather(b *testing.B) { benchVec3(b, true) }
+
+// BenchmarkF32Update is BenchmarkVec3Update over three f32 arrays per
+// quantity (upd1 of bench/vec_update.gs): the contiguous copy path.
+func BenchmarkF32Update(b *testing.B) {
+	const n = 1 << 20
+	var params []ir.Param
+	for _, name := range []string{"px", "py", "pz", "vx", "vy", "vz"} {
+		params = append(params, arr(name, ir.F32, 1))
+	}
+	kb := kernel("upd1", append(params, scalar("dt", ir.F32))...)
+	dt := kb.param(6)
+	i := kb.tid(0)
+	for c := range 3 {
+		kb.store(c, i, kb.op(ir.OpAdd, ir.F32, kb.load(c, i), kb.op(ir.OpMul, ir.F32, kb.load(3+c, i), dt)))
+	}
+	p := kb.compile(b)
+	var args []Arg
+	var bufs [6][]float32
+	for c := range bufs {
+		bufs[c] = make([]float32, n)
+		args = append(args, slice(bufs[c]))
+	}
+	args = append(args, Arg{Bits: uint64(math.Float32bits(0.5))})
+	b.SetBytes(n * 36)
+	for b.Loop() {
+		if err := p.Launch([]int{n}, args, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.KeepAlive(&bufs)
 }

@@ -30,7 +30,13 @@
 // launch and worker; a 1-D access x[i] where i is tid() (through moves) in a
 // 1-D kernel (flat, or a block kernel whose thread ids fit in i32) is a
 // bounds check of the block's range and a copy (contiguous) or strided
-// loop, never reading the index register.
+// loop, never reading the index register. Indices that are constants
+// (one definition, an OpConst: the lane axes of vec3 and mat33 arrays,
+// x[i, 0]) are checked once per block and become a fixed byte offset, so
+// x[tid(), c, ...] takes that fast path too, and any other access reads
+// per lane only its other indices; a constant out of bounds makes the
+// access check every axis per lane, which reports the same error as
+// without it. (Race-checked shared accesses keep the general path.)
 //
 // Block kernels (ir.Kernel.Block, lang/ir/doc.go "Block kernels") run one
 // of their blocks per frame block: the lanes are exactly the block's
