@@ -15,8 +15,10 @@ import (
 // no GPU: the source does not depend on the device (the architecture,
 // sm_XY of the device a launch runs on, is an NVRTC option, not part of
 // the text). What is printed is the build of the common case, arrays
-// whose innermost stride is 1 (contiguous rows); launches with other
-// strides use a general build, and config.debug adds bounds checks.
+// whose innermost stride is 1 (contiguous rows) and aligned for the
+// kernel's vector accesses (the lanes of a vec4 element as one float4);
+// launches with other strides use a general build, and config.debug adds
+// bounds checks.
 func printCUDA(args []string, stdin io.Reader, w io.Writer) error {
 	name, src, err := readScript(args[0], stdin)
 	if err != nil {
@@ -36,7 +38,7 @@ func printCUDA(args []string, stdin io.Reader, w io.Writer) error {
 		return &exitError{code: 1, msg: fmt.Sprintf("gscript: %s declares no kernel", name)}
 	}
 	for i, k := range ks {
-		text, err := codegen.Source(k.IR, codegen.Options{UnitStride: true})
+		text, err := codegen.Source(k.IR, codegen.Options{UnitStride: true, Vector: true})
 		if err != nil {
 			return fmt.Errorf("kernel %s: %w", k.Name, err)
 		}

@@ -65,3 +65,13 @@ func TestNbodyBench(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s%s", code, out, errOut)
 	}
 }
+
+// TestBlockReduceVec4Bench runs bench/block_reduce_vec4.gs on the cpu
+// with 2^16 f32: its vec4 kernels (over an aligned and a misaligned view)
+// and the scalar one agree with the exact sum (the script asserts it).
+func TestBlockReduceVec4Bench(t *testing.T) {
+	code, out, errOut := gscript(t, "", "run", "--device", "cpu", filepath.Join("..", "..", "bench", "block_reduce_vec4.gs"), "65536")
+	if code != 0 || strings.Count(out, "GB/s") != 6 || !strings.Contains(out, "misaligned view") {
+		t.Errorf("exit %d, output:\n%s%s", code, out, errOut)
+	}
+}

@@ -68,6 +68,17 @@
 //     as 0 or 1, as on the cpu. Alignment is the launch check's
 //     (backend.CheckFields) for parameters and Verify's for buffers; a
 //     local byte array that field accesses name is __align__(8).
+//   - Vector accesses (Options.Vector, vec.go): the checker's lowering of
+//     a compound element's load or store (OpConst k, then the access of
+//     lane k, for k = 0..m-1, in one statement list) is recognised and
+//     printed as m/w CUDA vector accesses (float4, int2, double2 ...: 8 or
+//     16 bytes, w = 4 for 4-byte lanes when m is a multiple of 4, else 2)
+//     through the element's first lane, the OpConsts first. Only OpConsts
+//     that change no register the accesses use may sit between them, so
+//     nothing can store to the array in between; vec3 elements stay
+//     scalar. The launcher builds it only for arguments that VectorNeeds
+//     says are aligned for it (data, unit lanes, the other strides), and
+//     never for Debug. The cpu runs the scalar accesses: the same bytes.
 //   - sync is __syncthreads(), sync_warp __syncwarp(). Shuffles, ballot,
 //     __all_sync and __any_sync use the full mask. Every lane executes each
 //     shuffle: the source lane is computed unconditionally (b & 31 for shfl

@@ -8,6 +8,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/cuda"
+	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
 	"github.com/gscript-lang/gscript/runtime/internal/cudadev"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
@@ -52,22 +53,26 @@ func (cudaBackend) Compile(k *ir.Kernel, dev mem.Device, opts backend.Options) (
 	if _, err := sharedBytes(k, d.Info); err != nil {
 		return nil, err
 	}
-	return &program{k: k, d: d, debug: opts.Debug, fast: opts.FastMath, coarsenAt: coarsenThreshold(d.Info), fields: ir.FieldNeeds(k)}, nil
+	return &program{k: k, d: d, debug: opts.Debug, fast: opts.FastMath, coarsenAt: coarsenThreshold(d.Info), fields: ir.FieldNeeds(k),
+		vec: codegen.VectorNeeds(k)}, nil
 }
 
 // program is a kernel for one CUDA device: a module per variant (general
-// strides, unit innermost stride), each keeping the packed parameters of
-// its last launch.
+// strides, unit innermost stride, 32-bit offsets, vector accesses), each
+// keeping the packed parameters of its last launch.
 type program struct {
 	k         *ir.Kernel
 	d         *cudadev.Dev
 	debug     bool
 	fast      bool // backend.Options.FastMath
 	coarsenAt int
-	mods      [4]*Kernel // by variant (program.variant)
+	mods      [8]*Kernel // by variant (program.variant)
 	// fields is what field accesses need of the array arguments, checked
 	// at every launch (backend.CheckFields).
 	fields []ir.FieldNeed
+	// vec is what the vector accesses of the Vector build need of the
+	// array arguments (nil: the kernel has none, and no such build).
+	vec []codegen.VectorNeed
 }
 
 // Geometry is the launch geometry over dims (the grid of a block kernel).
@@ -115,9 +120,12 @@ func (p *program) Launch(env *backend.Env, dims []int, args []backend.Arg) error
 const (
 	variantUnitStride = 1 << iota // every array has unit innermost stride
 	variantIndex32                // every array's element offsets fit an int32
+	variantVector                 // the arrays of vector accesses are aligned for them (program.vec)
 )
 
 // variant picks the build for args: the bits of the promises they keep.
+// A kernel without vector accesses, or a Debug one, never has the vector
+// bit: its Vector build would be its scalar one.
 func (p *program) variant(args []backend.Arg) int {
 	v := variantUnitStride | variantIndex32
 	for i, prm := range p.k.Entry.Params {
@@ -131,7 +139,38 @@ func (p *program) variant(args []backend.Arg) int {
 			v &^= variantIndex32
 		}
 	}
-	return v
+	if len(p.vec) == 0 || p.debug {
+		return v
+	}
+	for _, n := range p.vec {
+		prm := p.k.Entry.Params[n.Param]
+		if !vectorAligned(&args[n.Param].Array, prm.NDim, prm.Elem.Size(), n.Lanes) {
+			return v
+		}
+	}
+	return v | variantVector
+}
+
+// vectorAligned reports whether every element of a (ndim axes of size-byte
+// values) starts, at index 0 of its last axis, on a multiple of lanes
+// values' bytes, with its lanes contiguous: what the vector accesses of
+// lanes 0..lanes-1 need. The stride of an axis of extent 1 does not
+// matter (its index is 0); an array without elements is never accessed.
+func vectorAligned(a *backend.Array, ndim, size, lanes int) bool {
+	for k := range ndim {
+		if a.Shape[k] == 0 {
+			return true
+		}
+	}
+	if a.Data%uintptr(size*lanes) != 0 || a.Strides[ndim-1] != 1 {
+		return false
+	}
+	for k := range ndim - 1 {
+		if a.Shape[k] > 1 && a.Strides[k]%lanes != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // fitsInt32 reports whether every in-bounds element offset of a (of ndim
@@ -197,7 +236,7 @@ func (p *program) module(variant int) (*Kernel, error) {
 		}
 		var err error
 		m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant&variantUnitStride != 0,
-			Index32: variant&variantIndex32 != 0, FastMath: p.fast})
+			Index32: variant&variantIndex32 != 0, FastMath: p.fast, Vector: variant&variantVector != 0})
 		return err
 	})
 	if err != nil {

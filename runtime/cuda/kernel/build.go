@@ -57,6 +57,9 @@ type Options struct {
 	// FastMath builds as if the kernel's FastMath were set
 	// (backend.Options.FastMath).
 	FastMath bool
+	// Vector builds the variant for arguments aligned for the kernel's
+	// vector accesses (see codegen.Options and codegen.VectorNeeds).
+	Vector bool
 }
 
 // Kernel is a kernel loaded into one device's context.
@@ -118,7 +121,8 @@ func supportedOptions(opts []string, major, minor int) []string {
 // into the context current on the calling thread.
 func (b *Builder) Build(k *ir.Kernel, dev *cuda.DeviceInfo, opts Options) (*Kernel, error) {
 	fast := k.FastMath || opts.FastMath
-	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug, UnitStride: opts.UnitStride, Index32: opts.Index32, FastMath: fast})
+	src, err := codegen.Source(k, codegen.Options{Debug: opts.Debug, UnitStride: opts.UnitStride, Index32: opts.Index32, FastMath: fast,
+		Vector: opts.Vector})
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,11 @@
 //     launch's arguments keep, unit innermost stride
 //     (codegen.Options.UnitStride) and element offsets that fit an int32
 //     (codegen.Options.Index32: 32-bit offset arithmetic, which a
-//     compute-bound loop over vec3 arrays needs to keep its pace), built
+//     compute-bound loop over vec3 arrays needs to keep its pace) and
+//     arrays aligned for the kernel's vector accesses
+//     (codegen.Options.Vector: one 8- or 16-byte load or store for the
+//     lanes of a vec2, vec4 or vec2d element, which a streaming loop over
+//     x.view(vec4) needs to reach float4 kernels' bandwidth), built
 //     and loaded at the first launch that needs it, with the thread switched to relaxed
 //     capture mode when that launch is inside a capture (loading a module is
 //     an unsafe call in global mode).

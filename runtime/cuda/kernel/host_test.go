@@ -60,6 +60,16 @@ template <class T> static T gs_host_fmax(T a, T b) {
 #define fmax(a, b) gs_host_fmax<double>(a, b)
 
 struct dim3 { unsigned int x = 1, y = 1, z = 1; };
+// CUDA's vector types that Vector builds load and store (codegen's vec.go)
+struct alignas(8) float2 { float x, y; };
+struct alignas(16) float4 { float x, y, z, w; };
+struct alignas(8) int2 { int x, y; };
+struct alignas(16) int4 { int x, y, z, w; };
+struct alignas(8) uint2 { unsigned int x, y; };
+struct alignas(16) uint4 { unsigned int x, y, z, w; };
+struct alignas(16) longlong2 { long long x, y; };
+struct alignas(16) ulonglong2 { unsigned long long x, y; };
+struct alignas(16) double2 { double x, y; };
 static dim3 threadIdx, blockIdx, blockDim, gridDim;
 
 // The threads of a block are fibers of one host thread, run in rounds:
