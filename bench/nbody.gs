@@ -5,7 +5,8 @@
 // to the cpu) and in one declared fast (rsqrtf, FMA contraction); and,
 // for comparison, the same loop spelled out per component over three
 // f32 arrays, strict and fast, and a fast block kernel that stages tiles
-// of bodies in shared memory. GFLOP/s count 20 flops per interaction. Compare with
+// of bodies in shared memory, and a fast loop over (x, y, z, mass) packed
+// in vec4s (16-byte loads). GFLOP/s count 20 flops per interaction. Compare with
 // ../shared/bench/workloads.py nbody (a CuPy RawKernel of the same
 // algorithm over three f32 arrays, rsqrtf and default contraction).
 //
@@ -57,6 +58,21 @@ kernel accel_tiled(p: array[vec3], m: array[f32], a: array[vec3], eps2: f32) blo
         a[i] = f
     }
 }
+// positions and masses packed in one vec4 per body (x, y, z, mass), as
+// CUDA's nbody sample packs float4: one 16-byte load per interaction
+kernel accel_v4(pm: array[vec4], a: array[vec3], eps2: f32) fast {
+    let i = tid()
+    let q = pm[i]
+    let pi = vec3(q.x, q.y, q.z)
+    let f = vec3(0.0)
+    for j in range(len(pm)) {
+        let b = pm[j]
+        let d = vec3(b.x, b.y, b.z) - pi
+        let inv = rsqrt(length_sq(d) + eps2)
+        f += d * (b.w * inv * inv * inv)
+    }
+    a[i] = f
+}
 kernel update(p: array[vec3], v: array[vec3], a: array[vec3], dt: f32) {
     let i = tid()
     v[i] += a[i] * dt
@@ -107,6 +123,11 @@ let p = zeros(n, dtype=vec3)
 p.view(f32)[:, 0] = px
 p.view(f32)[:, 1] = py
 p.view(f32)[:, 2] = pz
+let pm = zeros(n, dtype=vec4)
+pm.view(f32)[:, 0] = px
+pm.view(f32)[:, 1] = py
+pm.view(f32)[:, 2] = pz
+pm.view(f32)[:, 3] = m
 let v = zeros(n, dtype=vec3)
 let a = zeros(n, dtype=vec3)
 let fa = zeros(n, dtype=vec3)
@@ -124,6 +145,9 @@ let ta = zeros(n, dtype=vec3)
 launch accel_tiled[grid(cdiv(n, 256))](p, m, ta, eps2)
 let td = ta.view(f32) - a.view(f32)
 assert sqrt(sum(td * td)) / sqrt(sum(a.view(f32) * a.view(f32))) < 1e-3, "the tiled kernel disagrees"
+launch accel_v4[n](pm, ta, eps2)
+td = ta.view(f32) - a.view(f32)
+assert sqrt(sum(td * td)) / sqrt(sum(a.view(f32) * a.view(f32))) < 1e-3, "the vec4 kernel disagrees"
 let sa = a.view(f32)
 let d = fa.view(f32) - sa
 let rel = sqrt(sum(d * d)) / sqrt(sum(sa * sa))
@@ -137,6 +161,8 @@ fn gflops(reps, kind) {
             launch accel_fast[n](p, m, a, eps2)
         } else if kind == "strict" {
             launch accel[n](p, m, a, eps2)
+        } else if kind == "v4" {
+            launch accel_v4[n](pm, a, eps2)
         } else if kind == "tiled" {
             launch accel_tiled[grid(cdiv(n, 256))](p, m, a, eps2)
         } else if kind == "soa" {
@@ -154,6 +180,7 @@ gflops(1, "fast")
 gflops(1, "soa")
 gflops(1, "soa_fast")
 gflops(1, "tiled")
+gflops(1, "v4")
 let reps = 5
 if p.device == "cpu" {
     reps = 1
@@ -162,5 +189,6 @@ print("gscript nbody vec3 strict", n, "bodies f32 on", p.device, ":", gflops(rep
 print("gscript nbody vec3 fast  ", n, "bodies f32 on", p.device, ":", gflops(reps, "fast"), "GFLOP/s")
 print("gscript nbody f32 strict ", n, "bodies f32 on", p.device, ":", gflops(reps, "soa"), "GFLOP/s")
 print("gscript nbody f32 fast   ", n, "bodies f32 on", p.device, ":", gflops(reps, "soa_fast"), "GFLOP/s")
+print("gscript nbody vec4 fast  ", n, "bodies f32 on", p.device, ":", gflops(reps, "v4"), "GFLOP/s")
 print("gscript nbody vec3 tiled ", n, "bodies f32 on", p.device, ":", gflops(reps, "tiled"), "GFLOP/s")
 print(format("fast vs strict acceleration: %.1e relative", rel))
