@@ -204,6 +204,7 @@ func New(opts Options) (*Interp, error) {
 		}
 	}
 	th.Tracker = mem.NewTracker(func(err error) { th.Warn(err.Error()) })
+	th.Tracker.Trim = th.Allocs.TrimCaches // an allocation that fails trims every pool cache first
 	th.Tracker.Limit = opts.MemoryLimit
 	th.Config.tracker = th.Tracker
 	in.th = th

@@ -94,8 +94,12 @@ func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, err
 	}
 	free, total := hostMemory()
+	var cached int64
 	if dev.IsCUDA() {
 		if free, total, err = mem.DeviceMemory(dev); err != nil {
+			return nil, err
+		}
+		if cached, err = mem.PoolCached(dev); err != nil {
 			return nil, err
 		}
 	}
@@ -112,8 +116,8 @@ func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		})
 	}
 	return &interp.Record{
-		Names:  []string{"device", "free", "total", "used_by_arrays", "arrays"},
-		Values: []interp.Value{interp.String(dev.String()), interp.Int(free), interp.Int(total), interp.Int(used), arrays},
+		Names:  []string{"device", "free", "total", "used_by_arrays", "cached", "arrays"},
+		Values: []interp.Value{interp.String(dev.String()), interp.Int(free), interp.Int(total), interp.Int(used), interp.Int(cached), arrays},
 	}, nil
 }
 
@@ -143,6 +147,46 @@ func hostMemory() (free, total int64) {
 		}
 	}
 	return free, total
+}
+
+// freeCached returns the memory that allocator pools keep for reuse on a
+// device (every device without one) and the number of bytes it released
+// from the default pools: the pools keep freed memory across
+// synchronize() (runtime/mem's pool cache), and an allocation that fails
+// trims them itself, so a script needs this only to hand memory to other
+// programs.
+func freeCached(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if err := args.Check(0, 1); err != nil {
+		return nil, err
+	}
+	devs := DeviceNames()
+	if v := args.Get(0, ""); v != nil {
+		dev, err := th.DeviceArg(v)
+		if err != nil {
+			return nil, err
+		}
+		devs = []string{dev.String()}
+	}
+	var released int64
+	for _, name := range devs {
+		dev, err := mem.ParseDevice(name)
+		if err != nil {
+			return nil, err
+		}
+		before, err := mem.PoolCached(dev)
+		if err != nil {
+			return nil, err
+		}
+		if err := th.Allocs.TrimCaches(dev); err != nil {
+			return nil, err
+		}
+		after, err := mem.PoolCached(dev)
+		if err != nil {
+			return nil, err
+		}
+		released += max(before-after, 0)
+	}
+	return interp.Int(released), nil
 }
 
 func synchronize(th *interp.Thread, args *interp.Args) (interp.Value, error) {

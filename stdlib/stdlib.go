@@ -29,7 +29,7 @@ func Universe() map[string]interp.Value {
 		"copy": copyArray, "fill": fill, "matmul": matmul, "to": to, "reshape": reshape, "transpose": transpose,
 		"cdiv": cdiv, "rand": randUniform, "randn": randNormal, "randint": randInt,
 		"devices": devices, "device_info": deviceInfo, "can_access": canAccess,
-		"mem_info": memInfo, "synchronize": synchronize,
+		"mem_info": memInfo, "synchronize": synchronize, "free_cached": freeCached,
 		"ipc_handle": ipcHandle, "from_ipc": fromIPC, "enable_peer_access": enablePeerAccess,
 		"enable_mempool_access": enableMempoolAccess, "replay": replay,
 		"prefetch": prefetch, "advise": advise, "explain_access": explainAccess,

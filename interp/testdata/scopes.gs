@@ -68,6 +68,7 @@ config.colour = 1                      ### "config has no setting colour"
 print(devices(), type(device_info("cpu")), device_info("cpu").managed_memory) //> ["cpu"] record false
 array a: f32[4]
 print(can_access("cpu", a), mem_info("cpu").used_by_arrays >= 16)  //> true true
+print(mem_info("cpu").cached, free_cached("cpu"))  //> 0 0
 synchronize()
 print(type(time()))                    //> float
 ---

@@ -42,7 +42,7 @@ type procs struct {
 
 	cuDeviceGetDefaultMemPool, cuMemPoolCreate, cuMemPoolDestroy    proc
 	cuMemAllocFromPoolAsync, cuMemPoolSetAccess, cuMemPoolGetAccess proc
-	cuMemPoolTrimTo                                                 proc
+	cuMemPoolTrimTo, cuMemPoolSetAttribute, cuMemPoolGetAttribute   proc
 
 	cuIpcGetMemHandle, cuIpcOpenMemHandle, cuIpcCloseMemHandle proc
 
@@ -103,6 +103,7 @@ func (p *procs) table() []symbol {
 		o(&p.cuMemAllocFromPoolAsync, "cuMemAllocFromPoolAsync"),
 		o(&p.cuMemPoolSetAccess, "cuMemPoolSetAccess"), o(&p.cuMemPoolGetAccess, "cuMemPoolGetAccess"),
 		o(&p.cuMemPoolTrimTo, "cuMemPoolTrimTo"),
+		o(&p.cuMemPoolSetAttribute, "cuMemPoolSetAttribute"), o(&p.cuMemPoolGetAttribute, "cuMemPoolGetAttribute"),
 		o(&p.cuIpcGetMemHandle, "cuIpcGetMemHandle"), o(&p.cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2"),
 		o(&p.cuIpcCloseMemHandle, "cuIpcCloseMemHandle"),
 		r(&p.cuStreamCreate, "cuStreamCreate"), r(&p.cuStreamSynchronize, "cuStreamSynchronize"),

@@ -123,3 +123,47 @@ func (d *Driver) MemPoolGetAccess(pool MemPool, loc MemLocation) (MemAccessFlags
 func (d *Driver) MemPoolTrimTo(p MemPool, keep uint64) error {
 	return d.call2(&d.cuMemPoolTrimTo, uintptr(p), uintptr(keep))
 }
+
+// MemPoolAttribute is a CUmemPool_attribute.
+type MemPoolAttribute int32
+
+// The pool attributes. The reuse attributes are C ints (0 or 1); the
+// others are cuuint64_t byte counts. Setting ReservedMemHigh or
+// UsedMemHigh resets the high-water mark (the value must be 0).
+const (
+	MemPoolReuseFollowEventDependencies   MemPoolAttribute = 1 // CU_MEMPOOL_ATTR_REUSE_FOLLOW_EVENT_DEPENDENCIES (int)
+	MemPoolReuseAllowOpportunistic        MemPoolAttribute = 2 // CU_MEMPOOL_ATTR_REUSE_ALLOW_OPPORTUNISTIC (int)
+	MemPoolReuseAllowInternalDependencies MemPoolAttribute = 3 // CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES (int)
+	MemPoolReleaseThreshold               MemPoolAttribute = 4 // CU_MEMPOOL_ATTR_RELEASE_THRESHOLD: bytes kept across synchronizations
+	MemPoolReservedMemCurrent             MemPoolAttribute = 5 // CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT: bytes mapped for the pool
+	MemPoolReservedMemHigh                MemPoolAttribute = 6 // CU_MEMPOOL_ATTR_RESERVED_MEM_HIGH
+	MemPoolUsedMemCurrent                 MemPoolAttribute = 7 // CU_MEMPOOL_ATTR_USED_MEM_CURRENT: bytes of live allocations
+	MemPoolUsedMemHigh                    MemPoolAttribute = 8 // CU_MEMPOOL_ATTR_USED_MEM_HIGH
+)
+
+// isInt reports whether the attribute's C type is int (else cuuint64_t).
+func (a MemPoolAttribute) isInt() bool { return a >= 1 && a <= 3 }
+
+// MemPoolSetAttribute sets a pool attribute (cuMemPoolSetAttribute). The
+// value is passed as the attribute's own C type: an int for the reuse
+// attributes, a cuuint64_t for the others.
+func (d *Driver) MemPoolSetAttribute(p MemPool, attr MemPoolAttribute, v uint64) error {
+	if attr.isInt() {
+		i := int32(v)
+		return d.call3(&d.cuMemPoolSetAttribute, uintptr(p), uintptr(attr), uintptr(unsafe.Pointer(&i)))
+	}
+	return d.call3(&d.cuMemPoolSetAttribute, uintptr(p), uintptr(attr), uintptr(unsafe.Pointer(&v)))
+}
+
+// MemPoolGetAttribute reads a pool attribute (cuMemPoolGetAttribute), read
+// as the attribute's own C type and widened.
+func (d *Driver) MemPoolGetAttribute(p MemPool, attr MemPoolAttribute) (uint64, error) {
+	if attr.isInt() {
+		var i int32
+		err := d.call3(&d.cuMemPoolGetAttribute, uintptr(p), uintptr(attr), uintptr(unsafe.Pointer(&i)))
+		return uint64(i), err
+	}
+	var v uint64
+	err := d.call3(&d.cuMemPoolGetAttribute, uintptr(p), uintptr(attr), uintptr(unsafe.Pointer(&v)))
+	return v, err
+}

@@ -121,6 +121,7 @@ func (MempoolAllocator) alloc(dev Device, nbytes int, zero bool) (uintptr, error
 		if !d.Info.Caps.MemoryPoolsSupported {
 			return 0, fmt.Errorf("device %s does not support memory pools (memory_pools_supported=0): use the device allocator", dev)
 		}
+		d.keepPool()
 		p, err := d.Drv.MemAllocAsync(nbytes, d.Stream)
 		if err != nil {
 			return 0, err
@@ -170,6 +171,15 @@ func managedGuard(name string, d *cudaDev, nbytes int, opts *Options) error {
 	free, _, err := d.Drv.MemGetInfo()
 	if err != nil {
 		return err
+	}
+	if uint64(nbytes) > free {
+		// cuMemGetInfo counts the memory gscript's pools keep for reuse
+		// as used: hand it back before refusing (or oversubscribing).
+		if d.trimPools() == nil {
+			if f, _, err := d.Drv.MemGetInfo(); err == nil {
+				free = f
+			}
+		}
 	}
 	return checkManaged(name, d.Device, d.caps(), nbytes, free, opts.AllowOversubscription())
 }
@@ -313,10 +323,13 @@ func (ManagedPoolAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
 }
 
 // managedPoolState holds the per-device managed pools, made once each.
+// made is the pool once it exists, readable without the once (trimming
+// never makes the pool).
 type managedPoolState struct {
 	once sync.Once
 	pool cuda.MemPool
 	err  error
+	made atomic.Uintptr
 }
 
 // managedPool returns the device's managed pool, creating it on first use
@@ -334,21 +347,31 @@ func (d *cudaDev) managedPool() (cuda.MemPool, error) {
 		if d.mpool.err != nil {
 			d.mpool.err = fmt.Errorf("the driver of %s cannot make a managed memory pool (needs CUDA 13 managed pools): %w", d.Device, d.mpool.err)
 		}
+		if d.mpool.err == nil {
+			d.mpool.made.Store(uintptr(d.mpool.pool))
+		}
 	})
 	return d.mpool.pool, d.mpool.err
 }
 
 // PrepareCapture does the one-time setup that must not happen during a
-// graph capture on dev: it makes the device's managed pool where the
-// driver supports one. A driver without managed pools is not an error
+// graph capture on dev: it raises the default pool's release threshold
+// (keepPool) and makes the device's managed pool where the driver
+// supports one. A driver without managed pools is not an error
 // here; the managed_pool allocator reports it when asked to allocate.
 func PrepareCapture(dev Device) error {
 	if !dev.IsCUDA() {
 		return nil
 	}
 	d, err := getCUDADevice(dev.Ordinal)
-	if err != nil || !d.Info.Caps.ManagedMemory {
+	if err != nil {
 		return err
+	}
+	if d.Info.Caps.MemoryPoolsSupported {
+		d.Ctx.Do(func() error { d.keepPool(); return nil })
+	}
+	if !d.Info.Caps.ManagedMemory {
+		return nil
 	}
 	return d.Ctx.Do(func() error {
 		_, err := d.managedPool()

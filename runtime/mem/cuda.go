@@ -40,8 +40,9 @@ type cudaDev struct {
 		pool cuda.MemPool
 		err  error
 	}
-	staging stagingPool             // page-locked buffers of streaming copies
-	capture atomic.Pointer[Capture] // the capture recording the stream, if any
+	poolKeep sync.Once               // the default pool's release threshold raised (keepPool)
+	staging  stagingPool             // page-locked buffers of streaming copies
+	capture  atomic.Pointer[Capture] // the capture recording the stream, if any
 }
 
 // caps are the device's memory capabilities.
@@ -91,6 +92,7 @@ func getCUDADevice(ordinal int) (*cudaDev, error) {
 		return nil, err
 	}
 	d := &cudaDev{Dev: shared, Device: Device{Type: CUDA, Ordinal: ordinal}}
+	shared.SetReclaim(func() error { return d.Ctx.Do(d.trimPools) })
 	if cudaDevs.devs == nil {
 		cudaDevs.devs = map[int]*cudaDev{}
 	}

@@ -47,6 +47,34 @@
 //     (CheckApplies), as is `allocator NAME on DEVICE` when entered. The
 //     built-in default reads memory_pools_supported through Registry.Caps
 //     (nil: the device's own), so the order is testable without a GPU.
+//   - The pool cache (pool.go, issue #13). The built-in default on CUDA
+//     devices with pools is already mempool (section 2), so array
+//     expressions' results (fuse.Materialise: NewArrayUninit through the
+//     scopes) come from the pool unless the script or the embedding
+//     program chose otherwise; the selection order is unchanged. CUDA's
+//     default pool has a release threshold of 0: every synchronization
+//     hands its free memory back, and the next allocation that grows the
+//     pool maps it again (for 1 GiB, far more than the kernel costs). The
+//     first mempool allocation on a device (and PrepareCapture) raises the
+//     default pool's threshold to PoolKeep (keep all, as PyTorch's caching
+//     allocator does) unless it is not 0: then someone else in the process
+//     chose it, and it stays. The pool then holds at most its peak since
+//     the last trim. TrimCaches (free_cached(); Registry.TrimCaches for
+//     every Cacher of a registry) waits for gscript's stream, whose queued
+//     frees would otherwise still count as in use, then trims to the live
+//     allocations; synchronize() does not trim. Tracker.alloc retries a
+//     failed allocation once after collecting dropped arrays and trimming
+//     (Tracker.Trim: the interpreter's registry; nil: the built-in pools;
+//     plus the failing allocator's own cache), so a cache never makes a
+//     tracked allocation fail, whatever its allocator. The managed guard
+//     trims before a managed request larger than cuMemGetInfo's free
+//     memory (which counts the cache as used) is refused or
+//     oversubscribes. The backend's own driver allocations (module loads,
+//     the cuBLAS workspace) retry once after the same trim through
+//     cudadev.Dev.RetryOOM, installed here (SetReclaim). Nothing is
+//     trimmed while a capture records in the process (no waiting then).
+//     mem_info reports the cache (PoolCached: reserved minus used memory
+//     of the default pool).
 //   - Custom allocators cannot take a built-in name; re-registering a custom
 //     name replaces it (existing arrays still free through the old one).
 //   - Tracker.SetCapturing(true) both defers frees (Tracker.Defer) and

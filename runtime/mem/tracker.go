@@ -114,6 +114,12 @@ type Tracker struct {
 
 	prefetchOff atomic.Bool // config.prefetch = "off" (prefetch.go)
 
+	// Trim returns the memory that allocators keep for reuse on a device
+	// (Cacher) when an allocation there fails, before the one retry; the
+	// interpreter sets its registry's TrimCaches. nil: TrimCaches, the
+	// built-in pools. The failing allocator's own cache is trimmed too.
+	Trim func(dev Device) error
+
 	qmu       sync.Mutex
 	deferring bool
 	capturing bool
@@ -262,7 +268,9 @@ func (t *Tracker) tryReserve(alloc Allocator, dev Device, nbytes int) error {
 
 // alloc calls the allocator (AllocUninit when zero is false and it has
 // one); when it fails, dropped arrays may be holding the memory it lacks,
-// so it collects them and tries once more.
+// and pools may be keeping freed memory for reuse: it collects the
+// dropped arrays, trims the caches of the device (trim) and tries once
+// more. A failure after that is a real out-of-memory.
 func (t *Tracker) alloc(alloc Allocator, dev Device, nbytes int, zero bool) (uintptr, error) {
 	fn := alloc.Alloc
 	if u, ok := alloc.(UninitAllocator); ok && !zero {
@@ -273,7 +281,25 @@ func (t *Tracker) alloc(alloc Allocator, dev Device, nbytes int, zero bool) (uin
 		return ptr, nil
 	}
 	t.collect()
+	if err := t.trim(alloc, dev); err != nil && t.Warn != nil {
+		t.Warn(fmt.Errorf("returning cached memory of %s before retrying an allocation: %w", dev, err))
+	}
 	return fn(dev, nbytes)
+}
+
+// trim returns the memory kept for reuse on dev: the failing allocator's
+// own cache, then those Trim (or TrimCaches) covers.
+func (t *Tracker) trim(alloc Allocator, dev Device) error {
+	var errs []error
+	if c, ok := alloc.(Cacher); ok && !IsBuiltin(alloc) {
+		errs = append(errs, c.TrimCache(dev))
+	}
+	trim := t.Trim
+	if trim == nil {
+		trim = TrimCaches
+	}
+	errs = append(errs, trim(dev))
+	return errors.Join(errs...)
 }
 
 // asAllocError gives an allocator's failure the allocator, device and byte

@@ -234,10 +234,12 @@ func (p *program) module(variant int) (*Kernel, error) {
 			}
 			defer d.Drv.ThreadExchangeStreamCaptureMode(prev)
 		}
-		var err error
-		m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant&variantUnitStride != 0,
-			Index32: variant&variantIndex32 != 0, FastMath: p.fast, Vector: variant&variantVector != 0})
-		return err
+		return d.RetryOOM(func() error {
+			var err error
+			m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant&variantUnitStride != 0,
+				Index32: variant&variantIndex32 != 0, FastMath: p.fast, Vector: variant&variantVector != 0})
+			return err
+		})
 	})
 	if err != nil {
 		return nil, err

@@ -99,7 +99,12 @@ func (b *blasDev) setup(d *cudadev.Dev) error {
 	if err != nil {
 		return err
 	}
-	ws, err := d.Drv.MemAlloc(blasWorkspace)
+	var ws cuda.DevicePtr
+	err = d.RetryOOM(func() error {
+		var err error
+		ws, err = d.Drv.MemAlloc(blasWorkspace)
+		return err
+	})
 	if err == nil {
 		err = b.configure(h, d.Stream, ws)
 		if err != nil {

@@ -28,6 +28,8 @@ type Dev struct {
 	// the stream, or loading a module in the default capture mode, would
 	// invalidate the capture.
 	capturing atomic.Bool
+	// reclaim returns the memory caches keep on the device (SetReclaim).
+	reclaim atomic.Pointer[func() error]
 }
 
 var devs struct {
@@ -86,3 +88,24 @@ func (d *Dev) SetCapturing(on bool) { d.capturing.Store(on) }
 
 // Capturing reports whether a capture records the device's stream.
 func (d *Dev) Capturing() bool { return d.capturing.Load() }
+
+// SetReclaim installs fn as the way to return memory that caches keep on
+// the device (runtime/mem's pool cache installs its trim). The backend
+// calls it through RetryOOM when one of its own driver allocations fails.
+func (d *Dev) SetReclaim(fn func() error) { d.reclaim.Store(&fn) }
+
+// RetryOOM runs fn; if fn fails with CUDA_ERROR_OUT_OF_MEMORY and a
+// reclaim function is installed, it returns the cached memory and runs fn
+// once more: memory a pool keeps for reuse never makes the backend's own
+// allocations (a module load, the cuBLAS workspace) fail.
+func (d *Dev) RetryOOM(fn func() error) error {
+	err := fn()
+	if err == nil || !cuda.IsCode(err, cuda.CodeOutOfMemory) {
+		return err
+	}
+	r := d.reclaim.Load()
+	if r == nil || (*r)() != nil {
+		return err
+	}
+	return fn()
+}
