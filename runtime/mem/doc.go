@@ -73,6 +73,12 @@
 //     the cuBLAS workspace) retry once after the same trim through
 //     cudadev.Dev.RetryOOM, installed here (SetReclaim). Nothing is
 //     trimmed while a capture records in the process (no waiting then).
+//   - Dropped arrays are freed by a Go collection the tracker forces every
+//     GCThreshold bytes it allocates (array memory is off the Go heap, so
+//     the Go GC would not run for it): 256 MiB of host memory, 4 GiB of a
+//     CUDA device's, where a collection costs more than writing a GiB and
+//     the failing allocation's collect-and-retry bounds what dropped
+//     arrays hold.
 //     mem_info reports the cache (PoolCached: reserved minus used memory
 //     of the default pool).
 //   - Custom allocators cannot take a built-in name; re-registering a custom

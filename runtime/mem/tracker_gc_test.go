@@ -78,3 +78,34 @@ func (s *scarceAlloc) Free(dev Device, p uintptr, n int) error {
 	s.room.Add(1)
 	return s.fakeAlloc.Free(dev, p, n)
 }
+
+// TestDeviceArraysCollectLess: allocations on a CUDA device count toward
+// DefaultDeviceGCThreshold, host ones toward DefaultGCThreshold, so a
+// statement that makes a GiB on a GPU does not pay a Go collection.
+func TestDeviceArraysCollectLess(t *testing.T) {
+	tr := NewTracker(nil)
+	dev := Device{Type: CUDA}
+	f := newFake(CUDADevice)
+	const n = 512 * mib
+	for i := 1; i <= 8; i++ {
+		if _, err := tr.New(f, dev, ir.U8, []int{n}); err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.sinceGCDev.Load(); got != int64(i*n) {
+			t.Fatalf("after %d device arrays of 512 MiB: %d bytes since the last collection, want %d (no collection)", i, got, i*n)
+		}
+	}
+	if _, err := tr.New(f, dev, ir.U8, []int{n}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.sinceGCDev.Load(); got != 0 {
+		t.Errorf("past 4 GiB: %d bytes since the last collection, want a collection", got)
+	}
+	if _, err := tr.New(HostAllocator{}, CPUDevice, ir.U8, []int{DefaultGCThreshold + 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.sinceGC.Load(); got != 0 {
+		t.Errorf("a host array past 256 MiB: %d host bytes since the last collection, want a collection", got)
+	}
+	tr.FreeAll()
+}
