@@ -35,8 +35,10 @@ for r in range(reps) {
 synchronize()
 report("y += a * x (in place)", (time() - t0) / float(reps))
 
-let z = a * x + y                                 // warm-up: z's allocation,
-z = a * x + y                                     // and the pool's second block: the loop's steady state
+let z = a * x + y                                 // warm-up: z's allocation, and enough statements for
+for r in range(8) {                               // the pool to reach its steady state (dropped arrays
+    z = a * x + y                                 // are collected every 4 GiB of device allocations)
+}
 synchronize()
 t0 = time()
 for r in range(reps) {
@@ -49,7 +51,9 @@ free(z)
 if x.device != "cpu" {
     allocator mempool {                           // stream-ordered allocation: cheap rebinding
         let m = a * x + y
-        m = a * x + y
+        for r in range(8) {
+            m = a * x + y
+        }
         synchronize()
         t0 = time()
         for r in range(reps) {
