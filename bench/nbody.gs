@@ -58,6 +58,31 @@ kernel accel_tiled(p: array[vec3], m: array[f32], a: array[vec3], eps2: f32) blo
         a[i] = f
     }
 }
+// the same, strict
+kernel accel_tiled_strict(p: array[vec3], m: array[f32], a: array[vec3], eps2: f32) block(256) {
+    shared tp: vec3[256]
+    shared tm: f32[256]
+    let t = thread_id()
+    let i = block_id() * 256 + t
+    let n = len(p)
+    let pi = p[min(i, n - 1)]
+    let f = vec3(0.0)
+    for tile in range(cdiv(n, 256)) {
+        let j = tile * 256 + t
+        tp[t] = p[min(j, n - 1)]
+        tm[t] = select(j < n, m[min(j, n - 1)], 0.0)
+        sync()
+        for k in range(256) {
+            let d = tp[k] - pi
+            let inv = rsqrt(length_sq(d) + eps2)
+            f += d * (tm[k] * inv * inv * inv)
+        }
+        sync()
+    }
+    if i < n {
+        a[i] = f
+    }
+}
 // positions and masses packed in one vec4 per body (x, y, z, mass), as
 // CUDA's nbody sample packs float4: one 16-byte load per interaction
 kernel accel_v4(pm: array[vec4], a: array[vec3], eps2: f32) fast {
@@ -163,6 +188,8 @@ fn gflops(reps, kind) {
             launch accel[n](p, m, a, eps2)
         } else if kind == "v4" {
             launch accel_v4[n](pm, a, eps2)
+        } else if kind == "tiled_strict" {
+            launch accel_tiled_strict[grid(cdiv(n, 256))](p, m, a, eps2)
         } else if kind == "tiled" {
             launch accel_tiled[grid(cdiv(n, 256))](p, m, a, eps2)
         } else if kind == "soa" {
@@ -180,6 +207,7 @@ gflops(1, "fast")
 gflops(1, "soa")
 gflops(1, "soa_fast")
 gflops(1, "tiled")
+gflops(1, "tiled_strict")
 gflops(1, "v4")
 let reps = 5
 if p.device == "cpu" {
@@ -191,4 +219,5 @@ print("gscript nbody f32 strict ", n, "bodies f32 on", p.device, ":", gflops(rep
 print("gscript nbody f32 fast   ", n, "bodies f32 on", p.device, ":", gflops(reps, "soa_fast"), "GFLOP/s")
 print("gscript nbody vec4 fast  ", n, "bodies f32 on", p.device, ":", gflops(reps, "v4"), "GFLOP/s")
 print("gscript nbody vec3 tiled ", n, "bodies f32 on", p.device, ":", gflops(reps, "tiled"), "GFLOP/s")
+print("gscript nbody vec3 tiled strict", n, "bodies f32 on", p.device, ":", gflops(reps, "tiled_strict"), "GFLOP/s")
 print(format("fast vs strict acceleration: %.1e relative", rel))

@@ -61,7 +61,7 @@ func TestArgsExample(t *testing.T) {
 // asserts it).
 func TestNbodyBench(t *testing.T) {
 	code, out, errOut := gscript(t, "", "run", "--device", "cpu", filepath.Join("..", "..", "bench", "nbody.gs"), "256")
-	if code != 0 || strings.Count(out, "GFLOP/s") != 6 || !strings.Contains(out, "fast vs strict acceleration") {
+	if code != 0 || strings.Count(out, "GFLOP/s") != 7 || !strings.Contains(out, "fast vs strict acceleration") {
 		t.Errorf("exit %d, output:\n%s%s", code, out, errOut)
 	}
 }
