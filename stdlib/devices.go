@@ -156,23 +156,12 @@ func hostMemory() (free, total int64) {
 // trims them itself, so a script needs this only to hand memory to other
 // programs.
 func freeCached(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(0, 1); err != nil {
+	devs, err := devicesArg(th, args)
+	if err != nil {
 		return nil, err
 	}
-	devs := DeviceNames()
-	if v := args.Get(0, ""); v != nil {
-		dev, err := th.DeviceArg(v)
-		if err != nil {
-			return nil, err
-		}
-		devs = []string{dev.String()}
-	}
 	var released int64
-	for _, name := range devs {
-		dev, err := mem.ParseDevice(name)
-		if err != nil {
-			return nil, err
-		}
+	for _, dev := range devs {
 		before, err := mem.PoolCached(dev)
 		if err != nil {
 			return nil, err
@@ -189,23 +178,32 @@ func freeCached(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	return interp.Int(released), nil
 }
 
-func synchronize(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+// devicesArg is the device an optional argument names, or every device.
+func devicesArg(th *interp.Thread, args *interp.Args) ([]mem.Device, error) {
 	if err := args.Check(0, 1); err != nil {
 		return nil, err
 	}
-	devs := DeviceNames()
 	if v := args.Get(0, ""); v != nil {
 		dev, err := th.DeviceArg(v)
-		if err != nil {
-			return nil, err
-		}
-		devs = []string{dev.String()}
+		return []mem.Device{dev}, err
 	}
-	for _, name := range devs {
+	var devs []mem.Device
+	for _, name := range DeviceNames() {
 		dev, err := mem.ParseDevice(name)
 		if err != nil {
 			return nil, err
 		}
+		devs = append(devs, dev)
+	}
+	return devs, nil
+}
+
+func synchronize(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	devs, err := devicesArg(th, args)
+	if err != nil {
+		return nil, err
+	}
+	for _, dev := range devs {
 		if err := th.SyncDevice(dev); err != nil {
 			return nil, err
 		}

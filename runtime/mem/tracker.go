@@ -141,6 +141,7 @@ const DefaultGCThreshold = 256 << 20
 // allocation that fails: reserve and the allocators' out-of-memory retry
 // collect before they give up.
 const DefaultDeviceGCThreshold = 4 << 30
+
 // liveBuffer is a live list entry: the weak pointer finds the buffer while
 // it is reachable; the allocation lets collect free it once it is not.
 type liveBuffer struct {

@@ -52,9 +52,9 @@ func refAdd(t ir.Type, x, y uint64) uint64 {
 func refMin(t ir.Type, x, y uint64) uint64 {
 	switch t {
 	case ir.F32:
-		return b32(fmin(f32(x), f32(y)))
+		return b32(ir.FMin(f32(x), f32(y)))
 	case ir.F64:
-		return math.Float64bits(fmin(f64(x), f64(y)))
+		return math.Float64bits(ir.FMin(f64(x), f64(y)))
 	}
 	if refLess(t, y, x) {
 		return y
@@ -65,9 +65,9 @@ func refMin(t ir.Type, x, y uint64) uint64 {
 func refMax(t ir.Type, x, y uint64) uint64 {
 	switch t {
 	case ir.F32:
-		return b32(fmax(f32(x), f32(y)))
+		return b32(ir.FMax(f32(x), f32(y)))
 	case ir.F64:
-		return math.Float64bits(fmax(f64(x), f64(y)))
+		return math.Float64bits(ir.FMax(f64(x), f64(y)))
 	}
 	if refLess(t, x, y) {
 		return y
@@ -80,39 +80,6 @@ func refLess(t ir.Type, x, y uint64) bool {
 		return signed(t, x) < signed(t, y)
 	}
 	return x < y
-}
-
-// fmin and fmax are the cpu backend's (runtime/cpu ops.go).
-func fmin[T float32 | float64](a, b T) T {
-	switch {
-	case a != a:
-		return b
-	case b != b:
-		return a
-	case a < b:
-		return a
-	case b < a:
-		return b
-	case a == 0 && math.Signbit(float64(a)):
-		return a
-	}
-	return b
-}
-
-func fmax[T float32 | float64](a, b T) T {
-	switch {
-	case a != a:
-		return b
-	case b != b:
-		return a
-	case a > b:
-		return a
-	case b > a:
-		return b
-	case a == 0 && !math.Signbit(float64(a)):
-		return a
-	}
-	return b
 }
 
 // refFold is the binary op a reduction folds with.
