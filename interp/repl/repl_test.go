@@ -569,7 +569,7 @@ func TestKernelBuiltinsMatchTheChecker(t *testing.T) {
 // predeclared help, as help(NAME) does.
 func TestHelpCommand(t *testing.T) {
 	out, errOut, _ := runLines(t, ":help zeros", "help(\"zeros\")", ":help nope", ":h")
-	entry := "zeros(shape, dtype=f32, device=, allocator=)\n    a new array of zeros; shape is an int or a list of ints\n"
+	entry := "zeros(shape, dtype=f32, device=, allocator=)\n    a new array of zeros; shape is an int or a list of ints; dtype may be a vector type (vec3) or a struct\n"
 	if !strings.HasPrefix(out, entry+entry+"Enter gscript statements") || !strings.Contains(out, ":help [NAME]") {
 		t.Errorf("stdout %q", out)
 	}
