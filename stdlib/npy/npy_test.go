@@ -545,6 +545,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(file("{'descr': '>f8', 'fortran_order': True, 'shape': (2, 1, 3)}", make([]byte, 48)))
 	f.Add(fileV(3, `{"descr": "?", "fortran_order": True, "shape": (2, 2), }`, []byte{1, 0, 0, 1}))
 	f.Add(file("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3L,)}", nil))
+	f.Add(file("{'descr': [('a', '|u1'), ('', '|V7'), ('b', '<f8', (3,)), ('c', '<i4'), ('', '|V4')], 'fortran_order': False, 'shape': (1,), }", make([]byte, 40)))
+	f.Add(file("{'descr': [('m', [('x', '<f4', (3, 3))]), ('f', '|b1')], 'fortran_order': False, 'shape': (2,), }", make([]byte, 80)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		h, data, err := Read(bytes.NewReader(in))
 		if err != nil {
