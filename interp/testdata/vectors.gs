@@ -126,3 +126,35 @@ kernel forces(out: array[f32]) {
 array o: f32[4]
 launch forces[4](o)
 print(o)  //> [0.0, 0.0, 3.0, 6.0]
+---
+// run-time lane indices: loops over components, as Warp writes them
+kernel lanes(out: array[f32], idx: array[i32]) {
+    let v = vec3(1.0, 2.0, 3.0)
+    let m = mat33(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)
+    let s: f32 = 0.0
+    for i in range(3) {
+        s += v[i] * m[i, 2 - i]
+        v[i] += 10.0
+    }
+    out[0] = s
+    out[1] = v.x + v.y + v.z
+    out[2] = m[idx[0]].z
+    m[idx[1], 0] = 100.0
+    out[3] = m[2, 0]
+    let q = quat(0.0, 0.0, 0.0, 1.0)
+    q[idx[2]] = 5.0
+    out[4] = q.w
+}
+array o: f32[5]
+launch lanes[1](o, array([1, 2, 3], dtype=i32))
+print(o)  //> [34.0, 36.0, 6.0, 100.0, 5.0]
+---
+// a run-time lane index out of range fails the launch, as an array index
+// does (on CUDA with config.debug, as arrays)
+//!cpu
+kernel bad(out: array[f32], i: i32) {
+    let v = vec3(1.0)
+    out[0] = v[i]                    ### "index 3 out of bounds for axis 0 of array vec3 lanes with shape \[3\]"
+}
+array o: f32[1]
+launch bad[1](o, 3)

@@ -54,9 +54,12 @@ type body struct {
 	fn     *ir.Func
 	sig    []dtype.Param // the source parameters (fn.Params flattened)
 	scopes []map[string]*kvar
-	cur    *[]ir.Stmt
-	loops  int
-	result dtype.Type
+	// scratches are the local arrays that hold compound values while a
+	// run-time index picks a lane (vec.go's scratch), one per type.
+	scratches map[dtype.Type]*kvar
+	cur       *[]ir.Stmt
+	loops     int
+	result    dtype.Type
 	// badResult is true when the func's declared result type was invalid:
 	// return statements are then checked only for errors of their own.
 	badResult bool

@@ -101,11 +101,15 @@
 //     are lane by lane (as Warp's), so the element is not updated as a
 //     whole atomically; atomic_cas is refused there.
 //   - Components: v.x .y .z .w on vectors and quaternions; v[k], m[i, j]
-//     and m[i] (a row) with constant indices only, checked against the
-//     type: lanes live in registers, which cannot be indexed at run time
-//     (a loop over components is written with constants, or with dot
-//     and the like). Component stores work on variables (v.x = s,
-//     m[i] = row) and on array elements.
+//     and m[i] (a row). Constant indices pick lanes (checked against the
+//     type). A run-time index (for i in range(3) { v[i] ... }, as Warp
+//     code writes) cannot pick a register, so the value goes through a
+//     local scratch array of its type, one per func: its lanes stored,
+//     the selection loaded (or stored, and every lane loaded back), and
+//     the index bounds-checked as any array's (on the cpu always, on
+//     CUDA with config.debug). Component stores work on variables (v.x =
+//     s, m[i] = row) and on array elements; one run-time index per
+//     assignment target (m[i, j], not m[i][j]).
 //   - Shared and local arrays of compound types hold the lanes as
 //     trailing axes too; their extents count elements.
 //   - print of a compound value prints its constructor form,

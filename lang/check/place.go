@@ -16,6 +16,11 @@ type place struct {
 	pos   ast.Pos
 	lanes []int      // the lanes, counted in v's type
 	t     dtype.Type // the type they make up
+	// sel, when set, is a run-time index into the lanes above, whose
+	// type is then whole (t is the selection's): v[i] = s, m[i, j] += s.
+	sel   *laneSel
+	whole dtype.Type
+	selAt ast.Expr
 }
 
 // compoundRoot reports whether the innermost name of target (a in
@@ -70,12 +75,27 @@ func (b *body) placeOf(e ast.Expr) (place, placeState) {
 		if st != placeOK {
 			return p, st
 		}
-		lanes, t, ok := b.vecLanes(p.t, e.Indices, e.Lbrack)
-		return p.narrow(lanes, t), stateOf(ok)
+		if p.sel != nil {
+			b.errs.Add(e.Lbrack, "cannot index %s again after a run-time index (write m[i, j])", exprString(e.X))
+			return p, placeErr
+		}
+		sel, ok := b.selectLanes(p.t, e.Indices, e.Lbrack)
+		if !ok {
+			return p, placeErr
+		}
+		if sel.dyn != nil {
+			p.whole, p.sel, p.t, p.selAt = p.t, &sel, sel.t, e
+			return p, placeOK
+		}
+		return p.narrow(sel.lanes, sel.t), placeOK
 	case *ast.AttrExpr:
 		p, st := b.placeOf(e.X)
 		if st != placeOK {
 			return p, st
+		}
+		if p.sel != nil {
+			b.errs.Add(e.Name.Pos, "cannot select .%s of %s after a run-time index (index the lane instead)", e.Name.Name, exprString(e.X))
+			return p, placeErr
 		}
 		lanes, t, ok := b.member(p.t, e.Name, exprString(e.X)+" ("+p.t.String()+")")
 		return p.narrow(lanes, t), stateOf(ok)
@@ -129,8 +149,35 @@ func (b *body) member(t dtype.Type, name *ast.Ident, what string) ([]int, dtype.
 	return []int{k}, dtype.Of(t.Elem), true
 }
 
-// read loads the place's lanes.
+// read loads the place's lanes (through the scratch array after a
+// run-time index).
 func (p place) read(b *body) []ir.Reg {
+	if p.sel == nil {
+		return p.readLanes(b)
+	}
+	return b.dynamicRead(p.whole, p.readLanes(b), *p.sel, p.selAt)
+}
+
+// write stores lanes into the place. After a run-time index the whole
+// value goes through the scratch array: stored there, the selection
+// overwritten, and every lane loaded back.
+func (p place) write(b *body, lanes []ir.Reg) {
+	if p.sel == nil {
+		p.writeLanes(b, lanes)
+		return
+	}
+	v := b.spill(p.whole, p.readLanes(b))
+	b.scratchAccess(v, p.whole, *p.sel, p.selAt, lanes)
+	all := make([]ir.Reg, p.whole.Lanes())
+	for k := range all {
+		all[k] = b.reg(p.whole.Elem)
+		b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: all[k], Param: v.param, Space: ir.SpaceLocal, Args: b.laneArgs(p.whole, nil, k)}, p.selAt)
+	}
+	p.writeLanes(b, all)
+}
+
+// readLanes loads the place's static lanes.
+func (p place) readLanes(b *body) []ir.Reg {
 	if p.elem == nil {
 		return pickRegs(p.v.regs, p.lanes)
 	}
@@ -141,8 +188,8 @@ func (p place) read(b *body) []ir.Reg {
 	return out
 }
 
-// write stores lanes into the place.
-func (p place) write(b *body, lanes []ir.Reg) {
+// writeLanes stores lanes into the place's static lanes.
+func (p place) writeLanes(b *body, lanes []ir.Reg) {
 	for i, k := range p.lanes {
 		if p.elem == nil {
 			b.emit(&ir.Inst{Op: ir.OpMov, Dst: p.v.regs[k], Args: []ir.Reg{lanes[i]}})

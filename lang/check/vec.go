@@ -228,25 +228,36 @@ func componentHint(t dtype.Type) string {
 	return ""
 }
 
-// vecIndex lowers v[i], m[i, j] and m[i] (a row) with constant indices.
+// vecIndex lowers v[i], m[i, j] and m[i] (a row). Constant indices pick
+// lanes; a run-time index goes through the lanes' scratch array (dynamic).
 func (b *body) vecIndex(e *ast.IndexExpr, x operand) operand {
-	lanes, t, ok := b.vecLanes(x.ct, e.Indices, e.Lbrack)
+	sel, ok := b.selectLanes(x.ct, e.Indices, e.Lbrack)
 	if !ok {
 		return invalid()
 	}
-	regs := make([]ir.Reg, len(lanes))
-	for i, k := range lanes {
-		regs[i] = x.regs[k]
+	if sel.dyn != nil {
+		return b.linalgResult(sel.t, b.dynamicRead(x.ct, x.regs, sel, e), e)
 	}
-	return b.linalgResult(t, regs, e)
+	return b.linalgResult(sel.t, pickRegs(x.regs, sel.lanes), e)
 }
 
-// vecLanes resolves constant indices into a compound type: the lanes
-// they select and the type of the selection (a scalar, or a matrix row).
-func (b *body) vecLanes(t dtype.Type, indices []ast.Expr, pos ast.Pos) ([]int, dtype.Type, bool) {
+// laneSel is what indices select in a compound type t: lanes, when the
+// indices are constants, else dyn, one index register per index given
+// (constants among them materialized), into t's lane axes. sel.t is the
+// selection's type: a scalar, or a matrix row.
+type laneSel struct {
+	lanes []int
+	dyn   []ir.Reg
+	t     dtype.Type
+}
+
+// selectLanes checks indices into a compound type: 1 for a vector or
+// quaternion, 1 (a row) or 2 for a matrix; constants are checked against
+// the extents here, run-time indices by the scratch array's bounds checks.
+func (b *body) selectLanes(t dtype.Type, indices []ast.Expr, pos ast.Pos) (laneSel, bool) {
 	if t.IsScalar() || t.Kind == dtype.StructKind {
 		b.errs.Add(pos, "cannot index a value of type %s%s", t, map[bool]string{true: " (read its fields by name)"}[t.Kind == dtype.StructKind])
-		return nil, t, false
+		return laneSel{}, false
 	}
 	max := 1
 	if t.Kind == dtype.Mat {
@@ -254,41 +265,123 @@ func (b *body) vecLanes(t dtype.Type, indices []ast.Expr, pos ast.Pos) ([]int, d
 	}
 	if len(indices) == 0 || len(indices) > max {
 		b.errs.Add(pos, "%s takes %s", t, map[int]string{1: "one index", 2: "one or two indices"}[max])
-		return nil, t, false
+		return laneSel{}, false
 	}
 	extents := t.Dims()
-	idx := make([]int, len(indices))
+	ops := make([]operand, len(indices))
+	dynamic := false
 	for i, ie := range indices {
 		x := b.expr(ie)
-		if x.mode == modeInvalid {
-			return nil, t, false
+		switch {
+		case x.mode == modeInvalid:
+			return laneSel{}, false
+		case (x.mode != modeConst && x.mode != modeValue) || !isInteger(x):
+			b.errs.Add(ie.Start(), "index %s of %s must be an integer", x, t)
+			return laneSel{}, false
+		case x.mode == modeConst:
+			n, exact := constant.Int64Val(constant.ToInt(x.val))
+			if !exact || n < 0 || n >= int64(extents[i]) {
+				b.errs.Add(ie.Start(), "index %s out of range for %s (0 to %d)", x.val.ExactString(), t, extents[i]-1)
+				return laneSel{}, false
+			}
+		default:
+			dynamic = true
 		}
-		n, exact := int64(-1), false
-		if x.mode == modeConst && isInteger(x) {
-			n, exact = constant.Int64Val(constant.ToInt(x.val))
+		ops[i] = x
+	}
+	sel := laneSel{t: dtype.Of(t.Elem)}
+	if t.Kind == dtype.Mat && len(ops) == 1 {
+		sel.t, _ = dtype.ByName(fmt.Sprintf("vec%d%s", t.M, laneSuffix(t.Elem)))
+	}
+	if dynamic {
+		for _, x := range ops {
+			if x.untyped() {
+				x = b.convertTo(x, ir.I32, "index")
+			}
+			sel.dyn = append(sel.dyn, b.materialize(x))
 		}
-		if !exact {
-			b.errs.Add(ie.Start(), "index of %s must be a constant integer, got %s (lanes live in registers)", t, x)
-			return nil, t, false
-		}
-		if n < 0 || n >= int64(extents[i]) {
-			b.errs.Add(ie.Start(), "index %d out of range for %s (0 to %d)", n, t, extents[i]-1)
-			return nil, t, false
-		}
+		return sel, true
+	}
+	idx := make([]int, len(ops))
+	for i, x := range ops {
+		n, _ := constant.Int64Val(constant.ToInt(x.val))
 		idx[i] = int(n)
 	}
-	if t.Kind != dtype.Mat {
-		return []int{idx[0]}, dtype.Of(t.Elem), true
+	switch {
+	case t.Kind != dtype.Mat:
+		sel.lanes = []int{idx[0]}
+	case len(idx) == 2:
+		sel.lanes = []int{idx[0]*t.M + idx[1]}
+	default:
+		for c := range t.M {
+			sel.lanes = append(sel.lanes, idx[0]*t.M+c)
+		}
 	}
-	if len(idx) == 2 {
-		return []int{idx[0]*t.M + idx[1]}, dtype.Of(t.Elem), true
+	return sel, true
+}
+
+// scratch is the local array that holds a value of compound type t while
+// a run-time index reads or writes one of its lanes (one per type and
+// func): lanes live in registers, which an index cannot pick, so they are
+// stored, indexed there (bounds-checked as any array), and loaded back.
+func (b *body) scratch(t dtype.Type) *kvar {
+	if v := b.scratches[t]; v != nil {
+		return v
 	}
-	row, _ := dtype.ByName(fmt.Sprintf("vec%d%s", t.M, laneSuffix(t.Elem)))
-	lanes := make([]int, t.M)
-	for c := range lanes {
-		lanes[c] = idx[0]*t.M + c
+	buf := ir.Buffer{Name: t.String() + " lanes", Elem: t.Elem, Dims: t.Dims(), Pos: b.fn.Pos}
+	v := &kvar{name: buf.Name, isArray: true, elem: t.Elem, ndim: len(buf.Dims), dims: buf.Dims,
+		space: ir.SpaceLocal, param: len(b.fn.Locals), ct: dtype.Of(t.Elem)}
+	b.fn.Locals = append(b.fn.Locals, buf)
+	if b.scratches == nil {
+		b.scratches = map[dtype.Type]*kvar{}
 	}
-	return lanes, row, true
+	b.scratches[t] = v
+	return v
+}
+
+// spill stores lanes (a value of type t) into t's scratch array.
+func (b *body) spill(t dtype.Type, lanes []ir.Reg) *kvar {
+	v := b.scratch(t)
+	for k, r := range lanes {
+		args := append(b.laneArgs(t, nil, k), r)
+		b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: v.param, Space: ir.SpaceLocal, Args: args})
+	}
+	return v
+}
+
+// dynamicRead is the selection sel (with run-time indices) of a value of
+// type t held in lanes.
+func (b *body) dynamicRead(t dtype.Type, lanes []ir.Reg, sel laneSel, e ast.Expr) []ir.Reg {
+	v := b.spill(t, lanes)
+	return b.scratchAccess(v, t, sel, e, nil)
+}
+
+// scratchAccess loads the selection from scratch array v, or, when vals
+// is set, stores vals there; it returns the loaded lanes.
+func (b *body) scratchAccess(v *kvar, t dtype.Type, sel laneSel, e ast.Expr, vals []ir.Reg) []ir.Reg {
+	var index [][]ir.Reg // the indices of each selected lane
+	if t.Kind == dtype.Mat && len(sel.dyn) == 1 {
+		for c := range t.M {
+			index = append(index, []ir.Reg{sel.dyn[0], regOps{b: b}.Const(ir.I32, float64(c))})
+		}
+	} else {
+		index = [][]ir.Reg{sel.dyn}
+	}
+	var out []ir.Reg
+	pos := e.Start()
+	if ix, ok := e.(*ast.IndexExpr); ok {
+		pos = ix.Lbrack
+	}
+	for i, args := range index {
+		if vals != nil {
+			b.emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: v.param, Space: ir.SpaceLocal, Args: append(append([]ir.Reg{}, args...), vals[i]), Pos: pos})
+			continue
+		}
+		r := b.reg(t.Elem)
+		b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: r, Param: v.param, Space: ir.SpaceLocal, Args: args, Pos: pos}, e)
+		out = append(out, r)
+	}
+	return out
 }
 
 func laneSuffix(e ir.Type) string {

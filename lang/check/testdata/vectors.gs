@@ -41,8 +41,14 @@ kernel k(m: mat33, v: vec4) { let w = m * v } ### "mat33 \* vec4"
 // vector used as a scalar
 kernel k(out: array[f32]) { out[0] = vec3(1.0) } ### "cannot use vec3\(1.0\) \(value of type vec3\) as f32 value in assignment"
 ---
-// non-constant vector index
-kernel k(out: array[f32], i: i32) { let v = vec3(1.0); out[0] = v[i] } ### "index of vec3 must be a constant integer"
+// run-time vector and matrix indices (through a scratch array)
+kernel k(out: array[f32], i: i32, j: u32) { let v = vec3(1.0); let m = identity33(); v[i] += m[i, j]; m[j] = v; out[0] = v[i] + m[1, j] }
+---
+// a vector index must be an integer
+kernel k(out: array[f32], f: f32) { let v = vec3(1.0); out[0] = v[f] } ### "index f \(variable of type f32\) of vec3 must be an integer"
+---
+// one run-time index per assignment
+kernel k(i: i32) { let m = identity33(); m[i][0] = 1.0 } ### "cannot index m\[i\] again after a run-time index"
 ---
 // vector index out of range
 kernel k(out: array[f32]) { let v = vec3(1.0); out[0] = v[3] } ### "index 3 out of range for vec3 \(0 to 2\)"
