@@ -111,3 +111,34 @@ func TestReadOnlyFiles(t *testing.T) {
 		t.Fatalf("got %v, want ErrNoFileAccess", err)
 	}
 }
+
+// TestWriteFilePreallocates: WriteFile's writer takes the preallocation
+// hint, which reserves blocks without growing the file.
+func TestWriteFilePreallocates(t *testing.T) {
+	dir := t.TempDir()
+	fa, err := interp.RootedFiles(dir, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = fa.WriteFile("out.npy", func(w io.Writer) error {
+		p, ok := w.(interp.Preallocator)
+		if !ok {
+			t.Fatalf("WriteFile's writer %T takes no preallocation hint", w)
+		}
+		if _, err := w.Write([]byte("head")); err != nil {
+			return err
+		}
+		if err := p.Preallocate(1 << 20); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+			t.Logf("preallocate: %v (a hint: the file system may not support it)", err)
+		}
+		_, err := w.Write([]byte("data"))
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "out.npy"))
+	if err != nil || string(b) != "headdata" {
+		t.Fatalf("file holds %q (%v), want headdata: the reservation must not change the size", b, err)
+	}
+}

@@ -214,6 +214,9 @@ func writeArray(w io.Writer, h npy.Header, a *mem.Array) error {
 	if err := npy.WriteHeader(w, h); err != nil {
 		return err
 	}
+	if p, ok := w.(interp.Preallocator); ok {
+		_ = p.Preallocate(int64(a.NBytes())) // a hint: without it the writes allocate as they go
+	}
 	return a.ReadStream(func(b []byte) error {
 		_, err := w.Write(b)
 		return err
@@ -225,6 +228,14 @@ func writeArray(w io.Writer, h npy.Header, a *mem.Array) error {
 type pollingWriter struct {
 	th *interp.Thread
 	w  io.Writer
+}
+
+// Preallocate passes the hint on to a writer that takes it.
+func (p pollingWriter) Preallocate(n int64) error {
+	if q, ok := p.w.(interp.Preallocator); ok {
+		return q.Preallocate(n)
+	}
+	return errors.ErrUnsupported
 }
 
 func (p pollingWriter) Write(b []byte) (int, error) {
