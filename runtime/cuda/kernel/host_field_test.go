@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -74,13 +73,7 @@ func hostFieldSource(fs []hostField, ids []int) (string, error) {
 // index arithmetic of 1-D and 2-D arrays of structs, the shared carve-up
 // and the aligned local arrays, as TestGPUFieldCases does on a GPU.
 func TestFieldCasesOnHost(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++ to run the generated C on the host")
-	}
-	if testing.Short() {
-		t.Skip("compiles and runs about 100 kernels on the host")
-	}
+	cxx := hostCXX(t, "compiles and runs about 100 kernels on the host")
 	var fs []hostField
 	for _, op := range []ir.Op{ir.OpLoadField, ir.OpStoreField} {
 		for _, c := range irtest.Cases(op) {
@@ -91,33 +84,11 @@ func TestFieldCasesOnHost(t *testing.T) {
 			}
 		}
 	}
-	dir := t.TempDir()
-	exes := make([]string, hostParts)
-	var wg sync.WaitGroup
-	for part := range hostParts {
-		var ids []int
-		for i := part; i < len(fs); i += hostParts {
-			ids = append(ids, i)
-		}
-		src, err := hostFieldSource(fs, ids)
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(dir, fmt.Sprintf("field%d.cc", part))
-		exes[part] = strings.TrimSuffix(file, ".cc")
-		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		wg.Go(func() {
-			if out, err := exec.Command(cxx, "-std=c++20", "-O0", "-w", "-o", exes[part], file).CombinedOutput(); err != nil {
-				t.Errorf("g++: %v\n%.8000s", err, out)
-			}
-		})
-	}
-	wg.Wait()
-	if t.Failed() {
+	exes := compileHostParts(t, cxx, "field", "-O0", len(fs), func(ids []int) (string, error) { return hostFieldSource(fs, ids) })
+	if exes == nil {
 		return
 	}
+	dir := t.TempDir()
 	rng := rand.New(rand.NewPCG(5, 6))
 	compared := 0
 	for i, f := range fs {

@@ -304,6 +304,55 @@ func (d *hostDev) launch(grid []int, args []backend.Arg) {
 	}
 }
 
+// hostCXX is g++, for the tests that run generated CUDA C on the host;
+// without one, or in -short runs (heavy says why), the test skips.
+func hostCXX(t *testing.T, heavy string) string {
+	t.Helper()
+	cxx, err := exec.LookPath("g++")
+	if err != nil {
+		t.Skip("no g++ to run the generated C on the host")
+	}
+	if testing.Short() {
+		t.Skip(heavy)
+	}
+	return cxx
+}
+
+// compileHostParts compiles n generated cases as hostParts programs, case
+// i in program i%hostParts (source writes the C++ of the cases ids), in
+// parallel, and returns the executables; nil after a failure (reported).
+func compileHostParts(t *testing.T, cxx, prefix, opt string, n int, source func(ids []int) (string, error)) []string {
+	t.Helper()
+	dir := t.TempDir()
+	exes := make([]string, hostParts)
+	var wg sync.WaitGroup
+	for part := range hostParts {
+		var ids []int
+		for i := part; i < n; i += hostParts {
+			ids = append(ids, i)
+		}
+		src, err := source(ids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		file := filepath.Join(dir, fmt.Sprintf("%s%d.cc", prefix, part))
+		exes[part] = strings.TrimSuffix(file, ".cc")
+		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		wg.Go(func() {
+			if out, err := exec.Command(cxx, "-std=c++20", opt, "-w", "-o", exes[part], file).CombinedOutput(); err != nil {
+				t.Errorf("g++: %v\n%.8000s", err, out)
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return nil
+	}
+	return exes
+}
+
 // hostParts is how many translation units (and g++ processes) the host
 // test splits its kernels into.
 const hostParts = 4
@@ -313,48 +362,18 @@ const hostParts = 4
 // reference, as TestGPUBlockOps does on a GPU: the generated code follows
 // lang/ir's doc.go orders wherever CUDA's own semantics are not involved.
 func TestBlockOpsOnHost(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++ to run the generated C on the host")
-	}
-	if testing.Short() {
-		t.Skip("compiles and runs about 400 kernels on the host")
-	}
+	cxx := hostCXX(t, "compiles and runs about 400 kernels on the host")
 	var cases []gpuCase
 	for _, c := range blockCases(h200) {
 		if !c.gpuOnly {
 			cases = append(cases, c)
 		}
 	}
-	dir := t.TempDir()
-	exes := make([]string, hostParts)
-	var wg sync.WaitGroup
-	for part := range hostParts {
-		var ids []int
-		for i := part; i < len(cases); i += hostParts {
-			ids = append(ids, i)
-		}
-		src, err := hostSource(cases, ids)
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(dir, fmt.Sprintf("block%d.cc", part))
-		exes[part] = strings.TrimSuffix(file, ".cc")
-		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if out, err := exec.Command(cxx, "-std=c++20", "-O0", "-w", "-o", exes[part], file).CombinedOutput(); err != nil {
-				t.Errorf("g++: %v\n%.8000s", err, out)
-			}
-		}()
-	}
-	wg.Wait()
-	if t.Failed() {
+	exes := compileHostParts(t, cxx, "block", "-O0", len(cases), func(ids []int) (string, error) { return hostSource(cases, ids) })
+	if exes == nil {
 		return
 	}
+	var wg sync.WaitGroup
 	var mu sync.Mutex
 	compared := 0
 	jobs := make(chan int)

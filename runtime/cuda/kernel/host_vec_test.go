@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -86,13 +85,7 @@ func hostVecSource(runs []hostVecRun, ids []int) (string, error) {
 // vector loads and stores (float4, int2, double2 ... through their
 // element's first lane) move the lanes the scalar accesses do.
 func TestVectorAccessesOnHost(t *testing.T) {
-	cxx, err := exec.LookPath("g++")
-	if err != nil {
-		t.Skip("no g++ to run the generated C on the host")
-	}
-	if testing.Short() {
-		t.Skip("compiles and runs about 70 kernels on the host")
-	}
+	cxx := hostCXX(t, "compiles and runs about 70 kernels on the host")
 	ks := kernels(t, vecSource)
 	var runs []hostVecRun
 	for _, c := range vecCases {
@@ -100,33 +93,11 @@ func TestVectorAccessesOnHost(t *testing.T) {
 			runs = append(runs, hostVecRun{c: c, k: ks[c.name], opts: opts})
 		}
 	}
-	dir := t.TempDir()
-	exes := make([]string, hostParts)
-	var wg sync.WaitGroup
-	for part := range hostParts {
-		var ids []int
-		for i := part; i < len(runs); i += hostParts {
-			ids = append(ids, i)
-		}
-		src, err := hostVecSource(runs, ids)
-		if err != nil {
-			t.Fatal(err)
-		}
-		file := filepath.Join(dir, fmt.Sprintf("vec%d.cc", part))
-		exes[part] = strings.TrimSuffix(file, ".cc")
-		if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		wg.Go(func() {
-			if out, err := exec.Command(cxx, "-std=c++20", "-O1", "-w", "-o", exes[part], file).CombinedOutput(); err != nil {
-				t.Errorf("g++: %v\n%.8000s", err, out)
-			}
-		})
-	}
-	wg.Wait()
-	if t.Failed() {
+	exes := compileHostParts(t, cxx, "vec", "-O1", len(runs), func(ids []int) (string, error) { return hostVecSource(runs, ids) })
+	if exes == nil {
 		return
 	}
+	dir := t.TempDir()
 	compared := 0
 	for i, r := range runs {
 		in := vecInputs(r.k, r.c, uint64(i/len(vecBuilds)))
