@@ -211,6 +211,23 @@ func makeCurrent(env *backend.Env, d *cudadev.Dev) error {
 	return nil
 }
 
+// relaxedDo runs f in d's context; while d captures, with the calling
+// thread in relaxed capture mode, restored afterwards: loading a module
+// and allocating memory are unsafe calls in global mode, which would
+// invalidate the capture.
+func relaxedDo(d *cudadev.Dev, f func() error) error {
+	return d.Ctx.Do(func() error {
+		if d.Capturing() {
+			prev, err := d.Drv.ThreadExchangeStreamCaptureMode(cuda.CaptureModeRelaxed)
+			if err != nil {
+				return err
+			}
+			defer d.Drv.ThreadExchangeStreamCaptureMode(prev)
+		}
+		return f()
+	})
+}
+
 // module returns the variant's module, building and loading it on first
 // use.
 func (p *program) module(variant int) (*Kernel, error) {
@@ -223,17 +240,8 @@ func (p *program) module(variant int) (*Kernel, error) {
 	}
 	d := p.d
 	var m *Kernel
-	err = d.Ctx.Do(func() error {
-		// Loading a module is an unsafe call in global capture mode: a
-		// kernel first launched inside a capture block loads with this
-		// thread in relaxed mode, then the mode is restored.
-		if d.Capturing() {
-			prev, err := d.Drv.ThreadExchangeStreamCaptureMode(cuda.CaptureModeRelaxed)
-			if err != nil {
-				return err
-			}
-			defer d.Drv.ThreadExchangeStreamCaptureMode(prev)
-		}
+	// A kernel first launched inside a capture block loads there.
+	err = relaxedDo(d, func() error {
 		return d.RetryOOM(func() error {
 			var err error
 			m, err = b.Build(p.k, d.Info, Options{Debug: p.debug, UnitStride: variant&variantUnitStride != 0,

@@ -76,16 +76,7 @@ func newBLASDev(d *cudadev.Dev) (*blasDev, error) {
 		return nil, err
 	}
 	b := &blasDev{lib: lib}
-	err = d.Ctx.Do(func() error {
-		if d.Capturing() {
-			prev, err := d.Drv.ThreadExchangeStreamCaptureMode(cuda.CaptureModeRelaxed)
-			if err != nil {
-				return err
-			}
-			defer d.Drv.ThreadExchangeStreamCaptureMode(prev)
-		}
-		return b.setup(d)
-	})
+	err = relaxedDo(d, func() error { return b.setup(d) })
 	if err != nil {
 		return nil, fmt.Errorf("cuBLAS (%s) on cuda:%d: %w", lib.Path(), d.Ordinal, err)
 	}
