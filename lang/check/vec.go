@@ -291,7 +291,7 @@ func (b *body) selectLanes(t dtype.Type, indices []ast.Expr, pos ast.Pos) (laneS
 	}
 	sel := laneSel{t: dtype.Of(t.Elem)}
 	if t.Kind == dtype.Mat && len(ops) == 1 {
-		sel.t, _ = dtype.ByName(fmt.Sprintf("vec%d%s", t.M, laneSuffix(t.Elem)))
+		sel.t = dtype.Type{Kind: dtype.Vec, Elem: t.Elem, N: t.M} // a row
 	}
 	if dynamic {
 		for _, x := range ops {
@@ -382,10 +382,6 @@ func (b *body) scratchAccess(v *kvar, t dtype.Type, sel laneSel, e ast.Expr, val
 		out = append(out, r)
 	}
 	return out
-}
-
-func laneSuffix(e ir.Type) string {
-	return map[ir.Type]string{ir.F64: "d", ir.I32: "i"}[e]
 }
 
 // laneIndex is the position of lane k in a compound array element's
