@@ -120,7 +120,7 @@ func TestWriteFilePreallocates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = fa.WriteFile("out.npy", func(w io.Writer) error {
+	err = fa.WriteFile("out.npy", false, func(w io.Writer) error {
 		p, ok := w.(interp.Preallocator)
 		if !ok {
 			t.Fatalf("WriteFile's writer %T takes no preallocation hint", w)

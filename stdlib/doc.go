@@ -101,7 +101,7 @@ var docs = slices.Concat([]Doc{
 	{"array_equal", topicReduce, "array_equal(a, b)", "equal's other name, as NumPy's", false},
 
 	{"load", topicFiles, `load("x.npy", device=, allocator=)`, "read a NumPy .npy file into a new array", false},
-	{"save", topicFiles, `save("x.npy", a)`, "write a as a NumPy .npy file (the name must end in .npy), atomically", false},
+	{"save", topicFiles, `save("x.npy", a, sync=false)`, "write a as a NumPy .npy file (the name must end in .npy), atomically; sync=true: also synced to the disk before it returns", false},
 	{"load_text", topicFiles, `load_text("a.csv", delimiter=, dtype=f32, skiprows=0, comments="#", device=, allocator=)`, "read a text or CSV file of numbers (NumPy's loadtxt): 1-D for one column, else 2-D", false},
 	{"save_text", topicFiles, `save_text("a.csv", a, delimiter=, fmt=, header=, comments="# ")`, "write a 1-D or 2-D array as text or CSV (NumPy's savetxt); the delimiter follows .csv/.tsv", false},
 	{"read_file", topicFiles, "read_file(path)", "a file's contents as a string", false},

@@ -53,7 +53,11 @@ func mapColor(stops []color.NRGBA, t float64) color.NRGBA {
 // Row 0 is the top row, as matplotlib's imshow draws it. A (h, w, 3) or
 // (h, w, 4) u8 array is written as RGB or RGBA pixels.
 func saveImage(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(2, 2, "cmap", "vmin", "vmax"); err != nil {
+	if err := args.Check(2, 2, "cmap", "vmin", "vmax", "sync"); err != nil {
+		return nil, err
+	}
+	sync, err := boolArg(args, "sync", false)
+	if err != nil {
 		return nil, err
 	}
 	path, err := pathArg(args, 0)
@@ -72,7 +76,7 @@ func saveImage(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = th.Files().WriteFile(path, func(w io.Writer) error {
+	err = th.Files().WriteFile(path, sync, func(w io.Writer) error {
 		return png.Encode(pollingWriter{th, w}, img)
 	})
 	if err != nil {

@@ -162,12 +162,17 @@ func readError(err error) error {
 	return fmt.Errorf("npy: reading data: %w", err)
 }
 
-// save writes an array as a .npy file: save(path, a), through
-// FileAccess.WriteFile, so the file is replaced atomically and durably, or
-// not at all. An array of a compound type saves as its lanes: vec3[n] as
+// save writes an array as a .npy file: save(path, a, sync=false), through
+// FileAccess.WriteFile, so the file is replaced atomically or not at all,
+// and with sync=true also durably (synced to the disk before save
+// returns). An array of a compound type saves as its lanes: vec3[n] as
 // an (n, 3) float32 array; an array of a struct as records (npy.Record).
 func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(2, 2); err != nil {
+	if err := args.Check(2, 2, "sync"); err != nil {
+		return nil, err
+	}
+	sync, err := boolArg(args, "sync", false)
+	if err != nil {
 		return nil, err
 	}
 	path, err := pathArg(args, 0)
@@ -186,7 +191,7 @@ func save(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if x.Elem.Kind == dtype.StructKind {
 		h.Record = npy.RecordOf(x.Elem.St)
 	}
-	err = th.Files().WriteFile(path, func(w io.Writer) error {
+	err = th.Files().WriteFile(path, sync, func(w io.Writer) error {
 		return writeArray(pollingWriter{th, w}, h, a)
 	})
 	// The bytes written may be a's own memory: a (perhaps made only for

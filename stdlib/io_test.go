@@ -287,3 +287,31 @@ print(min(a) == max(a), max(a))`, i)
 		}
 	}
 }
+
+// Every writer takes sync=: with it or without, the file is replaced
+// whole and no temporary file is left beside it; sync must be a bool.
+func TestWritersSync(t *testing.T) {
+	dir := t.TempDir()
+	for _, sync := range []string{"true", "false"} {
+		out := mustExec(t, dir, `let m = arange(6, dtype=f32).reshape([2, 3])
+save(dir + "/m.npy", m, sync=`+sync+`)
+save_text(dir + "/m.csv", m, sync=`+sync+`)
+write_file(dir + "/n.txt", "hi\n", sync=`+sync+`)
+save_image(dir + "/m.png", m, sync=`+sync+`)
+print(equal(load(dir + "/m.npy"), m), equal(load_text(dir + "/m.csv"), m), read_file(dir + "/n.txt"), end="")`)
+		if out != "true true hi\n" {
+			t.Errorf("sync=%s: got %q", sync, out)
+		}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ents) != 4 {
+		t.Errorf("files left: %v", ents)
+	}
+	_, err = exec(t, context.Background(), dir, `save(dir + "/m.npy", zeros(3), sync=1)`, 0)
+	if err == nil || !strings.Contains(err.Error(), "save: sync must be a bool, not int") {
+		t.Errorf("sync=1: %v", err)
+	}
+}

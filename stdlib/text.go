@@ -107,7 +107,11 @@ func readAll(th *interp.Thread, path string) (string, error) {
 // write_file(path, s) replaces a file with the string s, atomically
 // (FileAccess.WriteFile).
 func writeFile(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(2, 2); err != nil {
+	if err := args.Check(2, 2, "sync"); err != nil {
+		return nil, err
+	}
+	sync, err := boolArg(args, "sync", false)
+	if err != nil {
 		return nil, err
 	}
 	path, err := pathArg(args, 0)
@@ -121,7 +125,7 @@ func writeFile(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := refuseSuffix("write_file", path, "strings", npySuffixes, imageSuffixes); err != nil {
 		return nil, err
 	}
-	err = th.Files().WriteFile(path, func(w io.Writer) error {
+	err = th.Files().WriteFile(path, sync, func(w io.Writer) error {
 		_, err := io.WriteString(pollingWriter{th, w}, string(s))
 		return err
 	})
@@ -150,7 +154,11 @@ func defaultDelimiter(path string) string {
 // format with one verb) says otherwise; a header is written first, each
 // of its lines after comments.
 func saveText(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-	if err := args.Check(2, 2, "delimiter", "fmt", "header", "comments"); err != nil {
+	if err := args.Check(2, 2, "delimiter", "fmt", "header", "comments", "sync"); err != nil {
+		return nil, err
+	}
+	sync, err := boolArg(args, "sync", false)
+	if err != nil {
 		return nil, err
 	}
 	path, err := pathArg(args, 0)
@@ -171,7 +179,7 @@ func saveText(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = th.Files().WriteFile(path, func(w io.Writer) error {
+	err = th.Files().WriteFile(path, sync, func(w io.Writer) error {
 		return writeText(th, bufio.NewWriter(pollingWriter{th, w}), a, opts)
 	})
 	runtime.KeepAlive(a) // its bytes are read in place
