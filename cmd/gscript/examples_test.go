@@ -75,3 +75,13 @@ func TestBlockReduceVec4Bench(t *testing.T) {
 		t.Errorf("exit %d, output:\n%s%s", code, out, errOut)
 	}
 }
+
+// TestStencilBench runs bench/stencil.gs on the cpu over 260^2 cells (not
+// a multiple of any of its tiles): every tiled, streaming and warp kernel
+// gives the plain stencil's bits (the script asserts it).
+func TestStencilBench(t *testing.T) {
+	code, out, errOut := gscript(t, "", "run", "--device", "cpu", filepath.Join("..", "..", "bench", "stencil.gs"), "260")
+	if code != 0 || strings.Count(out, "GB/s") != 6 {
+		t.Errorf("exit %d, output:\n%s%s", code, out, errOut)
+	}
+}

@@ -212,7 +212,7 @@ func TestCUDACommand(t *testing.T) {
 		t.Errorf("cuda FILE: exit %d, stderr %q, stdout:\n%s", code, errOut, out)
 	}
 	code, out, _ = gscript(t, "", "cuda", p, "b")
-	if code != 0 || strings.Count(out, `extern "C" __global__ void gs_b(`) != 1 || strings.Contains(out, "kernel a") {
+	if code != 0 || strings.Count(out, `extern "C" __global__ void __launch_bounds__(256, 4) gs_b(`) != 1 || strings.Contains(out, "kernel a") {
 		t.Errorf("cuda FILE b: exit %d, stdout:\n%s", code, out)
 	}
 	for _, c := range []struct {

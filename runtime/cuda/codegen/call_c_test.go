@@ -20,6 +20,7 @@ const callShim = `#include <cstdio>
 #define __device__
 #define __forceinline__ inline
 #define __global__
+#define __launch_bounds__(...)
 struct gs_dim3 { unsigned int x, y, z; };
 static gs_dim3 blockIdx, blockDim, threadIdx;
 static float __fadd_rn(float a, float b) { return a + b; }

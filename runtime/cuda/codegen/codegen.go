@@ -144,7 +144,7 @@ func (g *gen) entryCode() (string, error) {
 	call := fmt.Sprintf("%s_body(%s);", name, strings.Join(args, ", "))
 	var b strings.Builder
 	b.WriteString("  long long gs_first = (long long)blockIdx.x * (long long)blockDim.x * gs_dims.per + (long long)threadIdx.x;\n")
-	if unrollable(f) {
+	if unrollable(g.k, f) {
 		// The launcher's coarsening factor as a constant: the unrolled
 		// loop streams 1.5% faster than the general one (saxpy, H200).
 		fmt.Fprintf(&b, `  if (gs_dims.per == %d) {
@@ -167,6 +167,18 @@ func (g *gen) entryCode() (string, error) {
 	return bodySig + " {\n" + body + "}\n\n" + sig + " {\n" + b.String() + "}\n", nil
 }
 
+// FlatBlock is the threads per block of every launch of a kernel without
+// a block shape (the launcher's choice, declared to the compiler).
+const FlatBlock = 256
+
+// flatBlocksPerSM is the blocks of FlatBlock threads each multiprocessor
+// must hold at once: __launch_bounds__ then caps registers at 64 a thread
+// (half the H200's threads resident). Without it NVRTC gave the vec3
+// n-body loop more registers and fewer resident threads: 16.6 TFLOP/s
+// against 20.2 with the cap (H200, one probe; the three-array loop 19.1
+// and 22.5). Streaming kernels need far fewer registers and do not notice.
+const flatBlocksPerSM = 4
+
 // CoarsenPer is the launch threads per CUDA thread of a coarsened launch,
 // the factor the entry unrolls for.
 const CoarsenPer = 4
@@ -176,14 +188,22 @@ const CoarsenPer = 4
 // only compile slower.
 const unrollLimit = 48
 
-func unrollable(f *ir.Func) bool {
+// unrollable reports whether kernel k's entry f is small and loop-free,
+// counting the funcs it calls as part of it (a loop in a callee, as the
+// n-body's interaction loop, makes the body anything but streaming).
+func unrollable(k *ir.Kernel, f *ir.Func) bool {
 	n, loops := 0, false
+	seen := map[int]bool{} // each callee once: malformed recursive IR ends
 	var walk func(ss []ir.Stmt)
 	walk = func(ss []ir.Stmt) {
 		for _, s := range ss {
 			switch s := s.(type) {
 			case *ir.Inst:
 				n++
+				if c := s.Callee; s.Op == ir.OpCall && c >= 0 && c < len(k.Funcs) && !seen[c] {
+					seen[c] = true
+					walk(k.Funcs[c].Body)
+				}
 			case *ir.If:
 				walk(s.Then)
 				walk(s.Else)
@@ -349,7 +369,8 @@ func (g *gen) entrySig() (string, error) {
 			strings.Join(ps, ", ")), nil
 	}
 	ps = append(ps, "gs_launch gs_dims")
-	return fmt.Sprintf("extern \"C\" __global__ void %s(%s)", EntryName(g.k), strings.Join(ps, ", ")), nil
+	return fmt.Sprintf("extern \"C\" __global__ void __launch_bounds__(%d, %d) %s(%s)", FlatBlock, flatBlocksPerSM,
+		EntryName(g.k), strings.Join(ps, ", ")), nil
 }
 
 // body emits a function body: thread decoding (entry), every register

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"math"
 	"regexp"
 	"strconv"
@@ -51,7 +52,7 @@ func wantNone(t *testing.T, src string, snippets ...string) {
 func TestSaxpy(t *testing.T) {
 	src := mustSource(t, saxpy(), Options{})
 	wantAll(t, src,
-		`extern "C" __global__ void gs_saxpy\(gs_array1 p0_x, gs_array1 p1_y, float p2_a, gs_launch gs_dims\) \{`,
+		`extern "C" __global__ void __launch_bounds__\(256, 4\) gs_saxpy\(gs_array1 p0_x, gs_array1 p1_y, float p2_a, gs_launch gs_dims\) \{`,
 		`struct gs_array1 \{ unsigned long long data; long long shape\[1\]; long long strides\[1\]; \};`,
 		`struct gs_launch \{ long long n\[4\]; long long total; long long per; \};`,
 		// The body runs once per launch thread; each CUDA thread runs
@@ -77,7 +78,7 @@ func TestSaxpy(t *testing.T) {
 func TestStencil2D(t *testing.T) {
 	src := mustSource(t, stencil(), Options{})
 	wantAll(t, src,
-		`extern "C" __global__ void gs_blur\(gs_array2 p0_a, gs_array2 p1_b, gs_launch gs_dims\)`,
+		`extern "C" __global__ void __launch_bounds__\(256, 4\) gs_blur\(gs_array2 p0_a, gs_array2 p1_b, gs_launch gs_dims\)`,
 		// C order: the last axis is fastest.
 		`unsigned int gs_rest = \(unsigned int\)gs_lin;\n\s+int gs_tid1 = \(int\)\(gs_rest % \(unsigned int\)gs_dims\.n\[1\]\);\n\s+gs_rest /= \(unsigned int\)gs_dims\.n\[1\];\n\s+int gs_tid0 = \(int\)gs_rest;`,
 		`= \(int\)p0_a\.shape\[0\];`, `= \(int\)p0_a\.shape\[1\];`,
@@ -590,6 +591,36 @@ func TestFastMath(t *testing.T) {
 			src := mustSource(t, c.Kernel, Options{FastMath: true})
 			wantAll(t, src, w[map[ir.Type]int{ir.F32: 0, ir.F64: 1}[c.T]])
 			wantNone(t, src, `__[fd]\w+_rn`)
+		}
+	}
+}
+
+// TestCoarsenedEntry: a small loop-free kernel gets the entry that runs
+// CoarsenPer launch threads unrolled; one whose body calls a func with a
+// loop (an n-body's interaction loop) does not, since the loop is its
+// body too. Both declare their block to the compiler.
+func TestCoarsenedEntry(t *testing.T) {
+	ks := lowerScript(t, `
+func total(x: array[f32]) -> f32 {
+    let s: f32 = 0.0
+    for j in range(len(x)) {
+        s += x[j]
+    }
+    return s
+}
+kernel small(x: array[f32]) {
+    x[tid()] += 1.0
+}
+kernel looping(x: array[f32], y: array[f32]) {
+    y[tid()] = total(x)
+}
+`)
+	unrolled := fmt.Sprintf("if (gs_dims.per == %d) {", CoarsenPer)
+	bounds := fmt.Sprintf("__launch_bounds__(%d, %d)", FlatBlock, flatBlocksPerSM)
+	for name, want := range map[string]bool{"small": true, "looping": false} {
+		src := mustSource(t, ks[name], Options{})
+		if got := strings.Contains(src, unrolled); got != want || !strings.Contains(src, bounds) {
+			t.Errorf("%s: unrolled entry %v (want %v), bounds %v:\n%s", name, got, want, strings.Contains(src, bounds), src)
 		}
 	}
 }

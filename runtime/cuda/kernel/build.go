@@ -13,8 +13,9 @@ import (
 	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
 )
 
-// blockSize is the threads per block of every launch.
-const blockSize = 256
+// blockSize is the threads per block of every launch of a flat kernel
+// (its entry declares it in __launch_bounds__).
+const blockSize = codegen.FlatBlock
 
 // Thread coarsening: a launch of at least coarsenWaves*codegen.CoarsenPer
 // times the threads the device holds at once runs codegen.CoarsenPer launch

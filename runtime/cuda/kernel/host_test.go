@@ -36,7 +36,7 @@ const hostShim = `#include <cmath>
 #define __global__
 #define __forceinline__ inline
 #define __noinline__
-#define __launch_bounds__(n)
+#define __launch_bounds__(...)
 #define __shared__
 #define __align__(n) __attribute__((aligned(n)))
 
