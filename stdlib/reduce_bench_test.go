@@ -72,20 +72,23 @@ func BenchmarkSumCPU(b *testing.B) {
 
 // BenchmarkReduceCUDA times the reductions of ARRAYS.md section 6 on
 // cuda:0: sum, max, argmax and dot of 2^28 f32, and sum(m, axis=1) of a
-// 16384 x 16384 f32 matrix. SetBytes counts the bytes read, so ns/op and
+// 16384 x 16384 f32 matrix, and sum of 4096 f32 (a call's fixed cost).
+// SetBytes counts the bytes read, so ns/op and
 // MB/s compare with ../shared/bench/workloads.py reduce and arraylib.
 func BenchmarkReduceCUDA(b *testing.B) {
 	if mem.CUDADeviceCount() == 0 {
 		b.Skip("no CUDA device")
 	}
 	n := 1 << 28
-	setup := fmt.Sprintf(initF32, n) + "array y: f32[n] = 0.5\nlet m = x.reshape([16384, 16384])\n"
+	setup := fmt.Sprintf(initF32, n) + "array y: f32[n] = 0.5\nlet m = x.reshape([16384, 16384])\narray small: f32[4096] = 0.5\n"
 	in, u := benchInterp(b, "cuda:0", setup)
 	for _, fn := range []string{"sum", "max", "argmax"} {
 		b.Run(fn, func(b *testing.B) { benchCall(b, in, u, int64(4*n), fn, "x") })
 	}
 	b.Run("dot", func(b *testing.B) { benchCall(b, in, u, int64(8*n), "dot", "x", "y") })
 	b.Run("sum_axis1", func(b *testing.B) { benchAxis(b, in, int64(4*n)) })
+	// the cost of a call beyond reading its data: plan, launches, read-back
+	b.Run("sum_4096", func(b *testing.B) { benchCall(b, in, u, 4*4096, "sum", "small") })
 }
 
 // benchAxis times `let s = sum(m, axis=1)` (a new array each time) with a

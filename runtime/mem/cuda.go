@@ -136,6 +136,9 @@ func (d *cudaDev) SyncInterruptible(stop *atomic.Bool) error {
 	if stop == nil {
 		return d.Sync()
 	}
+	if drained, err := d.spin(stop); drained || err != nil {
+		return err
+	}
 	done := make(chan error, 1)
 	go func() { done <- d.Sync() }()
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -150,6 +153,33 @@ func (d *cudaDev) SyncInterruptible(stop *atomic.Bool) error {
 			}
 		}
 	}
+}
+
+// spinWait is how long SyncInterruptible polls the stream on the calling
+// goroutine before it hands the wait to a goroutine of its own. Waits as
+// short as a reduction's (a few hundred microseconds) then end when the
+// work does, without waking one goroutine from another; longer ones cost
+// at most this much of a core.
+const spinWait = time.Millisecond
+
+// spin polls the stream until it drains (true), stop is set
+// (ErrInterrupted) or spinWait passes (false).
+func (d *cudaDev) spin(stop *atomic.Bool) (bool, error) {
+	drained := false
+	err := d.Ctx.Do(func() error {
+		for end := time.Now().Add(spinWait); time.Now().Before(end); {
+			if stop.Load() {
+				return ErrInterrupted
+			}
+			ok, err := d.Drv.StreamQuery(d.Stream)
+			if ok || err != nil {
+				drained = ok
+				return err
+			}
+		}
+		return nil
+	})
+	return drained, err
 }
 
 // DefaultPool is the device's default memory pool (the one the mempool
