@@ -2,8 +2,8 @@ package interp_test
 
 import (
 	"context"
-	"errors"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,7 +13,7 @@ import (
 )
 
 // TestSynchronizeInterrupted: a synchronize() waiting for a kernel that
-// runs for seconds ends soon after the run is cancelled, past the short
+// runs for about a second ends soon after the run is cancelled, past the short
 // polling phase of the wait (runtime/mem's spinWait) as well as within
 // it; a short wait ends with its work.
 func TestSynchronizeInterrupted(t *testing.T) {
@@ -44,10 +44,11 @@ synchronize()
 		ctx, cancel := context.WithCancel(context.Background())
 		time.AfterFunc(after, cancel)
 		t0 := time.Now()
-		err := in.Exec(ctx, "wait.gs", []byte("launch spin[256](x, 1000000000)\nsynchronize()"))
+		err := in.Exec(ctx, "wait.gs", []byte("launch spin[256](x, 300000000)\nsynchronize()"))
 		took := time.Since(t0)
 		cancel()
-		if !errors.Is(err, interp.ErrInterrupted) || took > after+300*time.Millisecond {
+		// mem's "interrupted while waiting for the device", positioned
+		if err == nil || !strings.Contains(err.Error(), "interrupted while waiting") || took > after+300*time.Millisecond {
 			t.Errorf("cancelled after %v: err %v after %v", after, err, took)
 		}
 	}
