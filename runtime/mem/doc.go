@@ -151,6 +151,13 @@
 //     cuMemPrefetchAsync each, on the launch stream; the host side waits for
 //     its prefetch before the access. A failed automatic prefetch fails the
 //     launch or access, naming config.prefetch = "off".
+//   - Waiting for a device interruptibly (SyncInterruptible, behind
+//     synchronize() and every host read of a result) first polls the
+//     stream on the caller's goroutine for up to 1 ms, then hands the
+//     blocking wait to a goroutine of its own and checks for Ctrl-C every
+//     10 ms. The handoff between goroutines cost about 27 us a wait on the
+//     H200 machine: a sum of 4096 f32 took 56 us a call before the polling
+//     phase and 29 after (CuPy 23), a sum of 2^28 f32 306 us and 271.
 //   - explain_access is Access's own result: the decision, the rule, the
 //     facts it read, and a Fix worded with the caller's variable name; the
 //     remedy of a LaunchError is the same Fix. Remedies prefer a change of
