@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"runtime"
 	"slices"
+	"unsafe"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -27,11 +28,49 @@ func fullReduce(th *interp.Thread, name string, s reduce.Spec, pr reduce.Produce
 		return nil, fmt.Errorf("%s: the result of a reduction cannot be read inside a capture block on %s: the block "+
 			"records GPU work without running it (reduce along axis= to record it, or reduce after replay)", name, dev)
 	}
-	chunks, err := runFull(th, s, pr, ins, scal)
+	chunks, ok, err := hostSum(th, s, pr, ins)
+	if !ok && err == nil {
+		chunks, err = runFull(th, s, pr, ins, scal)
+	}
 	if err != nil {
 		return nil, err
 	}
 	return hostValue(name, s, n, chunks)
+}
+
+// hostSum is the full float sum, mean or norm of one contiguous array in
+// host memory on the cpu, by reduce.HostSum: the kernels' result bit for
+// bit, at memory speed (ok false: not such a reduction, run the kernels).
+func hostSum(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Array) ([][]uint64, bool, error) {
+	a := ins[0]
+	if pr != nil || len(ins) != 1 || a.Device().Type != mem.CPU || !a.IsContiguous() || !a.HostAccessible() {
+		return nil, false, nil
+	}
+	switch s.Kind {
+	case reduce.Sum, reduce.Mean, reduce.Norm:
+	default:
+		return nil, false, nil
+	}
+	t := a.DType()
+	if t != ir.F32 && t != ir.F64 {
+		return nil, false, nil
+	}
+	b, err := a.ReadHost()
+	if err != nil {
+		return nil, false, err
+	}
+	var v float64
+	ok := false
+	if p, n := unsafe.Pointer(unsafe.SliceData(b)), a.Size(); t == ir.F32 {
+		v, ok = reduce.HostSum(unsafe.Slice((*float32)(p), n), s.Kind, reduce.HostWorkers(), th.Canceled)
+	} else {
+		v, ok = reduce.HostSum(unsafe.Slice((*float64)(p), n), s.Kind, reduce.HostWorkers(), th.Canceled)
+	}
+	runtime.KeepAlive(a) // b is a's memory
+	if !ok {
+		return nil, false, errInterrupted
+	}
+	return [][]uint64{{math.Float64bits(v)}}, true, nil
 }
 
 // runFull launches the two passes over ranges of at most Full.Chunk
