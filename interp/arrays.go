@@ -241,8 +241,18 @@ func formatArray(x *Array) (string, error) {
 		return formatBits(a.DType(), bits), err
 	}
 	if isStructArray(x) {
+		loads := func(offs []int) ([]uint64, error) {
+			bits := make([]uint64, len(offs))
+			for i, o := range offs {
+				var err error
+				if bits[i], err = load(o); err != nil {
+					return nil, err
+				}
+			}
+			return bits, nil
+		}
 		elem = func(off int) (string, error) {
-			v, err := loadStruct(x, off, load)
+			v, err := loadStruct(x, off, loads)
 			if err != nil {
 				return "", err
 			}

@@ -51,35 +51,42 @@ func structValue(v Value, t dtype.Type) ([]byte, error) {
 }
 
 // loadStruct reads the element of x (an array of a struct) at offset off
-// of its memory, one byte at a time through load (LoadElem, or a host
-// copy's reader).
-func loadStruct(x *Array, off int, load func(int) (uint64, error)) (*Vector, error) {
-	st := x.A.Strides()[x.A.NDim()-1]
-	b := make([]byte, x.Elem.Size())
-	for j := range b {
-		bits, err := load(off + j*st)
-		if err != nil {
-			return nil, err
-		}
-		b[j] = byte(bits)
+// of its memory: its bytes, through loads (Array.LoadElems, one copy from
+// device memory, or a host copy's reader).
+func loadStruct(x *Array, off int, loads func(offs []int) ([]uint64, error)) (*Vector, error) {
+	bits, err := loads(structOffsets(x, off))
+	if err != nil {
+		return nil, err
+	}
+	b := make([]byte, len(bits))
+	for j, v := range bits {
+		b[j] = byte(v)
 	}
 	return &Vector{T: x.Elem, Lanes: structLanes(x.Elem, b)}, nil
 }
 
+// structOffsets are the offsets of the bytes of x's element at off.
+func structOffsets(x *Array, off int) []int {
+	st := x.A.Strides()[x.A.NDim()-1]
+	offs := make([]int, x.Elem.Size())
+	for j := range offs {
+		offs[j] = off + j*st
+	}
+	return offs
+}
+
 // storeStruct writes v, a value of x's struct type, into the element of x
-// at off.
+// at off (one copy to device memory when its bytes are contiguous).
 func storeStruct(x *Array, off int, v Value) error {
 	b, err := structValue(v, x.Elem)
 	if err != nil {
 		return err
 	}
-	st := x.A.Strides()[x.A.NDim()-1]
+	bits := make([]uint64, len(b))
 	for j, c := range b {
-		if err := x.A.StoreElem(off+j*st, uint64(c)); err != nil {
-			return err
-		}
+		bits[j] = uint64(c)
 	}
-	return nil
+	return x.A.StoreElems(structOffsets(x, off), bits)
 }
 
 // fillStruct sets every element of x (an array of a struct) to v: one u8

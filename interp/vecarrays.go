@@ -228,21 +228,25 @@ func (th *Thread) assignCompound(dst *Array, v Value) error {
 }
 
 // loadVector reads the element of x (an array of a compound type) at
-// offset off.
+// offset off: its lanes in one copy from device memory.
 func loadVector(x *Array, off int) (*Vector, error) {
 	if isStructArray(x) {
-		return loadStruct(x, off, x.A.LoadElem)
+		return loadStruct(x, off, x.A.LoadElems)
 	}
-	offs := laneOffsets(x.A, x.Elem)
-	lanes := make([]uint64, len(offs))
-	for k, o := range offs {
-		b, err := x.A.LoadElem(off + o)
-		if err != nil {
-			return nil, err
-		}
-		lanes[k] = b
+	lanes, err := x.A.LoadElems(laneAt(x, off))
+	if err != nil {
+		return nil, err
 	}
 	return &Vector{T: x.Elem, Lanes: lanes}, nil
+}
+
+// laneAt are the offsets of the lanes of x's element at off.
+func laneAt(x *Array, off int) []int {
+	offs := laneOffsets(x.A, x.Elem)
+	for k := range offs {
+		offs[k] += off
+	}
+	return offs
 }
 
 // storeVector writes v (see vectorBits) into the element of x at off.
@@ -254,12 +258,7 @@ func storeVector(x *Array, off int, v Value) error {
 	if err != nil {
 		return err
 	}
-	for k, o := range laneOffsets(x.A, x.Elem) {
-		if err := x.A.StoreElem(off+o, bits[k]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return x.A.StoreElems(laneAt(x, off), bits)
 }
 
 // elemOffset is the offset of x's element at the full index ints (one

@@ -406,3 +406,50 @@ func TestGPUPeerAndPoolAccess(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestElemsOnDevice: LoadElems and StoreElems of device memory read and
+// write the elements at their offsets, in one copy for a short run, one by
+// one for a long or gappy one, and leave the elements in between alone.
+func TestElemsOnDevice(t *testing.T) {
+	needGPU(t)
+	tr := NewTracker(nil)
+	defer tr.FreeAll()
+	a, err := tr.New(DeviceAllocator{}, Device{Type: CUDA}, ir.U8, []int{3 * maxSpan})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.WriteHost(func(b []byte) error {
+		for i := range b {
+			b[i] = byte(i)
+		}
+		return nil
+	})
+	for _, offs := range [][]int{{5, 6, 7, 8}, {40, 42, 44}, {1, 2 * maxSpan}} {
+		got, err := a.LoadElems(offs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bits := make([]uint64, len(offs))
+		for i, o := range offs {
+			if got[i] != uint64(byte(o)) {
+				t.Errorf("LoadElems(%v)[%d] = %d, want %d", offs, i, got[i], byte(o))
+			}
+			bits[i] = 200 + uint64(i)
+		}
+		if err := a.StoreElems(offs, bits); err != nil {
+			t.Fatal(err)
+		}
+		b, err := a.ReadHost()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, o := range offs {
+			if b[o] != byte(200+i) {
+				t.Errorf("StoreElems(%v): element %d holds %d", offs, o, b[o])
+			}
+		}
+		if offs[1]-offs[0] == 2 && b[offs[0]+1] != byte(offs[0]+1) {
+			t.Errorf("StoreElems(%v) rewrote the element between", offs)
+		}
+	}
+}

@@ -292,6 +292,99 @@ func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
 	})
 }
 
+// maxSpan bounds the elements LoadElems and StoreElems copy in one piece:
+// a vector's lanes or a struct's bytes, not a lane view of a huge array.
+const maxSpan = 4096
+
+// LoadElems reads the elements at offs (offsets from Offset, as
+// LoadElem's) as raw bits. Memory the CPU cannot access in place is read
+// in one copy of the range the offsets span when that is short (the lanes
+// of one vector, the bytes of one struct), rather than a copy each.
+func (a *Array) LoadElems(offs []int) ([]uint64, error) {
+	out := make([]uint64, len(offs))
+	lo, n, ok := a.spanOf(offs)
+	if !ok {
+		for i, o := range offs {
+			var err error
+			if out[i], err = a.LoadElem(o); err != nil {
+				return nil, err
+			}
+		}
+		return out, nil
+	}
+	buf := make([]byte, n*a.dtype.Size())
+	if err := a.spanIO(lo, buf, false); err != nil {
+		return nil, err
+	}
+	for i, o := range offs {
+		out[i] = LoadBits(buf, a.dtype, o-lo)
+	}
+	return out, nil
+}
+
+// StoreElems writes bits[i] to the element at offs[i] (as StoreElem), in
+// one copy when the offsets are a short run with no gaps (so no element
+// between them is rewritten).
+func (a *Array) StoreElems(offs []int, bits []uint64) error {
+	lo, n, ok := a.spanOf(offs)
+	if !ok || n != len(offs) {
+		for i, o := range offs {
+			if err := a.StoreElem(o, bits[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	buf := make([]byte, n*a.dtype.Size())
+	for i, o := range offs {
+		StoreBits(buf, a.dtype, o-lo, bits[i])
+	}
+	return a.spanIO(lo, buf, true)
+}
+
+// spanOf is the first offset of offs and the elements from it to the
+// last, with ok when the array is in device memory and the span is short
+// enough to copy whole.
+func (a *Array) spanOf(offs []int) (lo, n int, ok bool) {
+	if len(offs) == 0 || a.HostAccessible() {
+		return 0, 0, false
+	}
+	lo, hi := offs[0], offs[0]
+	for _, o := range offs {
+		lo, hi = min(lo, o), max(hi, o)
+	}
+	return lo, hi - lo + 1, hi-lo < maxSpan
+}
+
+// spanIO copies buf from (write: to) the device memory of the elements
+// from offset lo, on the array's stream after the work queued there.
+func (a *Array) spanIO(lo int, buf []byte, write bool) error {
+	if err := a.SyncForHost(); err != nil {
+		return err
+	}
+	p, err := a.Ptr()
+	if err != nil {
+		return err
+	}
+	d, err := getCUDADevice(a.Device().Ordinal)
+	if err != nil {
+		return err
+	}
+	addr := cuda.DevicePtr(p + uintptr(lo*a.dtype.Size()))
+	return d.Ctx.Do(func() error {
+		var err error
+		if write {
+			err = d.Drv.MemcpyHtoDAsync(addr, unsafe.Pointer(&buf[0]), len(buf), d.Stream)
+		} else {
+			err = d.Drv.MemcpyDtoHAsync(unsafe.Pointer(&buf[0]), addr, len(buf), d.Stream)
+		}
+		if err != nil {
+			return err
+		}
+		return d.Drv.StreamSynchronize(d.Stream)
+	})
+}
+
 // CopyDevice copies src into dst on the GPU when both are contiguous
 // arrays of one dtype and shape on the same CUDA device (a copy queued on
 // its stream, so it is also recorded by a graph capture). It reports
