@@ -22,6 +22,7 @@ type access struct {
 	idx     []int
 	itypes  []ir.Type
 	accum   []func(fr *frame, m mask, r, ext, stride int, first bool) int
+	run     []func(fr *frame, r int) (int, bool)
 	pos     pos.Pos
 	race    bool  // a shared load, store or field access checked for races (race.go)
 	raceAt  int32 // its index in Program.race.pos
@@ -137,6 +138,7 @@ func (c *compiler) newAccess(ctx *fnCtx, in *ir.Inst, prm ir.Param, ref arrayRef
 			return nil, c.errf(ctx, in.Pos, "index %d of %s has type %s", k, prm.Name, t)
 		}
 		ac.accum = append(ac.accum, f)
+		ac.run = append(ac.run, runFor(t))
 	}
 	if c.p.race != nil && in.Space == ir.SpaceShared && !atomicOps[in.Op] {
 		ac.race, ac.raceAt = true, c.p.race.raceAt(in.Pos)
@@ -275,6 +277,34 @@ func accumFor(t ir.Type) func(*frame, mask, int, int, int, bool) int {
 	return nil
 }
 
+func runFor(t ir.Type) func(*frame, int) (int, bool) {
+	switch t {
+	case ir.U8:
+		return kRun[uint8]
+	case ir.I32:
+		return kRun[int32]
+	case ir.I64:
+		return kRun[int64]
+	case ir.U32:
+		return kRun[uint32]
+	}
+	return kRun[uint64]
+}
+
+// kRun reports whether index register r holds a run over the block's
+// lanes (lane i's index is lane 0's plus i, as ints: a run that wraps is
+// none), and lane 0's index. A gather's indices usually fail at lane 1.
+func kRun[I integer](fr *frame, r int) (int, bool) {
+	X := vec[I](fr, r)[:fr.n]
+	x0 := int(X[0])
+	for i, v := range X {
+		if int(v) != x0+i {
+			return 0, false
+		}
+	}
+	return x0, true
+}
+
 // kAccum checks index register r against extent ext and adds index*stride
 // (bytes) to the lanes' offsets (or sets them, for the first axis). It
 // returns the first out-of-bounds lane, or -1. A negative index, seen as
@@ -406,12 +436,39 @@ func (ac *access) tidAt(fr *frame, m mask, arr *arrayInfo) (unsafe.Pointer, int,
 	return unsafe.Add(arr.data, fr.base*step+off), step, ok
 }
 
+// runAt is tidAt for an access whose one varying index is a run over
+// all the block's lanes (a grid-stride loop's x[i] with i = base + lane):
+// the address of lane 0's element and the distance between lanes, with ok
+// false when the indices are no run or leave the array (the general path
+// then reports it). Shared arrays qualify; local ones (a copy per lane)
+// and race-checked accesses do not.
+func (ac *access) runAt(fr *frame, m mask, arr *arrayInfo) (unsafe.Pointer, int, bool) {
+	if !m.all || len(ac.vary) != 1 || ac.race || ac.lane != 0 {
+		return nil, 0, false
+	}
+	k := ac.vary[0]
+	first, ok := ac.run[k](fr, ac.idx[k])
+	if !ok || first < 0 || first+fr.n > arr.shape[k] {
+		return nil, 0, false
+	}
+	off, ok := ac.constOffset(arr)
+	step := arr.strides[k] * ac.size
+	return unsafe.Add(arr.data, off+first*step), step, ok
+}
+
 func (ac *access) load(d int, fast bool) instFn {
 	gather, tid := gatherFor(ac.elem), loadTidFor(ac.elem)
+	bools := ac.elem == ir.Bool // bytes other than 0/1 must become proper bools: kGatherBool
 	return func(fr *frame, m mask) error {
 		arr := ac.array(fr)
 		if fast {
 			if src, step, ok := ac.tidAt(fr, m, arr); ok {
+				tid(fr, m, d, src, step)
+				return nil
+			}
+		}
+		if !bools {
+			if src, step, ok := ac.runAt(fr, m, arr); ok {
 				tid(fr, m, d, src, step)
 				return nil
 			}
@@ -432,10 +489,17 @@ func (ac *access) load(d int, fast bool) instFn {
 
 func (ac *access) store(v int, fast bool) instFn {
 	scatter, tid := scatterFor(ac.elem), storeTidFor(ac.elem)
+	bools := ac.elem == ir.Bool // as the tid() path: bool arrays keep the general one
 	return func(fr *frame, m mask) error {
 		arr := ac.array(fr)
 		if fast {
 			if dst, step, ok := ac.tidAt(fr, m, arr); ok {
+				tid(fr, m, v, dst, step)
+				return nil
+			}
+		}
+		if !bools {
+			if dst, step, ok := ac.runAt(fr, m, arr); ok {
 				tid(fr, m, v, dst, step)
 				return nil
 			}

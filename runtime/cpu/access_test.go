@@ -293,3 +293,66 @@ func TestConstLaneSharedLocal(t *testing.T) {
 		}
 	}
 }
+
+// TestRunIndices: `out[i] = a[i] + 1` with i = idx[tid()]. Where the
+// indices of a block are a run (base + lane), the load and the store copy
+// (runAt); reversed indices or a gap take the gathers. Every pattern
+// gives the definition's values over a contiguous and a strided array,
+// and a run that leaves the array in the last block reports the general
+// path's error.
+func TestRunIndices(t *testing.T) {
+	const n, m = 3000, 3040 // n threads (not a multiple of the block); arrays of m
+	b := kernel("runs", arr("a", ir.F32, 1), arr("out", ir.F32, 1), arr("idx", ir.I32, 1))
+	i := b.load(2, b.tid(0))
+	ld := b.emit(&ir.Inst{Op: ir.OpLoad, Dst: b.f.NewReg(ir.F32), Param: 0, Args: []ir.Reg{i}})
+	b.store(1, i, b.op(ir.OpAdd, ir.F32, ld.Dst, b.konst(ir.F32, 1)))
+	prog := b.compile(t)
+	patterns := map[string]func(k int) int{
+		"run":         func(k int) int { return k },
+		"shifted run": func(k int) int { return k + 40 },
+		"reversed":    func(k int) int { return n - 1 - k },
+		"gap":         func(k int) int { return k + k/500 },
+	}
+	for name, p := range patterns {
+		for _, stride := range []int{1, 3} {
+			a, out := make([]float32, m*stride), make([]float32, m*stride)
+			for k := range a {
+				a[k] = float32(k)
+			}
+			idx := make([]int32, n)
+			for k := range idx {
+				idx[k] = int32(p(k))
+			}
+			args := []Arg{view(a, 0, []int{m}, []int{stride}), view(out, 0, []int{m}, []int{stride}), slice(idx)}
+			if err := prog.Launch([]int{n}, args, Options{}); err != nil {
+				t.Fatalf("%s stride %d: %v", name, stride, err)
+			}
+			runtime.KeepAlive(a) // the Args hold addresses only
+			runtime.KeepAlive(out)
+			runtime.KeepAlive(idx)
+			want := make([]float32, len(out))
+			for k := range idx {
+				j := int(idx[k]) * stride
+				want[j] = a[j] + 1
+			}
+			for k := range out {
+				if out[k] != want[k] {
+					t.Fatalf("%s stride %d: out[%d] = %v, want %v", name, stride, k, out[k], want[k])
+				}
+			}
+		}
+	}
+	a, out, idx := make([]float32, m), make([]float32, m), make([]int32, n)
+	for k := range idx {
+		idx[k] = int32(k + 41) // in bounds for the first blocks; lane n-1 reads m
+	}
+	err := prog.Launch([]int{n}, []Arg{slice(a, m), slice(out, m), slice(idx)}, Options{})
+	runtime.KeepAlive(a)
+	runtime.KeepAlive(out)
+	runtime.KeepAlive(idx)
+	var ke *KernelError
+	want := fmt.Sprintf("index %d out of bounds for axis 0 of array a with shape [%d]", m, m)
+	if !errors.As(err, &ke) || ke.Msg != want || ke.Pos != ld.Pos {
+		t.Errorf("a run past the array: %v, want %s at %v", err, want, ld.Pos)
+	}
+}

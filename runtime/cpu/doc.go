@@ -36,7 +36,14 @@
 // x[tid(), c, ...] takes that fast path too, and any other access reads
 // per lane only its other indices; a constant out of bounds makes the
 // access check every axis per lane, which reports the same error as
-// without it. (Race-checked shared accesses keep the general path.)
+// without it. An access whose one varying index holds a run over all the
+// block's lanes (lane i's index is lane 0's plus i: a grid-stride loop's
+// x[i] with i = base + thread_id()) is checked by its range and copied
+// the same way; kRun finds out per execution, and a gather's indices
+// usually fail it at lane 1 (a pass over at most the block's indices).
+// On the 2-core development machine it made the kernels of an int sum
+// 22% faster, of max 4%. (Race-checked shared accesses, local arrays and
+// bool arrays keep the general path.)
 //
 // Block kernels (ir.Kernel.Block, lang/ir/doc.go "Block kernels") run one
 // of their blocks per frame block: the lanes are exactly the block's
