@@ -7,6 +7,7 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -202,5 +203,34 @@ print(sum(w) == sum(v), mean(w) == mean(v), norm(w) == norm(v), sum(w) != 0.0)
 				t.Errorf("%s n=%d: %s", dt, n, out.String())
 			}
 		}
+	}
+}
+
+// TestReductionsAllocateNoHostCopy: full, fused and axis reductions of
+// 128 MiB arrays allocate no host memory in proportion to them (Go's heap
+// grows by less than 16 MiB over all of them), on the cpu and, where
+// there is one, on cuda:0, whose reductions once copied the array to the
+// host.
+func TestReductionsAllocateNoHostCopy(t *testing.T) {
+	devs := []string{"cpu"}
+	if mem.CUDADeviceCount() > 0 {
+		devs = append(devs, "cuda:0")
+	}
+	for _, dev := range devs {
+		var out bytes.Buffer
+		in := newInterp(t, dev, &out)
+		run(t, in, "array x: f32[1 << 25] = 0.5\narray y: f32[1 << 25] = 2.0\nlet m = x.reshape([4096, 8192])")
+		src := `let r = [sum(x), max(x), argmax(x), mean(x), norm(x), dot(x, y), sum(x * y), allclose(x, y),
+    sum(m, axis=1), max(m, axis=0)]
+synchronize()`
+		run(t, in, src) // builds the kernels
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		run(t, in, src)
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+			t.Errorf("%s: reductions of 128 MiB arrays allocated %d bytes of host memory", dev, grew)
+		}
+		in.Close()
 	}
 }

@@ -43,7 +43,8 @@ func HostSum[T HostFloat](x []T, k Kind, workers int, canceled func() bool) (flo
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			acc := make([]float64, unroll*group*blockThreads)
+			acc := getAcc(unroll * group * blockThreads)
+			defer accPool.Put(acc)
 			for {
 				b := int(next.Add(int64(group))) - group
 				if b >= g || stop.Load() {
@@ -53,7 +54,7 @@ func HostSum[T HostFloat](x []T, k Kind, workers int, canceled func() bool) (flo
 					stop.Store(true)
 					return
 				}
-				hostBlocks(x, b*blockThreads, n, step, square, acc, parts[b:min(b+group, g)])
+				hostBlocks(x, b*blockThreads, n, step, square, *acc, parts[b:min(b+group, g)])
 			}
 		}()
 	}
@@ -62,6 +63,21 @@ func HostSum[T HostFloat](x []T, k Kind, workers int, canceled func() bool) (flo
 		return 0, false
 	}
 	return hostBlocks(parts, 0, g, blockThreads, false, make([]float64, unroll*blockThreads), make([]float64, 1)), true
+}
+
+// accPool keeps workers' accumulators (up to 4 MiB each) between calls,
+// so that a loop of sums does not allocate them again and again.
+var accPool sync.Pool
+
+// getAcc returns an accumulator slice of n elements from the pool, or a
+// new one (hostBlocks clears what it uses).
+func getAcc(n int) *[]float64 {
+	if p, ok := accPool.Get().(*[]float64); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	a := make([]float64, n)
+	return &a
 }
 
 // hostMaxGroup bounds the blocks a worker runs together: their lanes read
