@@ -62,9 +62,9 @@ func hostSum(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Ar
 	var v float64
 	ok := false
 	if p, n := unsafe.Pointer(unsafe.SliceData(b)), a.Size(); t == ir.F32 {
-		v, ok = reduce.HostSum(unsafe.Slice((*float32)(p), n), s.Kind, reduce.HostWorkers(), th.Canceled)
+		v, ok = reduce.HostSum(unsafe.Slice((*float32)(p), n), s.Kind, runtime.GOMAXPROCS(0), th.Canceled)
 	} else {
-		v, ok = reduce.HostSum(unsafe.Slice((*float64)(p), n), s.Kind, reduce.HostWorkers(), th.Canceled)
+		v, ok = reduce.HostSum(unsafe.Slice((*float64)(p), n), s.Kind, runtime.GOMAXPROCS(0), th.Canceled)
 	}
 	runtime.KeepAlive(a) // b is a's memory
 	if !ok {

@@ -263,33 +263,13 @@ func (a *Array) elemIO(off int, fn func(b []byte), write bool) error {
 		fn(b[i*size : (i+1)*size])
 		return nil
 	}
-	if err := a.SyncForHost(); err != nil {
+	buf := make([]byte, size)
+	if err := a.spanIO(off, buf, false); err != nil || !write {
+		fn(buf)
 		return err
 	}
-	p, err := a.Ptr()
-	if err != nil {
-		return err
-	}
-	d, err := getCUDADevice(a.Device().Ordinal)
-	if err != nil {
-		return err
-	}
-	var buf [8]byte
-	addr := cuda.DevicePtr(p + uintptr(off*size))
-	return d.Ctx.Do(func() error {
-		if err := d.Drv.MemcpyDtoHAsync(unsafe.Pointer(&buf[0]), addr, size, d.Stream); err != nil {
-			return err
-		}
-		if err := d.Drv.StreamSynchronize(d.Stream); err != nil || !write {
-			fn(buf[:size])
-			return err
-		}
-		fn(buf[:size])
-		if err := d.Drv.MemcpyHtoDAsync(addr, unsafe.Pointer(&buf[0]), size, d.Stream); err != nil {
-			return err
-		}
-		return d.Drv.StreamSynchronize(d.Stream)
-	})
+	fn(buf)
+	return a.spanIO(off, buf, true)
 }
 
 // maxSpan bounds the elements LoadElems and StoreElems copy in one piece:

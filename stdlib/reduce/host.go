@@ -1,7 +1,6 @@
 package reduce
 
 import (
-	"runtime"
 	"sync"
 	"sync/atomic"
 
@@ -195,7 +194,3 @@ func butterfly(v *[ir.WarpSize]float64) {
 		}
 	}
 }
-
-// HostWorkers is the goroutines HostSum uses by default: one per
-// processor Go may run on.
-func HostWorkers() int { return runtime.GOMAXPROCS(0) }

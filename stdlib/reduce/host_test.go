@@ -3,6 +3,7 @@ package reduce
 import (
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -80,6 +81,6 @@ func BenchmarkHostSum(b *testing.B) {
 	}
 	b.SetBytes(int64(4 * len(x)))
 	for b.Loop() {
-		HostSum(x, Sum, HostWorkers(), nil)
+		HostSum(x, Sum, runtime.GOMAXPROCS(0), nil)
 	}
 }
