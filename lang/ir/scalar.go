@@ -2,9 +2,16 @@ package ir
 
 import "math"
 
-// The float semantics of OpMin, OpMax and OpFma (optab.go), written once:
-// the cpu backend executes them and lang/linalg's host evaluator computes
-// with them, so a kernel and the host give the same bits.
+// The semantics of the ops whose Go expression is more than an operator
+// (OpMin, OpMax and OpFma on floats, OpAbs and OpSign), written once: the
+// cpu backend executes them and Eval computes with them, so a kernel and
+// the host give the same bits.
+
+type integer interface {
+	~uint8 | ~int32 | ~int64 | ~uint32 | ~uint64
+}
+
+type float interface{ ~float32 | ~float64 }
 
 // FMin is OpMin on floats, C's fmin/fminf: a NaN operand yields the other
 // one, and min(-0, +0) is -0 (as math.Min).
@@ -65,4 +72,37 @@ func FMA32(a, b, c float32) float32 {
 		return n
 	}
 	return r
+}
+
+// IAbs is OpAbs on integers; it wraps for the most negative value (abs(MinInt32) = MinInt32), as C.
+func IAbs[T integer](a T) T {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+// ISign is OpSign on integers: -1, 0 or 1 (unsigned: 0 or 1).
+func ISign[T integer](a T) T {
+	switch {
+	case a > 0:
+		return 1
+	case a < 0:
+		return ^T(0) // -1 without a constant overflow for unsigned T
+	}
+	return 0
+}
+
+// FSign is OpSign on floats: -1, +0 or 1; NaN stays NaN. Both zeros give +0, as the
+// CUDA backend's (x > 0) - (x < 0).
+func FSign[T float](a T) T {
+	switch {
+	case a > 0:
+		return 1
+	case a < 0:
+		return -1
+	case a == 0:
+		return 0
+	}
+	return a
 }
