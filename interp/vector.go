@@ -12,7 +12,7 @@ import (
 )
 
 // Host vectors, matrices and quaternions (TYPES.md section 1). Every
-// operation goes through lang/linalg on linalg.Host, the code kernels are
+// operation goes through lang/linalg on ir.Host, the code kernels are
 // checked with, so a host dot(a, b) gives a kernel's bits. Vectors are
 // values: a Vector is never changed in place, and v.x = s (or m[i, j] = s,
 // m[i] = row) on a variable stores a changed copy in the variable, so
@@ -66,7 +66,7 @@ func isVector(v Value) bool {
 
 // LinalgResult is the host value of a linalg result evaluated on h: a
 // Vector, a scalar or a bool, or the first error.
-func LinalgResult(h *linalg.Host, t dtype.Type, lanes []uint64, err error) (Value, error) {
+func LinalgResult(h *ir.Host, t dtype.Type, lanes []uint64, err error) (Value, error) {
 	if err == nil {
 		err = h.Err
 	}
@@ -90,13 +90,13 @@ func vectorBinary(op string, x, y Value) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	h := &linalg.Host{}
+	h := &ir.Host{}
 	t, out, err := linalg.Binary[uint64](h, op, tx, ty, bx, by)
 	return LinalgResult(h, t, out, err)
 }
 
 func vectorNegate(v *Vector) (Value, error) {
-	h := &linalg.Host{}
+	h := &ir.Host{}
 	t, out, err := linalg.Unary[uint64](h, "-", v.T, v.Lanes)
 	return LinalgResult(h, t, out, err)
 }
@@ -124,7 +124,7 @@ func construct(t VecType, args *Args) (Value, error) {
 		}
 		ts[i], lanes[i], _ = LinalgOperand(a, t.T.Elem)
 	}
-	h := &linalg.Host{}
+	h := &ir.Host{}
 	out, err := linalg.Construct[uint64](h, t.T, ts, lanes)
 	return LinalgResult(h, t.T, out, err)
 }
@@ -183,7 +183,7 @@ func (v *Vector) get(name string, idx []Value) (Value, error) {
 	for i, l := range lanes {
 		bits[i] = v.Lanes[l]
 	}
-	return LinalgResult(&linalg.Host{}, t, bits, nil)
+	return LinalgResult(&ir.Host{}, t, bits, nil)
 }
 
 // assignComponent is `target.name op= x` or `target[idx] op= x` for a

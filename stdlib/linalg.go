@@ -6,11 +6,12 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/dtype"
+	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/linalg"
 )
 
 // linalgFuncs are the host builtins of lang/linalg (dot, cross, length,
-// ...), evaluated by linalg.Host so that they give a kernel's bits. A name
+// ...), evaluated by ir.Host so that they give a kernel's bits. A name
 // that fns already has (dot, transpose, min, max, abs on numbers and
 // arrays) keeps that builtin for arguments without a vector.
 func linalgFuncs(fns map[string]fn) map[string]fn {
@@ -48,7 +49,7 @@ func callLinalg(name string, args *interp.Args) (interp.Value, error) {
 			return nil, fmt.Errorf("%s: argument %d: %v", name, i+1, err)
 		}
 	}
-	h := &linalg.Host{}
+	h := &ir.Host{}
 	t, out, err := linalg.Call[uint64](h, name, ts, lanes)
 	return interp.LinalgResult(h, t, out, err)
 }

@@ -16,7 +16,7 @@ import (
 //	mat33(r0, r1, r2)  row vectors
 //	mat33(9 scalars)   row by row
 //	quat(x, y, z, w), quat(v3, w)
-func Construct[R any](o Ops[R], t dtype.Type, ts []dtype.Type, args [][]R) ([]R, error) {
+func Construct[R any](o ir.Machine[R], t dtype.Type, ts []dtype.Type, args [][]R) ([]R, error) {
 	if t.IsScalar() || !known(t) {
 		return nil, fmt.Errorf("%s is not a vector, matrix or quaternion type", t)
 	}
@@ -50,7 +50,7 @@ func Construct[R any](o Ops[R], t dtype.Type, ts []dtype.Type, args [][]R) ([]R,
 }
 
 // splat is every lane of t set to x (of scalar type ts).
-func splat[R any](o Ops[R], t, ts dtype.Type, x R) []R {
+func splat[R any](o ir.Machine[R], t, ts dtype.Type, x R) []R {
 	v := convert(o, ts.Elem, t.Elem, []R{x})[0]
 	out := make([]R, t.Lanes())
 	for i := range out {
@@ -109,7 +109,7 @@ func typeList(ts []dtype.Type) string {
 }
 
 // convert converts lanes x from type from to type to.
-func convert[R any](o Ops[R], from, to ir.Type, x []R) []R {
+func convert[R any](o ir.Machine[R], from, to ir.Type, x []R) []R {
 	if from == to {
 		return x
 	}

@@ -28,7 +28,7 @@ func kernel(t *testing.T, c linalgtest.Combo) (*cpu.Program, dtype.Type) {
 	return prog, rt
 }
 
-// The host (Host) and a cpu kernel (Builder) give the same bits for
+// The host (ir.Host) and a cpu kernel (ir.Emit) give the same bits for
 // every operation at every accepted type, on random and special inputs.
 func TestHostMatchesCPU(t *testing.T) {
 	cs := linalgtest.Combos()

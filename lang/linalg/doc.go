@@ -1,8 +1,9 @@
 // Package linalg is gscript's linear algebra on the small types of
 // package dtype (TYPES.md section 1): operators, constructors and
-// builtins on vectors, matrices and quaternions, written once over an
-// abstract scalar machine (Ops) so that the kernel checker, which emits
-// IR (Builder), and the host interpreter, which evaluates at once (Host),
+// builtins on vectors, matrices and quaternions, written once over
+// lang/ir's abstract scalar machine (ir.Machine) so that the kernel
+// checker, which emits IR (its own instance, or ir.Emit for kernels built
+// in Go), and the host interpreter, which evaluates at once (ir.Host),
 // compute the same scalar ops in the same order and so the same bits.
 //
 // A value is its lanes (dtype's C order: a matrix row by row, a
@@ -15,10 +16,16 @@
 //
 // Where TYPES.md is silent:
 //
-//   - Ops.Op takes the operands' type, not the result's: an evaluator on
-//     raw bits (Host) cannot tell an f32 comparison from an i32 one
-//     otherwise, and conversions name both types (Ops.Convert). Builder
-//     maps to ir.Builder, whose Op takes the result type.
+//   - The scalar semantics do not live here: this package only orders
+//     scalar ops. What each op computes is lang/ir's (ir.Eval on the
+//     host, the same expressions as the cpu backend's lane loops, and
+//     ir.Convert), so a linalg result on the host is a kernel's bit for
+//     bit. The package has no switch over ir.Op.
+//   - ir.Machine's Op takes the operands' type, not the result's: an
+//     evaluator on raw bits (ir.Host) cannot tell an f32 comparison from
+//     an i32 one otherwise, and conversions name both types
+//     (Machine.Convert). ir.Emit maps to ir.Builder, whose Op takes the
+//     result type.
 //   - Operands must have exactly one type (vec3 + vec3d is an error that
 //     names the conversion); a scalar operand must already have the lane
 //     type, the caller converts untyped constants. Scalars of any numeric

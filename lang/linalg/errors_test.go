@@ -92,14 +92,14 @@ func TestNeverPanics(t *testing.T) {
 					t.Fatalf("%s %v (construct %v): panic %v", name, ts, target, p)
 				}
 			}()
-			apply(&linalg.Host{}, name, target, ts, args)
+			apply(&ir.Host{}, name, target, ts, args)
 		}()
 	}
 }
 
 // apply runs name (an operator, a constructor of target or a builtin)
 // on any input.
-func apply(h *linalg.Host, name string, target dtype.Type, ts []dtype.Type, args [][]uint64) {
+func apply(h *ir.Host, name string, target dtype.Type, ts []dtype.Type, args [][]uint64) {
 	at := func(k int) (dtype.Type, []uint64) {
 		if k < len(ts) && k < len(args) {
 			return ts[k], args[k]

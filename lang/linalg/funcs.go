@@ -64,14 +64,14 @@ func IsFunc(name string) bool {
 
 // call is one application of a builtin.
 type call[R any] struct {
-	o    Ops[R]
+	o    ir.Machine[R]
 	f    Func
 	ts   []dtype.Type
 	args [][]R
 }
 
 // Call applies builtin name to args of types ts.
-func Call[R any](o Ops[R], name string, ts []dtype.Type, args [][]R) (dtype.Type, []R, error) {
+func Call[R any](o ir.Machine[R], name string, ts []dtype.Type, args [][]R) (dtype.Type, []R, error) {
 	f, ok := byName[name]
 	if !ok {
 		return dtype.Type{}, nil, fmt.Errorf("unknown function %s", name)

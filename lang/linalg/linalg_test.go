@@ -64,7 +64,7 @@ func split(args []val) ([]dtype.Type, [][]uint64) {
 // eval runs one expression on the host: a function name, an operator
 // ("op+", "neg") or a constructor ("new vec3").
 func eval(name string, args ...val) (val, error) {
-	h := &linalg.Host{}
+	h := &ir.Host{}
 	ts, bs := split(args)
 	var t dtype.Type
 	var out []uint64
@@ -282,7 +282,7 @@ func TestInverseTimesMatrix(t *testing.T) {
 	}
 }
 
-// Integer division by zero is an error in Host.Err, not a panic.
+// Integer division by zero is an error in ir.Host.Err, not a panic.
 func TestHostDivisionByZero(t *testing.T) {
 	_, err := eval("op/", v("vec2i", 1, 2), v("vec2i", 1, 0))
 	if err == nil || !strings.Contains(err.Error(), "division by zero") {

@@ -29,7 +29,7 @@ func value[R any](t dtype.Type, x []R) error {
 }
 
 // Unary applies op ("-") to x of type t.
-func Unary[R any](o Ops[R], op string, t dtype.Type, x []R) (dtype.Type, []R, error) {
+func Unary[R any](o ir.Machine[R], op string, t dtype.Type, x []R) (dtype.Type, []R, error) {
 	if err := value(t, x); err != nil {
 		return dtype.Type{}, nil, err
 	}
@@ -45,7 +45,7 @@ var arith = map[string]ir.Op{"+": ir.OpAdd, "-": ir.OpSub, "*": ir.OpMul, "/": i
 // Binary applies op (+ - * / == !=) to x of type tx and y of type ty;
 // either may be a scalar (dtype.Of(...), one lane) of the other's lane
 // type.
-func Binary[R any](o Ops[R], op string, tx, ty dtype.Type, x, y []R) (dtype.Type, []R, error) {
+func Binary[R any](o ir.Machine[R], op string, tx, ty dtype.Type, x, y []R) (dtype.Type, []R, error) {
 	if err := value(tx, x); err != nil {
 		return dtype.Type{}, nil, err
 	}

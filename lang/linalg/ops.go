@@ -5,28 +5,13 @@ import (
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
-// Ops is how linear algebra reaches its scalars: the checker implements it
-// by emitting IR (Builder), the host by evaluating on raw bits (Host).
-// Every operation of this package is a fixed sequence of these calls, so
-// both give the same bits.
-type Ops[R any] interface {
-	// Op applies op to args whose type is t (for OpSelect: the type of
-	// the two values, after the bool condition). The result has type t,
-	// or Bool for comparisons. OpConvert goes through Convert instead.
-	Op(op ir.Op, t ir.Type, args ...R) R
-	// Convert converts x from type from to type to (ir.Convert's rule).
-	Convert(x R, from, to ir.Type) R
-	// Const is the constant v as scalar type t.
-	Const(t ir.Type, v float64) R
-}
-
 // lanes does arithmetic in one lane type t.
 type lanes[R any] struct {
-	o Ops[R]
+	o ir.Machine[R]
 	t ir.Type
 }
 
-func on[R any](o Ops[R], t ir.Type) lanes[R] { return lanes[R]{o, t} }
+func on[R any](o ir.Machine[R], t ir.Type) lanes[R] { return lanes[R]{o, t} }
 
 func (s lanes[R]) op(op ir.Op, args ...R) R { return s.o.Op(op, s.t, args...) }
 func (s lanes[R]) add(a, b R) R             { return s.op(ir.OpAdd, a, b) }
@@ -101,7 +86,7 @@ func (s lanes[R]) sum(xs ...R) R {
 }
 
 // allEqual is the bool "every lane of x equals its lane of y".
-func allEqual[R any](o Ops[R], t ir.Type, x, y []R) R {
+func allEqual[R any](o ir.Machine[R], t ir.Type, x, y []R) R {
 	acc := o.Op(ir.OpEq, t, x[0], y[0])
 	for i := 1; i < len(x); i++ {
 		acc = o.Op(ir.OpAnd, ir.Bool, acc, o.Op(ir.OpEq, t, x[i], y[i]))

@@ -148,37 +148,27 @@ func sampleCube(m machine, n int) []val {
 	return out
 }
 
-// hostMachine runs a sampler on float32s, each op rounded to f32 (the
-// conversions also keep Go from fusing a multiply and an add); the math
-// functions are Go's f64 ones rounded, as on the cpu backend.
+// hostMachine runs a sampler on float32s through ir.Eval, each op
+// rounded to f32 and the math functions Go's f64 ones rounded, as on the
+// cpu backend.
 type hostMachine struct{ s *uint32 }
 
 func (h hostMachine) randf() val      { return val{f: Randf(h.s)} }
 func (h hostMachine) c(x float32) val { return val{f: x} }
+
+// op evaluates on a fixed array of operands, so that a draw allocates
+// nothing per op. An error is a sampler written with an op or arity that
+// f32 has not (TestSamplers runs every sampler), not an input's fault.
 func (h hostMachine) op(op ir.Op, a ...val) val {
-	x := a[0].f
-	var r float32
-	switch op {
-	case ir.OpAdd:
-		r = float32(x + a[1].f)
-	case ir.OpSub:
-		r = float32(x - a[1].f)
-	case ir.OpMul:
-		r = float32(x * a[1].f)
-	case ir.OpSqrt:
-		r = f32math(math.Sqrt, x)
-	case ir.OpSin:
-		r = f32math(math.Sin, x)
-	case ir.OpCos:
-		r = f32math(math.Cos, x)
-	case ir.OpAcos:
-		r = f32math(math.Acos, x)
-	case ir.OpPow:
-		r = float32(math.Pow(float64(x), float64(a[1].f)))
-	default:
-		panic("rng: no host op " + op.String())
+	var bits [3]uint64
+	for i, v := range a {
+		bits[i] = uint64(math.Float32bits(v.f))
 	}
-	return val{f: r}
+	r, err := ir.Eval(op, ir.F32, bits[:len(a)]...)
+	if err != nil {
+		panic("rng: " + err.Error())
+	}
+	return val{f: math.Float32frombits(uint32(r))}
 }
 
 // irMachine emits a sampler through e, threading the state register.

@@ -1,6 +1,6 @@
 // Package linalgtest enumerates every operation of lang/linalg at every
 // argument type it accepts, and builds each as kernel IR, for the tests
-// that run them on a backend and compare with linalg.Host: lang/linalg's
+// that run them on a backend and compare with ir.Host: lang/linalg's
 // cpu test and runtime/cuda/kernel's GPU test share this one enumeration.
 package linalgtest
 
@@ -33,12 +33,12 @@ func (c Combo) String() string {
 
 // Combos enumerates every operator and builtin at every accepted
 // combination of argument types, and constructors at typical argument
-// lists (accepted: Run on Host succeeds on zero arguments).
+// lists (accepted: Run on ir.Host succeeds on zero arguments).
 func Combos() []Combo {
 	pool := append(dtype.Compounds(), dtype.Of(ir.F32), dtype.Of(ir.F64), dtype.Of(ir.I32))
 	var out []Combo
 	add := func(c Combo) {
-		if _, _, err := Run(&linalg.Host{}, c, zeroArgs(c.Ts)); err == nil {
+		if _, _, err := Run(&ir.Host{}, c, zeroArgs(c.Ts)); err == nil {
 			out = append(out, c)
 		}
 	}
@@ -108,9 +108,9 @@ func zeroArgs(ts []dtype.Type) [][]uint64 {
 	return out
 }
 
-// Run applies c through any Ops: args holds the lanes of each argument;
+// Run applies c through any ir.Machine: args holds the lanes of each argument;
 // the result's type and lanes come back.
-func Run[R any](o linalg.Ops[R], c Combo, args [][]R) (dtype.Type, []R, error) {
+func Run[R any](o ir.Machine[R], c Combo, args [][]R) (dtype.Type, []R, error) {
 	switch {
 	case c.Name == "neg":
 		return linalg.Unary(o, "-", c.Ts[0], args[0])
@@ -123,9 +123,9 @@ func Run[R any](o linalg.Ops[R], c Combo, args [][]R) (dtype.Type, []R, error) {
 	return linalg.Call(o, c.Name, c.Ts, args)
 }
 
-// Emit appends c's IR to b (linalg.Builder) over the argument lanes args.
+// Emit appends c's IR to b (ir.Emit) over the argument lanes args.
 func Emit(b *ir.Builder, c Combo, args [][]ir.Reg) (dtype.Type, []ir.Reg, error) {
-	rt, out, err := Run[ir.Reg](linalg.Builder{B: b}, c, args)
+	rt, out, err := Run[ir.Reg](ir.Emit{B: b}, c, args)
 	if err != nil {
 		return rt, out, fmt.Errorf("%s: %w", c, err)
 	}
@@ -164,7 +164,7 @@ func Kernel(c Combo) (*ir.Kernel, dtype.Type, error) {
 // Specials are the float inputs drawn besides random ones.
 var Specials = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, 2, 3, 1e-40, 1e30, -1e30, math.Inf(1), math.Inf(-1), math.NaN()}
 
-// Input draws one input lane of type e, as Host's bits: a special a
+// Input draws one input lane of type e, as ir.Host's bits: a special a
 // quarter of the time, else an integer in [-10, 10] for i32 and a normal
 // deviate times 4 for floats.
 func Input(r *rand.Rand, e ir.Type) uint64 {
@@ -191,11 +191,11 @@ func Inputs(r *rand.Rand, c Combo) [][]uint64 {
 	return args
 }
 
-// Want is c on args evaluated by linalg.Host; ok is false when Host
+// Want is c on args evaluated by ir.Host; ok is false when Host
 // fails (an integer division by zero, where a kernel fails or, on the
 // GPU, gives an unspecified value).
 func Want(c Combo, args [][]uint64) (rt dtype.Type, want []uint64, ok bool) {
-	h := &linalg.Host{}
+	h := &ir.Host{}
 	rt, want, err := Run[uint64](h, c, args)
 	return rt, want, err == nil && h.Err == nil
 }

@@ -421,7 +421,7 @@ func TestLinalgBatches(t *testing.T) {
 
 // TestGPULinalg runs every linear-algebra operation at every accepted
 // type (lang/linalg/linalgtest, as TestHostMatchesCPU on the cpu) on the
-// GPU, strict build, and compares with linalg.Host: bit for bit (any NaN
+// GPU, strict build, and compares with ir.Host: bit for bit (any NaN
 // matching any NaN: the GPU's NaN is 0x7fffffff, x86's 0xffc00000) where
 // the IR uses only the exactly rounded ops of linalgExact, else within
 // linalgUlps ulps, logging the largest distance per function.
