@@ -20,10 +20,8 @@ type mathSpec struct {
 	boolResult bool
 }
 
-// mathNames are the math builtins; each is the op of the same name.
-var mathNames = []string{"sqrt", "rsqrt", "sin", "cos", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh",
-	"tanh", "exp", "exp2", "log", "log2", "log10", "pow", "floor", "ceil", "round", "trunc", "fma",
-	"isnan", "isinf", "isfinite", "abs", "sign", "min", "max", "clamp"}
+// mathNames are the math builtins: the op table's Builtin column.
+var mathNames []string
 
 var mathBuiltins = map[string]mathSpec{}
 
@@ -32,10 +30,10 @@ var mathBuiltins = map[string]mathSpec{}
 var atomicOps = map[string]ir.Op{}
 
 func init() {
-	for _, name := range mathNames {
-		op, _ := ir.OpByName(name)
+	for _, op := range ir.MathOps() {
 		info, _ := op.Info()
-		mathBuiltins[name] = mathSpec{op, info.Arity, info.Types.Has(ir.I32), info.Result == ir.ResultBool}
+		mathNames = append(mathNames, info.Builtin)
+		mathBuiltins[info.Builtin] = mathSpec{op, info.Arity, info.Types.Has(ir.I32), info.Result == ir.ResultBool}
 	}
 	for _, op := range ir.Ops() {
 		if info, _ := op.Info(); info.Atomic {

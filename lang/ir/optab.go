@@ -94,6 +94,16 @@ type OpInfo struct {
 	Block   bool
 	Warp    bool
 	Barrier bool
+	// Builtin is the name kernels call the op by as a math builtin
+	// (sqrt(x), clamp(x, lo, hi), at the types in Types); "" for an op
+	// that is not one. The checker's math builtins, the host array
+	// functions (Elementwise) and the docs read it.
+	Builtin string
+	// Elementwise: the host applies the builtin to arrays element by
+	// element under the same name (stdlib/fuse; ints compute in f64 where
+	// Types has only floats). fma, min, max and clamp are not: on arrays
+	// they are NumPy's minimum, maximum and clip, with NaN rules of their own.
+	Elementwise bool
 }
 
 // ResultType is the type of the result for operands of type t, for the
@@ -117,6 +127,19 @@ func same(name string, arity int, ts TypeSet) OpInfo {
 
 func test(name string, arity int, ts TypeSet) OpInfo {
 	return OpInfo{Name: name, Form: FormSame, Arity: arity, Types: ts, Result: ResultBool}
+}
+
+// kernelMath makes info a math builtin of kernels under its name.
+func kernelMath(info OpInfo) OpInfo {
+	info.Builtin = info.Name
+	return info
+}
+
+// arrayMath makes info a math builtin of kernels and of host arrays.
+func arrayMath(info OpInfo) OpInfo {
+	info = kernelMath(info)
+	info.Elementwise = true
+	return info
 }
 
 func atomic(name string, values int) OpInfo {
@@ -168,37 +191,37 @@ var opTable = [...]OpInfo{
 	OpGt:  test("gt", 2, Nums),
 	OpGe:  test("ge", 2, Nums),
 
-	OpSqrt:     same("sqrt", 1, Floats),
-	OpRsqrt:    same("rsqrt", 1, Floats),
-	OpSin:      same("sin", 1, Floats),
-	OpCos:      same("cos", 1, Floats),
-	OpTan:      same("tan", 1, Floats),
-	OpAsin:     same("asin", 1, Floats),
-	OpAcos:     same("acos", 1, Floats),
-	OpAtan:     same("atan", 1, Floats),
-	OpSinh:     same("sinh", 1, Floats),
-	OpCosh:     same("cosh", 1, Floats),
-	OpTanh:     same("tanh", 1, Floats),
-	OpExp:      same("exp", 1, Floats),
-	OpExp2:     same("exp2", 1, Floats),
-	OpLog:      same("log", 1, Floats),
-	OpLog2:     same("log2", 1, Floats),
-	OpLog10:    same("log10", 1, Floats),
-	OpFloor:    same("floor", 1, Floats),
-	OpCeil:     same("ceil", 1, Floats),
-	OpRound:    same("round", 1, Floats),
-	OpTrunc:    same("trunc", 1, Floats),
-	OpAbs:      same("abs", 1, Nums),
-	OpSign:     same("sign", 1, Nums),
-	OpIsNan:    test("isnan", 1, Floats),
-	OpIsInf:    test("isinf", 1, Floats),
-	OpIsFinite: test("isfinite", 1, Floats),
-	OpAtan2:    same("atan2", 2, Floats),
-	OpPow:      same("pow", 2, Floats),
-	OpMin:      same("min", 2, Nums),
-	OpMax:      same("max", 2, Nums),
-	OpClamp:    same("clamp", 3, Nums),
-	OpFma:      same("fma", 3, Floats),
+	OpSqrt:     arrayMath(same("sqrt", 1, Floats)),
+	OpRsqrt:    arrayMath(same("rsqrt", 1, Floats)),
+	OpSin:      arrayMath(same("sin", 1, Floats)),
+	OpCos:      arrayMath(same("cos", 1, Floats)),
+	OpTan:      arrayMath(same("tan", 1, Floats)),
+	OpAsin:     arrayMath(same("asin", 1, Floats)),
+	OpAcos:     arrayMath(same("acos", 1, Floats)),
+	OpAtan:     arrayMath(same("atan", 1, Floats)),
+	OpSinh:     arrayMath(same("sinh", 1, Floats)),
+	OpCosh:     arrayMath(same("cosh", 1, Floats)),
+	OpTanh:     arrayMath(same("tanh", 1, Floats)),
+	OpExp:      arrayMath(same("exp", 1, Floats)),
+	OpExp2:     arrayMath(same("exp2", 1, Floats)),
+	OpLog:      arrayMath(same("log", 1, Floats)),
+	OpLog2:     arrayMath(same("log2", 1, Floats)),
+	OpLog10:    arrayMath(same("log10", 1, Floats)),
+	OpFloor:    arrayMath(same("floor", 1, Floats)),
+	OpCeil:     arrayMath(same("ceil", 1, Floats)),
+	OpRound:    arrayMath(same("round", 1, Floats)),
+	OpTrunc:    arrayMath(same("trunc", 1, Floats)),
+	OpAbs:      arrayMath(same("abs", 1, Nums)),
+	OpSign:     arrayMath(same("sign", 1, Nums)),
+	OpIsNan:    arrayMath(test("isnan", 1, Floats)),
+	OpIsInf:    arrayMath(test("isinf", 1, Floats)),
+	OpIsFinite: arrayMath(test("isfinite", 1, Floats)),
+	OpAtan2:    arrayMath(same("atan2", 2, Floats)),
+	OpPow:      arrayMath(same("pow", 2, Floats)),
+	OpMin:      kernelMath(same("min", 2, Nums)),
+	OpMax:      kernelMath(same("max", 2, Nums)),
+	OpClamp:    kernelMath(same("clamp", 3, Nums)),
+	OpFma:      kernelMath(same("fma", 3, Floats)),
 	OpSelect:   {Name: "select", Form: FormSelect, Arity: 3, Types: Scalars, Result: ResultSame},
 
 	OpTid:   {Name: "tid", Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: AxisLaunch},
@@ -276,6 +299,28 @@ func (o Op) String() string {
 		return opTable[o].Name
 	}
 	return fmt.Sprintf("Op(%d)", o)
+}
+
+// MathOps lists the math builtins (the ops with a Builtin name), in Op
+// order.
+func MathOps() []Op {
+	var ops []Op
+	for i, info := range opTable {
+		if info.Builtin != "" {
+			ops = append(ops, Op(i))
+		}
+	}
+	return ops
+}
+
+// OpByBuiltin maps a math builtin's name ("sqrt", "clamp") to its Op.
+func OpByBuiltin(name string) (Op, bool) {
+	for i, info := range opTable {
+		if info.Builtin != "" && info.Builtin == name {
+			return Op(i), true
+		}
+	}
+	return 0, false
 }
 
 // OpByName maps an op's name ("add", "atomic_cas") to the Op.

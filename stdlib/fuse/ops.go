@@ -131,42 +131,41 @@ func AsType(x interp.Value, t ir.Type) (interp.Value, error) {
 	return wrap(node(ir.OpConvert, a.t, t, a))
 }
 
-// floatMath are the float functions of LANGUAGE.md section 4 on arrays:
-// an integer array is computed in f64 (NumPy gives f64 for sqrt of an int
-// array); f32 stays f32.
-var floatMath = map[string]ir.Op{
-	"sqrt": ir.OpSqrt, "rsqrt": ir.OpRsqrt, "sin": ir.OpSin, "cos": ir.OpCos, "tan": ir.OpTan,
-	"asin": ir.OpAsin, "acos": ir.OpAcos, "atan": ir.OpAtan, "sinh": ir.OpSinh, "cosh": ir.OpCosh,
-	"tanh": ir.OpTanh, "exp": ir.OpExp, "exp2": ir.OpExp2, "log": ir.OpLog, "log2": ir.OpLog2,
-	"log10": ir.OpLog10, "floor": ir.OpFloor, "ceil": ir.OpCeil, "round": ir.OpRound, "trunc": ir.OpTrunc,
-	"isnan": ir.OpIsNan, "isinf": ir.OpIsInf, "isfinite": ir.OpIsFinite,
-	"pow": ir.OpPow, "atan2": ir.OpAtan2,
+// arrayMath is the elementwise math function name of arrays (LANGUAGE.md
+// section 4): the op table's math builtins marked Elementwise.
+func arrayMath(name string) (ir.Op, ir.OpInfo, bool) {
+	op, ok := ir.OpByBuiltin(name)
+	info, _ := op.Info()
+	return op, info, ok && info.Elementwise
 }
 
 // IsMath reports whether name is an elementwise math function of arrays.
 func IsMath(name string) bool {
-	_, ok := floatMath[name]
-	return ok || name == "abs" || name == "sign"
+	_, _, ok := arrayMath(name)
+	return ok
 }
 
 // Math applies the elementwise math function name to args (one or two
-// operands, at least one an array).
+// operands, at least one an array). A function the table defines on ints
+// too (abs, sign) keeps the operand type; the float functions compute an
+// integer array in f64 (NumPy gives f64 for sqrt of an int array), and f32
+// stays f32.
 func Math(name string, args ...interp.Value) (interp.Value, error) {
 	es, err := leaves(args)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
-	if name == "abs" || name == "sign" {
-		if len(es) != 1 || !ir.Nums.Has(es[0].t) || es[0].weak {
+	op, info, ok := arrayMath(name)
+	switch {
+	case !ok:
+		return nil, fmt.Errorf("%s is not an elementwise math function of arrays", name)
+	case info.Types&ir.Ints != 0:
+		if len(es) != 1 || !info.Types.Has(es[0].t) || es[0].weak {
 			return nil, fmt.Errorf("%s takes one numeric array", name)
 		}
-		op := map[string]ir.Op{"abs": ir.OpAbs, "sign": ir.OpSign}[name]
 		return wrap(node(op, es[0].t, es[0].t, es[0]))
-	}
-	op := floatMath[name]
-	if info, _ := op.Info(); len(es) != info.Arity {
-		arity := info.Arity
-		return nil, fmt.Errorf("%s of arrays takes %d operands, got %d", name, arity, len(es))
+	case len(es) != info.Arity:
+		return nil, fmt.Errorf("%s of arrays takes %d operands, got %d", name, info.Arity, len(es))
 	}
 	in := es[0].t
 	if len(es) == 2 {
@@ -180,11 +179,7 @@ func Math(name string, args ...interp.Value) (interp.Value, error) {
 	if !in.IsFloat() {
 		in = ir.F64
 	}
-	t := in
-	if op == ir.OpIsNan || op == ir.OpIsInf || op == ir.OpIsFinite {
-		t = ir.Bool
-	}
-	return wrap(node(op, in, t, es...))
+	return wrap(node(op, in, info.ResultType(in), es...))
 }
 
 func leaves(args []interp.Value) ([]*Expr, error) {

@@ -104,11 +104,13 @@ func (g *gen) valueExpr(in *ir.Inst, dt ir.Type) (string, error) {
 	case ir.OpShl, ir.OpShr:
 		return g.shift(in, dt)
 	}
-	n := arity(in.Op)
-	if n == 0 {
+	// What is left are the same-typed arithmetic and math ops, of the
+	// table's arity.
+	info, _ := in.Op.Info()
+	if !info.IsValue() || info.Form != ir.FormSame {
 		return "", g.instErr(in, "is not a value instruction")
 	}
-	a, err := g.sameTyped(in, dt, n)
+	a, err := g.sameTyped(in, dt, info.Arity)
 	if err != nil {
 		return "", err
 	}
@@ -125,22 +127,6 @@ func (g *gen) valueExpr(in *ir.Inst, dt ir.Type) (string, error) {
 		return "", g.instErr(in, "does not apply to %s", dt)
 	}
 	return s, nil
-}
-
-// arity is the operand count of the same-typed arithmetic and math ops.
-func arity(op ir.Op) int {
-	switch op {
-	case ir.OpNeg, ir.OpNot, ir.OpBitNot, ir.OpSqrt, ir.OpRsqrt, ir.OpSin, ir.OpCos, ir.OpTan,
-		ir.OpAsin, ir.OpAcos, ir.OpAtan, ir.OpSinh, ir.OpCosh, ir.OpTanh, ir.OpExp, ir.OpExp2,
-		ir.OpLog, ir.OpLog2, ir.OpLog10, ir.OpFloor, ir.OpCeil, ir.OpRound, ir.OpTrunc, ir.OpAbs, ir.OpSign:
-		return 1
-	case ir.OpAdd, ir.OpSub, ir.OpMul, ir.OpDiv, ir.OpRem, ir.OpAnd, ir.OpOr, ir.OpXor,
-		ir.OpAtan2, ir.OpPow, ir.OpMin, ir.OpMax:
-		return 2
-	case ir.OpClamp, ir.OpFma:
-		return 3
-	}
-	return 0
 }
 
 // sameTyped fetches n operands that must all have type t.

@@ -73,8 +73,8 @@ func caseFor(op ir.Op, t ir.Type) (*ir.Kernel, bool) {
 	switch {
 	case floatOnly[op] || numeric[op] || op == ir.OpRem || op == ir.OpBitNot || op == ir.OpNot ||
 		op == ir.OpAnd || op == ir.OpOr || op == ir.OpXor:
-		n := arity(op)
-		ts := make([]ir.Type, n)
+		info, _ := op.Info()
+		ts := make([]ir.Type, info.Arity)
 		for k := range ts {
 			ts[k] = t
 		}
