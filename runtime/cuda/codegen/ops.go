@@ -197,8 +197,9 @@ func floatExpr(op ir.Op, t ir.Type, a []string, fast bool) string {
 		// strict n-body 4-6% slower on the H200.)
 		return fmt.Sprintf("%s(%s, %s(%s))", floatMath[ir.OpDiv][w], one, floatMath[ir.OpSqrt][w], a[0])
 	case ir.OpSign:
-		// -1, 1, or x itself for zeros (keeping their sign) and NaN.
-		return fmt.Sprintf("(%s > %s ? %s : (%s < %s ? -%s : %s))", a[0], zero, one, a[0], zero, one, a[0])
+		// -1, 1, +0 for both zeros, or NaN itself (ir.FSign).
+		return fmt.Sprintf("(%s > %s ? %s : (%s < %s ? -%s : (%s == %s ? %s : %s)))", a[0], zero, one, a[0], zero, one,
+			a[0], zero, zero, a[0])
 	case ir.OpClamp:
 		return fmt.Sprintf("%s(%s(%s, %s), %s)", floatMath[ir.OpMin][w], floatMath[ir.OpMax][w], a[0], a[1], a[2])
 	}
