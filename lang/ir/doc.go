@@ -17,6 +17,40 @@
 // all of them with an empty Dsts. The cpu inlines each call site; CUDA
 // returns a scalar for one result and a struct for several.
 //
+// # Scalar semantics
+//
+// What every value op (OpInfo.IsValue) computes on scalars is written
+// once, in Eval (eval.go), on raw bits, with the helpers of scalar.go
+// (FMin, FMax, FMA32, IAbs, ISign, FSign) and Convert for OpConvert. It
+// is the reference: ir.Host (lang/linalg's host evaluation) and lang/rng's
+// host samplers evaluate through it, runtime/cpu's TestEvalMatchesCPU
+// compares every irtest case of every value op with it lane by lane, and
+// the cpu's generated lane loops compute the same Go expressions (they do
+// not call Eval per lane, for speed). Decisions:
+//
+//   - Integers wrap (two's complement); / truncates toward zero and %
+//     takes the dividend's sign, MinInt / -1 is MinInt and MinInt % -1 is
+//     0; a zero divisor is an error (ErrDivZero, the cpu's KernelError,
+//     CUDA's in Debug builds). abs(MinInt) is MinInt; sign is -1, 0 or 1.
+//   - A shift count has any integer type and is read as unsigned, so a
+//     negative count is huge: counts at or past the width give 0, or -1
+//     for >> of a negative value (Go's shifts).
+//   - Float ops round in their type, one at a time (FastMath aside): the
+//     four operations and sqrt correctly, rsqrt as 1/sqrt with two
+//     roundings, fma once; the other math functions are Go's float64
+//     ones rounded once to the type (CUDA's may differ in the last bits).
+//     round halves away from zero. min and max are fmin/fmax (a NaN operand yields the
+//     other; -0 < +0), clamp(x, lo, hi) is min(max(x, lo), hi) for ints
+//     and floats alike (so hi wins when lo > hi), and sign gives -1, +0
+//     (for both zeros) or 1, and NaN for NaN.
+//   - Eval takes the operands' type, as Machine.Op does: a result type
+//     cannot tell an f32 comparison from an i32 one. OpConvert needs a
+//     destination type and is Convert.
+//   - The op table holds what is data about an op (Arity, Types, Result,
+//     the math builtin name Builtin and whether arrays take it,
+//     Elementwise); what an op computes is code, so the evaluators (eval.go,
+//     runtime/cpu's generator, runtime/cuda/codegen) switch over Op.
+//
 // # Block kernels
 //
 // A kernel with Kernel.Block set runs as a grid of blocks of exactly that

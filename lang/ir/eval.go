@@ -237,7 +237,8 @@ func evalFloat[T float](op Op, a, b, c T, put func(T) uint64) (uint64, bool) {
 }
 
 // unaryMath is the Go function of a one-operand float op computed in
-// float64 and rounded to the operand type.
+// float64 and rounded to the operand type (a switch, not a column, for
+// evalFloat's reason: the function is code).
 func unaryMath(op Op) (func(float64) float64, bool) {
 	switch op {
 	case OpSqrt:

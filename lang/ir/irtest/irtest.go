@@ -225,13 +225,13 @@ func convert(from, to ir.Type) *ir.Kernel {
 func leaf(op ir.Op, t ir.Type) *ir.Kernel {
 	b := newBuilder(arr("out", t), ir.Param{Name: "s", Elem: t})
 	var r ir.Reg
-	switch op {
-	case ir.OpParam:
+	switch info, _ := op.Info(); info.Result {
+	case ir.ResultParam:
 		r = b.access(op, t, 1)
-	case ir.OpShape, ir.OpTid, ir.OpThreadId, ir.OpBlockId, ir.OpBlockDim, ir.OpGridDim, ir.OpLaneId, ir.OpWarpId:
-		r = b.emit(op, t, nil, 0)
-	default:
+	case ir.ResultImm:
 		r = b.emit(op, t, nil, int64(-7))
+	default: // Imm is axis 0, or unused
+		r = b.emit(op, t, nil, 0)
 	}
 	b.store(0, r)
 	return b.kernel()
