@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/stdlib/fuse"
 )
 
@@ -94,41 +95,38 @@ func where(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	return fuse.Where(args.Positional[0], args.Positional[1], args.Positional[2])
 }
 
-// scalarMath are the math builtins on host numbers.
+// hostFloatMath are the kernel math builtins that the host also has on
+// numbers, as f64 functions (round is Python's, abs keeps ints; rsqrt,
+// atan2, isnan ... exist in kernels and on arrays only).
+var hostFloatMath = []string{"sqrt", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
+	"exp", "exp2", "log", "log2", "log10", "floor", "ceil", "trunc", "pow"}
+
+// scalarMath are the math builtins on host numbers. The float functions
+// are the kernels' f64 ops evaluated by ir.Eval, so a host result is a
+// kernel's.
 func scalarMath() map[string]fn {
-	unary := map[string]func(float64) float64{
-		"sqrt": math.Sqrt, "sin": math.Sin, "cos": math.Cos, "tan": math.Tan, "asin": math.Asin,
-		"acos": math.Acos, "atan": math.Atan, "sinh": math.Sinh, "cosh": math.Cosh, "tanh": math.Tanh,
-		"exp": math.Exp, "exp2": math.Exp2, "log": math.Log, "log2": math.Log2, "log10": math.Log10,
-		"floor": math.Floor, "ceil": math.Ceil, "trunc": math.Trunc,
-	}
 	out := map[string]fn{}
-	for name, f := range unary {
-		f := f
+	for _, name := range hostFloatMath {
+		op, _ := ir.OpByBuiltin(name)
+		info, _ := op.Info()
 		out[name] = func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-			if err := scalarArgs(args, 1, 1); err != nil {
+			if err := scalarArgs(args, info.Arity, info.Arity); err != nil {
 				return nil, err
 			}
-			x, err := interp.ToFloat(args.Positional[0])
+			var xs [2]uint64
+			for i, v := range args.Positional {
+				x, err := interp.ToFloat(v)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %v", args.Fn, err)
+				}
+				xs[i] = math.Float64bits(x)
+			}
+			r, err := ir.Eval(op, ir.F64, xs[:info.Arity]...)
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", args.Fn, err)
 			}
-			return interp.Float(f(x)), nil
+			return interp.Float(math.Float64frombits(r)), nil
 		}
-	}
-	out["pow"] = func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-		if err := scalarArgs(args, 2, 2); err != nil {
-			return nil, err
-		}
-		x, err := interp.ToFloat(args.Positional[0])
-		if err != nil {
-			return nil, fmt.Errorf("pow: %v", err)
-		}
-		y, err := interp.ToFloat(args.Positional[1])
-		if err != nil {
-			return nil, fmt.Errorf("pow: %v", err)
-		}
-		return interp.Float(math.Pow(x, y)), nil
 	}
 	out["round"] = round
 	out["abs"] = func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
