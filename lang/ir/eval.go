@@ -115,10 +115,11 @@ func Eval(op Op, t Type, args ...uint64) (uint64, error) {
 
 func f32bits(v float32) uint64 { return uint64(math.Float32bits(v)) }
 
-// The per-kind evaluators switch over Op because each case is the op's
-// expression in Go (runtime/cpu/gen.go's, for the generated lane loops):
-// code, not a column a table could hold. ok is false for an op the kind
-// has no case for (the table's Types allow no such call; TestEvalEveryOp
+// The evaluators below (evalBool, evalInt, evalFloat and their helpers
+// compare, classify, unaryMath) switch over Op because each case is the
+// op's expression in Go (runtime/cpu/gen.go's, for the generated lane
+// loops): code, not a column a table could hold. ok is false for an op the
+// kind has no case for (the table's Types allow no such call; TestEvalEveryOp
 // fails when a row gains a type without one).
 
 // evalBool is the bool ops; the result is 0 or 1.
@@ -237,8 +238,7 @@ func evalFloat[T float](op Op, a, b, c T, put func(T) uint64) (uint64, bool) {
 }
 
 // unaryMath is the Go function of a one-operand float op computed in
-// float64 and rounded to the operand type (a switch, not a column, for
-// evalFloat's reason: the function is code).
+// float64 and rounded to the operand type.
 func unaryMath(op Op) (func(float64) float64, bool) {
 	switch op {
 	case OpSqrt:
