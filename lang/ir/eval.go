@@ -76,8 +76,19 @@ func Eval(op Op, t Type, args ...uint64) (uint64, error) {
 	case info.Form == FormShift:
 		return evalShift(op, t, a, b), nil
 	}
-	var r uint64
-	var err error
+	r, ok, err := evalAt(op, t, a, b, c)
+	switch {
+	case err != nil:
+		return 0, err
+	case !ok:
+		return 0, fmt.Errorf("eval: %s on %s is not implemented", op, t)
+	}
+	return r & mask(info.ResultType(t)), nil
+}
+
+// evalAt evaluates a same-typed op on operands a, b, c (unused ones 0)
+// decoded as t; ok is false for an op t's evaluator has no case for.
+func evalAt(op Op, t Type, a, b, c uint64) (r uint64, ok bool, err error) {
 	switch t {
 	case Bool:
 		r, ok = evalBool(op, a&1 != 0, b&1 != 0)
@@ -94,23 +105,17 @@ func Eval(op Op, t Type, args ...uint64) (uint64, error) {
 	case F32:
 		x, y, z := math.Float32frombits(uint32(a)), math.Float32frombits(uint32(b)), math.Float32frombits(uint32(c))
 		if op == OpFma {
-			return f32bits(FMA32(x, y, z)), nil
+			return f32bits(FMA32(x, y, z)), true, nil
 		}
 		r, ok = evalFloat(op, x, y, z, f32bits)
 	case F64:
 		x, y, z := math.Float64frombits(a), math.Float64frombits(b), math.Float64frombits(c)
 		if op == OpFma {
-			return math.Float64bits(math.FMA(x, y, z)), nil
+			return math.Float64bits(math.FMA(x, y, z)), true, nil
 		}
 		r, ok = evalFloat(op, x, y, z, math.Float64bits)
 	}
-	if err != nil {
-		return 0, err
-	}
-	if !ok {
-		return 0, fmt.Errorf("eval: %s on %s is not implemented", op, t)
-	}
-	return r & mask(info.ResultType(t)), nil
+	return r, ok, err
 }
 
 func f32bits(v float32) uint64 { return uint64(math.Float32bits(v)) }
