@@ -283,5 +283,9 @@ func TestEvalAllocs(t *testing.T) {
 			t.Errorf("Eval(%s, %s) allocates %v times", c.op, c.t, allocs)
 		}
 	}
+	h := &ir.Host{}
+	if allocs := testing.AllocsPerRun(100, func() { sink += h.Op(ir.OpFma, ir.F64, 1, 2, 3) }); allocs != 0 {
+		t.Errorf("Host.Op allocates %v times", allocs)
+	}
 	_ = sink
 }
