@@ -36,4 +36,11 @@
 //     (Kernel.Params, from check.Info.Signatures) and pack each as the IR
 //     parameters dtype.FlattenParams lowers it to, so errors name source
 //     types (want array[vec3], got array[f32, 2]).
+//   - The launch rules (dimensions, tid()'s arity, extents, the grid,
+//     array arguments) are the backend's: backend.CheckLaunch, called by
+//     every Program.Launch. A launch statement checks only what needs the
+//     source (a block kernel launched without grid(...), grid(...) for a
+//     flat kernel: messages that say how to launch it; the source
+//     signature's argument count and types) and points the backend's
+//     LaunchError at the dimension, grid or argument it names.
 package interp

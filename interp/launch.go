@@ -3,9 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -16,9 +14,10 @@ import (
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
-// maxThreads is the largest launch (LANGUAGE.md section 4).
-const maxThreads = math.MaxInt32
-
+// execLaunch runs a launch statement. The launch rules are the backend's
+// (backend.CheckLaunch, called by every Program.Launch); here are only the
+// checks of the source's form and signature, and the backend's error is
+// pointed at the part of the statement it is about (launchStmtError).
 func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	kv, err := th.launched(s, fr)
 	if err != nil {
@@ -28,6 +27,9 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if !ok {
 		return th.errorAt(s.Kernel.Pos, fmt.Errorf("%s is %s, not a kernel", s.Kernel.Name, describe(kv)))
 	}
+	if err := th.launchForm(s, k); err != nil {
+		return err
+	}
 	// Dimensions, argument values and packed arguments go on stacks
 	// reused by every launch (a nested launch while evaluating them
 	// pushes above and pops back), so that a launch allocates nothing.
@@ -35,7 +37,7 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	defer func() {
 		th.dimStack, th.stack, th.argStack = th.dimStack[:dimBase], th.stack[:base], th.argStack[:argBase]
 	}()
-	dims, err := th.launchDims(s, k, fr)
+	dims, err := th.launchDims(s, fr)
 	if err != nil {
 		return err
 	}
@@ -64,11 +66,9 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err := th.packArgs(s, k, th.stack[base:], d); err != nil {
 		return err
 	}
-	return th.launchError(k.Name, s.Pos, th.run1(prog, d, dims, th.argStack[argBase:]))
+	return th.launchStmtError(s, k, th.run1(prog, d, dims, th.argStack[argBase:]))
 }
 
-// launchDims evaluates the launch's dimensions onto th.dimStack: threads
-// for a flat kernel, blocks of a block kernel's grid(...).
 // launched is the value a launch names: a variable, or util.k of an import.
 func (th *Thread) launched(s *ast.LaunchStmt, fr *frame) (Value, error) {
 	if s.Module == nil {
@@ -86,68 +86,72 @@ func (th *Thread) launched(s *ast.LaunchStmt, fr *frame) (Value, error) {
 	return v, th.errorAt(s.Kernel.Pos, err)
 }
 
-func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, error) {
-	if err := th.launchShape(s, k); err != nil {
-		return nil, err
-	}
-	counts := "threads"
-	if k.IR.IsBlock() {
-		counts = "blocks"
-	}
-	total := 1
+// launchDims evaluates the launch's dimensions onto th.dimStack: threads
+// for a flat kernel, blocks of a block kernel's grid(...). Their values
+// are the backend's to check.
+func (th *Thread) launchDims(s *ast.LaunchStmt, fr *frame) ([]int, error) {
 	for _, e := range s.Dims {
 		v, err := th.eval(e, fr)
 		if err != nil {
 			return nil, err
 		}
 		n, err := toInt(v)
-		if err == nil && n < 0 {
-			err = fmt.Errorf("negative launch dimension %d", n)
-		}
 		if err != nil {
 			return nil, th.errorAt(e.Start(), err)
 		}
 		th.dimStack = append(th.dimStack, n)
-		if n != 0 && total > maxThreads/n {
-			return nil, th.errorAt(e.Start(), fmt.Errorf("launch of more than 2^31-1 %s", counts))
-		}
-		total *= n
 	}
-	dims := th.dimStack[len(th.dimStack)-len(s.Dims):]
-	if err := backend.CheckGrid(k.IR, dims); err != nil {
-		return nil, th.errorAt(s.Grid, err)
-	}
-	return dims, nil
+	return th.dimStack[len(th.dimStack)-len(s.Dims):], nil
 }
 
-// launchShape checks the form of a launch against its kernel: a block
-// kernel runs over grid(...) with one extent per block axis, a flat
-// kernel over threads, as many dimensions as tid() has names.
-func (th *Thread) launchShape(s *ast.LaunchStmt, k *Kernel) error {
+// launchForm checks what only the source says: a block kernel runs over
+// grid(...), a flat kernel over threads. Each message says how to launch
+// the kernel instead.
+func (th *Thread) launchForm(s *ast.LaunchStmt, k *Kernel) error {
 	block := k.IR.Block
 	switch {
 	case len(block) > 0 && !s.Grid.IsValid():
 		return th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s is a block kernel with %s: launch it over a grid of blocks, as in launch %s[%s](...)",
-			k.Name, blockString(block), k.Name, gridHint(block)))
+			k.Name, backend.BlockString(block), k.Name, gridHint(block)))
 	case len(block) == 0 && s.Grid.IsValid():
 		return th.errorAt(s.Grid, fmt.Errorf("kernel %s is not a block kernel: grid(...) counts the blocks of a kernel declared with block(...); launch %s[n](...) runs n threads", k.Name, k.Name))
-	case len(block) > 0 && len(s.Dims) != len(block):
-		return th.errorAt(s.Grid, fmt.Errorf("kernel %s has a %d-D block (%s) and is launched over a %d-D grid", k.Name, len(block), blockString(block), len(s.Dims)))
-	case len(s.Dims) < 1 || len(s.Dims) > 4:
-		return th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
-	case k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims):
-		return th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
 	}
 	return nil
 }
 
-// blockString writes a block shape as a kernel declares it.
-func blockString(block []int) string {
-	parts := make([]string, len(block))
-	for i, d := range block {
-		parts[i] = strconv.Itoa(d)
+// launchStmtError gives a failed launch its script position: a broken
+// launch rule (a *backend.LaunchError) at the part of the statement it is
+// about, any other failure as launchError does.
+func (th *Thread) launchStmtError(s *ast.LaunchStmt, k *Kernel, err error) error {
+	if err == nil {
+		return nil // before errors.As, whose target would escape
 	}
-	return "block(" + strings.Join(parts, ", ") + ")"
+	var le *backend.LaunchError
+	if !errors.As(err, &le) {
+		return th.launchError(k.Name, s.Pos, err)
+	}
+	at := s.Pos
+	switch {
+	case le.Part == backend.PartDim && le.Index < len(s.Dims):
+		at = s.Dims[le.Index].Start()
+	case le.Part == backend.PartGrid && s.Grid.IsValid():
+		at = s.Grid
+	case le.Part == backend.PartArg:
+		if i := k.sourceArg(le.Index); i >= 0 && i < len(s.Args) {
+			at = s.Args[i].Start()
+		}
+	}
+	return th.errorAt(at, err)
+}
+
+// sourceArg is the source argument that IR parameter i is (part of).
+func (k *Kernel) sourceArg(i int) int {
+	for a, p := range k.sourceParams() {
+		if i -= p.IRParams(); i < 0 {
+			return a
+		}
+	}
+	return -1
 }
 
 // gridHint is the grid that covers n threads per axis with block: one
@@ -163,7 +167,9 @@ func gridHint(block []int) string {
 
 // packArgs checks the arguments against the kernel's source signature
 // and pushes them, packed, onto th.argStack: each argument becomes the IR
-// parameters its source parameter lowers to (dtype.FlattenParams).
+// parameters its source parameter lowers to (dtype.FlattenParams). The
+// count is the source signature's (a vector is one argument), in the
+// message of backend.CheckLaunch's rule.
 func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.Device) error {
 	params := k.sourceParams()
 	if len(vals) != len(params) {

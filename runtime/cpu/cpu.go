@@ -40,7 +40,7 @@ var ErrCanceled = backend.ErrCanceled
 type KernelError = backend.KernelError
 
 // maxThreads is the largest number of threads of one launch (tid is i32).
-const maxThreads = 1<<31 - 1
+const maxThreads = backend.MaxThreads
 
 // arrayInfo is one array argument as the instructions read it.
 type arrayInfo struct {
@@ -78,10 +78,8 @@ type launch struct {
 
 // Launch runs the kernel over dims (1-4 extents, product <= 2^31-1)
 // threads, or a block kernel over a grid of dims blocks (as many extents
-// as the block's, backend.CheckGrid's limits). The caller has already
-// checked the argument count and types;
-// Launch still validates len(args) and dims and returns errors, never
-// panics.
+// as the block's), after backend.CheckLaunch's checks: it returns errors,
+// never panics.
 func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 	ln, err := p.newLaunch(dims, args, opts)
 	if err != nil || ln.blocks == 0 {
@@ -110,84 +108,35 @@ func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 	return nil
 }
 
-// newLaunch validates dims and args and binds them to the kernel's
-// parameters.
+// newLaunch checks dims and args (backend.CheckLaunch) and binds them to
+// the kernel's parameters.
 func (p *Program) newLaunch(dims []int, args []Arg, opts Options) (*launch, error) {
-	k := p.k.Entry
-	if len(args) != len(k.Params) {
-		return nil, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(args))
-	}
-	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, steps: opts.Steps, max: opts.MaxSteps, out: opts.Out}
-	var err error
-	if p.blk != nil {
-		err = ln.grid(dims)
-	} else {
-		err = ln.threads(dims)
-	}
-	if err == nil {
-		err = ln.bind(args)
-	}
-	if err != nil {
+	if err := backend.CheckLaunch(p.k, p.fields, dims, args); err != nil {
 		return nil, err
 	}
-	return ln, nil
-}
-
-// grid sets a block kernel's launch up: dims are blocks per axis, within
-// CUDA's grid limits (backend.CheckGrid).
-func (ln *launch) grid(dims []int) error {
-	if err := backend.CheckGrid(ln.p.k, dims); err != nil {
-		return err
-	}
-	ln.blocks = 1
+	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, steps: opts.Steps, max: opts.MaxSteps, out: opts.Out}
+	n := 1
 	for i, d := range dims {
 		ln.dims[i] = d
-		ln.blocks *= d // below 2^63 within the grid limits
+		n *= d // at most 2^31-1 (CheckLaunch)
 	}
-	ln.setInner()
-	return nil
-}
-
-// setInner fills ln.inner from ln.dims.
-func (ln *launch) setInner() {
 	inner := 1
 	for i := ln.nd - 1; i >= 0; i-- {
 		ln.inner[i] = inner
 		inner *= ln.dims[i]
 	}
+	if p.blk != nil {
+		ln.blocks = n
+	} else {
+		ln.total = n
+		ln.blocks = (n + p.width - 1) / p.width
+	}
+	ln.bind(args)
+	return ln, nil
 }
 
-// threads sets a flat kernel's launch up: dims are threads per axis.
-func (ln *launch) threads(dims []int) error {
-	p, k := ln.p, ln.p.k.Entry
-	if len(dims) < 1 || len(dims) > 4 {
-		return fmt.Errorf("kernel %s: launch needs 1 to 4 dimensions, got %d", k.Name, len(dims))
-	}
-	if p.k.TidDims > 0 && len(dims) != p.k.TidDims {
-		return fmt.Errorf("kernel %s: tid() has %d dimensions but the launch has %d", k.Name, p.k.TidDims, len(dims))
-	}
-	if len(dims) < p.tidAxes {
-		return fmt.Errorf("kernel %s: tid() uses %d dimensions but the launch has %d", k.Name, p.tidAxes, len(dims))
-	}
-	ln.total = 1
-	for i, d := range dims {
-		if d < 0 {
-			return fmt.Errorf("kernel %s: negative launch extent %d", k.Name, d)
-		}
-		ln.dims[i] = d
-		if d != 0 && ln.total > maxThreads/d {
-			return fmt.Errorf("kernel %s: launch of more than 2^31-1 threads", k.Name)
-		}
-		ln.total *= d
-	}
-	ln.setInner()
-	ln.blocks = (ln.total + p.width - 1) / p.width
-	return nil
-}
-
-// bind copies the arguments into the launch, checking array shapes and
-// what field accesses need of them.
-func (ln *launch) bind(args []Arg) error {
+// bind copies the arguments into the launch.
+func (ln *launch) bind(args []Arg) {
 	k := ln.p.k.Entry
 	ln.arrays = make([]arrayInfo, len(args))
 	ln.bits = make([]uint64, len(args))
@@ -196,22 +145,13 @@ func (ln *launch) bind(args []Arg) error {
 			ln.bits[i] = args[i].Bits
 			continue
 		}
-		a := args[i].Array
+		a := &args[i].Array
 		info := arrayInfo{data: mem.HostPointer(a.Data), shape: a.Shape, strides: a.Strides, name: a.Name, ndim: prm.NDim}
 		if info.name == "" {
 			info.name = prm.Name
 		}
-		for ax := range prm.NDim {
-			if a.Shape[ax] < 0 {
-				return fmt.Errorf("kernel %s: argument %s has negative extent %d", k.Name, info.name, a.Shape[ax])
-			}
-			if a.Shape[ax] > 0 && a.Data == 0 {
-				return fmt.Errorf("kernel %s: argument %s has no data", k.Name, info.name)
-			}
-		}
 		ln.arrays[i] = info
 	}
-	return backend.CheckFields(ln.p.k, ln.p.fields, args)
 }
 
 // work runs blocks taken from the shared counter until none are left or the
