@@ -43,4 +43,10 @@
 //     flat kernel: messages that say how to launch it; the source
 //     signature's argument count and types) and points the backend's
 //     LaunchError at the dimension, grid or argument it names.
+//   - A Thread's launch state is its launcher (launcher.go): the backend
+//     Env with the cpu kernel step budget, the compiled programs by kernel,
+//     device and options (the last one found without the map), the stacks
+//     a launch evaluates and packs onto, the access checker and automatic
+//     prefetch of the arguments being packed, and the CUDA devices
+//     launched on since the last wait.
 package interp

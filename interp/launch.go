@@ -30,13 +30,8 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err := th.launchForm(s, k); err != nil {
 		return err
 	}
-	// Dimensions, argument values and packed arguments go on stacks
-	// reused by every launch (a nested launch while evaluating them
-	// pushes above and pops back), so that a launch allocates nothing.
-	dimBase, base, argBase := len(th.dimStack), len(th.stack), len(th.argStack)
-	defer func() {
-		th.dimStack, th.stack, th.argStack = th.dimStack[:dimBase], th.stack[:base], th.argStack[:argBase]
-	}()
+	l := &th.launcher
+	defer l.popTo(l.mark())
 	dims, err := th.launchDims(s, fr)
 	if err != nil {
 		return err
@@ -51,22 +46,24 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Device.Start(), err)
 	}
+	base := len(l.stack)
 	for _, a := range s.Args {
 		v, err := th.eval(a, fr)
 		if err != nil {
 			return err
 		}
-		th.stack = append(th.stack, v)
+		l.stack = append(l.stack, v)
 	}
 	prog, err := th.program(k.IR, d, th.Config.FastMath)
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
-	th.prefetch.Start(d)
-	if err := th.packArgs(s, k, th.stack[base:], d); err != nil {
+	l.prefetch.Start(d)
+	argBase := len(l.argStack)
+	if err := th.packArgs(s, k, l.stack[base:], d); err != nil {
 		return err
 	}
-	return th.launchStmtError(s, k, th.run1(prog, d, dims, th.argStack[argBase:]))
+	return th.launchStmtError(s, k, th.run1(prog, d, dims, l.argStack[argBase:]))
 }
 
 // launched is the value a launch names: a variable, or util.k of an import.
@@ -86,10 +83,11 @@ func (th *Thread) launched(s *ast.LaunchStmt, fr *frame) (Value, error) {
 	return v, th.errorAt(s.Kernel.Pos, err)
 }
 
-// launchDims evaluates the launch's dimensions onto th.dimStack: threads
-// for a flat kernel, blocks of a block kernel's grid(...). Their values
-// are the backend's to check.
+// launchDims evaluates the launch's dimensions onto the launcher's
+// dimension stack: threads for a flat kernel, blocks of a block kernel's
+// grid(...). Their values are the backend's to check.
 func (th *Thread) launchDims(s *ast.LaunchStmt, fr *frame) ([]int, error) {
+	l := &th.launcher
 	for _, e := range s.Dims {
 		v, err := th.eval(e, fr)
 		if err != nil {
@@ -99,9 +97,9 @@ func (th *Thread) launchDims(s *ast.LaunchStmt, fr *frame) ([]int, error) {
 		if err != nil {
 			return nil, th.errorAt(e.Start(), err)
 		}
-		th.dimStack = append(th.dimStack, n)
+		l.dimStack = append(l.dimStack, n)
 	}
-	return th.dimStack[len(th.dimStack)-len(s.Dims):], nil
+	return l.dimStack[len(l.dimStack)-len(s.Dims):], nil
 }
 
 // launchForm checks what only the source says: a block kernel runs over
@@ -166,10 +164,10 @@ func gridHint(block []int) string {
 }
 
 // packArgs checks the arguments against the kernel's source signature
-// and pushes them, packed, onto th.argStack: each argument becomes the IR
-// parameters its source parameter lowers to (dtype.FlattenParams). The
-// count is the source signature's (a vector is one argument), in the
-// message of backend.CheckLaunch's rule.
+// and pushes them, packed, onto the launcher's argument stack: each
+// argument becomes the IR parameters its source parameter lowers to
+// (dtype.FlattenParams). The count is the source signature's (a vector
+// is one argument), in the message of backend.CheckLaunch's rule.
 func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.Device) error {
 	params := k.sourceParams()
 	if len(vals) != len(params) {
@@ -208,39 +206,37 @@ func (k *Kernel) sourceParams() []dtype.Param {
 	return out
 }
 
-// packSource packs v for source parameter p, whose IR parameters are ps:
-// an array of a compound type passes its memory (lane axes included) as
-// the one array parameter, a vector by value its lanes as consecutive
-// scalars. Types are checked as the source spells them.
+// packSource packs v for source parameter p, whose IR parameters are ps,
+// onto the launcher's argument stack: an array of a compound type passes
+// its memory (lane axes included) as the one array parameter, a vector by
+// value its lanes as consecutive scalars. Types are checked as the source
+// spells them.
 func (th *Thread) packSource(kernel string, p dtype.Param, ps []ir.Param, v Value, name string, dev mem.Device) error {
-	var args []backend.Arg
+	l := &th.launcher
+	var arg backend.Arg
+	var err error
 	switch {
 	case p.NDim > 0:
-		a, err := sourceArray(p, v)
-		if err != nil {
-			return err
+		var a *mem.Array
+		if a, err = sourceArray(p, v); err == nil {
+			arg, err = th.packArray(kernel, ps[0], a, name, dev)
 		}
-		arg, err := th.packArray(kernel, ps[0], a, name, dev)
-		if err != nil {
-			return err
-		}
-		args = []backend.Arg{arg}
 	case !p.Type.IsScalar():
 		vec, ok := v.(*Vector)
 		if !ok || vec.T != p.Type {
 			return fmt.Errorf("want %s, got %s", p.Type, describe(v))
 		}
 		for k, bits := range vec.Lanes {
-			args = append(args, backend.Arg{Bits: scalarArgBits(p.Type.LaneType(k), bits)})
+			l.argStack = append(l.argStack, backend.Arg{Bits: scalarArgBits(p.Type.LaneType(k), bits)})
 		}
+		return nil
 	default:
-		arg, err := th.packArg(kernel, ps[0], v, name, dev)
-		if err != nil {
-			return err
-		}
-		args = []backend.Arg{arg}
+		arg, err = th.packArg(kernel, ps[0], v, name, dev)
 	}
-	th.argStack = append(th.argStack, args...)
+	if err != nil {
+		return err
+	}
+	l.argStack = append(l.argStack, arg)
 	return nil
 }
 
@@ -287,23 +283,10 @@ func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev m
 	return th.packArray(kernel, p, av.A, name, dev)
 }
 
-// packArray packs a for array parameter p. An array passes the launch
-// access check, is ordered after other devices' work on it and joins the
-// launch's automatic prefetch (runtime/mem's rules); name is the
-// argument's name in messages.
+// packArray packs a for array parameter p (launcher.packArray, under
+// config.launch_access).
 func (th *Thread) packArray(kernel string, p ir.Param, a *mem.Array, name string, dev mem.Device) (backend.Arg, error) {
-	ptr, err := a.Ptr()
-	if err != nil {
-		return backend.Arg{}, err
-	}
-	if err := th.launches.Check(th.Config.mode, kernel, p.Name, name, dev, a); err != nil {
-		return backend.Arg{}, err
-	}
-	if err := a.OrderLaunch(dev); err != nil {
-		return backend.Arg{}, err
-	}
-	th.prefetch.Add(a)
-	return backend.ArrayArg(a, ptr, name), nil
+	return th.launcher.packArray(th.Config.mode, kernel, p, a, name, dev)
 }
 
 // scalarArgBits is a scalar argument's bits as the backends take them:
@@ -341,48 +324,15 @@ func paramString(p dtype.Param) string {
 	return fmt.Sprintf("array[%s, %d]", p.Type, p.NDim)
 }
 
-// progKey names a compiled program: a kernel for one device, with or
-// without debug checks, strict or with fast math forced on.
-type progKey struct {
-	k     *ir.Kernel
-	dev   mem.Device
-	debug bool
-	fast  bool
-}
-
 // program returns k compiled for dev, with fast math when fast (or k's own
-// FastMath), compiling on first use. A loop launching one kernel finds it
-// without a map lookup.
+// FastMath) and config.debug's checks, compiling on first use.
 func (th *Thread) program(k *ir.Kernel, dev mem.Device, fast bool) (backend.Program, error) {
-	key := progKey{k, dev, th.Config.Debug, fast}
-	if th.lastProg != nil && th.lastKey == key {
-		return th.lastProg, nil
-	}
-	p := th.progs[key]
-	if p == nil {
-		var err error
-		if p, err = backend.Compile(k, dev, backend.Options{Debug: key.debug, FastMath: key.fast}); err != nil {
-			return nil, err
-		}
-		if th.progs == nil {
-			th.progs = map[progKey]backend.Program{}
-		}
-		th.progs[key] = p
-	}
-	th.lastKey, th.lastProg = key, p
-	return p, nil
+	return th.launcher.program(k, dev, th.Config.Debug, fast)
 }
 
-// run1 launches prog on dev, after the automatic prefetch of its managed
-// arguments, and notes the device's queued work.
+// run1 launches prog on dev (launcher.run).
 func (th *Thread) run1(prog backend.Program, dev mem.Device, dims []int, args []backend.Arg) error {
-	if dev.IsCUDA() {
-		th.markUsed(dev)
-		if err := th.prefetch.Issue(); err != nil {
-			return err
-		}
-	}
-	return prog.Launch(&th.env, dims, args)
+	return th.launcher.run(prog, dev, dims, args)
 }
 
 // launchError gives a failed launch of kernel at pos its script position:
@@ -422,17 +372,17 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 	if err != nil {
 		return err
 	}
-	base := len(th.argStack)
-	defer func() { th.argStack = th.argStack[:base] }()
-	th.prefetch.Start(dev)
+	base := len(th.launcher.argStack)
+	defer func() { th.launcher.argStack = th.launcher.argStack[:base] }()
+	th.launcher.prefetch.Start(dev)
 	for i, p := range params {
 		arg, err := th.packArg(k.Entry.Name, p, args[i], p.Name, dev)
 		if err != nil {
 			return fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Entry.Name, err)
 		}
-		th.argStack = append(th.argStack, arg)
+		th.launcher.argStack = append(th.launcher.argStack, arg)
 	}
-	err = th.run1(prog, dev, dims, th.argStack[base:])
+	err = th.run1(prog, dev, dims, th.launcher.argStack[base:])
 	// The packed arguments are bare addresses: an array the caller holds
 	// only through args (a temporary) must not be collected, and a cpu
 	// array's memory unmapped, while the kernel runs.
@@ -466,32 +416,8 @@ func GeneratedKernel(name string, build func() (*ir.Kernel, error)) (*ir.Kernel,
 
 // markUsed records that work was queued on CUDA device dev since the last
 // wait.
-func (th *Thread) markUsed(dev mem.Device) {
-	ord := dev.Ordinal
-	if ord < len(th.used) && th.used[ord] {
-		return
-	}
-	for len(th.used) <= ord {
-		th.used = append(th.used, false)
-	}
-	th.used[ord] = true
-}
+func (th *Thread) markUsed(dev mem.Device) { th.launcher.markUsed(dev) }
 
 // syncUsed waits for every CUDA device the script launched on, so that an
 // asynchronous kernel failure is reported by the Exec that caused it.
-func (th *Thread) syncUsed() error {
-	var errs []error
-	for ord, used := range th.used {
-		if !used {
-			continue
-		}
-		th.used[ord] = false
-		err := mem.SyncDevice(mem.Device{Type: mem.CUDA, Ordinal: ord}, &th.canceled)
-		if errors.Is(err, mem.ErrInterrupted) {
-			errs = append(errs, err)
-		} else if err != nil {
-			errs = append(errs, fmt.Errorf("cuda:%d: a kernel failed after its launch: %w", ord, err))
-		}
-	}
-	return errors.Join(errs...)
-}
+func (th *Thread) syncUsed() error { return th.launcher.syncUsed(&th.canceled) }
