@@ -48,5 +48,7 @@
 //     device and options (the last one found without the map), the stacks
 //     a launch evaluates and packs onto, the access checker and automatic
 //     prefetch of the arguments being packed, and the CUDA devices
-//     launched on since the last wait.
+//     launched on since the last wait. A launch statement in a loop
+//     allocates nothing on either backend (TestLaunchLoopAllocates,
+//     TestGPULaunchLoopAllocates).
 package interp

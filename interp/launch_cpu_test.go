@@ -3,13 +3,74 @@ package interp_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/stdlib"
 )
+
+// launchLoopSetup is a kernel of one thread that touches nothing, for the
+// script-level launch overhead on the cpu.
+const launchLoopSetup = `
+kernel k3(a: array[f32], b: array[f32], c: array[f32], s: f32) {
+    if len(a) < 0 { a[0] = b[0] + c[0] + s }
+}
+array a: f32[1]
+array b: f32[1]
+array c: f32[1]
+let s = 2.5
+for i in range(1000) { launch k3[1](a, b, c, s) }
+`
+
+func newLaunchLoop(tb testing.TB) *interp.Interp {
+	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { in.Close() })
+	if err := in.Exec(context.Background(), "setup.gs", []byte(launchLoopSetup)); err != nil {
+		tb.Fatal(err)
+	}
+	return in
+}
+
+// TestLaunchLoopAllocates is TestGPULaunchLoopAllocates on the cpu: a
+// launch statement in a loop allocates nothing per iteration (the Mallocs
+// of a 20000-launch loop exceed those of a 10000-launch loop by far less
+// than one per launch).
+func TestLaunchLoopAllocates(t *testing.T) {
+	in := newLaunchLoop(t)
+	mallocs := func(n int) uint64 {
+		src := []byte(fmt.Sprintf("for i in range(%d) { launch k3[1](a, b, c, s) }", n))
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		if err := in.Exec(context.Background(), "loop.gs", src); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.Mallocs - before.Mallocs
+	}
+	mallocs(10000)
+	small, large := mallocs(10000), mallocs(20000)
+	if large > small+1000 {
+		t.Errorf("10000 more launches made %d more allocations (%d vs %d)", large-small, large, small)
+	}
+}
+
+// BenchmarkScriptLaunchCPU is BenchmarkScriptLaunch on the cpu: the
+// statement `launch k3[1](a, b, c, s)` in a for loop.
+func BenchmarkScriptLaunchCPU(b *testing.B) {
+	in := newLaunchLoop(b)
+	loop := []byte(fmt.Sprintf("for i in range(%d) { launch k3[1](a, b, c, s) }", b.N))
+	b.ResetTimer()
+	if err := in.Exec(context.Background(), "loop.gs", loop); err != nil {
+		b.Fatal(err)
+	}
+}
 
 // TestLaunchErrorPositions: a launch that breaks a rule of
 // backend.CheckLaunch is reported at the part of the statement the rule

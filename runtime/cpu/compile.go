@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/pos"
@@ -11,7 +12,7 @@ import (
 )
 
 // Program is a kernel compiled for the CPU executor; safe for concurrent
-// Launch calls.
+// Launch calls (the ones that overlap another allocate their launch).
 type Program struct {
 	k      *ir.Kernel
 	regs   []ir.Type // the flat register file: entry and every inlined call
@@ -20,6 +21,7 @@ type Program struct {
 	setup  []instFn  // hoisted uniform instructions, run once per launch and frame
 	body   stmtFn
 	frames sync.Pool
+	spare  atomic.Pointer[launch] // the last launch's state, for the next (cpu.go)
 
 	// width is the lanes of a block: a block kernel's threads, else lanes
 	// (fewer when local arrays are large, see layout).

@@ -51,7 +51,10 @@ type arrayInfo struct {
 	ndim    int
 }
 
-// launch is the state shared by the workers of one Launch.
+// launch is the state shared by the workers of one Launch. A Program keeps
+// one between launches (Program.spare), so that a launch allocates
+// nothing in steady state: its argument slices, its WaitGroup and the
+// closure its goroutines run are made once.
 type launch struct {
 	p      *Program
 	nd     int
@@ -74,47 +77,61 @@ type launch struct {
 	err       error
 	errThread int
 	canceled  bool
+
+	wg     sync.WaitGroup
+	worker func() // work, then wg.Done: what each extra goroutine runs
 }
 
 // Launch runs the kernel over dims (1-4 extents, product <= 2^31-1)
 // threads, or a block kernel over a grid of dims blocks (as many extents
 // as the block's), after backend.CheckLaunch's checks: it returns errors,
-// never panics.
+// never panics. The caller runs one worker, goroutines the others.
 func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
-	ln, err := p.newLaunch(dims, args, opts)
-	if err != nil || ln.blocks == 0 {
+	if err := backend.CheckLaunch(p.k, p.fields, dims, args); err != nil {
 		return err
+	}
+	ln := p.take()
+	defer p.release(ln)
+	ln.start(dims, args, opts)
+	if ln.blocks == 0 {
+		return nil
 	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, ln.blocks, p.maxWorkers)
-	if workers == 1 {
-		ln.work()
-	} else {
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Go(ln.work)
-		}
-		wg.Wait()
+	ln.wg.Add(workers - 1)
+	for range workers - 1 {
+		go ln.worker()
 	}
-	switch {
-	case ln.err != nil:
-		return ln.err
-	case ln.canceled:
-		return ErrCanceled
-	}
-	return nil
+	ln.work()
+	ln.wg.Wait()
+	return ln.result()
 }
 
-// newLaunch checks dims and args (backend.CheckLaunch) and binds them to
-// the kernel's parameters.
-func (p *Program) newLaunch(dims []int, args []Arg, opts Options) (*launch, error) {
-	if err := backend.CheckLaunch(p.k, p.fields, dims, args); err != nil {
-		return nil, err
+// take returns the Program's spare launch, or a new one while another
+// launch of the Program (on another goroutine) holds it.
+func (p *Program) take() *launch {
+	if ln := p.spare.Swap(nil); ln != nil {
+		return ln
 	}
-	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, steps: opts.Steps, max: opts.MaxSteps, out: opts.Out}
+	n := len(p.k.Entry.Params)
+	ln := &launch{p: p, arrays: make([]arrayInfo, n), bits: make([]uint64, n)}
+	ln.worker = func() {
+		defer ln.wg.Done()
+		ln.work()
+	}
+	return ln
+}
+
+// start sets the launch up over dims (checked) with args and opts.
+func (ln *launch) start(dims []int, args []Arg, opts Options) {
+	ln.cancel, ln.steps, ln.max, ln.out = opts.Cancel, opts.Steps, opts.MaxSteps, opts.Out
+	ln.stop.Store(false)
+	ln.next.Store(0)
+	ln.err, ln.errThread, ln.canceled = nil, 0, false
+	ln.nd, ln.dims, ln.inner = len(dims), [4]int{}, [4]int{}
 	n := 1
 	for i, d := range dims {
 		ln.dims[i] = d
@@ -125,22 +142,18 @@ func (p *Program) newLaunch(dims []int, args []Arg, opts Options) (*launch, erro
 		ln.inner[i] = inner
 		inner *= ln.dims[i]
 	}
-	if p.blk != nil {
+	if ln.p.blk != nil {
 		ln.blocks = n
 	} else {
 		ln.total = n
-		ln.blocks = (n + p.width - 1) / p.width
+		ln.blocks = (n + ln.p.width - 1) / ln.p.width
 	}
 	ln.bind(args)
-	return ln, nil
 }
 
 // bind copies the arguments into the launch.
 func (ln *launch) bind(args []Arg) {
-	k := ln.p.k.Entry
-	ln.arrays = make([]arrayInfo, len(args))
-	ln.bits = make([]uint64, len(args))
-	for i, prm := range k.Params {
+	for i, prm := range ln.p.k.Entry.Params {
 		if !prm.IsArray() {
 			ln.bits[i] = args[i].Bits
 			continue
@@ -152,6 +165,26 @@ func (ln *launch) bind(args []Arg) {
 		}
 		ln.arrays[i] = info
 	}
+}
+
+// result is the launch's outcome once its workers are done.
+func (ln *launch) result() error {
+	switch {
+	case ln.err != nil:
+		return ln.err
+	case ln.canceled:
+		return ErrCanceled
+	}
+	return nil
+}
+
+// release makes the finished launch the Program's spare, first dropping
+// what it refers to so that the spare keeps no caller's arrays, writer or
+// error alive.
+func (p *Program) release(ln *launch) {
+	clear(ln.arrays)
+	ln.cancel, ln.steps, ln.out, ln.err = nil, nil, nil, nil
+	p.spare.Store(ln)
 }
 
 // work runs blocks taken from the shared counter until none are left or the

@@ -119,6 +119,11 @@
 //     error") at the kernel's position.
 //   - Cancellation is polled between blocks and on every loop iteration, so
 //     an infinite loop in a kernel can be canceled too.
+//   - A Program keeps its last launch's state (argument slices, the
+//     WaitGroup and the closure its worker goroutines run) for the next, so
+//     that a steady-state launch allocates nothing, on one worker or many
+//     (TestLaunchAllocates); a launch overlapping another on the same
+//     Program allocates its own. The caller runs one of the workers.
 //   - Block kernels: a launch is checked with backend.CheckLaunch (a grid of
 //     the block's rank, CUDA's limits per axis; 0 blocks runs nothing) and
 //     Geometry is the block and the grid. tid() wraps in i32 as on CUDA.
