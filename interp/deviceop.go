@@ -16,26 +16,26 @@ import (
 func (th *Thread) RunDeviceOp(name string, dev mem.Device, arrays []*mem.Array, names []string,
 	op func(env *backend.Env, ptrs []uintptr) error) error {
 	ptrs := make([]uintptr, len(arrays))
-	th.prefetch.Start(dev)
+	th.launcher.prefetch.Start(dev)
 	for i, a := range arrays {
 		p, err := a.Ptr()
 		if err != nil {
 			return err
 		}
-		if err := th.launches.Check(th.Config.mode, name, names[i], names[i], dev, a); err != nil {
+		if err := th.launcher.launches.Check(th.Config.mode, name, names[i], names[i], dev, a); err != nil {
 			return err
 		}
 		if err := a.OrderLaunch(dev); err != nil {
 			return fmt.Errorf("%s: %s: %w", name, names[i], err)
 		}
-		th.prefetch.Add(a)
+		th.launcher.prefetch.Add(a)
 		ptrs[i] = p
 	}
 	if dev.IsCUDA() {
 		th.markUsed(dev)
-		if err := th.prefetch.Issue(); err != nil {
+		if err := th.launcher.prefetch.Issue(); err != nil {
 			return err
 		}
 	}
-	return op(&th.env, ptrs)
+	return op(&th.launcher.env, ptrs)
 }

@@ -36,4 +36,19 @@
 //     (Kernel.Params, from check.Info.Signatures) and pack each as the IR
 //     parameters dtype.FlattenParams lowers it to, so errors name source
 //     types (want array[vec3], got array[f32, 2]).
+//   - The launch rules (dimensions, tid()'s arity, extents, the grid,
+//     array arguments) are the backend's: backend.CheckLaunch, called by
+//     every Program.Launch. A launch statement checks only what needs the
+//     source (a block kernel launched without grid(...), grid(...) for a
+//     flat kernel: messages that say how to launch it; the source
+//     signature's argument count and types) and points the backend's
+//     LaunchError at the dimension, grid or argument it names.
+//   - A Thread's launch state is its launcher (launcher.go): the backend
+//     Env with the cpu kernel step budget, the compiled programs by kernel,
+//     device and options (the last one found without the map), the stacks
+//     a launch evaluates and packs onto, the access checker and automatic
+//     prefetch of the arguments being packed, and the CUDA devices
+//     launched on since the last wait. A launch statement in a loop
+//     allocates nothing on either backend (TestLaunchLoopAllocates,
+//     TestGPULaunchLoopAllocates).
 package interp

@@ -15,7 +15,6 @@ import (
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/syntax"
-	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -97,35 +96,24 @@ type Thread struct {
 	allocs    []mem.AllocScope // allocator scope stack, outermost first
 	Config    *Config
 	Tracker   *mem.Tracker
-	Allocs    *mem.Registry      // this interpreter's allocators
-	launches  *mem.LaunchChecker // launch access policy, with its warn-once cache
+	Allocs    *mem.Registry // this interpreter's allocators
 	canceled  atomic.Bool
 	ctx       context.Context
-	info      *check.Info // the chunk being run: its kernels' IR
-	lastPos   ast.Pos     // the statement being run, for internal errors
-	used      []bool      // by ordinal: CUDA devices launched on since the last wait
-	env       backend.Env // this thread's side of launches
-	progs     map[progKey]backend.Program
-	lastKey   progKey // the last launch's program, found without the map
-	lastProg  backend.Program
-	stack     []Value            // launch arguments being evaluated
-	dimStack  []int              // launch dimensions being evaluated (a stack, like stack)
-	argStack  []backend.Arg      // launch arguments packed (a stack, like stack)
-	capture   *mem.Capture       // the capture block recording, if any
-	prefetch  mem.LaunchPrefetch // the automatic prefetch of the launch being packed
-	locals    map[any]any        // builtins' per-thread state (Local)
-	defDev    *mem.Device        // the default device, once resolved
-	steps     int64              // loop iterations and calls in this session
-	maxSteps  int64              // Options.MaxSteps
-	kSteps    atomic.Int64       // cpu kernel loop iterations in this session
-	maxK      int64              // Options.MaxKernelSteps
-	evalDepth int                // nested evals on the Go stack now
-	logger    *slog.Logger       // Options.Logger
-	warnMu    sync.Mutex         // Warn may run on cleanup goroutines
-	files     *FileAccess        // Options.Files
-	imports   *importer          // the running program's imported files
-	ran       map[*module]bool   // imported files whose top level has run
-	closed    bool               // Close was called
+	info      *check.Info      // the chunk being run: its kernels' IR
+	lastPos   ast.Pos          // the statement being run, for internal errors
+	launcher  launcher         // launch state (launcher.go)
+	capture   *mem.Capture     // the capture block recording, if any
+	locals    map[any]any      // builtins' per-thread state (Local)
+	defDev    *mem.Device      // the default device, once resolved
+	steps     int64            // loop iterations and calls in this session
+	maxSteps  int64            // Options.MaxSteps
+	evalDepth int              // nested evals on the Go stack now
+	logger    *slog.Logger     // Options.Logger
+	warnMu    sync.Mutex       // Warn may run on cleanup goroutines
+	files     *FileAccess      // Options.Files
+	imports   *importer        // the running program's imported files
+	ran       map[*module]bool // imported files whose top level has run
+	closed    bool             // Close was called
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -183,12 +171,12 @@ func New(opts Options) (*Interp, error) {
 		in.predeclared[name] = v
 	}
 	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
-	th.maxSteps, th.maxK = opts.MaxSteps, opts.MaxKernelSteps
+	th.maxSteps, th.launcher.maxK = opts.MaxSteps, opts.MaxKernelSteps
 	th.files = opts.Files
 	in.imports = newImporter(opts.Files)
 	th.imports, th.ran = in.imports, map[*module]bool{}
 	th.Allocs = mem.NewRegistry()
-	th.launches = mem.NewLaunchChecker(accessState, th.Warn)
+	th.launcher.launches = mem.NewLaunchChecker(accessState, th.Warn)
 	for name, a := range opts.Allocators {
 		if err := th.Allocs.RegisterAllocator(name, a); err != nil {
 			return nil, err
@@ -332,13 +320,7 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	th.steps = 0
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	// A new session may hold another OS thread, whose current context
-	// the backends do not know.
-	th.env = backend.Env{Out: th.Stdout, Cancel: &th.canceled, Pinned: true}
-	if th.maxK > 0 {
-		th.kSteps.Store(0)
-		th.env.Steps, th.env.MaxSteps = &th.kSteps, th.maxK
-	}
+	th.launcher.begin(th.Stdout, &th.canceled)
 	defer func() {
 		if r := recover(); r != nil {
 			err = &EvalError{Pos: th.lastPos, Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace()}
@@ -460,9 +442,7 @@ func (th *Thread) SyncDevice(dev mem.Device) error {
 	if !dev.IsCUDA() {
 		return nil // cpu launches finish before launch returns
 	}
-	if dev.Ordinal < len(th.used) {
-		th.used[dev.Ordinal] = false
-	}
+	th.launcher.synced(dev)
 	return mem.SyncDevice(dev, &th.canceled)
 }
 

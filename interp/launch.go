@@ -3,9 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
-	"math"
 	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -16,9 +14,10 @@ import (
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
-// maxThreads is the largest launch (LANGUAGE.md section 4).
-const maxThreads = math.MaxInt32
-
+// execLaunch runs a launch statement. The launch rules are the backend's
+// (backend.CheckLaunch, called by every Program.Launch); here are only the
+// checks of the source's form and signature, and the backend's error is
+// pointed at the part of the statement it is about (launchStmtError).
 func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	kv, err := th.launched(s, fr)
 	if err != nil {
@@ -28,14 +27,12 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if !ok {
 		return th.errorAt(s.Kernel.Pos, fmt.Errorf("%s is %s, not a kernel", s.Kernel.Name, describe(kv)))
 	}
-	// Dimensions, argument values and packed arguments go on stacks
-	// reused by every launch (a nested launch while evaluating them
-	// pushes above and pops back), so that a launch allocates nothing.
-	dimBase, base, argBase := len(th.dimStack), len(th.stack), len(th.argStack)
-	defer func() {
-		th.dimStack, th.stack, th.argStack = th.dimStack[:dimBase], th.stack[:base], th.argStack[:argBase]
-	}()
-	dims, err := th.launchDims(s, k, fr)
+	if err := th.launchForm(s, k); err != nil {
+		return err
+	}
+	l := &th.launcher
+	defer l.popTo(l.mark())
+	dims, err := th.launchDims(s, fr)
 	if err != nil {
 		return err
 	}
@@ -49,26 +46,26 @@ func (th *Thread) execLaunch(s *ast.LaunchStmt, fr *frame) error {
 	if err != nil {
 		return th.errorAt(s.Device.Start(), err)
 	}
+	base := len(l.stack)
 	for _, a := range s.Args {
 		v, err := th.eval(a, fr)
 		if err != nil {
 			return err
 		}
-		th.stack = append(th.stack, v)
+		l.stack = append(l.stack, v)
 	}
 	prog, err := th.program(k.IR, d, th.Config.FastMath)
 	if err != nil {
 		return th.errorAt(s.Pos, err)
 	}
-	th.prefetch.Start(d)
-	if err := th.packArgs(s, k, th.stack[base:], d); err != nil {
+	l.prefetch.Start(d)
+	argBase := len(l.argStack)
+	if err := th.packArgs(s, k, l.stack[base:], d); err != nil {
 		return err
 	}
-	return th.launchError(k.Name, s.Pos, th.run1(prog, d, dims, th.argStack[argBase:]))
+	return th.launchStmtError(s, k, th.run1(prog, d, dims, l.argStack[argBase:]))
 }
 
-// launchDims evaluates the launch's dimensions onto th.dimStack: threads
-// for a flat kernel, blocks of a block kernel's grid(...).
 // launched is the value a launch names: a variable, or util.k of an import.
 func (th *Thread) launched(s *ast.LaunchStmt, fr *frame) (Value, error) {
 	if s.Module == nil {
@@ -86,68 +83,73 @@ func (th *Thread) launched(s *ast.LaunchStmt, fr *frame) (Value, error) {
 	return v, th.errorAt(s.Kernel.Pos, err)
 }
 
-func (th *Thread) launchDims(s *ast.LaunchStmt, k *Kernel, fr *frame) ([]int, error) {
-	if err := th.launchShape(s, k); err != nil {
-		return nil, err
-	}
-	counts := "threads"
-	if k.IR.IsBlock() {
-		counts = "blocks"
-	}
-	total := 1
+// launchDims evaluates the launch's dimensions onto the launcher's
+// dimension stack: threads for a flat kernel, blocks of a block kernel's
+// grid(...). Their values are the backend's to check.
+func (th *Thread) launchDims(s *ast.LaunchStmt, fr *frame) ([]int, error) {
+	l := &th.launcher
 	for _, e := range s.Dims {
 		v, err := th.eval(e, fr)
 		if err != nil {
 			return nil, err
 		}
 		n, err := toInt(v)
-		if err == nil && n < 0 {
-			err = fmt.Errorf("negative launch dimension %d", n)
-		}
 		if err != nil {
 			return nil, th.errorAt(e.Start(), err)
 		}
-		th.dimStack = append(th.dimStack, n)
-		if n != 0 && total > maxThreads/n {
-			return nil, th.errorAt(e.Start(), fmt.Errorf("launch of more than 2^31-1 %s", counts))
-		}
-		total *= n
+		l.dimStack = append(l.dimStack, n)
 	}
-	dims := th.dimStack[len(th.dimStack)-len(s.Dims):]
-	if err := backend.CheckGrid(k.IR, dims); err != nil {
-		return nil, th.errorAt(s.Grid, err)
-	}
-	return dims, nil
+	return l.dimStack[len(l.dimStack)-len(s.Dims):], nil
 }
 
-// launchShape checks the form of a launch against its kernel: a block
-// kernel runs over grid(...) with one extent per block axis, a flat
-// kernel over threads, as many dimensions as tid() has names.
-func (th *Thread) launchShape(s *ast.LaunchStmt, k *Kernel) error {
+// launchForm checks what only the source says: a block kernel runs over
+// grid(...), a flat kernel over threads. Each message says how to launch
+// the kernel instead.
+func (th *Thread) launchForm(s *ast.LaunchStmt, k *Kernel) error {
 	block := k.IR.Block
 	switch {
 	case len(block) > 0 && !s.Grid.IsValid():
 		return th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s is a block kernel with %s: launch it over a grid of blocks, as in launch %s[%s](...)",
-			k.Name, blockString(block), k.Name, gridHint(block)))
+			k.Name, backend.BlockString(block), k.Name, gridHint(block)))
 	case len(block) == 0 && s.Grid.IsValid():
 		return th.errorAt(s.Grid, fmt.Errorf("kernel %s is not a block kernel: grid(...) counts the blocks of a kernel declared with block(...); launch %s[n](...) runs n threads", k.Name, k.Name))
-	case len(block) > 0 && len(s.Dims) != len(block):
-		return th.errorAt(s.Grid, fmt.Errorf("kernel %s has a %d-D block (%s) and is launched over a %d-D grid", k.Name, len(block), blockString(block), len(s.Dims)))
-	case len(s.Dims) < 1 || len(s.Dims) > 4:
-		return th.errorAt(s.Pos, fmt.Errorf("a launch has 1 to 4 dimensions, got %d", len(s.Dims)))
-	case k.IR.TidDims > 0 && k.IR.TidDims != len(s.Dims):
-		return th.errorAt(s.Dims[0].Start(), fmt.Errorf("kernel %s unpacks tid() into %d names but is launched with %d dimensions", k.Name, k.IR.TidDims, len(s.Dims)))
 	}
 	return nil
 }
 
-// blockString writes a block shape as a kernel declares it.
-func blockString(block []int) string {
-	parts := make([]string, len(block))
-	for i, d := range block {
-		parts[i] = strconv.Itoa(d)
+// launchStmtError gives a failed launch its script position: a broken
+// launch rule (a *backend.LaunchError) at the part of the statement it is
+// about, any other failure as launchError does.
+func (th *Thread) launchStmtError(s *ast.LaunchStmt, k *Kernel, err error) error {
+	if err == nil {
+		return nil // before errors.As, whose target would escape
 	}
-	return "block(" + strings.Join(parts, ", ") + ")"
+	var le *backend.LaunchError
+	if !errors.As(err, &le) {
+		return th.launchError(k.Name, s.Pos, err)
+	}
+	at := s.Pos
+	switch {
+	case le.Part == backend.PartDim && le.Index < len(s.Dims):
+		at = s.Dims[le.Index].Start()
+	case le.Part == backend.PartGrid && s.Grid.IsValid():
+		at = s.Grid
+	case le.Part == backend.PartArg:
+		if i := k.sourceArg(le.Index); i >= 0 && i < len(s.Args) {
+			at = s.Args[i].Start()
+		}
+	}
+	return th.errorAt(at, err)
+}
+
+// sourceArg is the source argument that IR parameter i is (part of).
+func (k *Kernel) sourceArg(i int) int {
+	for a, p := range k.sourceParams() {
+		if i -= p.IRParams(); i < 0 {
+			return a
+		}
+	}
+	return -1
 }
 
 // gridHint is the grid that covers n threads per axis with block: one
@@ -162,8 +164,10 @@ func gridHint(block []int) string {
 }
 
 // packArgs checks the arguments against the kernel's source signature
-// and pushes them, packed, onto th.argStack: each argument becomes the IR
-// parameters its source parameter lowers to (dtype.FlattenParams).
+// and pushes them, packed, onto the launcher's argument stack: each
+// argument becomes the IR parameters its source parameter lowers to
+// (dtype.FlattenParams). The count is the source signature's (a vector
+// is one argument), in the message of backend.CheckLaunch's rule.
 func (th *Thread) packArgs(s *ast.LaunchStmt, k *Kernel, vals []Value, dev mem.Device) error {
 	params := k.sourceParams()
 	if len(vals) != len(params) {
@@ -202,39 +206,37 @@ func (k *Kernel) sourceParams() []dtype.Param {
 	return out
 }
 
-// packSource packs v for source parameter p, whose IR parameters are ps:
-// an array of a compound type passes its memory (lane axes included) as
-// the one array parameter, a vector by value its lanes as consecutive
-// scalars. Types are checked as the source spells them.
+// packSource packs v for source parameter p, whose IR parameters are ps,
+// onto the launcher's argument stack: an array of a compound type passes
+// its memory (lane axes included) as the one array parameter, a vector by
+// value its lanes as consecutive scalars. Types are checked as the source
+// spells them.
 func (th *Thread) packSource(kernel string, p dtype.Param, ps []ir.Param, v Value, name string, dev mem.Device) error {
-	var args []backend.Arg
+	l := &th.launcher
+	var arg backend.Arg
+	var err error
 	switch {
 	case p.NDim > 0:
-		a, err := sourceArray(p, v)
-		if err != nil {
-			return err
+		var a *mem.Array
+		if a, err = sourceArray(p, v); err == nil {
+			arg, err = th.packArray(kernel, ps[0], a, name, dev)
 		}
-		arg, err := th.packArray(kernel, ps[0], a, name, dev)
-		if err != nil {
-			return err
-		}
-		args = []backend.Arg{arg}
 	case !p.Type.IsScalar():
 		vec, ok := v.(*Vector)
 		if !ok || vec.T != p.Type {
 			return fmt.Errorf("want %s, got %s", p.Type, describe(v))
 		}
 		for k, bits := range vec.Lanes {
-			args = append(args, backend.Arg{Bits: scalarArgBits(p.Type.LaneType(k), bits)})
+			l.argStack = append(l.argStack, backend.Arg{Bits: scalarArgBits(p.Type.LaneType(k), bits)})
 		}
+		return nil
 	default:
-		arg, err := th.packArg(kernel, ps[0], v, name, dev)
-		if err != nil {
-			return err
-		}
-		args = []backend.Arg{arg}
+		arg, err = th.packArg(kernel, ps[0], v, name, dev)
 	}
-	th.argStack = append(th.argStack, args...)
+	if err != nil {
+		return err
+	}
+	l.argStack = append(l.argStack, arg)
 	return nil
 }
 
@@ -281,23 +283,10 @@ func (th *Thread) packArg(kernel string, p ir.Param, v Value, name string, dev m
 	return th.packArray(kernel, p, av.A, name, dev)
 }
 
-// packArray packs a for array parameter p. An array passes the launch
-// access check, is ordered after other devices' work on it and joins the
-// launch's automatic prefetch (runtime/mem's rules); name is the
-// argument's name in messages.
+// packArray packs a for array parameter p (launcher.packArray, under
+// config.launch_access).
 func (th *Thread) packArray(kernel string, p ir.Param, a *mem.Array, name string, dev mem.Device) (backend.Arg, error) {
-	ptr, err := a.Ptr()
-	if err != nil {
-		return backend.Arg{}, err
-	}
-	if err := th.launches.Check(th.Config.mode, kernel, p.Name, name, dev, a); err != nil {
-		return backend.Arg{}, err
-	}
-	if err := a.OrderLaunch(dev); err != nil {
-		return backend.Arg{}, err
-	}
-	th.prefetch.Add(a)
-	return backend.ArrayArg(a, ptr, name), nil
+	return th.launcher.packArray(th.Config.mode, kernel, p, a, name, dev)
 }
 
 // scalarArgBits is a scalar argument's bits as the backends take them:
@@ -335,48 +324,15 @@ func paramString(p dtype.Param) string {
 	return fmt.Sprintf("array[%s, %d]", p.Type, p.NDim)
 }
 
-// progKey names a compiled program: a kernel for one device, with or
-// without debug checks, strict or with fast math forced on.
-type progKey struct {
-	k     *ir.Kernel
-	dev   mem.Device
-	debug bool
-	fast  bool
-}
-
 // program returns k compiled for dev, with fast math when fast (or k's own
-// FastMath), compiling on first use. A loop launching one kernel finds it
-// without a map lookup.
+// FastMath) and config.debug's checks, compiling on first use.
 func (th *Thread) program(k *ir.Kernel, dev mem.Device, fast bool) (backend.Program, error) {
-	key := progKey{k, dev, th.Config.Debug, fast}
-	if th.lastProg != nil && th.lastKey == key {
-		return th.lastProg, nil
-	}
-	p := th.progs[key]
-	if p == nil {
-		var err error
-		if p, err = backend.Compile(k, dev, backend.Options{Debug: key.debug, FastMath: key.fast}); err != nil {
-			return nil, err
-		}
-		if th.progs == nil {
-			th.progs = map[progKey]backend.Program{}
-		}
-		th.progs[key] = p
-	}
-	th.lastKey, th.lastProg = key, p
-	return p, nil
+	return th.launcher.program(k, dev, th.Config.Debug, fast)
 }
 
-// run1 launches prog on dev, after the automatic prefetch of its managed
-// arguments, and notes the device's queued work.
+// run1 launches prog on dev (launcher.run).
 func (th *Thread) run1(prog backend.Program, dev mem.Device, dims []int, args []backend.Arg) error {
-	if dev.IsCUDA() {
-		th.markUsed(dev)
-		if err := th.prefetch.Issue(); err != nil {
-			return err
-		}
-	}
-	return prog.Launch(&th.env, dims, args)
+	return th.launcher.run(prog, dev, dims, args)
 }
 
 // launchError gives a failed launch of kernel at pos its script position:
@@ -416,17 +372,17 @@ func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ..
 	if err != nil {
 		return err
 	}
-	base := len(th.argStack)
-	defer func() { th.argStack = th.argStack[:base] }()
-	th.prefetch.Start(dev)
+	base := len(th.launcher.argStack)
+	defer func() { th.launcher.argStack = th.launcher.argStack[:base] }()
+	th.launcher.prefetch.Start(dev)
 	for i, p := range params {
 		arg, err := th.packArg(k.Entry.Name, p, args[i], p.Name, dev)
 		if err != nil {
 			return fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Entry.Name, err)
 		}
-		th.argStack = append(th.argStack, arg)
+		th.launcher.argStack = append(th.launcher.argStack, arg)
 	}
-	err = th.run1(prog, dev, dims, th.argStack[base:])
+	err = th.run1(prog, dev, dims, th.launcher.argStack[base:])
 	// The packed arguments are bare addresses: an array the caller holds
 	// only through args (a temporary) must not be collected, and a cpu
 	// array's memory unmapped, while the kernel runs.
@@ -460,32 +416,8 @@ func GeneratedKernel(name string, build func() (*ir.Kernel, error)) (*ir.Kernel,
 
 // markUsed records that work was queued on CUDA device dev since the last
 // wait.
-func (th *Thread) markUsed(dev mem.Device) {
-	ord := dev.Ordinal
-	if ord < len(th.used) && th.used[ord] {
-		return
-	}
-	for len(th.used) <= ord {
-		th.used = append(th.used, false)
-	}
-	th.used[ord] = true
-}
+func (th *Thread) markUsed(dev mem.Device) { th.launcher.markUsed(dev) }
 
 // syncUsed waits for every CUDA device the script launched on, so that an
 // asynchronous kernel failure is reported by the Exec that caused it.
-func (th *Thread) syncUsed() error {
-	var errs []error
-	for ord, used := range th.used {
-		if !used {
-			continue
-		}
-		th.used[ord] = false
-		err := mem.SyncDevice(mem.Device{Type: mem.CUDA, Ordinal: ord}, &th.canceled)
-		if errors.Is(err, mem.ErrInterrupted) {
-			errs = append(errs, err)
-		} else if err != nil {
-			errs = append(errs, fmt.Errorf("cuda:%d: a kernel failed after its launch: %w", ord, err))
-		}
-	}
-	return errors.Join(errs...)
-}
+func (th *Thread) syncUsed() error { return th.launcher.syncUsed(&th.canceled) }

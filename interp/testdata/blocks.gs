@@ -182,7 +182,7 @@ array x: f32[64]
 launch blk[grid(2, 1)](x)              ### "kernel blk has a 1-D block \(block\(32\)\) and is launched over a 2-D grid"
 ---
 kernel blk(x: array[f32, 2]) block(2, 32) { }
-array x: f32[4]
+array x: f32[4, 4]
 launch blk[grid(70000, 1)](x)          ### "grid axis 0 has 70000 blocks, want 0..65535"
 ---
 // a grid of zero blocks runs nothing

@@ -17,16 +17,24 @@
 //     cache of the launch path), so it is not safe for concurrent use.
 //     Compile is safe for concurrent use; NVRTC binaries are cached on disk
 //     and shared.
+//   - CheckLaunch is the one owner of the launch rules (argument count,
+//     1 to 4 dimensions and tid()'s, extents, 2^31-1 threads, a block
+//     kernel's grid, array arguments' extents, data and fields), each with
+//     its one message: every Program.Launch calls it first, and a caller
+//     with source positions (interp) does not check them again but points
+//     at the part a LaunchError names, adding only what needs the source
+//     (hints such as "launch it over a grid of blocks").
 //   - Argument packing, access checks and stream ordering are the
-//     caller's, with runtime/mem's rules; a Program only validates what it
-//     needs to run without crashing (counts, extents) and returns errors,
-//     never panics.
+//     caller's, with runtime/mem's rules; a Program returns errors, never
+//     panics.
 package backend
 
 import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -122,37 +130,164 @@ type Program interface {
 	Geometry(dims []int) Geometry
 	// Launch runs the kernel over dims (1-4 extents, their product at most
 	// 2^31-1) threads with args, one per kernel parameter; for a block
-	// kernel dims is the grid, blocks per axis (CheckGrid). The cpu runs it
+	// kernel dims is the grid, blocks per axis. It checks CheckLaunch's
+	// rules before anything else. The cpu runs it
 	// to completion; CUDA queues it on the device's stream (in a Debug
 	// build it waits and reports a failed check, except while the stream
 	// is captured). It allocates nothing in steady state.
 	Launch(env *Env, dims []int, args []Arg) error
 }
 
+// MaxThreads is the most threads of a flat kernel's launch, and the
+// most blocks of a block kernel's (tid() is an i32).
+const MaxThreads = 1<<31 - 1
+
 // gridLimits are the blocks a grid may have along its last axis (CUDA's
 // x) and along each other axis, on every backend alike.
 var gridLimits = [2]int{1<<31 - 1, 65535}
 
-// CheckGrid checks the extents of a block kernel's launch: one per block
-// axis, each within CUDA's grid limits (0 blocks launches nothing). A
-// flat kernel is not checked here.
-func CheckGrid(k *ir.Kernel, dims []int) error {
+// LaunchPart is the part of a launch that a LaunchError is about, so that
+// a caller with source positions can point at it.
+type LaunchPart uint8
+
+const (
+	PartLaunch LaunchPart = iota // the launch as a whole: its argument count or number of dimensions
+	PartDim                      // dimension Index: its extent, or (Index 0) their number against tid()'s
+	PartGrid                     // a block kernel's grid: its number of axes or the blocks of axis Index
+	PartArg                      // argument Index: an array's extents, data or fields
+)
+
+// LaunchError is a launch that breaks one of CheckLaunch's rules.
+type LaunchError struct {
+	Part  LaunchPart
+	Index int // the dimension, grid axis or argument Part names
+	Msg   string
+}
+
+func (e *LaunchError) Error() string { return e.Msg }
+
+func launchErr(part LaunchPart, index int, format string, args ...any) error {
+	return &LaunchError{Part: part, Index: index, Msg: fmt.Sprintf(format, args...)}
+}
+
+// CheckLaunch checks a launch of k over dims with args against every
+// launch rule, each with its one message (a *LaunchError): one argument
+// per parameter; a flat kernel's 1 to 4 dimensions, as many as tid() is
+// unpacked into (TidDims; the tid axes a kernel reads are below
+// max(TidDims, 1), ir.Verify's rule, so this covers them); a block
+// kernel's grid of one extent per block axis within CUDA's grid limits;
+// no negative extent and at most MaxThreads threads (a block kernel:
+// blocks); array arguments without negative extents, with data unless
+// empty, and what fields need of them (CheckFields, with fields =
+// ir.FieldNeeds(k), which a backend computes once at compile time). Every
+// backend's Program.Launch calls it first. It allocates only for an error.
+func CheckLaunch(k *ir.Kernel, fields []ir.FieldNeed, dims []int, args []Arg) error {
+	name := k.Entry.Name
+	if len(args) != len(k.Entry.Params) {
+		return launchErr(PartLaunch, 0, "kernel %s takes %d arguments, got %d", name, len(k.Entry.Params), len(args))
+	}
+	if err := checkRank(k, dims); err != nil {
+		return err
+	}
+	counts, total := "threads", 1
+	if k.IsBlock() {
+		counts = "blocks"
+	}
+	for i, d := range dims {
+		if d < 0 {
+			return launchErr(PartDim, i, "kernel %s: negative launch dimension %d", name, d)
+		}
+		if d != 0 && total > MaxThreads/d {
+			return launchErr(PartDim, i, "kernel %s: launch of more than 2^31-1 %s", name, counts)
+		}
+		total *= d
+	}
+	if err := checkGrid(k, dims); err != nil {
+		return err
+	}
+	if err := checkArrays(k, args); err != nil {
+		return err
+	}
+	return CheckFields(k, fields, args)
+}
+
+// checkRank checks the number of dimensions: a block kernel's grid has
+// one per block axis, a flat kernel 1 to 4, as many as tid() has names.
+func checkRank(k *ir.Kernel, dims []int) error {
+	name := k.Entry.Name
+	switch {
+	case k.IsBlock() && len(dims) != len(k.Block):
+		return launchErr(PartGrid, 0, "kernel %s has a %d-D block (%s) and is launched over a %d-D grid", name, len(k.Block), BlockString(k.Block), len(dims))
+	case len(dims) < 1 || len(dims) > 4:
+		return launchErr(PartLaunch, 0, "kernel %s: a launch has 1 to 4 dimensions, got %d", name, len(dims))
+	case k.TidDims > 0 && k.TidDims != len(dims):
+		return launchErr(PartDim, 0, "kernel %s unpacks tid() into %d names but is launched with %d dimensions", name, k.TidDims, len(dims))
+	}
+	return nil
+}
+
+// BlockString writes a block shape as a kernel declares it: block(16, 16).
+func BlockString(block []int) string {
+	var b strings.Builder
+	b.WriteString("block(")
+	for i, d := range block {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(strconv.Itoa(d))
+	}
+	b.WriteString(")")
+	return b.String()
+}
+
+// checkGrid checks the blocks of a block kernel's grid (of the right
+// rank, none negative): each axis within CUDA's grid limits, on every
+// backend alike (0 blocks launches nothing). A flat kernel has no grid.
+func checkGrid(k *ir.Kernel, dims []int) error {
 	if !k.IsBlock() {
 		return nil
-	}
-	if len(dims) != len(k.Block) {
-		return fmt.Errorf("kernel %s has a %d-D block (%v) and is launched over a %d-D grid", k.Entry.Name, len(k.Block), k.Block, len(dims))
 	}
 	for i, d := range dims {
 		limit := gridLimits[1]
 		if i == len(dims)-1 {
 			limit = gridLimits[0]
 		}
-		if d < 0 || d > limit {
-			return fmt.Errorf("kernel %s: grid axis %d has %d blocks, want 0..%d", k.Entry.Name, i, d, limit)
+		if d > limit {
+			return launchErr(PartGrid, i, "kernel %s: grid axis %d has %d blocks, want 0..%d", k.Entry.Name, i, d, limit)
 		}
 	}
 	return nil
+}
+
+// checkArrays checks the array arguments: no negative extent, and data
+// unless the array is empty (an extent of 0: nothing is accessed).
+func checkArrays(k *ir.Kernel, args []Arg) error {
+	for i, prm := range k.Entry.Params {
+		if !prm.IsArray() {
+			continue
+		}
+		a := &args[i].Array
+		empty := false
+		for ax := range prm.NDim {
+			if a.Shape[ax] < 0 {
+				return launchErr(PartArg, i, "kernel %s: argument %s has negative extent %d", k.Entry.Name, a.argName(prm), a.Shape[ax])
+			}
+			empty = empty || a.Shape[ax] == 0
+		}
+		if !empty && a.Data == 0 {
+			return launchErr(PartArg, i, "kernel %s: argument %s has no data", k.Entry.Name, a.argName(prm))
+		}
+	}
+	return nil
+}
+
+// argName is the array's name in messages: its name in the launch, else
+// the parameter's.
+func (a *Array) argName(prm ir.Param) string {
+	if a.Name == "" {
+		return prm.Name
+	}
+	return a.Name
 }
 
 // KernelError is a run-time failure inside a kernel: an out-of-bounds
@@ -235,22 +370,19 @@ func CheckFields(k *ir.Kernel, needs []ir.FieldNeed, args []Arg) error {
 	for _, n := range needs {
 		prm := k.Entry.Params[n.Param]
 		a := &args[n.Param].Array
-		name := a.Name
-		if name == "" {
-			name = prm.Name
-		}
+		name := a.argName(prm)
 		last := prm.NDim - 1
 		switch {
 		case a.Shape[last] < n.Bytes:
-			return fmt.Errorf("kernel %s: argument %s has %d bytes per element (its last axis), its fields need %d", k.Entry.Name, name, a.Shape[last], n.Bytes)
+			return launchErr(PartArg, n.Param, "kernel %s: argument %s has %d bytes per element (its last axis), its fields need %d", k.Entry.Name, name, a.Shape[last], n.Bytes)
 		case !a.UnitInner(prm.NDim):
-			return fmt.Errorf("kernel %s: argument %s has stride %d on its byte axis (the last), want 1", k.Entry.Name, name, a.Strides[last])
+			return launchErr(PartArg, n.Param, "kernel %s: argument %s has stride %d on its byte axis (the last), want 1", k.Entry.Name, name, a.Strides[last])
 		case a.Data%uintptr(n.Align) != 0:
-			return fmt.Errorf("kernel %s: argument %s is at address %#x, not a multiple of %d as its fields need", k.Entry.Name, name, a.Data, n.Align)
+			return launchErr(PartArg, n.Param, "kernel %s: argument %s is at address %#x, not a multiple of %d as its fields need", k.Entry.Name, name, a.Data, n.Align)
 		}
 		for ax := range last {
 			if a.Shape[ax] > 1 && a.Strides[ax]%n.Align != 0 {
-				return fmt.Errorf("kernel %s: argument %s has a stride of %d bytes on axis %d, not a multiple of %d as its fields need", k.Entry.Name, name, a.Strides[ax], ax, n.Align)
+				return launchErr(PartArg, n.Param, "kernel %s: argument %s has a stride of %d bytes on axis %d, not a multiple of %d as its fields need", k.Entry.Name, name, a.Strides[ax], ax, n.Align)
 			}
 		}
 	}

@@ -63,25 +63,63 @@ func TestArrayArg(t *testing.T) {
 	}
 }
 
-func TestCheckGrid(t *testing.T) {
-	k := &ir.Kernel{Entry: &ir.Func{Name: "k"}, Block: []int{16, 16}}
+// CheckLaunch refuses every launch that breaks a rule with its one
+// message, naming the part of the launch it is about, and allocates
+// nothing for a good launch.
+func TestCheckLaunch(t *testing.T) {
+	params := []ir.Param{{Name: "x", Elem: ir.F32, NDim: 2}, {Name: "s", Elem: ir.F32}}
+	flat := &ir.Kernel{Entry: &ir.Func{Name: "k", Params: params}}
+	tid2 := &ir.Kernel{Entry: &ir.Func{Name: "k2", Params: params}, TidDims: 2}
+	blk := &ir.Kernel{Entry: &ir.Func{Name: "b", Params: params}, Block: []int{16, 16}}
+	x := backend.Array{Data: 0x1000, Shape: [4]int{2, 3}, Strides: [4]int{3, 1}}
+	args := []backend.Arg{{Array: x}, {Bits: 1}}
+	with := func(mutate func(a *backend.Array)) []backend.Arg {
+		a := x
+		mutate(&a)
+		return []backend.Arg{{Array: a}, {Bits: 1}}
+	}
 	for _, tt := range []struct {
-		dims []int
-		want string
+		k     *ir.Kernel
+		dims  []int
+		args  []backend.Arg
+		part  backend.LaunchPart
+		index int
+		want  string
 	}{
-		{[]int{2, 3}, ""},
-		{[]int{0, 1 << 30}, ""},
-		{[]int{4}, "has a 2-D block ([16 16]) and is launched over a 1-D grid"},
-		{[]int{65536, 1}, "grid axis 0 has 65536 blocks, want 0..65535"},
-		{[]int{1, -1}, "grid axis 1 has -1 blocks"},
+		{flat, []int{4}, args, 0, 0, ""},
+		{flat, []int{2, 0, 1 << 40}, args, 0, 0, ""}, // no threads
+		{tid2, []int{2, 3}, args, 0, 0, ""},
+		{blk, []int{2, 3}, args, 0, 0, ""},
+		{blk, []int{0, 1 << 30}, args, 0, 0, ""},
+		{flat, []int{4}, args[:1], backend.PartLaunch, 0, "kernel k takes 2 arguments, got 1"},
+		{flat, nil, args, backend.PartLaunch, 0, "kernel k: a launch has 1 to 4 dimensions, got 0"},
+		{flat, []int{1, 1, 1, 1, 1}, args, backend.PartLaunch, 0, "kernel k: a launch has 1 to 4 dimensions, got 5"},
+		{tid2, []int{6}, args, backend.PartDim, 0, "kernel k2 unpacks tid() into 2 names but is launched with 1 dimensions"},
+		{flat, []int{4, -1}, args, backend.PartDim, 1, "kernel k: negative launch dimension -1"},
+		{flat, []int{1 << 15, 1 << 15, 4}, args, backend.PartDim, 2, "kernel k: launch of more than 2^31-1 threads"},
+		{blk, []int{4}, args, backend.PartGrid, 0, "kernel b has a 2-D block (block(16, 16)) and is launched over a 1-D grid"},
+		{blk, []int{65536, 1}, args, backend.PartGrid, 0, "kernel b: grid axis 0 has 65536 blocks, want 0..65535"},
+		{blk, []int{1, -1}, args, backend.PartDim, 1, "kernel b: negative launch dimension -1"},
+		{blk, []int{1 << 16, 1 << 16}, args, backend.PartDim, 1, "kernel b: launch of more than 2^31-1 blocks"},
+		{flat, []int{4}, with(func(a *backend.Array) { a.Shape[1] = -3 }), backend.PartArg, 0, "kernel k: argument x has negative extent -3"},
+		{flat, []int{4}, with(func(a *backend.Array) { a.Data, a.Name = 0, "m" }), backend.PartArg, 0, "kernel k: argument m has no data"},
+		{flat, []int{4}, with(func(a *backend.Array) { a.Data, a.Shape[0] = 0, 0 }), 0, 0, ""}, // empty
 	} {
-		err := backend.CheckGrid(k, tt.dims)
-		if (tt.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("CheckGrid(%v) = %v, want %q", tt.dims, err, tt.want)
+		err := backend.CheckLaunch(tt.k, nil, tt.dims, tt.args)
+		var le *backend.LaunchError
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s over %v: %v", tt.k.Entry.Name, tt.dims, err)
+		case tt.want == "":
+		case !errors.As(err, &le) || err.Error() != tt.want:
+			t.Errorf("%s over %v: %v, want %q", tt.k.Entry.Name, tt.dims, err, tt.want)
+		case le.Part != tt.part || le.Index != tt.index:
+			t.Errorf("%s over %v: part %d index %d, want %d %d", tt.k.Entry.Name, tt.dims, le.Part, le.Index, tt.part, tt.index)
 		}
 	}
-	if err := backend.CheckGrid(&ir.Kernel{Entry: &ir.Func{Name: "flat"}}, []int{1, 2, 3}); err != nil {
-		t.Errorf("a flat kernel: %v", err)
+	dims := []int{2, 3}
+	if n := testing.AllocsPerRun(100, func() { _ = backend.CheckLaunch(blk, nil, dims, args) }); n != 0 {
+		t.Errorf("CheckLaunch allocates %v times per launch", n)
 	}
 }
 
@@ -109,9 +147,10 @@ func TestCheckFields(t *testing.T) {
 	} {
 		a := good
 		tt.mutate(&a)
-		err := backend.CheckFields(k, needs, []backend.Arg{{Bits: 1}, {Array: a}})
-		if (tt.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.want) {
-			t.Errorf("%s: CheckFields = %v, want %q", tt.name, err, tt.want)
+		err := backend.CheckLaunch(k, needs, []int{1}, []backend.Arg{{Bits: 1}, {Array: a}})
+		var le *backend.LaunchError
+		if (tt.want == "") != (err == nil) || err != nil && (!strings.Contains(err.Error(), tt.want) || !errors.As(err, &le) || le.Part != backend.PartArg || le.Index != 1) {
+			t.Errorf("%s: CheckLaunch = %v, want %q of argument 1", tt.name, err, tt.want)
 		}
 	}
 	args := []backend.Arg{{}, {Array: good}}

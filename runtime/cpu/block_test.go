@@ -298,7 +298,7 @@ func TestBufferLimits(t *testing.T) {
 }
 
 // TestGrid: a block kernel's launch extents are blocks per axis, checked
-// as backend.CheckGrid does; Geometry is its block and grid.
+// as backend.CheckLaunch does; Geometry is its block and grid.
 func TestGrid(t *testing.T) {
 	b := kernel("g", arr("out", ir.I32, 1)).block(2, 32)
 	b.store(0, i32c(b, 0), i32c(b, 1))
@@ -319,9 +319,9 @@ func TestGrid(t *testing.T) {
 		grid []int
 		want string
 	}{
-		{[]int{3, 1, 1}, "kernel g has a 2-D block ([2 32]) and is launched over a 3-D grid"},
+		{[]int{3, 1, 1}, "kernel g has a 2-D block (block(2, 32)) and is launched over a 3-D grid"},
 		{[]int{70000, 1}, "kernel g: grid axis 0 has 70000 blocks, want 0..65535"},
-		{[]int{1, -2}, "kernel g: grid axis 1 has -2 blocks"},
+		{[]int{1, -2}, "kernel g: negative launch dimension -2"},
 	} {
 		if err := p.Launch(&backend.Env{}, tc.grid, args); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("grid %v: err = %v, want %q", tc.grid, err, tc.want)

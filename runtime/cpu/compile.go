@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/pos"
@@ -11,16 +12,16 @@ import (
 )
 
 // Program is a kernel compiled for the CPU executor; safe for concurrent
-// Launch calls.
+// Launch calls (the ones that overlap another allocate their launch).
 type Program struct {
-	k       *ir.Kernel
-	regs    []ir.Type // the flat register file: entry and every inlined call
-	nslots  int       // mask lists per frame
-	nflags  int       // loop mark vectors per frame
-	setup   []instFn  // hoisted uniform instructions, run once per launch and frame
-	body    stmtFn
-	tidAxes int // 1 + the largest tid axis used
-	frames  sync.Pool
+	k      *ir.Kernel
+	regs   []ir.Type // the flat register file: entry and every inlined call
+	nslots int       // mask lists per frame
+	nflags int       // loop mark vectors per frame
+	setup  []instFn  // hoisted uniform instructions, run once per launch and frame
+	body   stmtFn
+	frames sync.Pool
+	spare  atomic.Pointer[launch] // the last launch's state, for the next (cpu.go)
 
 	// width is the lanes of a block: a block kernel's threads, else lanes
 	// (fewer when local arrays are large, see layout).
@@ -35,7 +36,7 @@ type Program struct {
 	race        *raceInfo // nil unless debugging a block kernel with shared arrays
 	maxWorkers  int       // frames that fit in maxFrameBytes
 	// fields is what field accesses need of the array arguments, checked
-	// at every launch (backend.CheckFields).
+	// at every launch (backend.CheckLaunch).
 	fields []ir.FieldNeed
 }
 

@@ -40,7 +40,7 @@ var ErrCanceled = backend.ErrCanceled
 type KernelError = backend.KernelError
 
 // maxThreads is the largest number of threads of one launch (tid is i32).
-const maxThreads = 1<<31 - 1
+const maxThreads = backend.MaxThreads
 
 // arrayInfo is one array argument as the instructions read it.
 type arrayInfo struct {
@@ -51,7 +51,10 @@ type arrayInfo struct {
 	ndim    int
 }
 
-// launch is the state shared by the workers of one Launch.
+// launch is the state shared by the workers of one Launch. A Program keeps
+// one between launches (Program.spare), so that a launch allocates
+// nothing in steady state: its argument slices, its WaitGroup and the
+// closure its goroutines run are made once.
 type launch struct {
 	p      *Program
 	nd     int
@@ -74,33 +77,98 @@ type launch struct {
 	err       error
 	errThread int
 	canceled  bool
+
+	wg     sync.WaitGroup
+	worker func() // work, then wg.Done: what each extra goroutine runs
 }
 
 // Launch runs the kernel over dims (1-4 extents, product <= 2^31-1)
 // threads, or a block kernel over a grid of dims blocks (as many extents
-// as the block's, backend.CheckGrid's limits). The caller has already
-// checked the argument count and types;
-// Launch still validates len(args) and dims and returns errors, never
-// panics.
+// as the block's), after backend.CheckLaunch's checks: it returns errors,
+// never panics. The caller runs one worker, goroutines the others.
 func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
-	ln, err := p.newLaunch(dims, args, opts)
-	if err != nil || ln.blocks == 0 {
+	if err := backend.CheckLaunch(p.k, p.fields, dims, args); err != nil {
 		return err
+	}
+	ln := p.take()
+	defer p.release(ln)
+	ln.start(dims, args, opts)
+	if ln.blocks == 0 {
+		return nil
 	}
 	workers := opts.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, ln.blocks, p.maxWorkers)
-	if workers == 1 {
-		ln.work()
-	} else {
-		var wg sync.WaitGroup
-		for range workers {
-			wg.Go(ln.work)
-		}
-		wg.Wait()
+	ln.wg.Add(workers - 1)
+	for range workers - 1 {
+		go ln.worker()
 	}
+	ln.work()
+	ln.wg.Wait()
+	return ln.result()
+}
+
+// take returns the Program's spare launch, or a new one while another
+// launch of the Program (on another goroutine) holds it.
+func (p *Program) take() *launch {
+	if ln := p.spare.Swap(nil); ln != nil {
+		return ln
+	}
+	n := len(p.k.Entry.Params)
+	ln := &launch{p: p, arrays: make([]arrayInfo, n), bits: make([]uint64, n)}
+	ln.worker = func() {
+		defer ln.wg.Done()
+		ln.work()
+	}
+	return ln
+}
+
+// start sets the launch up over dims (checked) with args and opts.
+func (ln *launch) start(dims []int, args []Arg, opts Options) {
+	ln.cancel, ln.steps, ln.max, ln.out = opts.Cancel, opts.Steps, opts.MaxSteps, opts.Out
+	ln.stop.Store(false)
+	ln.next.Store(0)
+	ln.err, ln.errThread, ln.canceled = nil, 0, false
+	ln.nd, ln.dims, ln.inner = len(dims), [4]int{}, [4]int{}
+	n := 1
+	for i, d := range dims {
+		ln.dims[i] = d
+		n *= d // at most 2^31-1 (CheckLaunch)
+	}
+	inner := 1
+	for i := ln.nd - 1; i >= 0; i-- {
+		ln.inner[i] = inner
+		inner *= ln.dims[i]
+	}
+	if ln.p.blk != nil {
+		ln.blocks = n
+	} else {
+		ln.total = n
+		ln.blocks = (n + ln.p.width - 1) / ln.p.width
+	}
+	ln.bind(args)
+}
+
+// bind copies the arguments into the launch.
+func (ln *launch) bind(args []Arg) {
+	for i, prm := range ln.p.k.Entry.Params {
+		if !prm.IsArray() {
+			ln.bits[i] = args[i].Bits
+			continue
+		}
+		a := &args[i].Array
+		info := arrayInfo{data: mem.HostPointer(a.Data), shape: a.Shape, strides: a.Strides, name: a.Name, ndim: prm.NDim}
+		if info.name == "" {
+			info.name = prm.Name
+		}
+		ln.arrays[i] = info
+	}
+}
+
+// result is the launch's outcome once its workers are done.
+func (ln *launch) result() error {
 	switch {
 	case ln.err != nil:
 		return ln.err
@@ -110,108 +178,13 @@ func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 	return nil
 }
 
-// newLaunch validates dims and args and binds them to the kernel's
-// parameters.
-func (p *Program) newLaunch(dims []int, args []Arg, opts Options) (*launch, error) {
-	k := p.k.Entry
-	if len(args) != len(k.Params) {
-		return nil, fmt.Errorf("kernel %s takes %d arguments, got %d", k.Name, len(k.Params), len(args))
-	}
-	ln := &launch{p: p, nd: len(dims), cancel: opts.Cancel, steps: opts.Steps, max: opts.MaxSteps, out: opts.Out}
-	var err error
-	if p.blk != nil {
-		err = ln.grid(dims)
-	} else {
-		err = ln.threads(dims)
-	}
-	if err == nil {
-		err = ln.bind(args)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return ln, nil
-}
-
-// grid sets a block kernel's launch up: dims are blocks per axis, within
-// CUDA's grid limits (backend.CheckGrid).
-func (ln *launch) grid(dims []int) error {
-	if err := backend.CheckGrid(ln.p.k, dims); err != nil {
-		return err
-	}
-	ln.blocks = 1
-	for i, d := range dims {
-		ln.dims[i] = d
-		ln.blocks *= d // below 2^63 within the grid limits
-	}
-	ln.setInner()
-	return nil
-}
-
-// setInner fills ln.inner from ln.dims.
-func (ln *launch) setInner() {
-	inner := 1
-	for i := ln.nd - 1; i >= 0; i-- {
-		ln.inner[i] = inner
-		inner *= ln.dims[i]
-	}
-}
-
-// threads sets a flat kernel's launch up: dims are threads per axis.
-func (ln *launch) threads(dims []int) error {
-	p, k := ln.p, ln.p.k.Entry
-	if len(dims) < 1 || len(dims) > 4 {
-		return fmt.Errorf("kernel %s: launch needs 1 to 4 dimensions, got %d", k.Name, len(dims))
-	}
-	if p.k.TidDims > 0 && len(dims) != p.k.TidDims {
-		return fmt.Errorf("kernel %s: tid() has %d dimensions but the launch has %d", k.Name, p.k.TidDims, len(dims))
-	}
-	if len(dims) < p.tidAxes {
-		return fmt.Errorf("kernel %s: tid() uses %d dimensions but the launch has %d", k.Name, p.tidAxes, len(dims))
-	}
-	ln.total = 1
-	for i, d := range dims {
-		if d < 0 {
-			return fmt.Errorf("kernel %s: negative launch extent %d", k.Name, d)
-		}
-		ln.dims[i] = d
-		if d != 0 && ln.total > maxThreads/d {
-			return fmt.Errorf("kernel %s: launch of more than 2^31-1 threads", k.Name)
-		}
-		ln.total *= d
-	}
-	ln.setInner()
-	ln.blocks = (ln.total + p.width - 1) / p.width
-	return nil
-}
-
-// bind copies the arguments into the launch, checking array shapes and
-// what field accesses need of them.
-func (ln *launch) bind(args []Arg) error {
-	k := ln.p.k.Entry
-	ln.arrays = make([]arrayInfo, len(args))
-	ln.bits = make([]uint64, len(args))
-	for i, prm := range k.Params {
-		if !prm.IsArray() {
-			ln.bits[i] = args[i].Bits
-			continue
-		}
-		a := args[i].Array
-		info := arrayInfo{data: mem.HostPointer(a.Data), shape: a.Shape, strides: a.Strides, name: a.Name, ndim: prm.NDim}
-		if info.name == "" {
-			info.name = prm.Name
-		}
-		for ax := range prm.NDim {
-			if a.Shape[ax] < 0 {
-				return fmt.Errorf("kernel %s: argument %s has negative extent %d", k.Name, info.name, a.Shape[ax])
-			}
-			if a.Shape[ax] > 0 && a.Data == 0 {
-				return fmt.Errorf("kernel %s: argument %s has no data", k.Name, info.name)
-			}
-		}
-		ln.arrays[i] = info
-	}
-	return backend.CheckFields(ln.p.k, ln.p.fields, args)
+// release makes the finished launch the Program's spare, first dropping
+// what it refers to so that the spare keeps no caller's arrays, writer or
+// error alive.
+func (p *Program) release(ln *launch) {
+	clear(ln.arrays)
+	ln.cancel, ln.steps, ln.out, ln.err = nil, nil, nil, nil
+	p.spare.Store(ln)
 }
 
 // work runs blocks taken from the shared counter until none are left or the

@@ -66,7 +66,7 @@
 //   - Thread order is C order over the launch extents: the last axis is
 //     fastest; OpTid Imm k is the index along axis k. A kernel with
 //     TidDims > 0 must be launched with exactly that many extents; one with
-//     TidDims == 0 takes any 1-4 extents (and must cover the tid axes it uses).
+//     TidDims == 0 takes any 1-4 extents (backend.CheckLaunch's rules).
 //   - Compile runs ir.Verify first; TestEveryOp compiles a kernel for every
 //     op of the op table, and no op switch has a silent default.
 //   - Float to integer conversion is ir.Convert's rule (lang/ir/convert.go,
@@ -119,7 +119,12 @@
 //     error") at the kernel's position.
 //   - Cancellation is polled between blocks and on every loop iteration, so
 //     an infinite loop in a kernel can be canceled too.
-//   - Block kernels: a launch is checked with backend.CheckGrid (a grid of
+//   - A Program keeps its last launch's state (argument slices, the
+//     WaitGroup and the closure its worker goroutines run) for the next, so
+//     that a steady-state launch allocates nothing, on one worker or many
+//     (TestLaunchAllocates); a launch overlapping another on the same
+//     Program allocates its own. The caller runs one of the workers.
+//   - Block kernels: a launch is checked with backend.CheckLaunch (a grid of
 //     the block's rank, CUDA's limits per axis; 0 blocks runs nothing) and
 //     Geometry is the block and the grid. tid() wraps in i32 as on CUDA.
 //   - Shared arrays start zeroed in every block (CUDA leaves them as the

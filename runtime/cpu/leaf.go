@@ -65,7 +65,6 @@ func (c *compiler) tid(ctx *fnCtx, in *ir.Inst, d int, t ir.Type) (instFn, error
 		(c.p.blk != nil && ax >= len(c.p.blk.dims)) {
 		return nil, c.errf(ctx, in.Pos, "tid axis %v into %s is invalid", in.Imm, t)
 	}
-	c.p.tidAxes = max(c.p.tidAxes, ax+1)
 	if c.p.blk != nil {
 		return blockTidFn(d, ax, c.p.blk), nil
 	}

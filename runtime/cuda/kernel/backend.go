@@ -68,7 +68,7 @@ type program struct {
 	coarsenAt int
 	mods      [8]*Kernel // by variant (program.variant)
 	// fields is what field accesses need of the array arguments, checked
-	// at every launch (backend.CheckFields).
+	// at every launch (backend.CheckLaunch).
 	fields []ir.FieldNeed
 	// vec is what the vector accesses of the Vector build need of the
 	// array arguments (nil: the kernel has none, and no such build).
@@ -91,14 +91,8 @@ func (p *program) Geometry(dims []int) backend.Geometry {
 // it and reports a failed check, except while the stream is captured (the
 // launch runs at replay).
 func (p *program) Launch(env *backend.Env, dims []int, args []backend.Arg) error {
-	if len(args) != len(p.k.Entry.Params) {
-		return fmt.Errorf("kernel %s takes %d arguments, got %d", p.k.Entry.Name, len(p.k.Entry.Params), len(args))
-	}
-	if err := backend.CheckGrid(p.k, dims); err != nil {
-		return err // before the module is built: a bad grid costs no compile
-	}
-	if err := backend.CheckFields(p.k, p.fields, args); err != nil {
-		return err
+	if err := backend.CheckLaunch(p.k, p.fields, dims, args); err != nil {
+		return err // before the module is built: a bad launch costs no compile
 	}
 	m, err := p.module(p.variant(args))
 	if err != nil {

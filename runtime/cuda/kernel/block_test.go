@@ -53,7 +53,7 @@ func TestBlockLaunchShape(t *testing.T) {
 	}
 }
 
-// program.Launch checks the grid (backend.CheckGrid) before it builds
+// program.Launch checks the grid (backend.CheckLaunch) before it builds
 // anything.
 func TestBlockLaunchChecksGrid(t *testing.T) {
 	p := &program{k: copyKernel("k2", []int{4, 24})}
@@ -62,9 +62,9 @@ func TestBlockLaunchChecksGrid(t *testing.T) {
 		dims []int
 		want string
 	}{
-		{[]int{3}, "kernel k2 has a 2-D block ([4 24]) and is launched over a 1-D grid"},
+		{[]int{3}, "kernel k2 has a 2-D block (block(4, 24)) and is launched over a 1-D grid"},
 		{[]int{65536, 1}, "kernel k2: grid axis 0 has 65536 blocks, want 0..65535"},
-		{[]int{1, -1}, "kernel k2: grid axis 1 has -1 blocks, want 0..2147483647"},
+		{[]int{1, -1}, "kernel k2: negative launch dimension -1"},
 	} {
 		if err := p.Launch(&backend.Env{}, c.dims, args); err == nil || err.Error() != c.want {
 			t.Errorf("grid %v: %v, want %q", c.dims, err, c.want)

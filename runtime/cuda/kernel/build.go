@@ -221,7 +221,7 @@ func (k *Kernel) Unload() error { return k.drv.ModuleUnload(k.mod) }
 
 // Launch queues the kernel over dims on stream s: launch threads of a flat
 // kernel, blocks per axis of a block kernel (dims that passed
-// backend.CheckGrid, as program.Launch makes sure). It allocates nothing
+// backend.CheckLaunch, as program.Launch makes sure). It allocates nothing
 // in steady state. In a Debug build it zeroes the error record first; call
 // CheckDebug after the launch to learn whether a check failed.
 func (k *Kernel) Launch(s cuda.Stream, dims []int, args []backend.Arg) error {

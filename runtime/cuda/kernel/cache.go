@@ -31,7 +31,7 @@
 //     block is Kernel.Block and CUDA's grid the launch's extents, both
 //     mapped from C order to x (the last axis), y, z as codegen reads them
 //     (cudaDims); they are never coarsened and pass no gs_launch. Program
-//     Launch checks the grid (backend.CheckGrid) before anything is built,
+//     Launch checks the grid (backend.CheckLaunch) before anything is built,
 //     and the relaunch cache compares the grid as it does a flat launch's
 //     extents.
 //   - Shared memory is dynamic: every launch of a block kernel asks for

@@ -799,7 +799,7 @@ func programChecks(t *testing.T, drv *cuda.Driver, ctx *cuda.Context, info *cuda
 		want string
 	}{
 		{[]int{65536, 1}, "kernel index: grid axis 0 has 65536 blocks, want 0..65535"},
-		{[]int{6}, "kernel index has a 2-D block ([4 24]) and is launched over a 1-D grid"},
+		{[]int{6}, "kernel index has a 2-D block (block(4, 24)) and is launched over a 1-D grid"},
 		{[]int{0, 3}, ""}, // no blocks: nothing runs
 	} {
 		if err := p.Launch(&backend.Env{}, c.grid, []backend.Arg{{}}); c.want == "" && err != nil || c.want != "" && (err == nil || err.Error() != c.want) {
