@@ -340,15 +340,6 @@ func viewOf(a *mem.Array, v reduce.View) (*mem.Array, error) {
 	return a, nil
 }
 
-// ints turns extents into kernel arguments.
-func ints(xs []int) []interp.Value {
-	vs := make([]interp.Value, len(xs))
-	for i, x := range xs {
-		vs[i] = interp.Int(x)
-	}
-	return vs
-}
-
 // sameDevice requires the arrays of a two-array reduction on one device.
 func sameDevice(name string, a, b *mem.Array) error {
 	if a.Device() != b.Device() {
@@ -507,7 +498,7 @@ func isclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals, err := viewArgs(plan.View, a, b)
+	views, err := viewsOf(plan.View, a, b)
 	if err != nil {
 		return nil, err
 	}
@@ -515,23 +506,22 @@ func isclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals = append(vals, &interp.Array{A: flat}, interp.Int(plan.N))
-	vals = append(append(vals, ints(plan.Shape[1:])...), tol...)
-	if err := th.LaunchKernel(k, dev, []int{reduce.ElementwiseBlocks(plan.N)}, vals...); err != nil {
+	ka := interp.ArgsFor(k).Arrays(views...).Array(flat).Ints(plan.N).Ints(plan.Shape[1:]...).Values(tol...)
+	if err := th.LaunchLibrary(dev, []int{reduce.ElementwiseBlocks(plan.N)}, ka); err != nil {
 		return nil, fmt.Errorf("isclose: %w", err)
 	}
 	return &interp.Array{A: out}, nil
 }
 
-// viewArgs are the arrays seen through v, as kernel arguments.
-func viewArgs(v reduce.View, arrays ...*mem.Array) ([]interp.Value, error) {
-	vals := make([]interp.Value, len(arrays))
+// viewsOf are the arrays seen through v, for a kernel's arguments.
+func viewsOf(v reduce.View, arrays ...*mem.Array) ([]*mem.Array, error) {
+	views := make([]*mem.Array, len(arrays))
 	for i, a := range arrays {
 		view, err := viewOf(a, v)
 		if err != nil {
 			return nil, err
 		}
-		vals[i] = &interp.Array{A: view}
+		views[i] = view
 	}
-	return vals, nil
+	return views, nil
 }
