@@ -25,14 +25,25 @@ import (
 type KernelArgs struct {
 	k      *ir.Kernel
 	vals   []backend.Arg
-	arrays []*mem.Array // the array of each array argument; nil for a scalar
+	arrays []*mem.Array // the array of each argument; nil for a scalar
 	err    error
+	// The slices' memory for kernels of few parameters (fills, copies,
+	// ranges): one allocation for the launch's arguments.
+	valBuf   [fewParams]backend.Arg
+	arrayBuf [fewParams]*mem.Array
 }
+
+const fewParams = 4
 
 // ArgsFor starts the arguments of a launch of k.
 func ArgsFor(k *ir.Kernel) *KernelArgs {
-	n := len(k.Entry.Params)
-	return &KernelArgs{k: k, vals: make([]backend.Arg, 0, n), arrays: make([]*mem.Array, 0, n)}
+	a := &KernelArgs{k: k}
+	if n := len(k.Entry.Params); n > fewParams {
+		a.vals, a.arrays = make([]backend.Arg, 0, n), make([]*mem.Array, 0, n)
+	} else {
+		a.vals, a.arrays = a.valBuf[:0], a.arrayBuf[:0]
+	}
+	return a
 }
 
 // next is the parameter the next argument is for, or false (recording

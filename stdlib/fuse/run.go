@@ -76,8 +76,9 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 		}
 		e = &Expr{val: e.val, t: dst.DType()}
 	}
-	d := dst.Device()
-	if _, err := joinDevice(&d, e.dev); err != nil {
+	if e.dev != nil && *e.dev != dst.Device() {
+		d := dst.Device() // here: a variable whose address escapes costs an allocation
+		_, err := joinDevice(&d, e.dev)
 		return err
 	}
 	e, err := unalias(th, dst, e)
@@ -137,7 +138,11 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 	}
 	return interp.Chunks(shape, func(lo, hi int) error {
 		args := interp.ArgsFor(k)
-		for _, a := range append([]*mem.Array{dst}, p.arrays...) {
+		for i := -1; i < len(p.arrays); i++ { // dst, then each array leaf
+			a := dst
+			if i >= 0 {
+				a = p.arrays[i]
+			}
 			v, err := view(a)
 			if err == nil && (lo > 0 || hi < shape[0]) {
 				v, err = v.Slice(lo, hi)
@@ -159,6 +164,9 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 // division by zero on the cpu), which has no source position of its own,
 // into a plain error that the evaluator positions at the expression.
 func kernelError(err error) error {
+	if err == nil {
+		return nil // errors.As's target would cost an allocation
+	}
 	var ee *interp.EvalError
 	if errors.As(err, &ee) && !ee.Pos.IsValid() {
 		return fmt.Errorf("array expression: %s", strings.TrimPrefix(ee.Msg, "kernel gscript_fused: "))
