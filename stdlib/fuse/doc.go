@@ -59,9 +59,9 @@
 //     axis 0.
 //   - Cache: a kernel is named by its tree's shape, leaf numbering, every
 //     dtype, its form (flat or rank) and the output dtype, and cached per
-//     process (interp.GeneratedKernel, lang/ir/cache); programs are per device
-//     (interp's program cache), strides are the backends' variants. A
-//     loop of one statement builds one kernel.
+//     process (interp.GeneratedKernel, over lang/ir/cache); programs are
+//     per device (interp's program cache), strides are the backends'
+//     variants. A loop of one statement builds one kernel.
 //   - Cast modes (interp.Cast), as NumPy's casting=: a store casts its
 //     values to the target's dtype by CastUnsafe for `dst[...] = v`, fills
 //     and copies (any dtype converts as ir.Convert: `a[:] = b * 2.0` into
@@ -72,11 +72,10 @@
 //     scalar leaf, a copy of one array leaf: the kernels of expressions,
 //     so one engine decides broadcasting, conversion and the kernel's form.
 //   - In place: `y op= v` on an array stores `y op v` into y with one
-//     kernel (CastSameKind). An
-//     operand that may overlap the target (mem.Array.MayOverlap) through
-//     a different layout is first copied (one extra kernel), so
-//     `k[0:7] += k[1:8]` gives NumPy's result; the target itself read
-//     element for element needs no copy.
+//     kernel (CastSameKind). An operand that may overlap the target
+//     (mem.Array.MayOverlap) through a different layout is first copied
+//     (one extra kernel), so `k[0:7] += k[1:8]` gives NumPy's result; the
+//     target itself read element for element needs no copy.
 //   - New arrays come from interp.Thread.NewArrayUninit on the operands'
 //     device, through the allocator scopes (capture's rules apply).
 //     Operands on two devices are an error naming both and `.to`.
