@@ -34,10 +34,25 @@ type ArrayOps interface {
 	// AsType is x.astype(t).
 	AsType(th *Thread, x Value, t ir.Type) (Value, error)
 	// Store writes v (a Deferred, an array or a scalar, broadcast to dst's
-	// shape) into dst in place, as NumPy's dst[...] = v: a right-hand side
-	// that overlaps dst through another view is read as if copied first.
-	Store(th *Thread, dst *mem.Array, v Value) error
+	// shape) into dst in place, its values cast to dst's dtype by cast:
+	// the one engine of slice assignment, `op=`, fills and copies. A
+	// right-hand side that overlaps dst through another view is read as
+	// if copied first.
+	Store(th *Thread, dst *mem.Array, v Value, cast Cast) error
 }
+
+// Cast is how a store converts values to the target's dtype, NumPy's
+// casting= of assignment and in-place operators.
+type Cast int
+
+const (
+	// CastUnsafe converts any dtype as a kernel conversion does
+	// (ir.Convert): `dst[...] = v`, fills and copies, as NumPy's `=`.
+	CastUnsafe Cast = iota
+	// CastSameKind refuses a conversion to a lower kind (float into int,
+	// ir.CanCastSameKind): `y op= v`, as NumPy's in-place operators.
+	CastSameKind
+)
 
 var arrayOps ArrayOps
 
@@ -71,13 +86,13 @@ func (th *Thread) unaryOp(op string, x Value) (Value, error) {
 	return unary(op, x)
 }
 
-// StoreArray writes v into dst in place (ArrayOps.Store): slice
+// StoreArray writes v into dst in place with cast (ArrayOps.Store): slice
 // assignment `dst[...] = v` with v an array expression, array or scalar.
-func (th *Thread) StoreArray(dst *mem.Array, v Value) error {
+func (th *Thread) StoreArray(dst *mem.Array, v Value, cast Cast) error {
 	if arrayOps == nil {
 		return fmt.Errorf("array expressions are not available (no stdlib/fuse)")
 	}
-	return arrayOps.Store(th, dst, v)
+	return arrayOps.Store(th, dst, v, cast)
 }
 
 // updateArray is `dst op= v` on an array: computed in place, one kernel.
@@ -89,7 +104,7 @@ func (th *Thread) updateArray(dst *Array, op string, v Value) error {
 	if err != nil {
 		return err
 	}
-	return arrayOps.Store(th, dst.A, e)
+	return arrayOps.Store(th, dst.A, e, CastSameKind)
 }
 
 // asType is the astype method of arrays and array expressions.

@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"testing"
 
@@ -56,6 +57,36 @@ func BenchmarkScriptSaxpyGoLoop(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		for j := range y {
 			y[j] = a*x[j] + y[j]
+		}
+	}
+}
+
+// BenchmarkAssign times slice assignment on the cpu device, the store
+// engine's fills and copies: 2^24 elements (the kernel) and 1000 (the
+// per-statement cost), contiguous, converting and strided.
+func BenchmarkAssign(b *testing.B) {
+	stmts := []struct{ name, stmt string }{{"fill", "y[:] = 1.5"}, {"copy", "y[:] = x"}, {"convert", "y[:] = k"},
+		{"strided", "y[::2] = x[1::2]"}, {"broadcast", "m[:, :] = x[0:8]"}}
+	for _, n := range []int{1000, saxpyN} {
+		for _, s := range stmts {
+			b.Run(fmt.Sprintf("%s/%d", s.name, n), func(b *testing.B) {
+				in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer in.Close()
+				ctx := context.Background()
+				setup := fmt.Sprintf("let n = %d\narray x: f32[n] = 2.0\narray y: f32[n]\narray k: i32[n] = 3\narray m: f32[n / 8, 8]\n", n)
+				if err := in.Exec(ctx, "setup.gs", []byte(setup)); err != nil {
+					b.Fatal(err)
+				}
+				stmt := []byte(s.stmt)
+				for b.Loop() {
+					if err := in.Exec(ctx, "bench.gs", stmt); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
 		}
 	}
 }

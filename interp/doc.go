@@ -23,8 +23,8 @@
 //     act on the element axes.
 //   - An element store takes a vector of exactly the element type, or a
 //     scalar converted to the lane type into every lane (as a scalar fills
-//     a whole array); fills of a whole array or view are one fill kernel
-//     per lane on the array's device.
+//     a whole array); fills of a whole array or view are one store
+//     kernel per lane on the array's device.
 //   - An array of a struct is an Array whose Elem is the struct type over
 //     a u8 mem.Array with one trailing byte axis of the struct's Size,
 //     always contiguous (views keep it whole), so a lane is LaneType's
@@ -51,4 +51,23 @@
 //     launched on since the last wait. A launch statement in a loop
 //     allocates nothing on either backend (TestLaunchLoopAllocates,
 //     TestGPULaunchLoopAllocates).
+//   - Library kernels (built in Go: stdlib's fills, fused expressions,
+//     reductions, scans, ranges, random numbers, matmul's fallback) launch
+//     through one typed entry, Thread.LaunchLibrary with KernelArgs
+//     (library.go): scalars are packed as their parameter's dtype when
+//     added, arrays are kept as *mem.Array and pass the launch statement's
+//     access check, ordering and prefetch (packArray), so no caller boxes
+//     an array into a Value to have it unboxed. Library kernels ignore
+//     config.fast_math. Thread.LaunchKernel, for embedders, packs Values
+//     through the same entry. The kernels come from the process cache
+//     (lang/ir/cache; GeneratedKernel by name), launches past 2^31-1
+//     elements are split by one chunker (Chunks: whole rows of axis 0).
+//   - `dst[...] = v` casts as NumPy's `=` (casting='unsafe'): any dtype
+//     converts as a kernel conversion does, `a[:] = b * 2.0` into an int
+//     array too; `y op= v` keeps NumPy's same_kind rule. Fills, copies,
+//     slice assignment and `op=` are one store engine (ArrayOps.Store,
+//     stdlib/fuse) with the Cast mode as a parameter; interp keeps the
+//     device copy fast path (mem.CopyDevice), the host path for memory a
+//     kernel does not reach (mem.Array.KernelReaches) and the temporary
+//     of an overlapping copy (refused inside capture).
 package interp

@@ -3,9 +3,7 @@ package interp
 import (
 	"errors"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/dtype"
@@ -354,64 +352,6 @@ func (th *Thread) launchError(kernel string, at ast.Pos, err error) error {
 		return &EvalError{Pos: ce.Pos, Msg: ce.Error(), Backtrace: th.backtrace(), Cause: err}
 	}
 	return th.errorAt(at, err)
-}
-
-// LaunchKernel launches k, a kernel built in Go (a fill, a reduction), on
-// dev over dims. The arguments are passed as a launch statement passes
-// them: arrays as *Array, scalars as host values of the parameter's dtype;
-// access checks and ordering between devices apply alike. A failure
-// inside the kernel is an *EvalError at the kernel's position.
-func (th *Thread) LaunchKernel(k *ir.Kernel, dev mem.Device, dims []int, args ...Value) error {
-	params := k.Entry.Params
-	if len(args) != len(params) {
-		return fmt.Errorf("kernel %s takes %d arguments, got %d", k.Entry.Name, len(params), len(args))
-	}
-	// Library kernels ignore config.fast_math: an array expression
-	// computes what NumPy would, bit for bit on every device.
-	prog, err := th.program(k, dev, false)
-	if err != nil {
-		return err
-	}
-	base := len(th.launcher.argStack)
-	defer func() { th.launcher.argStack = th.launcher.argStack[:base] }()
-	th.launcher.prefetch.Start(dev)
-	for i, p := range params {
-		arg, err := th.packArg(k.Entry.Name, p, args[i], p.Name, dev)
-		if err != nil {
-			return fmt.Errorf("argument %d (%s) of kernel %s: %w", i+1, p.Name, k.Entry.Name, err)
-		}
-		th.launcher.argStack = append(th.launcher.argStack, arg)
-	}
-	err = th.run1(prog, dev, dims, th.launcher.argStack[base:])
-	// The packed arguments are bare addresses: an array the caller holds
-	// only through args (a temporary) must not be collected, and a cpu
-	// array's memory unmapped, while the kernel runs.
-	runtime.KeepAlive(args)
-	return th.launchError(k.Entry.Name, th.lastPos, err)
-}
-
-// generated holds the kernels built in Go, by name, for the process: a
-// kernel's IR depends only on what its name says and is never changed
-// after it is built, so every thread shares it (and keeps its own
-// programs compiled from it, keyed by the *ir.Kernel).
-var generated sync.Map // name -> *generatedKernel
-
-type generatedKernel struct {
-	once sync.Once
-	k    *ir.Kernel
-	err  error
-}
-
-// GeneratedKernel returns the kernel built in Go under name (a fill, a
-// constructor's, a fused expression's), building it on first use in the
-// process, so that a loop of such statements costs one build and each
-// thread's programs are reused by every later launch. A build that fails
-// fails every later call under that name the same way.
-func GeneratedKernel(name string, build func() (*ir.Kernel, error)) (*ir.Kernel, error) {
-	e, _ := generated.LoadOrStore(name, &generatedKernel{})
-	g := e.(*generatedKernel)
-	g.once.Do(func() { g.k, g.err = build() })
-	return g.k, g.err
 }
 
 // markUsed records that work was queued on CUDA device dev since the last

@@ -144,16 +144,18 @@ func viewOf(x *Array, cs []comp) (*mem.Array, error) {
 	return a.View(sels)
 }
 
-// AssignView writes v into dst as NumPy's dst[...] = v does: a scalar
-// fills it; an array of dst's shape, or of one that broadcasts to it, is
-// copied into it, converting dtypes, on dst's device; an array expression
-// (Deferred) is computed into it by the expression engine (StoreArray). The right-hand side
-// is read as if copied first, so x[1:6] = x[0:5] shifts x as in NumPy. A
-// shape mismatch names both shapes and writes nothing.
+// AssignView writes v into dst as NumPy's dst[...] = v does, casting
+// any dtype to dst's (NumPy's casting='unsafe' of assignment): a scalar
+// fills it (FillArray); an array of dst's shape, or of one that
+// broadcasts to it, is copied into it on dst's device (CopyArray); an
+// array expression (Deferred) is computed into it (StoreArray). All three
+// run the one store engine. The right-hand side is read as if copied
+// first, so x[1:6] = x[0:5] shifts x as in NumPy. A shape mismatch names
+// both shapes and writes nothing.
 func (th *Thread) AssignView(dst *mem.Array, v Value) error {
 	switch v := v.(type) {
 	case Deferred:
-		return th.StoreArray(dst, v)
+		return th.StoreArray(dst, v, CastUnsafe)
 	case *Array:
 		if v.Compound() {
 			return fmt.Errorf("cannot assign an array of %s to a view of an array of %s", v.Elem, dst.DType())

@@ -112,7 +112,7 @@ func gather(th *interp.Thread, x *mem.Array) (*mem.Array, error) {
 	if err != nil {
 		return nil, err
 	}
-	return tmp, th.LaunchKernel(k, x.Device(), sh, &interp.Array{A: x}, &interp.Array{A: tmp})
+	return tmp, th.LaunchLibrary(x.Device(), sh, interp.ArgsFor(k).Arrays(x, tmp))
 }
 
 // tiled runs the product as the generated block kernel: a 128 x 128 tile
@@ -124,7 +124,7 @@ func (p *matmulPlan) tiled(th *interp.Thread, c *mem.Array) error {
 	}
 	tm, tn := (p.m+127)/128, (p.n+127)/128
 	grid := []int{p.batch * tm, tn}
-	return th.LaunchKernel(k, p.dev, grid, &interp.Array{A: p.a}, &interp.Array{A: p.b}, &interp.Array{A: c}, interp.Int(tm))
+	return th.LaunchLibrary(p.dev, grid, interp.ArgsFor(k).Arrays(p.a, p.b, c).Ints(tm))
 }
 
 // noBLASKey marks, in a thread's locals, that the missing-BLAS warning

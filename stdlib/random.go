@@ -133,7 +133,7 @@ func randFill(th *interp.Thread, a *mem.Array, draw randDraw, seed, lo, hi int) 
 	if err != nil {
 		return err
 	}
-	return launchChunks(th, k, flat, interp.Int(seed), interp.Int(lo), interp.Int(hi))
+	return launchChunks(th, k, flat, func(args *interp.KernelArgs) { args.Ints(seed, lo, hi) })
 }
 
 // randKernel writes T(draw(rand_init(seed, i))) to element i; lo and hi

@@ -121,7 +121,7 @@ func planIntRange(b [3]interp.Value, t ir.Type) (int, rangeFill, error) {
 		if err != nil {
 			return err
 		}
-		return launchChunks(th, k, a, interp.Int(start), interp.Int(step))
+		return launchChunks(th, k, a, func(args *interp.KernelArgs) { args.Int(start).Int(step) })
 	}, nil
 }
 
@@ -250,8 +250,9 @@ func planSeq(name string, s seq, n int, t ir.Type, floor bool) (rangeFill, error
 		if err != nil {
 			return err
 		}
-		return launchChunks(th, k, a, interp.Float(s.start), interp.Float(s.scale), interp.Float(s.div),
-			interp.Float(s.stop), interp.Int(s.last))
+		return launchChunks(th, k, a, func(args *interp.KernelArgs) {
+			args.Float(s.start).Float(s.scale).Float(s.div).Float(s.stop).Int(s.last)
+		})
 	}, nil
 }
 
@@ -284,20 +285,17 @@ func makeRange(th *interp.Thread, args *interp.Args, dt ir.Type, n int, fill ran
 }
 
 // launchChunks launches k over the elements of a (1-D, contiguous) on its
-// device, at most 2^31-1 threads a launch (tid() is an i32): each launch
-// gets its part of a, then args, then the part's offset in a.
-func launchChunks(th *interp.Thread, k *ir.Kernel, a *mem.Array, args ...interp.Value) error {
-	vals := make([]interp.Value, 0, len(args)+2)
-	for off := 0; off < a.Size(); off += math.MaxInt32 {
-		n := min(a.Size()-off, math.MaxInt32)
-		part, err := a.Slice(off, off+n)
+// device, at most 2^31-1 threads a launch (interp.Chunks): each launch
+// gets its part of a, then the arguments scalars adds, then the part's
+// offset in a.
+func launchChunks(th *interp.Thread, k *ir.Kernel, a *mem.Array, scalars func(*interp.KernelArgs)) error {
+	return interp.Chunks(a.Shape(), func(lo, hi int) error {
+		part, err := a.Slice(lo, hi)
 		if err != nil {
 			return err
 		}
-		vals = append(append(append(vals[:0], &interp.Array{A: part}), args...), interp.Int(off))
-		if err := th.LaunchKernel(k, a.Device(), []int{n}, vals...); err != nil {
-			return err
-		}
-	}
-	return nil
+		args := interp.ArgsFor(k).Array(part)
+		scalars(args)
+		return th.LaunchLibrary(a.Device(), []int{hi - lo}, args.Int(int64(lo)))
+	})
 }

@@ -39,13 +39,13 @@ func reduction(k reduce.Kind) fn {
 			return listReduction(k, args.Fn, l.Elems)
 		}
 		if v, ok := args.Positional[0].(fuse.Value); ok {
-			return reduceOperand(th, args, k, v)
+			return reduceOperand(th, args, k, nil, v.E)
 		}
 		a, err := arrayArg(args, 0)
 		if err != nil {
 			return nil, err
 		}
-		return reduceOperand(th, args, k, &interp.Array{A: a})
+		return reduceOperand(th, args, k, a, nil)
 	}
 }
 
@@ -59,13 +59,13 @@ func extremeFn(k reduce.Kind) fn {
 		if len(args.Positional) == 1 {
 			switch v := args.Positional[0].(type) {
 			case fuse.Value:
-				return reduceOperand(th, args, k, v)
+				return reduceOperand(th, args, k, nil, v.E)
 			case *interp.Array:
 				a, err := arrayArg(args, 0)
 				if err != nil {
 					return nil, err
 				}
-				return reduceOperand(th, args, k, &interp.Array{A: a})
+				return reduceOperand(th, args, k, a, nil)
 			case *interp.List:
 				if len(args.Names) == 0 {
 					return extremeOf(args.Fn, v.Elems, k == reduce.Max)
@@ -153,11 +153,11 @@ func listArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, err
 	return interp.Float(s / float64(len(vs))), err
 }
 
-// reduceOperand reduces x (an array, or an array expression) along the
-// axis= argument (everything without one, a host value), keeping the
+// reduceOperand reduces an array a, or else an array expression e, along
+// the axis= argument (everything without one, a host value), keeping the
 // reduced axes with keepdims=true. An expression fuses into the
 // reduction's kernels (fuse.Producer).
-func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, x interp.Value) (interp.Value, error) {
+func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.Array, e *fuse.Expr) (interp.Value, error) {
 	axes, err := axisArg(args, k)
 	if err != nil {
 		return nil, err
@@ -166,25 +166,27 @@ func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, x interp
 	if err != nil {
 		return nil, err
 	}
-	ndim := len(operandShape(x))
+	var ndim int
+	if e != nil {
+		ndim = len(e.Shape())
+	} else {
+		ndim = a.NDim()
+	}
 	if axes == nil {
 		axes = allAxes(ndim)
 	}
 	if err := reduce.CheckAxes(axes, ndim); err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
-	v, fused := x.(fuse.Value)
 	if len(axes) == ndim && !keep {
-		if fused {
-			return fusedReduce(th, args.Fn, k, []*fuse.Expr{v.E}, nil)
+		if e != nil {
+			return fusedReduce(th, args.Fn, k, []*fuse.Expr{e}, nil)
 		}
-		a := x.(*interp.Array).A
 		return fullReduce(th, args.Fn, reduce.Spec{Kind: k, In: [2]ir.Type{a.DType()}}, nil, []*mem.Array{a}, nil)
 	}
-	if fused {
-		return fusedAxisReduce(th, args.Fn, k, v.E, axes, keep)
+	if e != nil {
+		return fusedAxisReduce(th, args.Fn, k, e, axes, keep)
 	}
-	a := x.(*interp.Array).A
 	return axisReduce(th, args.Fn, k, axisInput{t: a.DType(), arrays: []*mem.Array{a}}, axes, keep)
 }
 
@@ -201,14 +203,6 @@ func fusedAxisReduce(th *interp.Thread, name string, k reduce.Kind, e *fuse.Expr
 	}
 	in := axisInput{t: e.DType(), arrays: leaves, pr: pr, scal: pr.ScalarValues()}
 	return axisReduce(th, name, k, in, axes, keep)
-}
-
-// operandShape is the shape of an array or an array expression.
-func operandShape(x interp.Value) []int {
-	if v, ok := x.(fuse.Value); ok {
-		return v.E.Shape()
-	}
-	return x.(*interp.Array).A.Shape()
 }
 
 // materialiseAll computes the array expressions among vs, for builtins
@@ -338,15 +332,6 @@ func viewOf(a *mem.Array, v reduce.View) (*mem.Array, error) {
 		}
 	}
 	return a, nil
-}
-
-// ints turns extents into kernel arguments.
-func ints(xs []int) []interp.Value {
-	vs := make([]interp.Value, len(xs))
-	for i, x := range xs {
-		vs[i] = interp.Int(x)
-	}
-	return vs
 }
 
 // sameDevice requires the arrays of a two-array reduction on one device.
@@ -507,7 +492,7 @@ func isclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals, err := viewArgs(plan.View, a, b)
+	views, err := viewsOf(plan.View, a, b)
 	if err != nil {
 		return nil, err
 	}
@@ -515,23 +500,22 @@ func isclose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	vals = append(vals, &interp.Array{A: flat}, interp.Int(plan.N))
-	vals = append(append(vals, ints(plan.Shape[1:])...), tol...)
-	if err := th.LaunchKernel(k, dev, []int{reduce.ElementwiseBlocks(plan.N)}, vals...); err != nil {
+	ka := interp.ArgsFor(k).Arrays(views...).Array(flat).Ints(plan.N).Ints(plan.Shape[1:]...).Values(tol...)
+	if err := th.LaunchLibrary(dev, []int{reduce.ElementwiseBlocks(plan.N)}, ka); err != nil {
 		return nil, fmt.Errorf("isclose: %w", err)
 	}
 	return &interp.Array{A: out}, nil
 }
 
-// viewArgs are the arrays seen through v, as kernel arguments.
-func viewArgs(v reduce.View, arrays ...*mem.Array) ([]interp.Value, error) {
-	vals := make([]interp.Value, len(arrays))
+// viewsOf are the arrays seen through v, for a kernel's arguments.
+func viewsOf(v reduce.View, arrays ...*mem.Array) ([]*mem.Array, error) {
+	views := make([]*mem.Array, len(arrays))
 	for i, a := range arrays {
 		view, err := viewOf(a, v)
 		if err != nil {
 			return nil, err
 		}
-		vals[i] = &interp.Array{A: view}
+		views[i] = view
 	}
-	return vals, nil
+	return views, nil
 }

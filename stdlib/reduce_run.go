@@ -5,7 +5,6 @@ import (
 	"math"
 	"math/big"
 	"runtime"
-	"slices"
 	"unsafe"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -88,7 +87,7 @@ func runFull(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Ar
 	if err != nil {
 		return nil, err
 	}
-	views, err := viewArgs(plan.View, ins...)
+	views, err := viewsOf(plan.View, ins...)
 	if err != nil {
 		return nil, err
 	}
@@ -105,12 +104,11 @@ func runFull(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Ar
 	for lo := 0; lo < plan.N; lo += chunk {
 		hi := min(lo+chunk, plan.N)
 		g := reduce.Blocks(hi - lo)
-		args := slices.Concat(views, parts, []interp.Value{interp.Int(lo), interp.Int(hi)}, ints(plan.Shape[1:]), scal)
-		if err := th.LaunchKernel(f.Pass1, dev, []int{g}, args...); err != nil {
+		args := interp.ArgsFor(f.Pass1).Arrays(views...).Arrays(parts...).Ints(lo, hi).Ints(plan.Shape[1:]...).Values(scal...)
+		if err := th.LaunchLibrary(dev, []int{g}, args); err != nil {
 			return nil, err
 		}
-		args = slices.Concat(parts, []interp.Value{&interp.Array{A: res}, interp.Int(g)})
-		if err := th.LaunchKernel(f.Pass2, dev, []int{1}, args...); err != nil {
+		if err := th.LaunchLibrary(dev, []int{1}, interp.ArgsFor(f.Pass2).Arrays(parts...).Array(res).Ints(g)); err != nil {
 			return nil, err
 		}
 		vals, err := readBits(th, res, f.NRes)
@@ -154,7 +152,7 @@ type scratchSlot struct {
 // allocated on first use with dev's default allocator and kept by the
 // thread, so that a loop of reductions allocates nothing: at most 96 KiB per
 // device and interpreter, which mem_info lists.
-func scratch(th *interp.Thread, dev mem.Device, f *reduce.Full) ([]interp.Value, *mem.Array, error) {
+func scratch(th *interp.Thread, dev mem.Device, f *reduce.Full) ([]*mem.Array, *mem.Array, error) {
 	arrays, _ := th.Local(scratchKey{dev}).(map[scratchSlot]*mem.Array)
 	if arrays == nil {
 		arrays = map[scratchSlot]*mem.Array{}
@@ -168,7 +166,7 @@ func scratch(th *interp.Thread, dev mem.Device, f *reduce.Full) ([]interp.Value,
 		arrays[slot] = a
 		return a, err
 	}
-	parts := make([]interp.Value, len(f.Acc))
+	parts := make([]*mem.Array, len(f.Acc))
 	seen := map[ir.Type]int{}
 	for c, t := range f.Acc {
 		a, err := get(scratchSlot{t, seen[t], reduce.MaxBlocks})
@@ -176,7 +174,7 @@ func scratch(th *interp.Thread, dev mem.Device, f *reduce.Full) ([]interp.Value,
 			return nil, nil, err
 		}
 		seen[t]++
-		parts[c] = &interp.Array{A: a}
+		parts[c] = a
 	}
 	res, err := get(scratchSlot{f.Res, 0, f.NRes})
 	return parts, res, err
@@ -313,7 +311,7 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, in axisInput, axe
 	if err != nil {
 		return nil, err
 	}
-	args, err := viewArgs(plan.View, in.arrays...)
+	views, err := viewsOf(plan.View, in.arrays...)
 	if err != nil {
 		return nil, err
 	}
@@ -321,10 +319,9 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, in axisInput, axe
 	if err != nil {
 		return nil, err
 	}
-	args = append(args, &interp.Array{A: flat}, interp.Int(plan.M), interp.Int(plan.K))
-	args = append(append(args, ints(tail(plan.Ext[:plan.Kept]))...), ints(tail(plan.Ext[plan.Kept:]))...)
-	args = append(args, in.scal...)
-	if err := th.LaunchKernel(kern, dev, []int{plan.Grid}, args...); err != nil {
+	args := interp.ArgsFor(kern).Arrays(views...).Array(flat).Ints(plan.M, plan.K)
+	args.Ints(tail(plan.Ext[:plan.Kept])...).Ints(tail(plan.Ext[plan.Kept:])...).Values(in.scal...)
+	if err := th.LaunchLibrary(dev, []int{plan.Grid}, args); err != nil {
 		return nil, err
 	}
 	return &interp.Array{A: out}, nil

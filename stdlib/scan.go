@@ -65,14 +65,14 @@ func scanArray(th *interp.Thread, s reduce.ScanSpec, a *mem.Array, axis int, fla
 	if err != nil {
 		return nil, err
 	}
-	args, err := viewArgs(plan.View, a, shaped)
+	views, err := viewsOf(plan.View, a, shaped)
 	if err != nil {
 		return nil, err
 	}
-	args = append(args, ints([]int{plan.M, plan.K, plan.Tile, plan.Tiles})...)
-	args = append(append(args, ints(tail(plan.Ext[:plan.Kept]))...), ints(tail(plan.Ext[plan.Kept:]))...)
 	for _, l := range launches {
-		if err := th.LaunchKernel(l.Kernel, dev, []int{l.Grid}, args...); err != nil {
+		args := interp.ArgsFor(l.Kernel).Arrays(views...).Ints(plan.M, plan.K, plan.Tile, plan.Tiles)
+		args.Ints(tail(plan.Ext[:plan.Kept])...).Ints(tail(plan.Ext[plan.Kept:])...)
+		if err := th.LaunchLibrary(dev, []int{l.Grid}, args); err != nil {
 			return nil, err
 		}
 	}

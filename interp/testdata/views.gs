@@ -132,6 +132,22 @@ m[0] = m[1] * 3.0
 print(m)                                        //> [[0.0, 27.0, 0.0], [0.0, 9.0, 0.0]]
 m[0:2, 0:2] = x[0:3] * 1.0                      ### "shape \[3\].*shape \[2, 2\]"
 ---
+// `=` casts as NumPy's assignment (casting='unsafe'): an array, or an
+// expression, of any dtype converts to the target's as a kernel
+// conversion does; `op=` keeps NumPy's same_kind rule
+array a: i32[4]
+array b: f32[4] = [1.5, -2.5, 3.25, 4.0]
+a[:] = b
+print(a)                                        //> [1, -2, 3, 4]
+a[:] = b * 2.0
+print(a)                                        //> [3, -5, 6, 8]
+a[1:3] = b[0:2] > 0.0
+print(a)                                        //> [3, 1, 0, 8]
+array m: u8[2, 2]
+m[:, :] = b[2:4] + 1.0
+print(m)                                        //> [[4, 5], [4, 5]]
+a += b * 2.0                                    ### "cannot store f64 values into a i32 array in place"
+---
 array a: f32[3]
 print(a[1:2:"x"])                               ### "slice step: want an int"
 ---

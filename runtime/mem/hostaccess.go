@@ -42,6 +42,19 @@ func hostAccessible(k Kind, owner Device, caps func(Device) Caps) bool {
 	return false
 }
 
+// KernelReaches reports whether a kernel on a's own device may read and
+// write a's memory in place, so that a fill or a copy into or out of it
+// runs there: always on the cpu; on a CUDA device for device, pool,
+// managed and unknown memory, not for host memory wrapped as a CUDA array
+// (HOST or PINNED: the GPU may not reach the pages, and the host always
+// may, so such an array is filled and copied from the host).
+func (a *Array) KernelReaches() bool { return kernelReaches(a.Device(), a.buf.kind) }
+
+// kernelReaches is KernelReaches's rule, pure for tests.
+func kernelReaches(dev Device, k Kind) bool {
+	return !dev.IsCUDA() || k != Host && k != Pinned
+}
+
 // maxTrackedDevices bounds the CUDA ordinals Buffer.users can record.
 const maxTrackedDevices = 64
 

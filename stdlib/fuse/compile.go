@@ -65,14 +65,20 @@ func (p *plan) collect(e *Expr, shape []int) {
 // dtype. Contiguity beyond the form and the device are the backends'
 // business (unit-stride variants; programs per device).
 func (p *plan) key() string {
+	// Written piece by piece into one buffer: a fill or a copy builds its
+	// key on every statement.
 	var b strings.Builder
+	b.Grow(64)
 	b.WriteString("gscript_fused_")
 	if p.flat {
 		b.WriteString("flat")
 	} else {
-		b.WriteString("nd" + strconv.Itoa(p.rank))
+		b.WriteString("nd")
+		b.WriteString(strconv.Itoa(p.rank))
 	}
-	b.WriteString("_" + p.out.String() + "=")
+	b.WriteByte('_')
+	b.WriteString(p.out.String())
+	b.WriteByte('=')
 	p.writeKey(&b, p.roots[0])
 	return b.String()
 }
@@ -80,22 +86,26 @@ func (p *plan) key() string {
 func (p *plan) writeKey(b *strings.Builder, e *Expr) {
 	switch {
 	case e.arr != nil:
-		b.WriteString("a" + strconv.Itoa(p.slot[e]))
+		b.WriteByte('a')
+		b.WriteString(strconv.Itoa(p.slot[e]))
 	case e.isLeaf():
-		b.WriteString("s" + strconv.Itoa(p.slot[e]))
+		b.WriteByte('s')
+		b.WriteString(strconv.Itoa(p.slot[e]))
 	default:
 		b.WriteString(strconv.Itoa(int(e.op)))
 		if e.nanOr {
 			b.WriteByte('n')
 		}
-		b.WriteString("(" + e.in.String())
+		b.WriteByte('(')
+		b.WriteString(e.in.String())
 		for _, a := range e.args {
 			b.WriteByte(',')
 			p.writeKey(b, a)
 		}
 		b.WriteByte(')')
 	}
-	b.WriteString(":" + e.t.String())
+	b.WriteByte(':')
+	b.WriteString(e.t.String())
 }
 
 // kernel builds the IR: out[idx] = T(root) where idx is tid() (flat) or

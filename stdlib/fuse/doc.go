@@ -3,8 +3,9 @@
 // arrays build an Expr tree instead of computing (interp hands them here
 // through interp.ArrayOps, registered in init); whatever consumes the
 // value materialises it with one generated IR kernel, launched through
-// interp.Thread.LaunchKernel on the arrays' device, so it runs on cpu and
-// CUDA alike and records inside capture.
+// interp.Thread.LaunchLibrary on the arrays' device, so it runs on cpu and
+// CUDA alike and records inside capture. Store is also interp's one store
+// engine: fills, copies and slice assignment run its kernels.
 //
 // # Decisions
 //
@@ -50,22 +51,31 @@
 //     (an array used twice is one parameter), then each scalar leaf. When
 //     every array operand is contiguous and of the output's shape the
 //     kernel is 1-D over tid() (`out[i] = f(x[i], ...)`), the form the
-//     backends coarsen and run with unit-stride variants; arrays longer
-//     than 2^31-1 elements launch in chunks. Otherwise the launch is
-//     rank-D over the output's shape and every leaf comes as a broadcast
-//     view (mem.Array.BroadcastTo: stride 0 on stretched axes), read with
-//     its own strides.
+//     backends coarsen and run with unit-stride variants. Otherwise the
+//     launch is rank-D over the output's shape and every leaf comes as a
+//     broadcast view (mem.Array.BroadcastTo: stride 0 on stretched axes),
+//     read with its own strides. Past 2^31-1 elements both launch in
+//     pieces (interp.Chunks): runs of the flat index, or whole rows of
+//     axis 0.
 //   - Cache: a kernel is named by its tree's shape, leaf numbering, every
 //     dtype, its form (flat or rank) and the output dtype, and cached per
-//     process (interp.GeneratedKernel); programs are per device
-//     (interp's program cache), strides are the backends' variants. A
-//     loop of one statement builds one kernel.
+//     process (interp.GeneratedKernel, over lang/ir/cache); programs are
+//     per device (interp's program cache), strides are the backends'
+//     variants. A loop of one statement builds one kernel.
+//   - Cast modes (interp.Cast), as NumPy's casting=: a store casts its
+//     values to the target's dtype by CastUnsafe for `dst[...] = v`, fills
+//     and copies (any dtype converts as ir.Convert: `a[:] = b * 2.0` into
+//     an int array truncates, as NumPy's assignment), by CastSameKind for
+//     `y op= v` (ir.CanCastSameKind: `k += 0.5` into an int array is an
+//     error, as NumPy's in-place operators). A host number must fit the
+//     target's dtype in both modes (NEP 50). A fill is a store of one
+//     scalar leaf, a copy of one array leaf: the kernels of expressions,
+//     so one engine decides broadcasting, conversion and the kernel's form.
 //   - In place: `y op= v` on an array stores `y op v` into y with one
-//     kernel; the result casts to y's dtype by NumPy's same_kind rule. An
-//     operand that may overlap the target (mem.Array.MayOverlap) through
-//     a different layout is first copied (one extra kernel), so
-//     `k[0:7] += k[1:8]` gives NumPy's result; the target itself read
-//     element for element needs no copy.
+//     kernel (CastSameKind). An operand that may overlap the target
+//     (mem.Array.MayOverlap) through a different layout is first copied
+//     (one extra kernel), so `k[0:7] += k[1:8]` gives NumPy's result; the
+//     target itself read element for element needs no copy.
 //   - New arrays come from interp.Thread.NewArrayUninit on the operands'
 //     device, through the allocator scopes (capture's rules apply).
 //     Operands on two devices are an error naming both and `.to`.

@@ -3,7 +3,6 @@ package fuse
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -29,12 +28,12 @@ func (ops) AsType(th *interp.Thread, x interp.Value, t ir.Type) (interp.Value, e
 	return AsType(x, t)
 }
 
-func (ops) Store(th *interp.Thread, dst *mem.Array, v interp.Value) error {
+func (ops) Store(th *interp.Thread, dst *mem.Array, v interp.Value, cast interp.Cast) error {
 	e, err := Leaf(v)
 	if err != nil {
 		return err
 	}
-	return Store(th, dst, e)
+	return Store(th, dst, e, cast)
 }
 
 // Materialise computes e into a new array on its device, allocated
@@ -54,18 +53,21 @@ func Materialise(th *interp.Thread, e *Expr) (*interp.Array, error) {
 	return &interp.Array{A: out}, nil
 }
 
-// Store writes e into dst in place: e broadcasts to dst's shape, its
-// dtype casts to dst's by NumPy's same_kind rule (y += 0.5 into an int
-// array is an error), and an array leaf that overlaps dst through another
-// view is read from a copy (NumPy's result for x[1:6] += x[0:5]).
-func Store(th *interp.Thread, dst *mem.Array, e *Expr) error {
+// Store writes e into dst in place, the one store engine (interp's fills,
+// copies, slice assignment and `op=`): e broadcasts to dst's shape, its
+// dtype converts to dst's as a kernel conversion does (CastUnsafe, NumPy's
+// `=`) or only within its kind (CastSameKind, NumPy's in-place operators:
+// y += 0.5 into an int array is an error), and an array leaf that overlaps
+// dst through another view is read from a copy (NumPy's result for
+// x[1:6] += x[0:5]). A host number must fit dst's dtype.
+func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 	if dst.Freed() {
 		return mem.ErrFreed
 	}
 	if s, err := broadcast(dst.Shape(), e.shape); err != nil || !slices.Equal(s, dst.Shape()) {
 		return fmt.Errorf("cannot store an expression of shape %s into an array of shape %s", interp.ShapeString(e.shape), interp.ShapeString(dst.Shape()))
 	}
-	if !e.weak && !ir.CanCastSameKind(e.t, dst.DType()) {
+	if cast == interp.CastSameKind && !e.weak && !ir.CanCastSameKind(e.t, dst.DType()) {
 		return fmt.Errorf("cannot store %s values into a %s array in place (NumPy's same_kind rule): convert with .astype(%s)", e.t, dst.DType(), dst.DType())
 	}
 	if e.weak {
@@ -74,8 +76,9 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr) error {
 		}
 		e = &Expr{val: e.val, t: dst.DType()}
 	}
-	d := dst.Device()
-	if _, err := joinDevice(&d, e.dev); err != nil {
+	if e.dev != nil && *e.dev != dst.Device() {
+		d := dst.Device() // here: a variable whose address escapes costs an allocation
+		_, err := joinDevice(&d, e.dev)
 		return err
 	}
 	e, err := unalias(th, dst, e)
@@ -115,8 +118,9 @@ func unalias(th *interp.Thread, dst *mem.Array, e *Expr) (*Expr, error) {
 	return &out, nil
 }
 
-// launch runs dst = e with the cached kernel of e's plan. A flat kernel
-// covers a launch's 2^31-1 threads at most: longer arrays go in chunks.
+// launch runs dst = e with the cached kernel of e's plan, in launches of
+// at most 2^31-1 threads (interp.Chunks): a flat kernel over runs of the
+// flat index, a rank-D one over whole rows of axis 0.
 func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 	if dst.Size() == 0 {
 		return nil
@@ -126,58 +130,43 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 	if err != nil {
 		return err
 	}
-	if !p.flat {
-		if dst.Size() > math.MaxInt32 {
-			return fmt.Errorf("array expressions over strided or broadcast operands of more than 2^31-1 elements are not yet supported")
-		}
-		args, err := p.args(dst, func(a *mem.Array) (*mem.Array, error) { return a.BroadcastTo(dst.Shape()) })
-		if err != nil {
-			return err
-		}
-		return kernelError(th.LaunchKernel(k, dst.Device(), dst.Shape(), args...))
+	shape := dst.Shape()
+	view := func(a *mem.Array) (*mem.Array, error) { return a.BroadcastTo(shape) }
+	if p.flat {
+		shape = []int{dst.Size()}
+		view = func(a *mem.Array) (*mem.Array, error) { return a.Reshape(shape) }
 	}
-	n := dst.Size()
-	for off := 0; off < n; off += math.MaxInt32 {
-		m := min(n-off, math.MaxInt32)
-		part := func(a *mem.Array) (*mem.Array, error) {
-			f, err := a.Reshape([]int{n})
-			if err != nil {
-				return nil, err
+	return interp.Chunks(shape, func(lo, hi int) error {
+		args := interp.ArgsFor(k)
+		for i := -1; i < len(p.arrays); i++ { // dst, then each array leaf
+			a := dst
+			if i >= 0 {
+				a = p.arrays[i]
 			}
-			return f.Slice(off, off+m)
+			v, err := view(a)
+			if err == nil && (lo > 0 || hi < shape[0]) {
+				v, err = v.Slice(lo, hi)
+			}
+			if err != nil {
+				return err
+			}
+			args.Array(v)
 		}
-		args, err := p.args(dst, part)
-		if err != nil {
-			return err
+		for _, s := range p.scalars {
+			args.Value(s.val)
 		}
-		if err := th.LaunchKernel(k, dst.Device(), []int{m}, args...); err != nil {
-			return kernelError(err)
-		}
-	}
-	return nil
-}
-
-// args are the launch's arguments: view(dst), view of each array leaf,
-// then the scalar leaves.
-func (p *plan) args(dst *mem.Array, view func(*mem.Array) (*mem.Array, error)) ([]interp.Value, error) {
-	out := make([]interp.Value, 0, 1+len(p.arrays)+len(p.scalars))
-	for _, a := range append([]*mem.Array{dst}, p.arrays...) {
-		v, err := view(a)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, &interp.Array{A: v})
-	}
-	for _, s := range p.scalars {
-		out = append(out, s.val)
-	}
-	return out, nil
+		dims := append([]int{hi - lo}, shape[1:]...)
+		return kernelError(th.LaunchLibrary(dst.Device(), dims, args))
+	})
 }
 
 // kernelError turns a failure inside a generated kernel (an integer
 // division by zero on the cpu), which has no source position of its own,
 // into a plain error that the evaluator positions at the expression.
 func kernelError(err error) error {
+	if err == nil {
+		return nil // errors.As's target would cost an allocation
+	}
 	var ee *interp.EvalError
 	if errors.As(err, &ee) && !ee.Pos.IsValid() {
 		return fmt.Errorf("array expression: %s", strings.TrimPrefix(ee.Msg, "kernel gscript_fused: "))

@@ -1,16 +1,13 @@
 package reduce
 
 import (
-	"sync"
-
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/ir/cache"
 )
 
-// kernels caches every kernel built, by what it depends on: a loop of
-// reductions builds each once, and interp compiles each once per device
-// (it keys programs by the *ir.Kernel).
-var kernels sync.Map // key -> *entry
-
+// key names a kernel in the process cache (lang/ir/cache) by what it
+// depends on: a loop of reductions builds each once, and interp compiles
+// each once per device (it keys programs by the *ir.Kernel).
 type key struct {
 	what     string // "full", "partials" (pass 2), "axis", "isclose", "scan_..."
 	spec     Spec
@@ -21,19 +18,7 @@ type key struct {
 	producer string // Producer.Key of a fused reduction
 }
 
-type entry struct {
-	once sync.Once
-	v    any
-	err  error
-}
-
-func cached[T any](k key, build func() (T, error)) (T, error) {
-	e, _ := kernels.LoadOrStore(k, &entry{})
-	en := e.(*entry)
-	en.once.Do(func() { en.v, en.err = build() })
-	v, _ := en.v.(T)
-	return v, en.err
-}
+func cached[T any](k key, build func() (T, error)) (T, error) { return cache.Get(k, build) }
 
 // FullKernels returns the two passes of the full reduction s of inputs
 // seen with rank axes: the inputs are arrays of types s.In, or, with a

@@ -5,7 +5,7 @@
 // axes and what the device is, and every kernel passes ir.Verify. The same
 // IR runs on every backend (runtime/cpu runs blocks in parallel across
 // cores; runtime/cuda prints CUDA C), so each reduction has one
-// definition. stdlib launches the kernels (interp.Thread.LaunchKernel)
+// definition. stdlib launches the kernels (interp.Thread.LaunchLibrary)
 // and turns their results into host values.
 //
 // # Kernels
@@ -152,7 +152,8 @@
 //     array is read in memory order instead). Axes are merged where every
 //     leaf allows.
 //   - Kernels are built once per (reduction, dtypes, ranks, strategy,
-//     width, Producer.Key) and kept for the process (cache.go); interp
+//     width, Producer.Key) and kept in the process kernel cache
+//     (lang/ir/cache, under cache.go's key type, beside interp's); interp
 //     compiles each once per device and thread. Fused kernels' names end
 //     in _fused.
 package reduce
