@@ -28,7 +28,7 @@ func (c *compiler) leaf(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	var f instFn
 	same := true
 	var err error
-	switch in.Op {
+	switch in.Op { // each leaf's value has its own source
 	case ir.OpConst:
 		bits, ok := ir.ImmBits(in.Imm, t)
 		if !ok {
