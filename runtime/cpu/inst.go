@@ -109,7 +109,7 @@ func (c *compiler) check(ctx *fnCtx, in *ir.Inst, o operands, f instFn) (instFn,
 // loops of ops_gen.go through valueOps, or the hand-written ones gen.go's
 // elsewhere names. The result type is the table's rule.
 func (c *compiler) value(ctx *fnCtx, in *ir.Inst, info ir.OpInfo, o operands) (instFn, error) {
-	if o.dst < 0 || len(o.args) != info.Arity {
+	if o.dst < 0 || info.Arity < 1 || len(o.args) != info.Arity {
 		return nil, c.errf(ctx, in.Pos, "%s needs %d operands and a destination", in.Op, info.Arity)
 	}
 	first := 0 // the first operand of type T
