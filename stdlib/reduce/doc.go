@@ -89,9 +89,9 @@
 //     grid) and runtime/cpu's Sum computes the same bits with Go loops
 //     (TestHostSumMatchesKernels), groups of neighbouring blocks per
 //     worker so that memory streams. A backend without it (CUDA) runs
-//     the kernels. On the 2-core development machine a
-//     sum of 2^26 f32 reads 12 GB/s that way, against 2.5 through the
-//     kernels and NumPy's 16-19 (the lane executor spends about 3.4 ns of
+//     the kernels. On the 2-core development machine a sum of 2^26 f32
+//     reads 12 GB/s that way, against 2.5 through the kernels and NumPy's
+//     16-19 (the lane executor spends about 3.4 ns of
 //     CPU an element: index, gather, conversion, add and move are each a
 //     loop over the lanes). Everything else (ints, strided views, other
 //     reductions, axes) runs the kernels; the loops are the kernels' order
