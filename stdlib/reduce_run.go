@@ -1,14 +1,15 @@
 package stdlib
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"math/big"
 	"runtime"
-	"unsafe"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
@@ -38,36 +39,34 @@ func fullReduce(th *interp.Thread, name string, s reduce.Spec, pr reduce.Produce
 }
 
 // hostSum is the full float sum, mean or norm of one contiguous array in
-// host memory on the cpu, by reduce.HostSum: the kernels' result bit for
-// bit, at memory speed (ok false: not such a reduction, run the kernels).
+// host memory, by its backend's Summer where it has one (the cpu's Go
+// loops): the kernels' result bit for bit, at memory speed (ok false: not
+// such a reduction or no Summer, run the kernels).
 func hostSum(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Array) ([][]uint64, bool, error) {
 	a := ins[0]
-	if pr != nil || len(ins) != 1 || a.Device().Type != mem.CPU || !a.IsContiguous() || !a.HostAccessible() {
+	if pr != nil || len(ins) != 1 || !a.IsContiguous() || !a.HostAccessible() {
 		return nil, false, nil
 	}
-	switch s.Kind {
-	case reduce.Sum, reduce.Mean, reduce.Norm:
-	default:
+	summer, ok := backend.SummerFor(a.Device())
+	if !ok {
 		return nil, false, nil
 	}
-	t := a.DType()
-	if t != ir.F32 && t != ir.F64 {
+	req, ok := reduce.HostSum(s.Kind, a.DType(), a.Size())
+	if !ok {
 		return nil, false, nil
 	}
 	b, err := a.ReadHost()
 	if err != nil {
 		return nil, false, err
 	}
-	var v float64
-	ok := false
-	if p, n := unsafe.Pointer(unsafe.SliceData(b)), a.Size(); t == ir.F32 {
-		v, ok = reduce.HostSum(unsafe.Slice((*float32)(p), n), s.Kind, runtime.GOMAXPROCS(0), th.Canceled)
-	} else {
-		v, ok = reduce.HostSum(unsafe.Slice((*float64)(p), n), s.Kind, runtime.GOMAXPROCS(0), th.Canceled)
-	}
+	req.X, req.Workers, req.Canceled = b, runtime.GOMAXPROCS(0), th.Canceled
+	v, err := summer.Sum(&req)
 	runtime.KeepAlive(a) // b is a's memory
-	if !ok {
+	if errors.Is(err, backend.ErrCanceled) {
 		return nil, false, errInterrupted
+	}
+	if err != nil {
+		return nil, false, err
 	}
 	return [][]uint64{{math.Float64bits(v)}}, true, nil
 }

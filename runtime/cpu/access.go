@@ -77,13 +77,8 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	if err != nil {
 		return nil, err
 	}
-	nidx := len(o.args)
-	switch in.Op {
-	case ir.OpStore, ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax:
-		nidx--
-	case ir.OpAtomicCAS:
-		nidx -= 2
-	}
+	info, _ := in.Op.Info()
+	nidx := len(o.args) - info.Arity // the values follow the indices
 	if nidx != prm.NDim {
 		return nil, c.errf(ctx, in.Pos, "%s of %s with %d indices, array has %d dimensions", in.Op, prm.Name, nidx, prm.NDim)
 	}
@@ -105,7 +100,7 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	// lane axes of a vec3 or mat33 array.
 	fast := ref.buf < 0 && nidx >= 1 && c.k.TidDims == 1 && ctx.isTid(in.Args[0], 0) && prm.Elem != ir.Bool &&
 		len(ac.vary) == 1 && ac.vary[0] == 0
-	switch in.Op {
+	switch in.Op { // a load, a store and the atomics are different access loops
 	case ir.OpLoad:
 		if o.dst < 0 {
 			return nil, c.errf(ctx, in.Pos, "load needs a destination")
@@ -718,7 +713,7 @@ func kAtomic64[T int64 | uint64 | float64](fr *frame, m mask, op ir.Op, d, v, c 
 // when a CAS does not store (old != compare, compared bitwise like CUDA's
 // atomicCAS). Min and max follow fminf/fmaxf for floats.
 func update[T number](op ir.Op, old, v, cmp T, oldBits, cmpBits uint64) (T, bool) {
-	switch op {
+	switch op { // each atomic's own rule, per lane: a table of funcs would cost a call
 	case ir.OpAtomicAdd:
 		return old + v, true
 	case ir.OpAtomicSub:

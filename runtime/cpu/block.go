@@ -73,7 +73,7 @@ func (c *compiler) blockIndex(ctx *fnCtx, in *ir.Inst, d int, t ir.Type) (f inst
 	if bs == nil || !ctx.kernel || t != ir.I32 || (info.Axis == ir.AxisBlock && (!ok || ax < 0 || ax >= len(bs.dims))) {
 		return nil, false, c.errf(ctx, in.Pos, "%s axis %v into %s outside a block kernel's entry or its axes", in.Op, in.Imm, t)
 	}
-	switch in.Op {
+	switch in.Op { // each index op reads its own table or value of the block
 	case ir.OpThreadId:
 		return tableFn(d, bs.thr[ax]), true, nil
 	case ir.OpLaneId:

@@ -187,7 +187,7 @@ func (ctx *fnCtx) isTid(r ir.Reg, depth int) bool {
 		return false
 	}
 	in := ctx.def[r]
-	switch in.Op {
+	switch in.Op { // only tid and moves of it carry tid's value
 	case ir.OpTid:
 		ax, ok := immInt(in.Imm)
 		return ok && ax == 0

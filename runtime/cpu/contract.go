@@ -81,5 +81,5 @@ func (c *compiler) fma(ctx *fnCtx, add, mul *ir.Inst) (instFn, error) {
 	if add.Args[1] == mul.Dst {
 		z = o.args[0]
 	}
-	return mkFma(ir.F64, o.dst, m.args[0], m.args[1], z), nil
+	return valueOps[ir.OpFma][ir.F64](o.dst, m.args[0], m.args[1], z), nil
 }

@@ -60,6 +60,14 @@
 // The element-wise lane loops are generated: ops_gen.go comes from gen.go
 // (go generate). Go does not inline func values, and a call per lane costs
 // about 4x a plain loop, so the loops are written out per operation.
+// gen.go ranges over lang/ir's op table: every value op (FormSame with a
+// ResultSame or ResultBool rule, FormSelect) has a lane expression per type
+// class, keyed by (op, type set), or an entry naming the hand-written code
+// that runs it (mov, integer division); an op with neither fails
+// generation. It also writes valueOps, the [op][type] table of makers
+// that inst.go dispatches through, result types coming from
+// ir.OpInfo.ResultType; TestGeneratedOpsFresh fails when ops_gen.go is
+// stale.
 //
 // # Decisions where the design was silent
 //
@@ -161,6 +169,19 @@
 //     another thread's load (write after read) is not reported, and
 //     atomics are neither checked nor recorded. It costs a shadow entry
 //     of 24 bytes per shared element and a check per access.
+//   - Ops are dispatched by the table: inst.go switches on the op's Form
+//     (each form has its own operand shape), value ops go through
+//     valueOps, an access counts its values by the row's Arity. The
+//     switches over ir.Op that remain (leaf.go, block.go, access.go's
+//     update, warp.go, compile.go's isTid) each say on their line why the
+//     ops they tell apart need different code.
+//   - Full float sums in host memory (stdlib/reduce's Sum, Mean and Norm
+//     of a contiguous array) are the backend.Summer capability, as matrix
+//     products are GEMMer: sum.go's Go loops follow the kernels' order
+//     that the request carries (block size, accumulators, grid), so that
+//     the cpu does not import stdlib and gives the kernels' bits
+//     (stdlib/reduce's TestHostSumMatchesKernels) at memory speed instead
+//     of the lane executor's 3.4 ns an element.
 //   - Compile errors (IR this executor rejects: type mismatches, recursion,
 //     break outside a loop) are *pos.Error values prefixed "cpu:"; they mean
 //     a checker bug, not a user error. Funcs are compiled per call site, up

@@ -51,52 +51,50 @@ func (c *compiler) need(ctx *fnCtx, in *ir.Inst, o operands, n int, t ir.Type, d
 	return nil
 }
 
+// maker builds a value op's loop over registers d (the destination), a,
+// b and c (those past the op's arity are ignored).
+type maker func(d, a, b, c int) instFn
+
 // inst compiles one instruction. It returns nil (and no error) for an
-// instruction hoisted into the Program's setup.
+// instruction hoisted into the Program's setup. It dispatches on the op's
+// Form: each form has its own operand shape and compiler.
 func (c *compiler) inst(ctx *fnCtx, in *ir.Inst) (instFn, error) {
 	o, err := c.operands(ctx, in)
 	if err != nil {
 		return nil, err
 	}
-	switch in.Op {
-	case ir.OpConst, ir.OpParam, ir.OpTid, ir.OpShape,
-		ir.OpThreadId, ir.OpBlockId, ir.OpBlockDim, ir.OpGridDim, ir.OpLaneId, ir.OpWarpId:
-		return c.leaf(ctx, in, o)
-	case ir.OpSync, ir.OpSyncWarp:
-		return c.sync(ctx, in, o)
-	case ir.OpShfl, ir.OpShflDown, ir.OpShflUp, ir.OpShflXor, ir.OpBallot, ir.OpWarpAll, ir.OpWarpAny,
-		ir.OpWarpSum, ir.OpWarpMin, ir.OpWarpMax, ir.OpBlockSum, ir.OpBlockMin, ir.OpBlockMax,
-		ir.OpBlockScan, ir.OpBlockScanExcl, ir.OpBlockCount, ir.OpBlockAny, ir.OpBlockAll:
-		return c.warpOp(ctx, in, o)
-	case ir.OpMov:
-		if err := c.need(ctx, in, o, 1, o.dt, true); err != nil {
-			return nil, err
+	info, ok := in.Op.Info()
+	if !ok {
+		return nil, c.errf(ctx, in.Pos, "unsupported op %s", in.Op)
+	}
+	switch info.Form {
+	case ir.FormLeaf:
+		if info.Result == ir.ResultNone {
+			return c.sync(ctx, in, o)
 		}
-		return mkMov(o.dt, o.dst, o.args[0]), nil
-	case ir.OpConvert:
+		return c.leaf(ctx, in, o)
+	case ir.FormLane:
+		return c.warpOp(ctx, in, o)
+	case ir.FormConvert:
 		if len(o.args) != 1 || o.dst < 0 {
 			return nil, c.errf(ctx, in.Pos, "convert needs one operand and a destination")
 		}
 		return c.check(ctx, in, o, mkConvert(o.types[0], o.dt, o.dst, o.args[0]))
-	case ir.OpLoad, ir.OpStore, ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax, ir.OpAtomicCAS:
+	case ir.FormAccess:
 		return c.access(ctx, in, o)
-	case ir.OpLoadField, ir.OpStoreField:
+	case ir.FormField:
 		return c.field(ctx, in, o)
-	case ir.OpCall:
+	case ir.FormCall:
 		return c.call(ctx, in, o)
-	case ir.OpPrint:
+	case ir.FormPrint:
 		return c.print(ctx, in, o)
-	case ir.OpShl, ir.OpShr:
+	case ir.FormShift:
 		return c.shift(ctx, in, o)
-	case ir.OpDiv, ir.OpRem:
-		if o.dt.IsInt() {
-			if err := c.need(ctx, in, o, 2, o.dt, true); err != nil {
-				return nil, err
-			}
-			return mkIdiv(o.dt, in, o.dst, o.args[0], o.args[1], ctx.f.Name), nil
-		}
 	}
-	return c.arith(ctx, in, o)
+	if info.Block {
+		return c.warpOp(ctx, in, o) // the FormSame warp ops and collectives
+	}
+	return c.value(ctx, in, info, o)
 }
 
 // check turns a nil maker result into an error naming the op and types.
@@ -107,110 +105,40 @@ func (c *compiler) check(ctx *fnCtx, in *ir.Inst, o operands, f instFn) (instFn,
 	return f, nil
 }
 
-// arith compiles the element-wise operations of ops_gen.go.
-func (c *compiler) arith(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
-	if o.dst < 0 || len(o.args) == 0 {
-		return nil, c.errf(ctx, in.Pos, "%s needs operands and a destination", in.Op)
+// value compiles the element-wise ops (FormSame and FormSelect): the
+// loops of ops_gen.go through valueOps, or the hand-written ones gen.go's
+// elsewhere names. The result type is the table's rule.
+func (c *compiler) value(ctx *fnCtx, in *ir.Inst, info ir.OpInfo, o operands) (instFn, error) {
+	if o.dst < 0 || info.Arity < 1 || len(o.args) != info.Arity {
+		return nil, c.errf(ctx, in.Pos, "%s needs %d operands and a destination", in.Op, info.Arity)
 	}
-	t := o.types[0] // operand type (Dst is bool for comparisons and tests)
-	var f instFn
-	switch n := len(o.args); {
-	case in.Op == ir.OpSelect:
-		if n != 3 || o.types[0] != ir.Bool || o.types[1] != o.dt || o.types[2] != o.dt {
+	first := 0 // the first operand of type T
+	if info.Form == ir.FormSelect {
+		if o.types[0] != ir.Bool {
 			return nil, c.errf(ctx, in.Pos, "select needs (bool, %s, %s)", o.dt, o.dt)
 		}
-		return c.check(ctx, in, o, mkSel(o.dt, o.dst, o.args[0], o.args[1], o.args[2]))
-	case n == 1:
-		f = unary(in.Op, t, o.dst, o.args[0])
-	case n == 2:
-		f = binary(in.Op, t, o.dst, o.args[0], o.args[1])
-	case n == 3:
-		f = ternary(in.Op, t, o.dst, o.args[0], o.args[1], o.args[2])
+		first = 1
 	}
-	if f == nil {
-		return c.check(ctx, in, o, nil)
-	}
-	for _, at := range o.types {
-		if at != t {
+	t := o.types[first]
+	for _, at := range o.types[first:] {
+		if at != t || !info.Types.Has(t) {
 			return c.check(ctx, in, o, nil)
 		}
 	}
-	if want := resultType(in.Op, t); o.dt != want {
+	if want := info.ResultType(t); o.dt != want {
 		return nil, c.errf(ctx, in.Pos, "%s on %s gives %s, destination is %s", in.Op, t, want, o.dt)
 	}
-	return f, nil
-}
-
-func resultType(op ir.Op, t ir.Type) ir.Type {
-	switch op {
-	case ir.OpEq, ir.OpNe, ir.OpLt, ir.OpLe, ir.OpGt, ir.OpGe, ir.OpIsNan, ir.OpIsInf, ir.OpIsFinite:
-		return ir.Bool
+	r := [3]int{-1, -1, -1}
+	copy(r[:], o.args)
+	switch { // gen.go's elsewhere entries
+	case in.Op == ir.OpMov:
+		return mkMov(t, o.dst, r[0]), nil
+	case (in.Op == ir.OpDiv || in.Op == ir.OpRem) && t.IsInt():
+		return mkIdiv(t, in, o.dst, r[0], r[1], ctx.f.Name), nil
 	}
-	return t
-}
-
-func unary(op ir.Op, t ir.Type, d, a int) instFn {
-	if t.IsInt() {
-		switch op {
-		case ir.OpAbs:
-			return mkIabs(t, d, a)
-		case ir.OpSign:
-			return mkIsign(t, d, a)
-		}
-	}
-	mk := unaryOps[op]
+	mk := valueOps[in.Op][t]
 	if mk == nil {
-		return nil
+		return c.check(ctx, in, o, nil)
 	}
-	return mk(t, d, a)
-}
-
-var unaryOps = map[ir.Op]func(ir.Type, int, int) instFn{
-	ir.OpNeg: mkNeg, ir.OpNot: mkNot, ir.OpBitNot: mkBitnot, ir.OpAbs: mkFabs, ir.OpSign: mkFsign,
-	ir.OpSqrt: mkSqrt, ir.OpRsqrt: mkRsqrt, ir.OpSin: mkSin, ir.OpCos: mkCos, ir.OpTan: mkTan,
-	ir.OpAsin: mkAsin, ir.OpAcos: mkAcos, ir.OpAtan: mkAtan, ir.OpSinh: mkSinh, ir.OpCosh: mkCosh,
-	ir.OpTanh: mkTanh, ir.OpExp: mkExp, ir.OpExp2: mkExp2, ir.OpLog: mkLog, ir.OpLog2: mkLog2,
-	ir.OpLog10: mkLog10, ir.OpFloor: mkFloor, ir.OpCeil: mkCeil, ir.OpRound: mkRound, ir.OpTrunc: mkTrunc,
-	ir.OpIsNan: mkIsnan, ir.OpIsInf: mkIsinf, ir.OpIsFinite: mkIsfinite,
-}
-
-func binary(op ir.Op, t ir.Type, d, a, b int) instFn {
-	var mk func(ir.Type, int, int, int) instFn
-	switch {
-	case t == ir.Bool:
-		mk = boolOps[op]
-	case t.IsInt() && op == ir.OpMin:
-		mk = mkImin
-	case t.IsInt() && op == ir.OpMax:
-		mk = mkImax
-	default:
-		mk = binaryOps[op]
-	}
-	if mk == nil {
-		return nil
-	}
-	return mk(t, d, a, b)
-}
-
-func ternary(op ir.Op, t ir.Type, d, a, b, c int) instFn {
-	switch {
-	case op == ir.OpClamp && t.IsInt():
-		return mkIclamp(t, d, a, b, c)
-	case op == ir.OpClamp:
-		return mkFclamp(t, d, a, b, c)
-	case op == ir.OpFma:
-		return mkFma(t, d, a, b, c)
-	}
-	return nil
-}
-
-var boolOps = map[ir.Op]func(ir.Type, int, int, int) instFn{
-	ir.OpAnd: mkBand, ir.OpOr: mkBor, ir.OpXor: mkBxor, ir.OpEq: mkEq, ir.OpNe: mkNe,
-}
-
-var binaryOps = map[ir.Op]func(ir.Type, int, int, int) instFn{
-	ir.OpAdd: mkAdd, ir.OpSub: mkSub, ir.OpMul: mkMul, ir.OpDiv: mkFdiv,
-	ir.OpAnd: mkAnd, ir.OpOr: mkOr, ir.OpXor: mkXor,
-	ir.OpEq: mkEq, ir.OpNe: mkNe, ir.OpLt: mkLt, ir.OpLe: mkLe, ir.OpGt: mkGt, ir.OpGe: mkGe,
-	ir.OpMin: mkFmin, ir.OpMax: mkFmax, ir.OpAtan2: mkAtan2, ir.OpPow: mkPow,
+	return mk(o.dst, r[0], r[1], r[2]), nil
 }

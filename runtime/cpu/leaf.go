@@ -1,8 +1,6 @@
 package cpu
 
 import (
-	"math"
-
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
@@ -30,7 +28,7 @@ func (c *compiler) leaf(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	var f instFn
 	same := true
 	var err error
-	switch in.Op {
+	switch in.Op { // each leaf's value has its own source
 	case ir.OpConst:
 		bits, ok := ir.ImmBits(in.Imm, t)
 		if !ok {
@@ -286,42 +284,4 @@ func shiftFor(t ir.Type) func(*frame, mask, int, int, bool) {
 		return kShift[uint32]
 	}
 	return kShift[uint64]
-}
-
-func kFma32(fr *frame, m mask, d, a, b, c int) {
-	D, A, B, C := vec[float32](fr, d), vec[float32](fr, a), vec[float32](fr, b), vec[float32](fr, c)
-	if m.all {
-		for i := range D[:fr.n] {
-			D[i] = ir.FMA32(A[i], B[i], C[i])
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = ir.FMA32(A[i], B[i], C[i])
-	}
-}
-
-func kFma64(fr *frame, m mask, d, a, b, c int) {
-	D, A, B, C := vec[float64](fr, d), vec[float64](fr, a), vec[float64](fr, b), vec[float64](fr, c)
-	if m.all {
-		for i := range D[:fr.n] {
-			D[i] = math.FMA(A[i], B[i], C[i])
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = math.FMA(A[i], B[i], C[i])
-	}
-}
-
-func mkFma(t ir.Type, d, a, b, c int) instFn {
-	k := kFma64
-	switch t {
-	case ir.F32:
-		k = kFma32
-	case ir.F64:
-	default:
-		return nil
-	}
-	return func(fr *frame, m mask) error { k(fr, m, d, a, b, c); return nil }
 }

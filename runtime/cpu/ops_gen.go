@@ -8,674 +8,6 @@ import (
 	"github.com/gscript-lang/gscript/lang/ir"
 )
 
-func kAdd[T number](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] + B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] + B[i]
-	}
-}
-
-func mkAdd(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kAdd[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kAdd[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kAdd[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kAdd[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kAdd[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kAdd[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kAdd[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kSub[T number](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] - B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] - B[i]
-	}
-}
-
-func mkSub(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kSub[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kSub[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kSub[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kSub[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kSub[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kSub[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kSub[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kMul[T number](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] * B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] * B[i]
-	}
-}
-
-func mkMul(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kMul[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kMul[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kMul[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kMul[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kMul[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kMul[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kMul[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kFdiv[T float](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] / B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] / B[i]
-	}
-}
-
-func mkFdiv(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kFdiv[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kFdiv[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kAnd[T integer](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] & B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] & B[i]
-	}
-}
-
-func mkAnd(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kAnd[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kAnd[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kAnd[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kAnd[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kAnd[uint64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kOr[T integer](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] | B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] | B[i]
-	}
-}
-
-func mkOr(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kOr[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kOr[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kOr[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kOr[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kOr[uint64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kXor[T integer](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] ^ B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] ^ B[i]
-	}
-}
-
-func mkXor(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kXor[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kXor[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kXor[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kXor[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kXor[uint64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kBand[T ~bool](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] && B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] && B[i]
-	}
-}
-
-func mkBand(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.Bool:
-		return func(fr *frame, m mask) error { kBand[bool](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kBor[T ~bool](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] || B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] || B[i]
-	}
-}
-
-func mkBor(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.Bool:
-		return func(fr *frame, m mask) error { kBor[bool](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kBxor[T ~bool](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] != B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] != B[i]
-	}
-}
-
-func mkBxor(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.Bool:
-		return func(fr *frame, m mask) error { kBxor[bool](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kImin[T integer](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = min(A[i], B[i])
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = min(A[i], B[i])
-	}
-}
-
-func mkImin(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kImin[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kImin[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kImin[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kImin[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kImin[uint64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kImax[T integer](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = max(A[i], B[i])
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = max(A[i], B[i])
-	}
-}
-
-func mkImax(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kImax[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kImax[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kImax[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kImax[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kImax[uint64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kFmin[T float](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = ir.FMin(A[i], B[i])
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = ir.FMin(A[i], B[i])
-	}
-}
-
-func mkFmin(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kFmin[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kFmin[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kFmax[T float](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = ir.FMax(A[i], B[i])
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = ir.FMax(A[i], B[i])
-	}
-}
-
-func mkFmax(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kFmax[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kFmax[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kAtan2[T float](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = T(math.Atan2(float64(A[i]), float64(B[i])))
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = T(math.Atan2(float64(A[i]), float64(B[i])))
-	}
-}
-
-func mkAtan2(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kAtan2[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kAtan2[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kPow[T float](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = T(math.Pow(float64(A[i]), float64(B[i])))
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = T(math.Pow(float64(A[i]), float64(B[i])))
-	}
-}
-
-func mkPow(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kPow[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kPow[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kEq[T comparable](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] == B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] == B[i]
-	}
-}
-
-func mkEq(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.Bool:
-		return func(fr *frame, m mask) error { kEq[bool](fr, m, d, a, b); return nil }
-	case ir.U8:
-		return func(fr *frame, m mask) error { kEq[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kEq[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kEq[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kEq[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kEq[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kEq[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kEq[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kNe[T comparable](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] != B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] != B[i]
-	}
-}
-
-func mkNe(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.Bool:
-		return func(fr *frame, m mask) error { kNe[bool](fr, m, d, a, b); return nil }
-	case ir.U8:
-		return func(fr *frame, m mask) error { kNe[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kNe[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kNe[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kNe[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kNe[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kNe[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kNe[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kLt[T number](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] < B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] < B[i]
-	}
-}
-
-func mkLt(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kLt[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kLt[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kLt[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kLt[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kLt[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kLt[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kLt[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kLe[T number](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] <= B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] <= B[i]
-	}
-}
-
-func mkLe(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kLe[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kLe[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kLe[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kLe[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kLe[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kLe[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kLe[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kGt[T number](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] > B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] > B[i]
-	}
-}
-
-func mkGt(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kGt[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kGt[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kGt[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kGt[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kGt[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kGt[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kGt[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
-func kGe[T number](fr *frame, m mask, d, a, b int) {
-	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
-	if m.all {
-		D = D[:fr.n]
-		A, B = A[:len(D)], B[:len(D)]
-		for i := range D {
-			D[i] = A[i] >= B[i]
-		}
-		return
-	}
-	for _, i := range m.idx {
-		D[i] = A[i] >= B[i]
-	}
-}
-
-func mkGe(t ir.Type, d, a, b int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kGe[uint8](fr, m, d, a, b); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kGe[int32](fr, m, d, a, b); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kGe[int64](fr, m, d, a, b); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kGe[uint32](fr, m, d, a, b); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kGe[uint64](fr, m, d, a, b); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kGe[float32](fr, m, d, a, b); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kGe[float64](fr, m, d, a, b); return nil }
-	}
-	return nil
-}
-
 func kNeg[T number](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -691,28 +23,8 @@ func kNeg[T number](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkNeg(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kNeg[uint8](fr, m, d, a); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kNeg[int32](fr, m, d, a); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kNeg[int64](fr, m, d, a); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kNeg[uint32](fr, m, d, a); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kNeg[uint64](fr, m, d, a); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kNeg[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kNeg[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
-func kNot[T ~bool](fr *frame, m mask, d, a int) {
-	D, A := vec[T](fr, d), vec[T](fr, a)
+func kNot(fr *frame, m mask, d, a int) {
+	D, A := vec[bool](fr, d), vec[bool](fr, a)
 	if m.all {
 		D = D[:fr.n]
 		A = A[:len(D)]
@@ -724,14 +36,6 @@ func kNot[T ~bool](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = !A[i]
 	}
-}
-
-func mkNot(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.Bool:
-		return func(fr *frame, m mask) error { kNot[bool](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kBitnot[T integer](fr *frame, m mask, d, a int) {
@@ -749,132 +53,244 @@ func kBitnot[T integer](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkBitnot(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kBitnot[uint8](fr, m, d, a); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kBitnot[int32](fr, m, d, a); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kBitnot[int64](fr, m, d, a); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kBitnot[uint32](fr, m, d, a); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kBitnot[uint64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
-func kIabs[T integer](fr *frame, m mask, d, a int) {
-	D, A := vec[T](fr, d), vec[T](fr, a)
+func kAdd[T number](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
 	if m.all {
 		D = D[:fr.n]
-		A = A[:len(D)]
+		A, B = A[:len(D)], B[:len(D)]
 		for i := range D {
-			D[i] = iabs(A[i])
+			D[i] = A[i] + B[i]
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = iabs(A[i])
+		D[i] = A[i] + B[i]
 	}
 }
 
-func mkIabs(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kIabs[uint8](fr, m, d, a); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kIabs[int32](fr, m, d, a); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kIabs[int64](fr, m, d, a); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kIabs[uint32](fr, m, d, a); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kIabs[uint64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
-func kIsign[T integer](fr *frame, m mask, d, a int) {
-	D, A := vec[T](fr, d), vec[T](fr, a)
+func kSub[T number](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
 	if m.all {
 		D = D[:fr.n]
-		A = A[:len(D)]
+		A, B = A[:len(D)], B[:len(D)]
 		for i := range D {
-			D[i] = isign(A[i])
+			D[i] = A[i] - B[i]
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = isign(A[i])
+		D[i] = A[i] - B[i]
 	}
 }
 
-func mkIsign(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kIsign[uint8](fr, m, d, a); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kIsign[int32](fr, m, d, a); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kIsign[int64](fr, m, d, a); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kIsign[uint32](fr, m, d, a); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kIsign[uint64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
-func kFabs[T float](fr *frame, m mask, d, a int) {
-	D, A := vec[T](fr, d), vec[T](fr, a)
+func kMul[T number](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
 	if m.all {
 		D = D[:fr.n]
-		A = A[:len(D)]
+		A, B = A[:len(D)], B[:len(D)]
 		for i := range D {
-			D[i] = T(math.Abs(float64(A[i])))
+			D[i] = A[i] * B[i]
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = T(math.Abs(float64(A[i])))
+		D[i] = A[i] * B[i]
 	}
 }
 
-func mkFabs(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kFabs[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kFabs[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
-func kFsign[T float](fr *frame, m mask, d, a int) {
-	D, A := vec[T](fr, d), vec[T](fr, a)
+func kDivFloat[T float](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
 	if m.all {
 		D = D[:fr.n]
-		A = A[:len(D)]
+		A, B = A[:len(D)], B[:len(D)]
 		for i := range D {
-			D[i] = fsign(A[i])
+			D[i] = A[i] / B[i]
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = fsign(A[i])
+		D[i] = A[i] / B[i]
 	}
 }
 
-func mkFsign(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kFsign[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kFsign[float64](fr, m, d, a); return nil }
+func kAndBool(fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[bool](fr, a), vec[bool](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] && B[i]
+		}
+		return
 	}
-	return nil
+	for _, i := range m.idx {
+		D[i] = A[i] && B[i]
+	}
+}
+
+func kAndInt[T integer](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] & B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] & B[i]
+	}
+}
+
+func kOrBool(fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[bool](fr, a), vec[bool](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] || B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] || B[i]
+	}
+}
+
+func kOrInt[T integer](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] | B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] | B[i]
+	}
+}
+
+func kXorBool(fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[bool](fr, a), vec[bool](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] != B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] != B[i]
+	}
+}
+
+func kXorInt[T integer](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] ^ B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] ^ B[i]
+	}
+}
+
+func kEq[T comparable](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] == B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] == B[i]
+	}
+}
+
+func kNe[T comparable](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] != B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] != B[i]
+	}
+}
+
+func kLt[T number](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] < B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] < B[i]
+	}
+}
+
+func kLe[T number](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] <= B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] <= B[i]
+	}
+}
+
+func kGt[T number](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] > B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] > B[i]
+	}
+}
+
+func kGe[T number](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[bool](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = A[i] >= B[i]
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = A[i] >= B[i]
+	}
 }
 
 func kSqrt[T float](fr *frame, m mask, d, a int) {
@@ -892,16 +308,6 @@ func kSqrt[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkSqrt(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kSqrt[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kSqrt[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kRsqrt[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -915,16 +321,6 @@ func kRsqrt[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = 1 / T(math.Sqrt(float64(A[i])))
 	}
-}
-
-func mkRsqrt(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kRsqrt[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kRsqrt[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kSin[T float](fr *frame, m mask, d, a int) {
@@ -942,16 +338,6 @@ func kSin[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkSin(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kSin[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kSin[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kCos[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -965,16 +351,6 @@ func kCos[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = T(math.Cos(float64(A[i])))
 	}
-}
-
-func mkCos(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kCos[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kCos[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kTan[T float](fr *frame, m mask, d, a int) {
@@ -992,16 +368,6 @@ func kTan[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkTan(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kTan[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kTan[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kAsin[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1015,16 +381,6 @@ func kAsin[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = T(math.Asin(float64(A[i])))
 	}
-}
-
-func mkAsin(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kAsin[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kAsin[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kAcos[T float](fr *frame, m mask, d, a int) {
@@ -1042,16 +398,6 @@ func kAcos[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkAcos(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kAcos[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kAcos[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kAtan[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1065,16 +411,6 @@ func kAtan[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = T(math.Atan(float64(A[i])))
 	}
-}
-
-func mkAtan(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kAtan[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kAtan[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kSinh[T float](fr *frame, m mask, d, a int) {
@@ -1092,16 +428,6 @@ func kSinh[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkSinh(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kSinh[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kSinh[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kCosh[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1115,16 +441,6 @@ func kCosh[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = T(math.Cosh(float64(A[i])))
 	}
-}
-
-func mkCosh(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kCosh[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kCosh[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kTanh[T float](fr *frame, m mask, d, a int) {
@@ -1142,16 +458,6 @@ func kTanh[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkTanh(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kTanh[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kTanh[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kExp[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1165,16 +471,6 @@ func kExp[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = T(math.Exp(float64(A[i])))
 	}
-}
-
-func mkExp(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kExp[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kExp[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kExp2[T float](fr *frame, m mask, d, a int) {
@@ -1192,16 +488,6 @@ func kExp2[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkExp2(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kExp2[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kExp2[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kLog[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1215,16 +501,6 @@ func kLog[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = T(math.Log(float64(A[i])))
 	}
-}
-
-func mkLog(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kLog[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kLog[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kLog2[T float](fr *frame, m mask, d, a int) {
@@ -1242,16 +518,6 @@ func kLog2[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkLog2(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kLog2[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kLog2[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kLog10[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1265,16 +531,6 @@ func kLog10[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = T(math.Log10(float64(A[i])))
 	}
-}
-
-func mkLog10(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kLog10[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kLog10[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kFloor[T float](fr *frame, m mask, d, a int) {
@@ -1292,16 +548,6 @@ func kFloor[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkFloor(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kFloor[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kFloor[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kCeil[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1315,16 +561,6 @@ func kCeil[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = T(math.Ceil(float64(A[i])))
 	}
-}
-
-func mkCeil(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kCeil[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kCeil[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kRound[T float](fr *frame, m mask, d, a int) {
@@ -1342,16 +578,6 @@ func kRound[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkRound(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kRound[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kRound[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kTrunc[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[T](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1367,14 +593,64 @@ func kTrunc[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkTrunc(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kTrunc[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kTrunc[float64](fr, m, d, a); return nil }
+func kAbsInt[T integer](fr *frame, m mask, d, a int) {
+	D, A := vec[T](fr, d), vec[T](fr, a)
+	if m.all {
+		D = D[:fr.n]
+		A = A[:len(D)]
+		for i := range D {
+			D[i] = iabs(A[i])
+		}
+		return
 	}
-	return nil
+	for _, i := range m.idx {
+		D[i] = iabs(A[i])
+	}
+}
+
+func kAbsFloat[T float](fr *frame, m mask, d, a int) {
+	D, A := vec[T](fr, d), vec[T](fr, a)
+	if m.all {
+		D = D[:fr.n]
+		A = A[:len(D)]
+		for i := range D {
+			D[i] = T(math.Abs(float64(A[i])))
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = T(math.Abs(float64(A[i])))
+	}
+}
+
+func kSignInt[T integer](fr *frame, m mask, d, a int) {
+	D, A := vec[T](fr, d), vec[T](fr, a)
+	if m.all {
+		D = D[:fr.n]
+		A = A[:len(D)]
+		for i := range D {
+			D[i] = isign(A[i])
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = isign(A[i])
+	}
+}
+
+func kSignFloat[T float](fr *frame, m mask, d, a int) {
+	D, A := vec[T](fr, d), vec[T](fr, a)
+	if m.all {
+		D = D[:fr.n]
+		A = A[:len(D)]
+		for i := range D {
+			D[i] = fsign(A[i])
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = fsign(A[i])
+	}
 }
 
 func kIsnan[T float](fr *frame, m mask, d, a int) {
@@ -1392,16 +668,6 @@ func kIsnan[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkIsnan(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kIsnan[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kIsnan[float64](fr, m, d, a); return nil }
-	}
-	return nil
-}
-
 func kIsinf[T float](fr *frame, m mask, d, a int) {
 	D, A := vec[bool](fr, d), vec[T](fr, a)
 	if m.all {
@@ -1415,16 +681,6 @@ func kIsinf[T float](fr *frame, m mask, d, a int) {
 	for _, i := range m.idx {
 		D[i] = math.IsInf(float64(A[i]), 0)
 	}
-}
-
-func mkIsinf(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kIsinf[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kIsinf[float64](fr, m, d, a); return nil }
-	}
-	return nil
 }
 
 func kIsfinite[T float](fr *frame, m mask, d, a int) {
@@ -1442,17 +698,97 @@ func kIsfinite[T float](fr *frame, m mask, d, a int) {
 	}
 }
 
-func mkIsfinite(t ir.Type, d, a int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kIsfinite[float32](fr, m, d, a); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kIsfinite[float64](fr, m, d, a); return nil }
+func kAtan2[T float](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = T(math.Atan2(float64(A[i]), float64(B[i])))
+		}
+		return
 	}
-	return nil
+	for _, i := range m.idx {
+		D[i] = T(math.Atan2(float64(A[i]), float64(B[i])))
+	}
 }
 
-func kIclamp[T integer](fr *frame, m mask, d, a, b, c int) {
+func kPow[T float](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = T(math.Pow(float64(A[i]), float64(B[i])))
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = T(math.Pow(float64(A[i]), float64(B[i])))
+	}
+}
+
+func kMinInt[T integer](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = min(A[i], B[i])
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = min(A[i], B[i])
+	}
+}
+
+func kMinFloat[T float](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = ir.FMin(A[i], B[i])
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = ir.FMin(A[i], B[i])
+	}
+}
+
+func kMaxInt[T integer](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = max(A[i], B[i])
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = max(A[i], B[i])
+	}
+}
+
+func kMaxFloat[T float](fr *frame, m mask, d, a, b int) {
+	D, A, B := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b)
+	if m.all {
+		D = D[:fr.n]
+		A, B = A[:len(D)], B[:len(D)]
+		for i := range D {
+			D[i] = ir.FMax(A[i], B[i])
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = ir.FMax(A[i], B[i])
+	}
+}
+
+func kClampInt[T integer](fr *frame, m mask, d, a, b, c int) {
 	D, A, B, C := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b), vec[T](fr, c)
 	if m.all {
 		D = D[:fr.n]
@@ -1467,23 +803,7 @@ func kIclamp[T integer](fr *frame, m mask, d, a, b, c int) {
 	}
 }
 
-func mkIclamp(t ir.Type, d, a, b, c int) instFn {
-	switch t {
-	case ir.U8:
-		return func(fr *frame, m mask) error { kIclamp[uint8](fr, m, d, a, b, c); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kIclamp[int32](fr, m, d, a, b, c); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kIclamp[int64](fr, m, d, a, b, c); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kIclamp[uint32](fr, m, d, a, b, c); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kIclamp[uint64](fr, m, d, a, b, c); return nil }
-	}
-	return nil
-}
-
-func kFclamp[T float](fr *frame, m mask, d, a, b, c int) {
+func kClampFloat[T float](fr *frame, m mask, d, a, b, c int) {
 	D, A, B, C := vec[T](fr, d), vec[T](fr, a), vec[T](fr, b), vec[T](fr, c)
 	if m.all {
 		D = D[:fr.n]
@@ -1498,17 +818,37 @@ func kFclamp[T float](fr *frame, m mask, d, a, b, c int) {
 	}
 }
 
-func mkFclamp(t ir.Type, d, a, b, c int) instFn {
-	switch t {
-	case ir.F32:
-		return func(fr *frame, m mask) error { kFclamp[float32](fr, m, d, a, b, c); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kFclamp[float64](fr, m, d, a, b, c); return nil }
+func kFmaF32(fr *frame, m mask, d, a, b, c int) {
+	D, A, B, C := vec[float32](fr, d), vec[float32](fr, a), vec[float32](fr, b), vec[float32](fr, c)
+	if m.all {
+		D = D[:fr.n]
+		A, B, C = A[:len(D)], B[:len(D)], C[:len(D)]
+		for i := range D {
+			D[i] = ir.FMA32(A[i], B[i], C[i])
+		}
+		return
 	}
-	return nil
+	for _, i := range m.idx {
+		D[i] = ir.FMA32(A[i], B[i], C[i])
+	}
 }
 
-func kSel[T any](fr *frame, m mask, d, a, b, c int) {
+func kFmaF64(fr *frame, m mask, d, a, b, c int) {
+	D, A, B, C := vec[float64](fr, d), vec[float64](fr, a), vec[float64](fr, b), vec[float64](fr, c)
+	if m.all {
+		D = D[:fr.n]
+		A, B, C = A[:len(D)], B[:len(D)], C[:len(D)]
+		for i := range D {
+			D[i] = math.FMA(A[i], B[i], C[i])
+		}
+		return
+	}
+	for _, i := range m.idx {
+		D[i] = math.FMA(A[i], B[i], C[i])
+	}
+}
+
+func kSelect[T comparable](fr *frame, m mask, d, a, b, c int) {
 	D, A, B, C := vec[T](fr, d), vec[bool](fr, a), vec[T](fr, b), vec[T](fr, c)
 	if m.all {
 		D = D[:fr.n]
@@ -1531,24 +871,683 @@ func kSel[T any](fr *frame, m mask, d, a, b, c int) {
 	}
 }
 
-func mkSel(t ir.Type, d, a, b, c int) instFn {
-	switch t {
-	case ir.Bool:
-		return func(fr *frame, m mask) error { kSel[bool](fr, m, d, a, b, c); return nil }
-	case ir.U8:
-		return func(fr *frame, m mask) error { kSel[uint8](fr, m, d, a, b, c); return nil }
-	case ir.I32:
-		return func(fr *frame, m mask) error { kSel[int32](fr, m, d, a, b, c); return nil }
-	case ir.I64:
-		return func(fr *frame, m mask) error { kSel[int64](fr, m, d, a, b, c); return nil }
-	case ir.U32:
-		return func(fr *frame, m mask) error { kSel[uint32](fr, m, d, a, b, c); return nil }
-	case ir.U64:
-		return func(fr *frame, m mask) error { kSel[uint64](fr, m, d, a, b, c); return nil }
-	case ir.F32:
-		return func(fr *frame, m mask) error { kSel[float32](fr, m, d, a, b, c); return nil }
-	case ir.F64:
-		return func(fr *frame, m mask) error { kSel[float64](fr, m, d, a, b, c); return nil }
-	}
-	return nil
+// valueOps[op][t] makes op's lane loop for operands of type t, for the
+// value ops of lang/ir's table (nil: run by hand-written code, see gen.go's
+// elsewhere, or not defined for t).
+var valueOps = [ir.NumOps][ir.F64 + 1]maker{
+	ir.OpNeg: {
+		ir.U8: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kNeg[uint8](fr, m, d, a); return nil }
+		},
+		ir.I32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kNeg[int32](fr, m, d, a); return nil }
+		},
+		ir.I64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kNeg[int64](fr, m, d, a); return nil }
+		},
+		ir.U32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kNeg[uint32](fr, m, d, a); return nil }
+		},
+		ir.U64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kNeg[uint64](fr, m, d, a); return nil }
+		},
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kNeg[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kNeg[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpNot: {
+		ir.Bool: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kNot(fr, m, d, a); return nil }
+		},
+	},
+	ir.OpBitNot: {
+		ir.U8: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kBitnot[uint8](fr, m, d, a); return nil }
+		},
+		ir.I32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kBitnot[int32](fr, m, d, a); return nil }
+		},
+		ir.I64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kBitnot[int64](fr, m, d, a); return nil }
+		},
+		ir.U32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kBitnot[uint32](fr, m, d, a); return nil }
+		},
+		ir.U64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kBitnot[uint64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpAdd: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAdd[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAdd[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAdd[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAdd[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAdd[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAdd[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAdd[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpSub: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kSub[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kSub[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kSub[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kSub[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kSub[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kSub[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kSub[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpMul: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMul[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMul[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMul[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMul[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMul[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMul[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMul[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpDiv: {
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kDivFloat[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kDivFloat[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpAnd: {
+		ir.Bool: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAndBool(fr, m, d, a, b); return nil }
+		},
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAndInt[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAndInt[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAndInt[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAndInt[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAndInt[uint64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpOr: {
+		ir.Bool: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kOrBool(fr, m, d, a, b); return nil }
+		},
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kOrInt[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kOrInt[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kOrInt[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kOrInt[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kOrInt[uint64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpXor: {
+		ir.Bool: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kXorBool(fr, m, d, a, b); return nil }
+		},
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kXorInt[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kXorInt[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kXorInt[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kXorInt[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kXorInt[uint64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpEq: {
+		ir.Bool: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kEq[bool](fr, m, d, a, b); return nil }
+		},
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kEq[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kEq[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kEq[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kEq[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kEq[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kEq[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kEq[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpNe: {
+		ir.Bool: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kNe[bool](fr, m, d, a, b); return nil }
+		},
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kNe[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kNe[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kNe[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kNe[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kNe[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kNe[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kNe[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpLt: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLt[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLt[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLt[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLt[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLt[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLt[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLt[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpLe: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLe[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLe[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLe[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLe[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLe[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLe[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kLe[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpGt: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGt[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGt[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGt[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGt[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGt[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGt[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGt[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpGe: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGe[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGe[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGe[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGe[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGe[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGe[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kGe[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpSqrt: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSqrt[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSqrt[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpRsqrt: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kRsqrt[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kRsqrt[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpSin: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSin[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSin[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpCos: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kCos[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kCos[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpTan: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kTan[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kTan[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpAsin: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAsin[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAsin[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpAcos: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAcos[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAcos[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpAtan: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAtan[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAtan[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpSinh: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSinh[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSinh[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpCosh: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kCosh[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kCosh[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpTanh: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kTanh[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kTanh[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpExp: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kExp[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kExp[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpExp2: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kExp2[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kExp2[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpLog: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kLog[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kLog[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpLog2: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kLog2[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kLog2[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpLog10: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kLog10[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kLog10[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpFloor: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kFloor[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kFloor[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpCeil: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kCeil[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kCeil[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpRound: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kRound[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kRound[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpTrunc: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kTrunc[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kTrunc[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpAbs: {
+		ir.U8: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAbsInt[uint8](fr, m, d, a); return nil }
+		},
+		ir.I32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAbsInt[int32](fr, m, d, a); return nil }
+		},
+		ir.I64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAbsInt[int64](fr, m, d, a); return nil }
+		},
+		ir.U32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAbsInt[uint32](fr, m, d, a); return nil }
+		},
+		ir.U64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAbsInt[uint64](fr, m, d, a); return nil }
+		},
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAbsFloat[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kAbsFloat[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpSign: {
+		ir.U8: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSignInt[uint8](fr, m, d, a); return nil }
+		},
+		ir.I32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSignInt[int32](fr, m, d, a); return nil }
+		},
+		ir.I64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSignInt[int64](fr, m, d, a); return nil }
+		},
+		ir.U32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSignInt[uint32](fr, m, d, a); return nil }
+		},
+		ir.U64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSignInt[uint64](fr, m, d, a); return nil }
+		},
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSignFloat[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kSignFloat[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpIsNan: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kIsnan[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kIsnan[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpIsInf: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kIsinf[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kIsinf[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpIsFinite: {
+		ir.F32: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kIsfinite[float32](fr, m, d, a); return nil }
+		},
+		ir.F64: func(d, a, _, _ int) instFn {
+			return func(fr *frame, m mask) error { kIsfinite[float64](fr, m, d, a); return nil }
+		},
+	},
+	ir.OpAtan2: {
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAtan2[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kAtan2[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpPow: {
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kPow[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kPow[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpMin: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMinInt[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMinInt[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMinInt[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMinInt[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMinInt[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMinFloat[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMinFloat[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpMax: {
+		ir.U8: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMaxInt[uint8](fr, m, d, a, b); return nil }
+		},
+		ir.I32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMaxInt[int32](fr, m, d, a, b); return nil }
+		},
+		ir.I64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMaxInt[int64](fr, m, d, a, b); return nil }
+		},
+		ir.U32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMaxInt[uint32](fr, m, d, a, b); return nil }
+		},
+		ir.U64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMaxInt[uint64](fr, m, d, a, b); return nil }
+		},
+		ir.F32: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMaxFloat[float32](fr, m, d, a, b); return nil }
+		},
+		ir.F64: func(d, a, b, _ int) instFn {
+			return func(fr *frame, m mask) error { kMaxFloat[float64](fr, m, d, a, b); return nil }
+		},
+	},
+	ir.OpClamp: {
+		ir.U8: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kClampInt[uint8](fr, m, d, a, b, c); return nil }
+		},
+		ir.I32: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kClampInt[int32](fr, m, d, a, b, c); return nil }
+		},
+		ir.I64: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kClampInt[int64](fr, m, d, a, b, c); return nil }
+		},
+		ir.U32: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kClampInt[uint32](fr, m, d, a, b, c); return nil }
+		},
+		ir.U64: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kClampInt[uint64](fr, m, d, a, b, c); return nil }
+		},
+		ir.F32: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kClampFloat[float32](fr, m, d, a, b, c); return nil }
+		},
+		ir.F64: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kClampFloat[float64](fr, m, d, a, b, c); return nil }
+		},
+	},
+	ir.OpFma: {
+		ir.F32: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kFmaF32(fr, m, d, a, b, c); return nil }
+		},
+		ir.F64: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kFmaF64(fr, m, d, a, b, c); return nil }
+		},
+	},
+	ir.OpSelect: {
+		ir.Bool: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kSelect[bool](fr, m, d, a, b, c); return nil }
+		},
+		ir.U8: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kSelect[uint8](fr, m, d, a, b, c); return nil }
+		},
+		ir.I32: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kSelect[int32](fr, m, d, a, b, c); return nil }
+		},
+		ir.I64: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kSelect[int64](fr, m, d, a, b, c); return nil }
+		},
+		ir.U32: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kSelect[uint32](fr, m, d, a, b, c); return nil }
+		},
+		ir.U64: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kSelect[uint64](fr, m, d, a, b, c); return nil }
+		},
+		ir.F32: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kSelect[float32](fr, m, d, a, b, c); return nil }
+		},
+		ir.F64: func(d, a, b, c int) instFn {
+			return func(fr *frame, m mask) error { kSelect[float64](fr, m, d, a, b, c); return nil }
+		},
+	},
 }

@@ -27,13 +27,12 @@ func (c *compiler) warpOp(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	}
 	d, a := o.dst, o.args[0]
 	var f instFn
-	switch in.Op {
-	case ir.OpShfl, ir.OpShflDown, ir.OpShflUp, ir.OpShflXor:
+	switch {
+	case info.Form == ir.FormLane:
 		f = mkShuffle(in.Op, o.dt, d, a, o.args[1])
-	case ir.OpBallot, ir.OpWarpAll, ir.OpWarpAny, ir.OpBlockCount, ir.OpBlockAny, ir.OpBlockAll:
+	case info.Types == ir.Bools:
 		f = mkVote(in.Op, d, a)
-	case ir.OpWarpSum, ir.OpWarpMin, ir.OpWarpMax, ir.OpBlockSum, ir.OpBlockMin, ir.OpBlockMax,
-		ir.OpBlockScan, ir.OpBlockScanExcl:
+	default:
 		f = mkNumCollective(in.Op, o.dt, d, a)
 	}
 	if f == nil || o.dt != info.ResultType(o.types[0]) {
@@ -83,7 +82,7 @@ func put[T any](D []T, base int, idx []int32, r *[warp]T) {
 // shflSrc is the lane a shuffle reads for lane l with operand b: its own
 // lane when the source is out of range (doc.go).
 func shflSrc(op ir.Op, l, b int32) int32 {
-	switch op {
+	switch op { // each shuffle's own source rule, per lane
 	case ir.OpShfl:
 		return b & (warp - 1)
 	case ir.OpShflXor:
@@ -148,7 +147,7 @@ func mkVote(op ir.Op, d, a int) instFn {
 		for _, x := range bal {
 			count += bits.OnesCount32(x)
 		}
-		switch op {
+		switch op { // each vote's own result: per warp or for the block, u32 or bool
 		case ir.OpBallot:
 			D := vec[uint32](fr, d)
 			lanesDo(fr, m, func(i int) { D[i] = bal[i/warp] })
@@ -180,7 +179,7 @@ func add[T number](a, b T) T { return a + b }
 
 // intComb is op (add, min or max) on integers from lo to hi: sums wrap.
 func intComb[T integer](op ir.Op, lo, hi T) combine[T] {
-	switch op {
+	switch op { // the fold op of foldOp: its function and identity
 	case ir.OpMin:
 		return combine[T]{f: func(a, b T) T { return min(a, b) }, id: hi}
 	case ir.OpMax:
@@ -192,7 +191,7 @@ func intComb[T integer](op ir.Op, lo, hi T) combine[T] {
 // floatComb is op on floats, rounding to T at every step; min and max
 // are OpMin and OpMax (a NaN operand yields the other).
 func floatComb[T float](op ir.Op) combine[T] {
-	switch op {
+	switch op { // the fold op of foldOp: its function and identity
 	case ir.OpMin:
 		return combine[T]{f: ir.FMin[T], id: T(math.Inf(1))}
 	case ir.OpMax:
@@ -230,7 +229,7 @@ func mkNumCollective(op ir.Op, t ir.Type, d, a int) instFn {
 }
 
 func numCollective[T number](op ir.Op, c combine[T], d, a int) instFn {
-	switch op {
+	switch op { // a warp reduction, a block reduction and a scan are different loops
 	case ir.OpWarpSum, ir.OpWarpMin, ir.OpWarpMax:
 		return warpReduce(c, d, a)
 	case ir.OpBlockSum, ir.OpBlockMin, ir.OpBlockMax:

@@ -83,17 +83,21 @@
 //     wrapped W is off by a multiple of 2^64: |A - W| > 2^-20 |A| means
 //     overflow (prodFull).
 //   - Float sums, means and norms of a whole contiguous array in host
-//     memory on the cpu do not run the kernels through the lane executor:
-//     HostSum computes the same bits with Go loops in the kernels' order
+//     memory do not run the kernels where the backend is a
+//     backend.Summer (the cpu, whose lane executor they would run on):
+//     HostSum gives it the kernels' order (block size, accumulators,
+//     grid) and runtime/cpu's Sum computes the same bits with Go loops
 //     (TestHostSumMatchesKernels), groups of neighbouring blocks per
-//     worker so that memory streams. On the 2-core development machine a
-//     sum of 2^26 f32 reads 12 GB/s that way, against 2.5 through the
-//     kernels and NumPy's 16-19 (the lane executor spends about 3.4 ns of
+//     worker so that memory streams. A backend without it (CUDA) runs
+//     the kernels. On the 2-core development machine a sum of 2^26 f32
+//     reads 12 GB/s that way, against 2.5 through the kernels and NumPy's
+//     16-19 (the lane executor spends about 3.4 ns of
 //     CPU an element: index, gather, conversion, add and move are each a
 //     loop over the lanes). Everything else (ints, strided views, other
 //     reductions, axes) runs the kernels; the loops are the kernels' order
 //     written out, so a change to strided, mergeUnrolled or block_sum's
-//     shape must change host.go too, which that test enforces.
+//     shape must change runtime/cpu/sum.go (or the order HostSum passes)
+//     too, which that test enforces.
 //   - NaN: min and max merge with a select that keeps a NaN once met
 //     (OpMin is fmin-like and drops it); argmin and argmax rank NaN above
 //     every number and break ties by the lower index, so both return the
