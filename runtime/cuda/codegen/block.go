@@ -177,7 +177,7 @@ func (g *gen) blockExpr(in *ir.Inst, dt ir.Type) (string, error) {
 	if err := g.inBlockEntry(in); err != nil {
 		return "", err
 	}
-	switch in.Op {
+	switch in.Op { // each index, shuffle, vote and collective prints its own CUDA form
 	case ir.OpThreadId, ir.OpBlockId, ir.OpBlockDim, ir.OpGridDim:
 		return g.axisExpr(in, dt)
 	case ir.OpLaneId, ir.OpWarpId:
@@ -208,7 +208,7 @@ func (g *gen) collective(in *ir.Inst, t ir.Type, a string) (string, error) {
 	op := in.Op
 	warps := g.k.BlockThreads() / ir.WarpSize
 	ct, _ := ctype(t)
-	switch op {
+	switch op { // a collective's C: its CUDA intrinsic or the butterfly of ir/doc.go
 	case ir.OpBallot:
 		return fmt.Sprintf("__ballot_sync(%s, %s)", fullMask, a), nil
 	case ir.OpWarpAll:
@@ -248,7 +248,7 @@ func (g *gen) axisExpr(in *ir.Inst, dt ir.Type) (string, error) {
 		return "", g.instErr(in, "into %s with %d operands", dt, len(in.Args))
 	}
 	d := cudaAxis(r, a)
-	switch in.Op {
+	switch in.Op { // each index reads its own CUDA built-in
 	case ir.OpThreadId:
 		return "(int)threadIdx." + d, nil
 	case ir.OpBlockId:
@@ -271,7 +271,7 @@ func (g *gen) shuffle(in *ir.Inst, dt ir.Type) (string, error) {
 		return "", g.instErr(in, "operands %s, %s -> %s", xt[0], xt[1], dt)
 	}
 	a, b := x[0], x[1]
-	switch in.Op {
+	switch in.Op { // each shuffle's own intrinsic and source rule
 	case ir.OpShfl:
 		return shfl("__shfl_sync", dt, a, b+" & 31"), nil
 	case ir.OpShflXor:

@@ -174,9 +174,16 @@
 //     fabs, fminf/fmaxf and conversions are exact and match.
 //   - min/max on floats are fminf/fmaxf (a NaN operand yields the other);
 //     clamp(x, lo, hi) = min(max(x, lo), hi). On ints they are comparisons.
-//   - sign: ints -1/0/1 (unsigned 0/1); floats -1 or 1, and the argument
-//     itself for zeros (keeping -0's sign) and NaN. isnan/isinf/isfinite
-//     test the bits, so fast-math flags cannot change them.
+//   - sign: ints -1/0/1 (unsigned 0/1); floats -1 or 1, +0 for both zeros
+//     and the argument itself for NaN, as ir.FSign, the cpu and NumPy's
+//     np.sign (until v3 the C kept -0's sign, the one op where the backends
+//     differed; TestEvalOnHost found it). isnan/isinf/isfinite test the
+//     bits, so fast-math flags cannot change them.
+//   - The switches over ir.Op here are the printer's: each case is an op's
+//     own C spelling or statement form (the op table has no C column, as
+//     it has no Go one: the spelling is the backend's). Same-typed ops read
+//     their operand count from the table's Arity, and TestEveryOp prints
+//     every op of the table, so a new op fails here until it is printed.
 //   - select(c, a, b) evaluates both (they are registers) and picks one.
 //   - Atomics: atomicAdd for i32/u32/u64/f32/f64, i64 through the unsigned
 //     long long overload (two's complement makes it the same operation);

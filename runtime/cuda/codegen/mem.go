@@ -318,7 +318,7 @@ func (g *gen) localAtomic(in *ir.Inst, t ir.Type, ptr string, v []string) error 
 		return g.instErr(in, "does not apply to %s", t)
 	}
 	var next string
-	switch in.Op {
+	switch in.Op { // each atomic's update of a local array, as a CAS loop
 	case ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax:
 		op := map[ir.Op]ir.Op{ir.OpAtomicAdd: ir.OpAdd, ir.OpAtomicSub: ir.OpSub, ir.OpAtomicMin: ir.OpMin, ir.OpAtomicMax: ir.OpMax}[in.Op]
 		next = g.arith(op, t, "gs_old", v[0])

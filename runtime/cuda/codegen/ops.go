@@ -31,7 +31,7 @@ func (g *gen) instErr(in *ir.Inst, format string, args ...any) error {
 // assignment `rD = expr;` so that a destination that is also an operand is
 // read before it is written.
 func (g *gen) inst(in *ir.Inst) error {
-	switch in.Op {
+	switch in.Op { // statements (stores, control flow, calls) print differently from values
 	case ir.OpStore:
 		return g.store(in)
 	case ir.OpAtomicAdd, ir.OpAtomicSub, ir.OpAtomicMin, ir.OpAtomicMax, ir.OpAtomicCAS:
@@ -67,7 +67,7 @@ func (g *gen) valueExpr(in *ir.Inst, dt ir.Type) (string, error) {
 	if info, _ := in.Op.Info(); info.Block {
 		return g.blockExpr(in, dt)
 	}
-	switch in.Op {
+	switch in.Op { // forms with their own operand shapes; same-typed ops go by the table's Arity below
 	case ir.OpConst:
 		if len(in.Args) != 0 {
 			return "", g.instErr(in, "has operands")
@@ -178,7 +178,7 @@ func floatExpr(op ir.Op, t ir.Type, a []string, fast bool) string {
 		if o, ok := fastOps[op]; ok {
 			return "(" + a[0] + " " + o + " " + a[1] + ")"
 		}
-		switch op {
+		switch op { // fast math: the approximate intrinsics that replace the exact ones
 		case ir.OpSqrt:
 			return [2]string{"sqrtf", "sqrt"}[w] + "(" + a[0] + ")"
 		case ir.OpRsqrt:
@@ -188,7 +188,7 @@ func floatExpr(op ir.Op, t ir.Type, a []string, fast bool) string {
 	if fn, ok := floatMath[op]; ok {
 		return fn[w] + "(" + strings.Join(a, ", ") + ")"
 	}
-	switch op {
+	switch op { // float ops that are no single libm call (floatMath has those)
 	case ir.OpNeg:
 		return "(-" + a[0] + ")"
 	case ir.OpRsqrt:
@@ -218,7 +218,7 @@ func (g *gen) intExpr(in *ir.Inst, t ir.Type, a []string) string {
 		}
 		return fmt.Sprintf("(%s)(%s %s %s)", ct, a[0], op, a[1])
 	}
-	switch in.Op {
+	switch in.Op { // int ops whose C needs care (wrapping, division checks, C's min/max)
 	case ir.OpAdd:
 		return wrap("+")
 	case ir.OpSub:
@@ -277,7 +277,7 @@ func (g *gen) divide(in *ir.Inst, t ir.Type, a []string) string {
 }
 
 func boolExpr(op ir.Op, a []string) string {
-	switch op {
+	switch op { // bool ops: C's logical operators
 	case ir.OpNot:
 		return "(!" + a[0] + ")"
 	case ir.OpAnd:
