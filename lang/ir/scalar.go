@@ -93,8 +93,8 @@ func ISign[T integer](a T) T {
 	return 0
 }
 
-// FSign is OpSign on floats: -1, +0 or 1; NaN stays NaN. Both zeros give +0, as the
-// CUDA backend's (x > 0) - (x < 0).
+// FSign is OpSign on floats: -1, +0 or 1; NaN stays NaN. Both zeros give
+// +0, as NumPy's np.sign.
 func FSign[T float](a T) T {
 	switch {
 	case a > 0:

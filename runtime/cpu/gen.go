@@ -89,10 +89,10 @@ var exprs = map[key]string{
 	{ir.OpCeil, ir.Floats}:  "T(math.Ceil(float64(A[i])))",
 	{ir.OpRound, ir.Floats}: "T(math.Round(float64(A[i])))",
 	{ir.OpTrunc, ir.Floats}: "T(math.Trunc(float64(A[i])))",
-	{ir.OpAbs, ir.Ints}:     "iabs(A[i])",
+	{ir.OpAbs, ir.Ints}:     "ir.IAbs(A[i])",
 	{ir.OpAbs, ir.Floats}:   "T(math.Abs(float64(A[i])))",
-	{ir.OpSign, ir.Ints}:    "isign(A[i])",
-	{ir.OpSign, ir.Floats}:  "fsign(A[i])",
+	{ir.OpSign, ir.Ints}:    "ir.ISign(A[i])",
+	{ir.OpSign, ir.Floats}:  "ir.FSign(A[i])",
 
 	{ir.OpIsNan, ir.Floats}:    "A[i] != A[i]",
 	{ir.OpIsInf, ir.Floats}:    "math.IsInf(float64(A[i]), 0)",

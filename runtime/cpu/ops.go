@@ -15,38 +15,6 @@ type float interface{ ~float32 | ~float64 }
 
 type number interface{ integer | float }
 
-// iabs wraps for the most negative value (abs(MinInt32) = MinInt32), as C.
-func iabs[T integer](a T) T {
-	if a < 0 {
-		return -a
-	}
-	return a
-}
-
-func isign[T integer](a T) T {
-	switch {
-	case a > 0:
-		return 1
-	case a < 0:
-		return ^T(0) // -1 without a constant overflow for unsigned T
-	}
-	return 0
-}
-
-// fsign returns -1, +0 or 1; NaN stays NaN. Both zeros give +0, as the
-// CUDA backend's (x > 0) - (x < 0).
-func fsign[T float](a T) T {
-	switch {
-	case a > 0:
-		return 1
-	case a < 0:
-		return -1
-	case a == 0:
-		return 0
-	}
-	return a
-}
-
 // instOf2 wraps a two-register loop as an instruction.
 func instOf2(k func(*frame, mask, int, int), d, a int) instFn {
 	return func(fr *frame, m mask) error { k(fr, m, d, a); return nil }

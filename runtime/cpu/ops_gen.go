@@ -599,12 +599,12 @@ func kAbsInt[T integer](fr *frame, m mask, d, a int) {
 		D = D[:fr.n]
 		A = A[:len(D)]
 		for i := range D {
-			D[i] = iabs(A[i])
+			D[i] = ir.IAbs(A[i])
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = iabs(A[i])
+		D[i] = ir.IAbs(A[i])
 	}
 }
 
@@ -629,12 +629,12 @@ func kSignInt[T integer](fr *frame, m mask, d, a int) {
 		D = D[:fr.n]
 		A = A[:len(D)]
 		for i := range D {
-			D[i] = isign(A[i])
+			D[i] = ir.ISign(A[i])
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = isign(A[i])
+		D[i] = ir.ISign(A[i])
 	}
 }
 
@@ -644,12 +644,12 @@ func kSignFloat[T float](fr *frame, m mask, d, a int) {
 		D = D[:fr.n]
 		A = A[:len(D)]
 		for i := range D {
-			D[i] = fsign(A[i])
+			D[i] = ir.FSign(A[i])
 		}
 		return
 	}
 	for _, i := range m.idx {
-		D[i] = fsign(A[i])
+		D[i] = ir.FSign(A[i])
 	}
 }
 
