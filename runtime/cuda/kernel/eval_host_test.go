@@ -2,7 +2,6 @@ package kernel
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -89,7 +88,7 @@ func evalCase(c irtest.Case, seed uint64) gpuCase {
 		for j := range in {
 			in[j] = make([]uint64, evalLanes)
 			for i := range in[j] {
-				in[j][i] = hostEvalInput(r, c.Op, j, params[j].Elem)
+				in[j][i] = irtest.Operand(r, c.Op, j, params[j].Elem)
 			}
 			args = append(args, d.upload(params[j].Elem, in[j]))
 		}
@@ -103,12 +102,12 @@ func evalCase(c irtest.Case, seed uint64) gpuCase {
 			for j := range in {
 				ops[j] = in[j][i]
 			}
-			w, err := hostEvalWant(c, rt, ops)
+			w, err := irtest.Want(c, rt, ops)
 			if err != nil {
 				return 0, err.Error()
 			}
 			want[i] = w
-			if rt.IsFloat() && isNaN(rt, got[i]) && isNaN(rt, w) {
+			if irtest.SameBits(rt, got[i], w) { // any NaN for any NaN
 				got[i] = w
 			}
 		}
@@ -131,47 +130,4 @@ func firstDiff(got, want []uint64, in [][]uint64) string {
 		}
 	}
 	return ""
-}
-
-// hostEvalWant is ir.Eval's lane for operands ops (ir.Convert's for a
-// conversion; irtest's select kernel is select(c, a, a)).
-func hostEvalWant(c irtest.Case, rt ir.Type, ops []uint64) (uint64, error) {
-	switch c.Op {
-	case ir.OpConvert:
-		return ir.Convert(ops[0], c.T, rt), nil
-	case ir.OpSelect:
-		return ir.Eval(c.Op, c.T, ops[0], ops[1], ops[1])
-	}
-	return ir.Eval(c.Op, c.T, ops...)
-}
-
-// hostEvalInput draws operand j of op, of type t: an edge value half the
-// time, else any bits or a small number. Divisors are never zero (the
-// generated C leaves a zero divisor to Debug builds); shift counts are
-// often at or past the width.
-func hostEvalInput(r *rand.Rand, op ir.Op, j int, t ir.Type) uint64 {
-	switch {
-	case t == ir.Bool:
-		return uint64(r.IntN(2))
-	case (op == ir.OpDiv || op == ir.OpRem) && j == 1 && t.IsInt():
-		for {
-			if x := hostEvalInput(r, ir.OpAdd, j, t); ir.Convert(x, t, ir.Bool) != 0 {
-				return x
-			}
-		}
-	case (op == ir.OpShl || op == ir.OpShr) && j == 1:
-		counts := []int64{0, 1, 7, 8, 31, 32, 33, 63, 64, 65, 1000, -1, -32, math.MinInt32}
-		return ir.FromInt(counts[r.IntN(len(counts))], t)
-	case r.IntN(2) == 0 && t.IsInt():
-		ints := []uint64{0, 1, math.MaxUint64, 1 << 63, 1<<63 - 1, 1 << 31, 1<<31 - 1, 0x80, 0xff, 2, 7}
-		return ints[r.IntN(len(ints))] & ir.Convert(math.MaxUint64, ir.U64, t)
-	case r.IntN(2) == 0:
-		edges := []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 2.5, -2.5, 3, 1e-40, -1e-310, 1e30, -1e300,
-			math.MaxFloat32, math.MaxFloat64, math.Inf(1), math.Inf(-1), math.NaN(), math.Pi,
-			math.MaxInt32, math.MinInt32, math.MaxUint32, 1 << 63, -1 << 63, 255, 256}
-		return ir.FromFloat(edges[r.IntN(len(edges))], t)
-	case r.IntN(2) == 0:
-		return ir.Convert(r.Uint64(), ir.U64, t) // any bits: NaN payloads, subnormals
-	}
-	return ir.FromFloat(r.NormFloat64()*8, t)
 }
