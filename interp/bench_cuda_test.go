@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"runtime"
 	"testing"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -77,19 +76,10 @@ synchronize()
 	if err := in.Exec(ctx, "setup.gs", []byte(setup)); err != nil {
 		t.Fatal(err)
 	}
-	mallocs := func(n int) uint64 {
-		src := []byte(fmt.Sprintf("for i in range(%d) { launch k3[1](a, b, c, s) }\nsynchronize()", n))
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		if err := in.Exec(ctx, "loop.gs", src); err != nil {
+	checkLoopAllocates(t, "for i in range(%d) { launch k3[1](a, b, c, s) }\nsynchronize()", func(src string) {
+		if err := in.Exec(ctx, "loop.gs", []byte(src)); err != nil {
 			t.Fatal(err)
 		}
-		runtime.ReadMemStats(&after)
-		return after.Mallocs - before.Mallocs
-	}
-	mallocs(10000)
-	small, large := mallocs(10000), mallocs(20000)
-	if large > small+1000 {
-		t.Errorf("10000 more launches made %d more allocations (%d vs %d)", large-small, large, small)
-	}
+	})
+
 }

@@ -3,7 +3,6 @@ package interp_test
 import (
 	"context"
 	"fmt"
-	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -156,16 +155,6 @@ array b: f32[1] on "cuda:0" using managed
 array c: f32[1] on "cuda:0"
 for i in range(100) { launch k3[1](a, b, c) }
 synchronize()`)
-	mallocs := func(n int) uint64 {
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		execTimed(t, in, fmt.Sprintf("for i in range(%d) { launch k3[1](a, b, c) }\nsynchronize()", n))
-		runtime.ReadMemStats(&after)
-		return after.Mallocs - before.Mallocs
-	}
-	mallocs(10000)
-	small, large := mallocs(10000), mallocs(20000)
-	if large > small+1000 {
-		t.Errorf("10000 more launches made %d more allocations (%d vs %d)", large-small, large, small)
-	}
+	checkLoopAllocates(t, "for i in range(%d) { launch k3[1](a, b, c) }\nsynchronize()", func(src string) { execTimed(t, in, src) })
+
 }
