@@ -72,7 +72,10 @@ func hostSum[T hostFloat](x []T, s *backend.Sum) (float64, error) {
 		return 0, backend.ErrCanceled
 	}
 	last := sumShape{threads: sh.threads, unroll: sh.unroll}
-	return hostBlocks(parts, 0, g, sh.threads, last, make([]float64, (sh.unroll+1)*sh.threads), make([]float64, 1)), nil
+	acc := getAcc((sh.unroll + 1) * sh.threads) // from the pool: a loop of small sums allocates no accumulators
+	defer accPool.Put(acc)
+	var out [1]float64
+	return hostBlocks(parts, 0, g, sh.threads, last, *acc, out[:]), nil
 }
 
 // accPool keeps workers' accumulators (up to 4 MiB each) between calls,
