@@ -16,16 +16,51 @@ type plan struct {
 	roots   []*Expr
 	arrays  []*mem.Array // parameters 1.. (0 is the output)
 	scalars []*Expr      // parameters after the arrays
-	slot    map[*Expr]int
-	flat    bool // every array contiguous and of the output's shape: 1-D kernel over the flat index
+	slots   []leafSlot   // each leaf's parameter number among arrays or scalars
+	flat    bool         // every array contiguous and of the output's shape: 1-D kernel over the flat index
 	rank    int
 	out     ir.Type
+	// Inline storage of the slices above for small trees: a fill, a copy
+	// or a short expression builds its plan on every statement, in one
+	// allocation.
+	rootBuf   [1]*Expr
+	arrayBuf  [4]*mem.Array
+	scalarBuf [4]*Expr
+	slotBuf   [8]leafSlot
+}
+
+// leafSlot numbers one leaf of a plan's trees.
+type leafSlot struct {
+	e *Expr
+	n int
+}
+
+// slot is leaf e's parameter number among the arrays or the scalars.
+// Trees are small: a linear search beats a map's allocation and hashing.
+func (p *plan) slot(e *Expr) (int, bool) {
+	for _, s := range p.slots {
+		if s.e == e {
+			return s.n, true
+		}
+	}
+	return 0, false
+}
+
+func (p *plan) setSlot(e *Expr, n int) { p.slots = append(p.slots, leafSlot{e, n}) }
+
+// newPlanOf starts a plan of roots, with its slices on its inline buffers.
+func newPlanOf(roots ...*Expr) *plan {
+	p := &plan{}
+	p.roots = append(p.rootBuf[:0], roots...)
+	p.arrays, p.scalars, p.slots = p.arrayBuf[:0], p.scalarBuf[:0], p.slotBuf[:0]
+	return p
 }
 
 // newPlan numbers e's leaves (an array used twice is one parameter) and
 // decides the kernel's form for output dst.
 func newPlan(e *Expr, dst *mem.Array) *plan {
-	p := &plan{roots: []*Expr{e}, slot: map[*Expr]int{}, rank: dst.NDim(), out: dst.DType()}
+	p := newPlanOf(e)
+	p.rank, p.out = dst.NDim(), dst.DType()
 	p.flat = dst.IsContiguous()
 	p.collect(e, dst.Shape())
 	return p
@@ -34,24 +69,24 @@ func newPlan(e *Expr, dst *mem.Array) *plan {
 // collect numbers e's leaves; an array leaf that is strided or not of
 // the output's shape makes the kernel rank-D.
 func (p *plan) collect(e *Expr, shape []int) {
-	if _, seen := p.slot[e]; seen {
+	if _, seen := p.slot(e); seen {
 		return
 	}
 	switch {
 	case e.arr != nil:
 		for i, a := range p.arrays {
 			if a == e.arr {
-				p.slot[e] = i
+				p.setSlot(e, i)
 				return
 			}
 		}
-		p.slot[e] = len(p.arrays)
+		p.setSlot(e, len(p.arrays))
 		p.arrays = append(p.arrays, e.arr)
 		if !e.arr.IsContiguous() || !slices.Equal(e.arr.Shape(), shape) {
 			p.flat = false
 		}
 	case e.isLeaf():
-		p.slot[e] = len(p.scalars)
+		p.setSlot(e, len(p.scalars))
 		p.scalars = append(p.scalars, e)
 	default:
 		for _, a := range e.args {
@@ -87,10 +122,12 @@ func (p *plan) writeKey(b *strings.Builder, e *Expr) {
 	switch {
 	case e.arr != nil:
 		b.WriteByte('a')
-		b.WriteString(strconv.Itoa(p.slot[e]))
+		n, _ := p.slot(e)
+		b.WriteString(strconv.Itoa(n))
 	case e.isLeaf():
 		b.WriteByte('s')
-		b.WriteString(strconv.Itoa(p.slot[e]))
+		n, _ := p.slot(e)
+		b.WriteString(strconv.Itoa(n))
 	default:
 		b.WriteString(strconv.Itoa(int(e.op)))
 		if e.nanOr {
@@ -161,9 +198,11 @@ type gen struct {
 func (g *gen) expr(e *Expr) ir.Reg {
 	switch {
 	case e.arr != nil:
-		return g.array(g.p.slot[e])
+		n, _ := g.p.slot(e)
+		return g.array(n)
 	case e.isLeaf():
-		return g.scalar(g.p.slot[e])
+		n, _ := g.p.slot(e)
+		return g.scalar(n)
 	}
 	args := make([]ir.Reg, len(e.args))
 	for i, a := range e.args {

@@ -24,7 +24,7 @@ type Producer struct {
 // NewProducer numbers the leaves of roots (expressions of one shape and
 // device; an array shared by two roots is one leaf) for one reduction.
 func NewProducer(roots ...*Expr) (*Producer, error) {
-	p := &plan{roots: roots, slot: map[*Expr]int{}}
+	p := newPlanOf(roots...)
 	var dev *mem.Device
 	for _, r := range roots {
 		if !slices.Equal(r.shape, roots[0].shape) {

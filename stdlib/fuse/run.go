@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -126,7 +127,7 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 		return nil
 	}
 	p := newPlan(e, dst)
-	k, err := interp.GeneratedKernel(p.key(), func() (*ir.Kernel, error) { return p.kernel(), nil })
+	k, err := p.cachedKernel()
 	if err != nil {
 		return err
 	}
@@ -158,6 +159,35 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 		dims := append([]int{hi - lo}, shape[1:]...)
 		return kernelError(th.LaunchLibrary(dst.Device(), dims, args))
 	})
+}
+
+// leafKernels holds the kernels of flat stores of one leaf, by whether
+// the leaf is an array, its dtype and the output's: fills and contiguous
+// copies, the statements loops repeat most, find their kernel without a
+// key built and boxed each time (the kernels are GeneratedKernel's).
+var leafKernels [2][ir.F64 + 1][ir.F64 + 1]atomic.Pointer[ir.Kernel]
+
+// cachedKernel is the plan's kernel from the process cache.
+func (p *plan) cachedKernel() (*ir.Kernel, error) {
+	var memo *atomic.Pointer[ir.Kernel]
+	if r := p.roots[0]; len(p.roots) == 1 && p.flat && r.isLeaf() {
+		memo = &leafKernels[b2i(r.arr != nil)][r.t][p.out]
+		if k := memo.Load(); k != nil {
+			return k, nil
+		}
+	}
+	k, err := interp.GeneratedKernel(p.key(), func() (*ir.Kernel, error) { return p.kernel(), nil })
+	if err == nil && memo != nil {
+		memo.Store(k)
+	}
+	return k, err
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // kernelError turns a failure inside a generated kernel (an integer
