@@ -6,6 +6,7 @@ import (
 	"math/bits"
 
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // Host arithmetic. Untyped host numbers (Int, Float) behave like Python's;
@@ -187,7 +188,7 @@ func intRange(t ir.Type) (lo, hi int64) {
 var errIntDivZero = fmt.Errorf("integer division by zero")
 
 // binaryNum applies an arithmetic or bit operator to two numbers.
-func binaryNum(op string, x, y Value) (Value, error) {
+func binaryNum(op token.Op, x, y Value) (Value, error) {
 	if a, ok := x.(Int); ok {
 		if b, ok := y.(Int); ok {
 			r, err := intOp(op, int64(a), int64(b))
@@ -199,20 +200,25 @@ func binaryNum(op string, x, y Value) (Value, error) {
 	if !ok1 || !ok2 {
 		return nil, errOperands(op, x, y)
 	}
-	if op == "<<" || op == ">>" {
+	if op.IsShift() {
 		return shiftNum(op, a, b)
 	}
 	c := promote(a.c, b.c)
 	if c.float() {
-		if op == "%" || op == "&" || op == "|" || op == "^" {
+		if op == token.Rem || op == token.And || op == token.Or || op == token.Xor {
 			return nil, errOperands(op, x, y)
 		}
-		if c.t == ir.Invalid {
-			return makeNum(c, 0, 0, floatOp(op, a.float64(), b.float64()))
+		fa, fb := a.float64(), b.float64()
+		if c.t != ir.Invalid {
+			// As in a kernel: both operands (an untyped literal included) take
+			// the result dtype first, then the operation rounds once in it.
+			fa, fb = a.in(c.t), b.in(c.t)
 		}
-		// As in a kernel: both operands (an untyped literal included) take
-		// the result dtype first, then the operation rounds once in it.
-		return makeNum(c, 0, 0, floatOp(op, a.in(c.t), b.in(c.t)))
+		r, err := floatOp(op, fa, fb)
+		if err != nil {
+			return nil, err
+		}
+		return makeNum(c, 0, 0, r)
 	}
 	if c.t == ir.U64 {
 		ua, ok1 := a.asUint64()
@@ -248,35 +254,37 @@ func binaryNum(op string, x, y Value) (Value, error) {
 	return makeNum(c, r, 0, 0)
 }
 
-func floatOp(op string, a, b float64) float64 {
+func floatOp(op token.Op, a, b float64) (float64, error) {
 	switch op {
-	case "+":
-		return a + b
-	case "-":
-		return a - b
-	case "*":
-		return a * b
+	case token.Add:
+		return a + b, nil
+	case token.Sub:
+		return a - b, nil
+	case token.Mul:
+		return a * b, nil
+	case token.Quo:
+		return a / b, nil
 	}
-	return a / b
+	return 0, fmt.Errorf("unknown operator %s", op)
 }
 
 var errOverflow = fmt.Errorf("integer overflow")
 
-func intOp(op string, a, b int64) (int64, error) {
+func intOp(op token.Op, a, b int64) (int64, error) {
 	switch op {
-	case "+":
+	case token.Add:
 		r := a + b
 		if (r > a) != (b > 0) {
 			return 0, errOverflow
 		}
 		return r, nil
-	case "-":
+	case token.Sub:
 		r := a - b
 		if (r < a) != (b > 0) {
 			return 0, errOverflow
 		}
 		return r, nil
-	case "*":
+	case token.Mul:
 		if a == 0 || b == 0 {
 			return 0, nil
 		}
@@ -285,27 +293,27 @@ func intOp(op string, a, b int64) (int64, error) {
 			return 0, errOverflow
 		}
 		return r, nil
-	case "/", "%":
+	case token.Quo, token.Rem:
 		if b == 0 {
 			return 0, errIntDivZero
 		}
 		if a == math.MinInt64 && b == -1 {
-			if op == "%" {
+			if op == token.Rem {
 				return 0, nil
 			}
 			return 0, errOverflow
 		}
-		if op == "/" {
+		if op == token.Quo {
 			return a / b, nil
 		}
 		return a % b, nil
-	case "&":
+	case token.And:
 		return a & b, nil
-	case "|":
+	case token.Or:
 		return a | b, nil
-	case "^":
+	case token.Xor:
 		return a ^ b, nil
-	case "<<":
+	case token.Shl:
 		if b < 0 {
 			return 0, fmt.Errorf("negative shift count %d", b)
 		}
@@ -316,7 +324,7 @@ func intOp(op string, a, b int64) (int64, error) {
 			return 0, errOverflow
 		}
 		return a << b, nil
-	case ">>":
+	case token.Shr:
 		if b < 0 {
 			return 0, fmt.Errorf("negative shift count %d", b)
 		}
@@ -328,46 +336,46 @@ func intOp(op string, a, b int64) (int64, error) {
 	return 0, fmt.Errorf("unknown operator %s", op)
 }
 
-func uintOp(op string, a, b uint64) (uint64, error) {
+func uintOp(op token.Op, a, b uint64) (uint64, error) {
 	switch op {
-	case "+":
+	case token.Add:
 		r, c := bits.Add64(a, b, 0)
 		if c != 0 {
 			return 0, errOverflow
 		}
 		return r, nil
-	case "-":
+	case token.Sub:
 		r, c := bits.Sub64(a, b, 0)
 		if c != 0 {
 			return 0, errOverflow
 		}
 		return r, nil
-	case "*":
+	case token.Mul:
 		hi, lo := bits.Mul64(a, b)
 		if hi != 0 {
 			return 0, errOverflow
 		}
 		return lo, nil
-	case "/", "%":
+	case token.Quo, token.Rem:
 		if b == 0 {
 			return 0, errIntDivZero
 		}
-		if op == "/" {
+		if op == token.Quo {
 			return a / b, nil
 		}
 		return a % b, nil
-	case "&":
+	case token.And:
 		return a & b, nil
-	case "|":
+	case token.Or:
 		return a | b, nil
-	case "^":
+	case token.Xor:
 		return a ^ b, nil
 	}
 	return 0, fmt.Errorf("unknown operator %s", op)
 }
 
 // shiftNum shifts keeping the left operand's class (as Go does).
-func shiftNum(op string, a, b num) (Value, error) {
+func shiftNum(op token.Op, a, b num) (Value, error) {
 	if a.c.float() || b.c.float() {
 		return nil, fmt.Errorf("shift of non-integer operands")
 	}
@@ -376,7 +384,7 @@ func shiftNum(op string, a, b num) (Value, error) {
 		return nil, fmt.Errorf("negative or huge shift count")
 	}
 	if a.c.t == ir.U64 || a.c.t == ir.U32 || a.c.t == ir.U8 {
-		if op == ">>" {
+		if op == token.Shr {
 			if n >= 64 {
 				return makeNum(a.c, 0, 0, 0)
 			}
@@ -450,7 +458,7 @@ func cmp3(lt, gt bool) int {
 	return 0
 }
 
-func errOperands(op string, x, y Value) error {
+func errOperands(op token.Op, x, y Value) error {
 	return fmt.Errorf("operator %s not defined on %s and %s", op, x.Type(), y.Type())
 }
 
@@ -469,7 +477,7 @@ func negate(v Value) (Value, error) {
 	}
 	n, ok := toNum(v)
 	if !ok {
-		return nil, fmt.Errorf("operator - not defined on %s", v.Type())
+		return nil, fmt.Errorf("operator %s not defined on %s", token.Sub, v.Type())
 	}
 	switch {
 	case n.c.float():
@@ -491,5 +499,5 @@ func bitNot(v Value) (Value, error) {
 	if s, ok := v.(Scalar); ok && s.T.IsInt() {
 		return Scalar{T: s.T, Bits: ^s.Bits & sizeMask(s.T)}, nil
 	}
-	return nil, fmt.Errorf("operator ~ not defined on %s", v.Type())
+	return nil, fmt.Errorf("operator %s not defined on %s", token.BitNot, v.Type())
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -28,9 +29,10 @@ type Deferred interface {
 type ArrayOps interface {
 	// Binary applies op (an arithmetic, bit or comparison operator) to
 	// x and y, at least one of them an *Array or a Deferred.
-	Binary(th *Thread, op string, x, y Value) (Value, error)
-	// Unary applies "-", "+", "!" or "~" to an *Array or a Deferred.
-	Unary(th *Thread, op string, x Value) (Value, error)
+	Binary(th *Thread, op token.Op, x, y Value) (Value, error)
+	// Unary applies a prefix operator (token.Sub, Add, Not or BitNot) to an
+	// *Array or a Deferred.
+	Unary(th *Thread, op token.Op, x Value) (Value, error)
 	// AsType is x.astype(t).
 	AsType(th *Thread, x Value, t ir.Type) (Value, error)
 	// Store writes v (a Deferred, an array or a scalar, broadcast to dst's
@@ -79,7 +81,7 @@ func (th *Thread) materialise(v Value) (Value, error) {
 }
 
 // unaryOp is unary for host values and array operands.
-func (th *Thread) unaryOp(op string, x Value) (Value, error) {
+func (th *Thread) unaryOp(op token.Op, x Value) (Value, error) {
 	if arrayOps != nil && IsArrayOperand(x) {
 		return arrayOps.Unary(th, op, x)
 	}
@@ -96,7 +98,7 @@ func (th *Thread) StoreArray(dst *mem.Array, v Value, cast Cast) error {
 }
 
 // updateArray is `dst op= v` on an array: computed in place, one kernel.
-func (th *Thread) updateArray(dst *Array, op string, v Value) error {
+func (th *Thread) updateArray(dst *Array, op token.Op, v Value) error {
 	if arrayOps == nil {
 		return errOperands(op, dst, v)
 	}

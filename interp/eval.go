@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // ctrl says how a statement list ended.
@@ -186,8 +187,8 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 	if err != nil {
 		return err
 	}
-	op := s.Op[:len(s.Op)-1] // "+=" -> "+", "=" -> ""
-	if id, ok := s.Target.(*ast.Ident); ok && op != "" {
+	op := s.Op.Compound() // token.Add for +=, token.Invalid for =
+	if id, ok := s.Target.(*ast.Ident); ok && op != token.Invalid {
 		old, err := th.load(id, fr)
 		if err != nil {
 			return err
@@ -206,7 +207,7 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 	}
 	switch t := s.Target.(type) {
 	case *ast.Ident:
-		if op != "" {
+		if op != token.Invalid {
 			old, err := th.load(t, fr)
 			if err != nil {
 				return err
@@ -225,7 +226,7 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 		if vec, ok := x.(*Vector); ok && !isStruct(vec) {
 			return th.errorAt(t.Name.Pos, th.assignComponent(t.X, vec, t.Name.Name, nil, op, v, fr))
 		}
-		if op != "" {
+		if op != token.Invalid {
 			old, err := getAttr(th, x, t.Name.Name)
 			if err != nil {
 				return th.errorAt(t.Name.Pos, err)
@@ -241,7 +242,7 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 
 // assignIndex stores v, which may be a deferred array expression (valPos
 // is its position), into an element or a view.
-func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, valPos, opPos ast.Pos, fr *frame) error {
+func (th *Thread) assignIndex(t *ast.IndexExpr, op token.Op, v Value, valPos, opPos ast.Pos, fr *frame) error {
 	x, err := th.eval(t.X, fr)
 	if err != nil {
 		return err
@@ -273,7 +274,7 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, valPos, opPo
 	if vec, ok := x.(*Vector); ok && !isStruct(vec) {
 		return th.errorAt(t.Lbrack, th.assignComponent(t.X, vec, "", idx, op, v, fr))
 	}
-	if op != "" {
+	if op != token.Invalid {
 		old, err := index(th, x, idx)
 		if err != nil {
 			return th.errorAt(t.Lbrack, err)
@@ -287,7 +288,7 @@ func (th *Thread) assignIndex(t *ast.IndexExpr, op string, v Value, valPos, opPo
 
 // assignSlice writes v (combined with the view's old value by op, for
 // y[2:10] += v) into the view of x that cs select.
-func (th *Thread) assignSlice(t *ast.IndexExpr, x Value, cs []comp, op string, v Value, opPos ast.Pos) error {
+func (th *Thread) assignSlice(t *ast.IndexExpr, x Value, cs []comp, op token.Op, v Value, opPos ast.Pos) error {
 	a, ok := x.(*Array)
 	if !ok {
 		return th.errorAt(t.Lbrack, fmt.Errorf("not yet supported: assigning to a slice of a %s (build a new one with +)", x.Type()))
@@ -296,7 +297,7 @@ func (th *Thread) assignSlice(t *ast.IndexExpr, x Value, cs []comp, op string, v
 	if err != nil {
 		return th.errorAt(t.Lbrack, err)
 	}
-	if op != "" {
+	if op != token.Invalid {
 		// y[2:10] += v: one kernel, in place (updateArray).
 		return th.errorAt(opPos, th.updateArray(a.wrap(view), op, v))
 	}
@@ -579,12 +580,12 @@ func literal(e *ast.BasicLit) (Value, error) {
 }
 
 func (th *Thread) evalBinary(e *ast.BinaryExpr, fr *frame) (Value, error) {
-	if e.Op == "&&" || e.Op == "||" {
+	if e.Op.IsLogical() {
 		a, err := th.cond(e.X, fr)
 		if err != nil {
 			return nil, err
 		}
-		if a == (e.Op == "||") {
+		if a == (e.Op == token.LOr) {
 			return Bool(a), nil
 		}
 		b, err := th.cond(e.Y, fr)
@@ -598,7 +599,7 @@ func (th *Thread) evalBinary(e *ast.BinaryExpr, fr *frame) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	if e.Op == "@" {
+	if e.Op == token.MatMul {
 		v, err := th.matmulOp(e, x, y)
 		return v, th.errorAt(e.OpPos, err)
 	}

@@ -7,11 +7,12 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // binary applies a binary operator (not && or ||) to host values. th
 // (which may be nil) sizes concatenations against its memory budget.
-func binary(th *Thread, op string, x, y Value) (Value, error) {
+func binary(th *Thread, op token.Op, x, y Value) (Value, error) {
 	if arrayOps != nil && (IsArrayOperand(x) || IsArrayOperand(y)) {
 		return arrayOps.Binary(th, op, x, y)
 	}
@@ -19,15 +20,15 @@ func binary(th *Thread, op string, x, y Value) (Value, error) {
 		return vectorBinary(op, x, y)
 	}
 	switch op {
-	case "==", "!=":
+	case token.Eql, token.Neq:
 		eq, err := equal(x, y)
 		if err != nil {
 			return nil, err
 		}
-		return Bool(eq == (op == "==")), nil
-	case "<", "<=", ">", ">=":
+		return Bool(eq == (op == token.Eql)), nil
+	case token.Lss, token.Leq, token.Gtr, token.Geq:
 		return compare(op, x, y)
-	case "+":
+	case token.Add:
 		switch a := x.(type) {
 		case String:
 			if b, ok := y.(String); ok {
@@ -60,7 +61,7 @@ func equal(x, y Value) (bool, error) { return equalDepth(x, y, 0) }
 // contains itself would otherwise recurse until the Go stack overflows.
 func equalDepth(x, y Value, depth int) (bool, error) {
 	if isVector(x) || isVector(y) {
-		eq, err := vectorBinary("==", x, y)
+		eq, err := vectorBinary(token.Eql, x, y)
 		return err == nil && bool(eq.(Bool)), err
 	}
 	if a, ok := toNum(x); ok {
@@ -99,7 +100,7 @@ func equalDepth(x, y Value, depth int) (bool, error) {
 	return x == y, nil
 }
 
-func compare(op string, x, y Value) (Value, error) {
+func compare(op token.Op, x, y Value) (Value, error) {
 	var c int
 	if a, ok := toNum(x); ok {
 		b, ok := toNum(y)
@@ -120,29 +121,31 @@ func compare(op string, x, y Value) (Value, error) {
 		return nil, fmt.Errorf("operator %s not defined on %s", op, x.Type())
 	}
 	switch op {
-	case "<":
+	case token.Lss:
 		return Bool(c < 0), nil
-	case "<=":
+	case token.Leq:
 		return Bool(c <= 0), nil
-	case ">":
+	case token.Gtr:
 		return Bool(c > 0), nil
+	case token.Geq:
+		return Bool(c >= 0), nil
 	}
-	return Bool(c >= 0), nil
+	return nil, fmt.Errorf("unknown operator %s", op)
 }
 
-func unary(op string, x Value) (Value, error) {
+func unary(op token.Op, x Value) (Value, error) {
 	switch op {
-	case "-":
+	case token.Sub:
 		return negate(x)
-	case "+":
+	case token.Add:
 		if _, ok := toNum(x); ok {
 			return x, nil
 		}
-	case "!":
+	case token.Not:
 		if b, ok := x.(Bool); ok {
 			return !b, nil
 		}
-	case "~":
+	case token.BitNot:
 		return bitNot(x)
 	}
 	return nil, fmt.Errorf("operator %s not defined on %s", op, x.Type())
@@ -333,14 +336,14 @@ func parseNumber(s string, t ir.Type) (Value, error) {
 }
 
 // Binary applies a binary operator, for builtins (sized by the caps alone).
-func Binary(op string, x, y Value) (Value, error) { return binary(nil, op, x, y) }
+func Binary(op token.Op, x, y Value) (Value, error) { return binary(nil, op, x, y) }
 
 // Equal reports x == y with the language's rules.
 func Equal(x, y Value) (bool, error) { return equal(x, y) }
 
 // Less reports x < y with the language's rules.
 func Less(x, y Value) (bool, error) {
-	v, err := compare("<", x, y)
+	v, err := compare(token.Lss, x, y)
 	if err != nil {
 		return false, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/linalg"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // Host vectors, matrices and quaternions (TYPES.md section 1). Every
@@ -80,7 +81,7 @@ func LinalgResult(h *ir.Host, t dtype.Type, lanes []uint64, err error) (Value, e
 }
 
 // vectorBinary is x op y where x or y is a Vector.
-func vectorBinary(op string, x, y Value) (Value, error) {
+func vectorBinary(op token.Op, x, y Value) (Value, error) {
 	e := LaneType([]Value{x, y})
 	tx, bx, err := LinalgOperand(x, e)
 	if err != nil {
@@ -97,7 +98,7 @@ func vectorBinary(op string, x, y Value) (Value, error) {
 
 func vectorNegate(v *Vector) (Value, error) {
 	h := &ir.Host{}
-	t, out, err := linalg.Unary[uint64](h, "-", v.T, v.Lanes)
+	t, out, err := linalg.Unary[uint64](h, token.Sub, v.T, v.Lanes)
 	return LinalgResult(h, t, out, err)
 }
 
@@ -188,7 +189,7 @@ func (v *Vector) get(name string, idx []Value) (Value, error) {
 
 // assignComponent is `target.name op= x` or `target[idx] op= x` for a
 // variable target holding v: the variable gets a changed copy.
-func (th *Thread) assignComponent(target ast.Expr, v *Vector, name string, idx []Value, op string, x Value, fr *frame) error {
+func (th *Thread) assignComponent(target ast.Expr, v *Vector, name string, idx []Value, op token.Op, x Value, fr *frame) error {
 	id, ok := target.(*ast.Ident)
 	if !ok || (id.Scope != ast.ScopeLocal && id.Scope != ast.ScopeGlobal) {
 		return fmt.Errorf("cannot assign to a component of a %s that is not in a variable: vectors are values", v.T)
@@ -197,7 +198,7 @@ func (th *Thread) assignComponent(target ast.Expr, v *Vector, name string, idx [
 	if err != nil {
 		return err
 	}
-	if op != "" {
+	if op != token.Invalid {
 		old, _ := v.get(name, idx)
 		if x, err = binary(th, op, old, x); err != nil {
 			return err

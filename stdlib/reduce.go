@@ -7,6 +7,7 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib/fuse"
 	"github.com/gscript-lang/gscript/stdlib/reduce"
@@ -128,9 +129,9 @@ func listReduction(k reduce.Kind, name string, vs []interp.Value) (interp.Value,
 }
 
 func listArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, error) {
-	op, acc := "+", interp.Value(interp.Int(0))
+	op, acc := token.Add, interp.Value(interp.Int(0))
 	if k == reduce.Prod {
-		op, acc = "*", interp.Int(1)
+		op, acc = token.Mul, interp.Int(1)
 	}
 	for _, v := range vs {
 		switch v.(type) {

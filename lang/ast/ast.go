@@ -1,5 +1,7 @@
 package ast
 
+import "github.com/gscript-lang/gscript/lang/token"
+
 // Node is any syntax tree node.
 type Node interface {
 	// Start is the position of the node's first token.
@@ -104,12 +106,13 @@ type StructField struct {
 	Type *TypeExpr
 }
 
-// AssignStmt is `target op value` where Op is "=", "+=", "-=", "*=", "/=" or "%=".
+// AssignStmt is `target op value` where Op is token.Assign or a compound
+// assignment (token.AddAssign, ...; Op.Compound is its binary operator).
 // Target is an *Ident, *IndexExpr or *AttrExpr.
 type AssignStmt struct {
 	Pos    Pos
 	Target Expr
-	Op     string
+	Op     token.Op
 	OpPos  Pos
 	Value  Expr
 }
@@ -342,17 +345,17 @@ type ListLit struct {
 	Elems []Expr
 }
 
-// UnaryExpr is `Op X` with Op one of "-", "+", "!", "~".
+// UnaryExpr is `Op X` with Op one of token.Sub, Add, Not, BitNot (- + ! ~).
 type UnaryExpr struct {
 	Pos Pos
-	Op  string
+	Op  token.Op
 	X   Expr
 }
 
-// BinaryExpr is `X Op Y`; OpPos is the operator's position.
+// BinaryExpr is `X Op Y` with Op.IsBinary; OpPos is the operator's position.
 type BinaryExpr struct {
 	X     Expr
-	Op    string
+	Op    token.Op
 	OpPos Pos
 	Y     Expr
 }

@@ -1,5 +1,7 @@
 // Package ast holds gscript's syntax tree: every node carries the position of
-// its first token.
+// its first token. Operators (AssignStmt, UnaryExpr and BinaryExpr's Op) are
+// lang/token's enum, not their spelling: a consumer switches on constants the
+// compiler checks and prints an operator with its one spelling, Op.String.
 package ast
 
 import "github.com/gscript-lang/gscript/lang/pos"

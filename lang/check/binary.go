@@ -2,38 +2,18 @@ package check
 
 import (
 	"go/constant"
-	"go/token"
+	gotoken "go/token"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
-var binOps = map[string]ir.Op{
-	"+": ir.OpAdd, "-": ir.OpSub, "*": ir.OpMul, "/": ir.OpDiv, "%": ir.OpRem,
-	"<<": ir.OpShl, ">>": ir.OpShr, "&": ir.OpAnd, "|": ir.OpOr, "^": ir.OpXor,
-	"==": ir.OpEq, "!=": ir.OpNe, "<": ir.OpLt, "<=": ir.OpLe, ">": ir.OpGt, ">=": ir.OpGe,
-}
-
-var binTokens = map[string]token.Token{
-	"+": token.ADD, "-": token.SUB, "*": token.MUL, "/": token.QUO, "%": token.REM,
-	"&": token.AND, "|": token.OR, "^": token.XOR,
-	"==": token.EQL, "!=": token.NEQ, "<": token.LSS, "<=": token.LEQ, ">": token.GTR, ">=": token.GEQ,
-	"&&": token.LAND, "||": token.LOR,
-}
-
-func isComparison(op string) bool {
-	switch op {
-	case "==", "!=", "<", "<=", ">", ">=":
-		return true
-	}
-	return false
-}
-
 func (b *body) binaryExpr(e *ast.BinaryExpr) operand {
-	if e.Op == "&&" || e.Op == "||" {
+	if e.Op.IsLogical() {
 		return b.logical(e)
 	}
-	if e.Op == "@" {
+	if e.Op == token.MatMul {
 		b.errs.Add(e.OpPos, "the matrix product @ is only available in host code, not in a %s", b.kind)
 		return invalid()
 	}
@@ -44,11 +24,11 @@ func (b *body) binaryExpr(e *ast.BinaryExpr) operand {
 
 // binary checks and lowers `x op y`; e is the whole expression for
 // messages (also used by compound assignment).
-func (b *body) binary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand {
+func (b *body) binary(e ast.Expr, op token.Op, pos ast.Pos, x, y operand) operand {
 	if x.mode == modeInvalid || y.mode == modeInvalid {
 		return invalid()
 	}
-	if anyVec(x, y) && op != "<<" && op != ">>" {
+	if anyVec(x, y) && !op.IsShift() {
 		return b.vecBinary(e, op, pos, x, y)
 	}
 	for _, o := range []operand{x, y} {
@@ -57,7 +37,7 @@ func (b *body) binary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand 
 			return invalid()
 		}
 	}
-	if op == "<<" || op == ">>" {
+	if op.IsShift() {
 		return b.shift(e, op, pos, x, y)
 	}
 	x, y, ok := b.unify(op, pos, x, y)
@@ -67,7 +47,7 @@ func (b *body) binary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand 
 	if !b.opDefined(op, pos, x) {
 		return invalid()
 	}
-	if (op == "/" || op == "%") && y.mode == modeConst && isZero(y.val) {
+	if (op == token.Quo || op == token.Rem) && y.mode == modeConst && isZero(y.val) {
 		b.errs.Add(y.expr.Start(), "division by zero")
 		return invalid()
 	}
@@ -75,13 +55,13 @@ func (b *body) binary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand 
 		return b.foldBinary(e, op, x, y)
 	}
 	rt := x.t
-	if isComparison(op) {
+	if op.IsComparison() {
 		rt = ir.Bool
 	}
 	args := []ir.Reg{b.materialize(x), b.materialize(y)}
 	dst := b.reg(rt)
 	inst := &ir.Inst{Op: binOps[op], Dst: dst, Args: args}
-	if (op == "/" || op == "%") && x.t.IsInt() {
+	if (op == token.Quo || op == token.Rem) && x.t.IsInt() {
 		inst.Pos = pos
 	}
 	b.emit(inst)
@@ -90,7 +70,7 @@ func (b *body) binary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand 
 
 // unify gives both operands one type: an untyped constant takes the other
 // side's type; two typed operands must agree.
-func (b *body) unify(op string, pos ast.Pos, x, y operand) (operand, operand, bool) {
+func (b *body) unify(op token.Op, pos ast.Pos, x, y operand) (operand, operand, bool) {
 	switch {
 	case x.untyped() && y.untyped():
 		if (x.val.Kind() == constant.Bool) != (y.val.Kind() == constant.Bool) {
@@ -118,13 +98,13 @@ func (b *body) unify(op string, pos ast.Pos, x, y operand) (operand, operand, bo
 }
 
 // opDefined checks that op applies to the (unified) operand type.
-func (b *body) opDefined(op string, pos ast.Pos, x operand) bool {
+func (b *body) opDefined(op token.Op, pos ast.Pos, x operand) bool {
 	t := typeOf(x)
 	ok := true
 	switch op {
-	case "+", "-", "*", "/", "<", "<=", ">", ">=":
+	case token.Add, token.Sub, token.Mul, token.Quo, token.Lss, token.Leq, token.Gtr, token.Geq:
 		ok = t.IsNumeric()
-	case "%", "&", "|", "^":
+	case token.Rem, token.And, token.Or, token.Xor:
 		ok = t.IsInt()
 	}
 	if !ok {
@@ -139,23 +119,23 @@ func (b *body) opDefined(op string, pos ast.Pos, x operand) bool {
 
 // foldBinary evaluates an operation on two constants of one type (or both
 // untyped).
-func (b *body) foldBinary(e ast.Expr, op string, x, y operand) operand {
-	if isComparison(op) {
+func (b *body) foldBinary(e ast.Expr, op token.Op, x, y operand) operand {
+	if op.IsComparison() {
 		v := constant.MakeBool(constant.Compare(x.val, binTokens[op], y.val))
 		return operand{mode: modeConst, val: v, expr: e}
 	}
 	tok := binTokens[op]
-	intDiv := op == "/" && x.val.Kind() == constant.Int && y.val.Kind() == constant.Int &&
+	intDiv := op == token.Quo && x.val.Kind() == constant.Int && y.val.Kind() == constant.Int &&
 		(x.t == ir.Invalid || x.t.IsInt())
 	if intDiv {
-		tok = token.QUO_ASSIGN // go/constant's truncated integer division
+		tok = gotoken.QUO_ASSIGN // go/constant's truncated integer division
 	}
 	return b.typedConst(e, x.t, constant.BinaryOp(x.val, tok, y.val))
 }
 
 // shift checks `x << y`: both ints, the result has x's type. An untyped
 // constant x shifted by a non-constant count takes its default type.
-func (b *body) shift(e ast.Expr, op string, pos ast.Pos, x, y operand) operand {
+func (b *body) shift(e ast.Expr, op token.Op, pos ast.Pos, x, y operand) operand {
 	if !isInteger(x) || !isInteger(y) {
 		bad := x
 		if isInteger(x) {
@@ -174,9 +154,9 @@ func (b *body) shift(e ast.Expr, op string, pos ast.Pos, x, y operand) operand {
 			b.errs.Add(y.expr.Start(), "shift count %s too large", y.val.ExactString())
 			return invalid()
 		}
-		tok := token.SHL
-		if op == ">>" {
-			tok = token.SHR
+		tok := gotoken.SHL
+		if op == token.Shr {
+			tok = gotoken.SHR
 		}
 		return b.typedConst(e, x.t, constant.Shift(x.val, tok, uint(n)))
 	}
@@ -208,7 +188,7 @@ func (b *body) logical(e *ast.BinaryExpr) operand {
 		if y.mode == modeConst {
 			return b.foldBinary(e, e.Op, x, y)
 		}
-		if constant.BoolVal(x.val) == (e.Op == "&&") {
+		if constant.BoolVal(x.val) == (e.Op == token.LAnd) {
 			y.expr = e // true && y == y; false || y == y
 			return y
 		}
@@ -218,7 +198,7 @@ func (b *body) logical(e *ast.BinaryExpr) operand {
 	b.emit(&ir.Inst{Op: ir.OpMov, Dst: dst, Args: []ir.Reg{x.reg}})
 	node := &ir.If{Cond: x.reg}
 	right := &node.Then
-	if e.Op == "||" {
+	if e.Op == token.LOr {
 		right = &node.Else
 	}
 	ok := true
@@ -238,7 +218,7 @@ func (b *body) logical(e *ast.BinaryExpr) operand {
 	return operand{mode: modeValue, t: ir.Bool, reg: dst, expr: e}
 }
 
-func (b *body) checkBool(op string, pos ast.Pos, x operand) bool {
+func (b *body) checkBool(op token.Op, pos ast.Pos, x operand) bool {
 	if x.mode == modeInvalid {
 		return false
 	}

@@ -2,10 +2,11 @@ package check
 
 import (
 	"go/constant"
-	"go/token"
+	gotoken "go/token"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // Const is the value of a const declaration: untyped when Type is
@@ -175,18 +176,16 @@ func (e *constEval) unary(x *ast.UnaryExpr) (Const, bool) {
 		prec = uint(v.Type.Size() * 8) // ~ of an unsigned const stays in range
 	}
 	switch {
-	case (x.Op == "-" || x.Op == "+") && (kind == constant.Int || kind == constant.Float):
+	case (x.Op == token.Sub || x.Op == token.Add) && (kind == constant.Int || kind == constant.Float):
 		return e.result(x, v.Type, constant.UnaryOp(unaryTokens[x.Op], v.Val, prec))
-	case x.Op == "!" && kind == constant.Bool:
-		return Const{Val: constant.UnaryOp(token.NOT, v.Val, 0), Type: v.Type}, true
-	case x.Op == "~" && kind == constant.Int && !v.Type.IsFloat():
-		return e.result(x, v.Type, constant.UnaryOp(token.XOR, v.Val, prec))
+	case x.Op == token.Not && kind == constant.Bool:
+		return Const{Val: constant.UnaryOp(gotoken.NOT, v.Val, 0), Type: v.Type}, true
+	case x.Op == token.BitNot && kind == constant.Int && !v.Type.IsFloat():
+		return e.result(x, v.Type, constant.UnaryOp(gotoken.XOR, v.Val, prec))
 	}
 	e.errs.Add(x.Pos, "operator %s not defined on %s in a const", x.Op, exprString(x.X))
 	return Const{}, false
 }
-
-var unaryTokens = map[string]token.Token{"-": token.SUB, "+": token.ADD}
 
 // result gives v type t (when typed), checking that it fits.
 func (e *constEval) result(at ast.Expr, t ir.Type, v constant.Value) (Const, bool) {
@@ -208,7 +207,7 @@ func (e *constEval) binary(x *ast.BinaryExpr) (Const, bool) {
 	if !e.operandsFit(x, a.Val, b.Val) {
 		return Const{}, false
 	}
-	if x.Op == "<<" || x.Op == ">>" {
+	if x.Op.IsShift() {
 		return e.shift(x, a.Type, a.Val, b.Val) // the count's type does not matter
 	}
 	t := a.Type
@@ -219,12 +218,12 @@ func (e *constEval) binary(x *ast.BinaryExpr) (Const, bool) {
 		e.errs.Add(x.OpPos, "mismatched types %s and %s in a const", a.Type, b.Type)
 		return Const{}, false
 	}
-	if x.Op == "&&" || x.Op == "||" || isComparison(x.Op) {
+	if x.Op.IsLogical() || x.Op.IsComparison() {
 		return e.boolOp(x, a.Val, b.Val), true
 	}
 	tok := binTokens[x.Op]
-	if x.Op == "/" && a.Val.Kind() == constant.Int && b.Val.Kind() == constant.Int && !t.IsFloat() {
-		tok = token.QUO_ASSIGN // go/constant's truncated integer division
+	if x.Op == token.Quo && a.Val.Kind() == constant.Int && b.Val.Kind() == constant.Int && !t.IsFloat() {
+		tok = gotoken.QUO_ASSIGN // go/constant's truncated integer division
 	}
 	return e.result(x, t, constant.BinaryOp(a.Val, tok, b.Val))
 }
@@ -236,20 +235,20 @@ func (e *constEval) operandsFit(x *ast.BinaryExpr, a, b constant.Value) bool {
 	ints := a.Kind() == constant.Int && b.Kind() == constant.Int
 	var ok bool
 	switch x.Op {
-	case "&&", "||":
+	case token.LAnd, token.LOr:
 		ok = bools
-	case "==", "!=":
+	case token.Eql, token.Neq:
 		ok = bools || nums
-	case "%", "&", "|", "^", "<<", ">>":
+	case token.Rem, token.And, token.Or, token.Xor, token.Shl, token.Shr:
 		ok = ints
-	case "+", "-", "*", "/", "<", "<=", ">", ">=":
+	case token.Add, token.Sub, token.Mul, token.Quo, token.Lss, token.Leq, token.Gtr, token.Geq:
 		ok = nums
 	}
 	if !ok {
 		e.errs.Add(x.OpPos, "operator %s not defined on %s and %s in a const", x.Op, exprString(x.X), exprString(x.Y))
 		return false
 	}
-	if (x.Op == "/" || x.Op == "%") && isZero(b) {
+	if (x.Op == token.Quo || x.Op == token.Rem) && isZero(b) {
 		e.errs.Add(x.Y.Start(), "division by zero in a const")
 		return false
 	}
@@ -258,9 +257,9 @@ func (e *constEval) operandsFit(x *ast.BinaryExpr, a, b constant.Value) bool {
 
 func (e *constEval) boolOp(x *ast.BinaryExpr, a, b constant.Value) Const {
 	switch x.Op {
-	case "&&":
+	case token.LAnd:
 		return Const{Val: constant.MakeBool(constant.BoolVal(a) && constant.BoolVal(b))}
-	case "||":
+	case token.LOr:
 		return Const{Val: constant.MakeBool(constant.BoolVal(a) || constant.BoolVal(b))}
 	}
 	return Const{Val: constant.MakeBool(constant.Compare(a, binTokens[x.Op], b))}
@@ -272,9 +271,9 @@ func (e *constEval) shift(x *ast.BinaryExpr, t ir.Type, a, b constant.Value) (Co
 		e.errs.Add(x.Y.Start(), "shift count %s must be between 0 and %d in a const", b.ExactString(), maxConstShift)
 		return Const{}, false
 	}
-	tok := token.SHL
-	if x.Op == ">>" {
-		tok = token.SHR
+	tok := gotoken.SHL
+	if x.Op == token.Shr {
+		tok = gotoken.SHR
 	}
 	return e.result(x, t, constant.Shift(a, tok, uint(n)))
 }

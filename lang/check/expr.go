@@ -2,11 +2,11 @@ package check
 
 import (
 	"go/constant"
-	"go/token"
 	"math"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // expr checks and lowers an expression. Constants stay unlowered until a
@@ -221,38 +221,35 @@ func (b *body) unary(e *ast.UnaryExpr) operand {
 	if x.mode == modeInvalid {
 		return x
 	}
-	if x.mode == modeVec && (e.Op == "-" || e.Op == "+") {
+	if x.mode == modeVec && (e.Op == token.Sub || e.Op == token.Add) {
 		return b.vecUnary(e, x)
 	}
 	if x.mode != modeConst && x.mode != modeValue {
 		b.errs.Add(e.Pos, "operator %s not defined on %s", e.Op, x)
 		return invalid()
 	}
-	kindOK := map[string]func(operand) bool{
-		"-": isNumeric, "+": isNumeric, "!": isBool, "~": isInteger,
-	}[e.Op]
-	if kindOK == nil || !kindOK(x) {
+	if !unaryKinds[e.Op](x) {
 		b.errs.Add(e.Pos, "operator %s not defined on %s", e.Op, x)
 		return invalid()
 	}
-	if e.Op == "+" {
+	if e.Op == token.Add {
 		x.expr = e
 		return x
 	}
 	if x.mode == modeConst {
 		return b.foldUnary(e, x)
 	}
-	if x.nonFinite && e.Op == "-" {
+	if x.nonFinite && e.Op == token.Sub {
 		return b.nonFinite(e, -x.ieee, x.t) // -inf stays claimable
 	}
-	op := map[string]ir.Op{"-": ir.OpNeg, "!": ir.OpNot, "~": ir.OpBitNot}[e.Op]
+	op := unaryOps[e.Op]
 	dst := b.reg(x.t)
 	b.emit(&ir.Inst{Op: op, Dst: dst, Args: []ir.Reg{x.reg}})
 	return operand{mode: modeValue, t: x.t, reg: dst, expr: e}
 }
 
 func (b *body) foldUnary(e *ast.UnaryExpr, x operand) operand {
-	tok := map[string]token.Token{"-": token.SUB, "!": token.NOT, "~": token.XOR}[e.Op]
+	tok := unaryTokens[e.Op]
 	prec := uint(0)
 	if x.t.IsInt() && !x.t.IsSigned() {
 		prec = uint(x.t.Size() * 8)

@@ -7,6 +7,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/ir/irtest"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // These tests build ASTs by hand so they do not depend on the parser.
@@ -27,10 +28,10 @@ func TestHandSaxpy(t *testing.T) {
 		Body: &ast.Block{Pos: hp(1, 54), Stmts: []ast.Stmt{
 			&ast.LetStmt{Pos: hp(2, 5), Names: []*ast.Ident{hid("i", 2, 9)},
 				Value: &ast.CallExpr{Fun: hid("tid", 2, 13), Lparen: hp(2, 16)}},
-			&ast.AssignStmt{Pos: hp(3, 5), Op: "=", OpPos: hp(3, 10),
+			&ast.AssignStmt{Pos: hp(3, 5), Op: token.Assign, OpPos: hp(3, 10),
 				Target: &ast.IndexExpr{X: hid("y", 3, 5), Lbrack: hp(3, 6), Indices: []ast.Expr{hid("i", 3, 7)}},
-				Value: &ast.BinaryExpr{Op: "+", OpPos: hp(3, 23),
-					X: &ast.BinaryExpr{Op: "*", OpPos: hp(3, 16), X: hid("a", 3, 14),
+				Value: &ast.BinaryExpr{Op: token.Add, OpPos: hp(3, 23),
+					X: &ast.BinaryExpr{Op: token.Mul, OpPos: hp(3, 16), X: hid("a", 3, 14),
 						Y: &ast.IndexExpr{X: hid("x", 3, 18), Lbrack: hp(3, 19), Indices: []ast.Expr{hid("i", 3, 20)}}},
 					Y: &ast.IndexExpr{X: hid("y", 3, 25), Lbrack: hp(3, 26), Indices: []ast.Expr{hid("i", 3, 27)}}}},
 		}, End: hp(4, 1)}}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // index lowers a[i, ...] (a load) and a.shape[k].
@@ -142,7 +143,7 @@ func (b *body) assign(s *ast.AssignStmt) {
 
 // compound computes `target op= value` as target op value.
 func (b *body) compound(s *ast.AssignStmt, cur, y operand) operand {
-	op := s.Op[:len(s.Op)-1]
+	op := s.Op.Compound()
 	e := &ast.BinaryExpr{X: s.Target, Op: op, OpPos: s.OpPos, Y: s.Value}
 	return b.binary(e, op, s.OpPos, cur, y)
 }
@@ -164,7 +165,7 @@ func (b *body) assignVar(s *ast.AssignStmt, id *ast.Ident) {
 		return
 	}
 	y := b.expr(s.Value)
-	if s.Op != "=" {
+	if s.Op != token.Assign {
 		y = b.compound(s, b.ident(id), y)
 	}
 	if !v.ct.IsScalar() {
@@ -195,7 +196,7 @@ func (b *body) assignElem(s *ast.AssignStmt, t *ast.IndexExpr) {
 	if !ok {
 		return
 	}
-	if s.Op != "=" {
+	if s.Op != token.Assign {
 		cur := b.reg(x.arr.elem)
 		b.emitFrom(&ir.Inst{Op: ir.OpLoad, Dst: cur, Param: x.arr.param, Space: x.arr.space, Args: regs, Pos: t.Lbrack}, t)
 		b.read(x.arr)

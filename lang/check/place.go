@@ -4,6 +4,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // place is the target of an assignment into a compound value: some
@@ -211,7 +212,7 @@ func (b *body) assignPlace(s *ast.AssignStmt, target ast.Expr) {
 		return
 	}
 	var cur operand
-	if s.Op != "=" {
+	if s.Op != token.Assign {
 		cur = b.linalgResult(p.t, p.read(b), target)
 	}
 	if y := b.laneValue(s, target, p.t, cur); y != nil {
@@ -224,7 +225,7 @@ func (b *body) assignPlace(s *ast.AssignStmt, target ast.Expr) {
 // an error.
 func (b *body) laneValue(s *ast.AssignStmt, target ast.Expr, t dtype.Type, cur operand) []ir.Reg {
 	y := b.expr(s.Value)
-	if s.Op != "=" {
+	if s.Op != token.Assign {
 		y = b.compound(s, cur, y)
 	}
 	if t.IsScalar() {

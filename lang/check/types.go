@@ -194,11 +194,11 @@ func writeExpr(b *strings.Builder, e ast.Expr) {
 		writeList(b, e.Elems)
 		b.WriteByte(']')
 	case *ast.UnaryExpr:
-		b.WriteString(e.Op)
+		b.WriteString(e.Op.String())
 		writeExpr(b, e.X)
 	case *ast.BinaryExpr:
 		writeExpr(b, e.X)
-		b.WriteString(" " + e.Op + " ")
+		b.WriteString(" " + e.Op.String() + " ")
 		writeExpr(b, e.Y)
 	case *ast.CallExpr:
 		writeExpr(b, e.Fun)

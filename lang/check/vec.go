@@ -10,6 +10,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/linalg"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // Vector, matrix and quaternion values (TYPES.md section 1; doc.go
@@ -123,7 +124,7 @@ func anyVec(ops ...operand) bool {
 }
 
 // vecBinary lowers x op y where one side is compound.
-func (b *body) vecBinary(e ast.Expr, op string, pos ast.Pos, x, y operand) operand {
+func (b *body) vecBinary(e ast.Expr, op token.Op, pos ast.Pos, x, y operand) operand {
 	for _, o := range []operand{x, y} {
 		if o.mode == modeVec && o.ct.Kind == dtype.StructKind {
 			b.errs.Add(pos, "operator %s not defined on %s (structs have no arithmetic: work on their fields)", op, o)
@@ -131,7 +132,7 @@ func (b *body) vecBinary(e ast.Expr, op string, pos ast.Pos, x, y operand) opera
 		}
 	}
 	elem := laneType([]operand{x, y})
-	context := "operand of " + op
+	context := "operand of " + op.String()
 	tx, lx, ok1 := b.lanesOf(x, elem, context)
 	ty, ly, ok2 := b.lanesOf(y, elem, context)
 	if !ok1 || !ok2 {
@@ -147,7 +148,7 @@ func (b *body) vecBinary(e ast.Expr, op string, pos ast.Pos, x, y operand) opera
 
 // vecUnary lowers -v (and +v).
 func (b *body) vecUnary(e *ast.UnaryExpr, x operand) operand {
-	if e.Op == "+" {
+	if e.Op == token.Add {
 		x.expr = e
 		return x
 	}

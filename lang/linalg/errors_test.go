@@ -8,6 +8,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/linalg"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 func TestErrors(t *testing.T) {
@@ -110,9 +111,9 @@ func apply(h *ir.Host, name string, target dtype.Type, ts []dtype.Type, args [][
 	t1, a1 := at(1)
 	switch {
 	case name == "neg":
-		linalg.Unary[uint64](h, "-", t0, a0)
+		linalg.Unary[uint64](h, token.Sub, t0, a0)
 	case strings.HasPrefix(name, "op"):
-		linalg.Binary[uint64](h, name[2:], t0, t1, a0, a1)
+		linalg.Binary[uint64](h, token.Lookup(name[2:]), t0, t1, a0, a1)
 	default:
 		linalg.Call[uint64](h, name, ts, args)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/linalg"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // val is a test value: a type and its lanes as float64 (converted to the
@@ -71,9 +72,9 @@ func eval(name string, args ...val) (val, error) {
 	var err error
 	switch {
 	case strings.HasPrefix(name, "op"):
-		t, out, err = linalg.Binary[uint64](h, name[2:], ts[0], ts[1], bs[0], bs[1])
+		t, out, err = linalg.Binary[uint64](h, token.Lookup(name[2:]), ts[0], ts[1], bs[0], bs[1])
 	case name == "neg":
-		t, out, err = linalg.Unary[uint64](h, "-", ts[0], bs[0])
+		t, out, err = linalg.Unary[uint64](h, token.Sub, ts[0], bs[0])
 	case strings.HasPrefix(name, "new "):
 		t = ty(name[4:])
 		out, err = linalg.Construct[uint64](h, t, ts, bs)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // known reports whether t is a type this package computes with: a
@@ -28,48 +29,48 @@ func value[R any](t dtype.Type, x []R) error {
 	return nil
 }
 
-// Unary applies op ("-") to x of type t.
-func Unary[R any](o ir.Machine[R], op string, t dtype.Type, x []R) (dtype.Type, []R, error) {
+// Unary applies op (token.Sub, -) to x of type t.
+func Unary[R any](o ir.Machine[R], op token.Op, t dtype.Type, x []R) (dtype.Type, []R, error) {
 	if err := value(t, x); err != nil {
 		return dtype.Type{}, nil, err
 	}
-	if op != "-" || !t.Elem.IsNumeric() {
+	if op != token.Sub || !t.Elem.IsNumeric() {
 		return dtype.Type{}, nil, fmt.Errorf("operator %s not defined on %s", op, t)
 	}
 	return t, on(o, t.Elem).each(ir.OpNeg, x), nil
 }
 
 // arith maps the arithmetic operators to their lane ops.
-var arith = map[string]ir.Op{"+": ir.OpAdd, "-": ir.OpSub, "*": ir.OpMul, "/": ir.OpDiv}
+var arith = map[token.Op]ir.Op{token.Add: ir.OpAdd, token.Sub: ir.OpSub, token.Mul: ir.OpMul, token.Quo: ir.OpDiv}
 
 // Binary applies op (+ - * / == !=) to x of type tx and y of type ty;
 // either may be a scalar (dtype.Of(...), one lane) of the other's lane
 // type.
-func Binary[R any](o ir.Machine[R], op string, tx, ty dtype.Type, x, y []R) (dtype.Type, []R, error) {
+func Binary[R any](o ir.Machine[R], op token.Op, tx, ty dtype.Type, x, y []R) (dtype.Type, []R, error) {
 	if err := value(tx, x); err != nil {
 		return dtype.Type{}, nil, err
 	}
 	if err := value(ty, y); err != nil {
 		return dtype.Type{}, nil, err
 	}
-	if _, ok := arith[op]; !ok && op != "==" && op != "!=" {
+	if _, ok := arith[op]; !ok && op != token.Eql && op != token.Neq {
 		return dtype.Type{}, nil, fmt.Errorf("operator %s not defined on %s and %s", op, tx, ty)
 	}
 	if tx.Elem != ty.Elem {
 		return dtype.Type{}, nil, mismatch(op, tx, ty)
 	}
-	if tx.Elem == ir.Bool && op != "==" && op != "!=" {
+	if tx.Elem == ir.Bool && op != token.Eql && op != token.Neq {
 		return dtype.Type{}, nil, fmt.Errorf("operator %s not defined on %s", op, tx)
 	}
 	s := on(o, tx.Elem)
 	switch {
-	case op == "==" || op == "!=":
+	case op == token.Eql || op == token.Neq:
 		return equality(s, op, tx, ty, x, y)
 	case tx == ty:
 		return same(s, op, tx, x, y)
 	case tx.IsScalar() || ty.IsScalar():
 		return scalar(s, op, tx, ty, x, y)
-	case op == "*":
+	case op == token.Mul:
 		return product(s, tx, ty, x, y)
 	}
 	return dtype.Type{}, nil, fmt.Errorf("mismatched types %s and %s in %s", tx, ty, op)
@@ -77,7 +78,7 @@ func Binary[R any](o ir.Machine[R], op string, tx, ty dtype.Type, x, y []R) (dty
 
 // mismatch is the error for operands of different lane types, with the
 // conversion that would make them agree.
-func mismatch(op string, tx, ty dtype.Type) error {
+func mismatch(op token.Op, tx, ty dtype.Type) error {
 	msg := fmt.Sprintf("mismatched types %s and %s in %s", tx, ty, op)
 	hint, ok := dtype.Type{}, false
 	switch {
@@ -95,26 +96,26 @@ func mismatch(op string, tx, ty dtype.Type) error {
 }
 
 // equality is == or !=: every lane equal, one bool.
-func equality[R any](s lanes[R], op string, tx, ty dtype.Type, x, y []R) (dtype.Type, []R, error) {
+func equality[R any](s lanes[R], op token.Op, tx, ty dtype.Type, x, y []R) (dtype.Type, []R, error) {
 	if tx != ty {
 		return dtype.Type{}, nil, fmt.Errorf("mismatched types %s and %s in %s", tx, ty, op)
 	}
 	eq := allEqual(s.o, s.t, x, y)
-	if op == "!=" {
+	if op == token.Neq {
 		eq = s.o.Op(ir.OpNot, ir.Bool, eq)
 	}
 	return dtype.Of(ir.Bool), []R{eq}, nil
 }
 
 // same is an arithmetic operator on two operands of type t.
-func same[R any](s lanes[R], op string, t dtype.Type, x, y []R) (dtype.Type, []R, error) {
+func same[R any](s lanes[R], op token.Op, t dtype.Type, x, y []R) (dtype.Type, []R, error) {
 	switch {
-	case op == "*" && t.Kind == dtype.Mat:
+	case op == token.Mul && t.Kind == dtype.Mat:
 		return t, matmul(s, t.N, t.M, t.M, x, y), nil
-	case op == "*" && t.Kind == dtype.Quat:
+	case op == token.Mul && t.Kind == dtype.Quat:
 		return t, hamilton(s, x, y), nil
-	case op == "/" && (t.Kind == dtype.Mat || t.Kind == dtype.Quat):
-		return dtype.Type{}, nil, fmt.Errorf("operator / not defined on %s and %s (cw_div divides lanes)", t, t)
+	case op == token.Quo && (t.Kind == dtype.Mat || t.Kind == dtype.Quat):
+		return dtype.Type{}, nil, fmt.Errorf("operator %s not defined on %s and %s (cw_div divides lanes)", op, t, t)
 	}
 	return t, s.zip(arith[op], x, y), nil
 }
@@ -122,15 +123,15 @@ func same[R any](s lanes[R], op string, t dtype.Type, x, y []R) (dtype.Type, []R
 // scalar is an arithmetic operator between a compound value and a scalar
 // of its lane type: v * s and s * v (both lane * s, as Warp's mul), v / s
 // and s / v, lane by lane.
-func scalar[R any](s lanes[R], op string, tx, ty dtype.Type, x, y []R) (dtype.Type, []R, error) {
+func scalar[R any](s lanes[R], op token.Op, tx, ty dtype.Type, x, y []R) (dtype.Type, []R, error) {
 	t, v, k := tx, x, y[0]
 	if tx.IsScalar() {
 		t, v, k = ty, y, x[0]
 	}
-	if op == "+" || op == "-" {
+	if op == token.Add || op == token.Sub {
 		return dtype.Type{}, nil, fmt.Errorf("operator %s not defined on %s and %s (make a %s of the scalar)", op, tx, ty, t)
 	}
-	return t, s.withScalar(arith[op], v, k, op == "/" && tx.IsScalar()), nil
+	return t, s.withScalar(arith[op], v, k, op == token.Quo && tx.IsScalar()), nil
 }
 
 // product is m * v, v * m or m * m of different types.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // converter turns grammar structs into ast nodes and reports the errors the
@@ -255,7 +256,20 @@ func (c *converter) simple(s *pSimple) ast.Stmt {
 	default:
 		c.errorf(x.Start(), "cannot assign to %s", describeExpr(x))
 	}
-	return &ast.AssignStmt{Pos: x.Start(), Target: x, Op: s.Op.Value, OpPos: astPos(s.Op.Pos), Value: c.expr(s.Value)}
+	op := c.op(*s.Op, token.Op.IsAssign, "assignment")
+	return &ast.AssignStmt{Pos: x.Start(), Target: x, Op: op, OpPos: astPos(s.Op.Pos), Value: c.expr(s.Value)}
+}
+
+// op maps an operator's spelling to the enum once, here; a spelling the
+// grammar accepts but the enum does not have in this role (a grammar and
+// token out of step) is an error at its position, converted as Invalid.
+func (c *converter) op(t lexer.Token, is func(token.Op) bool, role string) token.Op {
+	op := token.Lookup(t.Value)
+	if !is(op) {
+		c.errorf(astPos(t.Pos), "unknown %s operator %q", role, t.Value)
+		return token.Invalid
+	}
+	return op
 }
 
 func describeExpr(x ast.Expr) string {
@@ -327,14 +341,6 @@ func (c *converter) nested(p ast.Pos, d int) int {
 	return d + 1
 }
 
-// Binary precedence, as in Go; "@" (matrix product) is NumPy's: that of "*".
-var precedence = map[string]int{
-	"||": 1, "&&": 2,
-	"==": 3, "!=": 3, "<": 3, "<=": 3, ">": 3, ">=": 3,
-	"+": 4, "-": 4, "|": 4, "^": 4,
-	"*": 5, "@": 5, "/": 5, "%": 5, "<<": 5, ">>": 5, "&": 5,
-}
-
 // operand is a converted subtree and its depth.
 type operand struct {
 	x     ast.Expr
@@ -342,29 +348,35 @@ type operand struct {
 }
 
 // subExpr builds the tree of a flat operand/operator chain by precedence
-// climbing; operators of equal precedence associate to the left.
+// climbing (token.Op.Precedence); operators of equal precedence associate
+// to the left. An unknown operator (reported) has precedence 0 and ends
+// the chain.
 func (c *converter) subExpr(e *pExpr) (ast.Expr, int) {
+	ops := make([]token.Op, len(e.Rest))
+	for j, b := range e.Rest {
+		ops[j] = c.op(b.Op, token.Op.IsBinary, "binary")
+	}
 	i := 0
 	x, d := c.unary(e.X)
-	o := c.climb(operand{x, d}, e.Rest, &i, 1)
+	o := c.climb(operand{x, d}, e.Rest, ops, &i, 1)
 	return o.x, o.depth
 }
 
-func (c *converter) climb(x operand, rest []*pBin, i *int, minPrec int) operand {
+func (c *converter) climb(x operand, rest []*pBin, ops []token.Op, i *int, minPrec int) operand {
 	for *i < len(rest) {
-		op := rest[*i]
-		prec := precedence[op.Op.Value]
+		b, op := rest[*i], ops[*i]
+		prec := op.Precedence()
 		if prec < minPrec {
 			break
 		}
 		*i++
-		yx, yd := c.unary(op.Y)
+		yx, yd := c.unary(b.Y)
 		y := operand{yx, yd}
-		for *i < len(rest) && precedence[rest[*i].Op.Value] > prec {
-			y = c.climb(y, rest, i, prec+1)
+		for *i < len(rest) && ops[*i].Precedence() > prec {
+			y = c.climb(y, rest, ops, i, prec+1)
 		}
-		pos := astPos(op.Op.Pos)
-		x = operand{&ast.BinaryExpr{X: x.x, Op: op.Op.Value, OpPos: pos, Y: y.x}, c.nested(pos, max(x.depth, y.depth))}
+		pos := astPos(b.Op.Pos)
+		x = operand{&ast.BinaryExpr{X: x.x, Op: op, OpPos: pos, Y: y.x}, c.nested(pos, max(x.depth, y.depth))}
 	}
 	return x
 }
@@ -375,7 +387,7 @@ func (c *converter) unary(u *pUnary) (ast.Expr, int) {
 	if u.Op != nil {
 		pos := astPos(u.Op.Pos)
 		x, d := c.unary(u.X)
-		return &ast.UnaryExpr{Pos: pos, Op: u.Op.Value, X: x}, c.nested(pos, d)
+		return &ast.UnaryExpr{Pos: pos, Op: c.op(*u.Op, token.Op.IsUnary, "unary"), X: x}, c.nested(pos, d)
 	}
 	x, d := c.primary(u.P)
 	for _, s := range u.Sufs {

@@ -11,6 +11,12 @@
 // cannot (assignment targets, keyword-argument order, parameter typing). Parse (parse.go) runs the parser once per top-level
 // statement so that it can report several errors per file.
 //
+// The grammar captures operators by spelling; the converter maps each to
+// lang/token's enum once (token.Lookup), and the tree carries only the
+// enum. A spelling token does not know in that role is a positioned error
+// ("unknown binary operator"), never a panic; TestEveryOperatorParses holds
+// the grammar's spellings to token.All.
+//
 // # Decisions where LANGUAGE.md is silent
 //
 //   - Terminators follow Go: a newline ends a statement when the last token
@@ -71,8 +77,8 @@
 //     become ast.SliceComponent in ast.IndexExpr.Indices. The checker
 //     refuses slices in kernels and funcs. An empty component (a[], a[1,])
 //     is an error.
-//   - "@" is a binary operator (matrix product) at the precedence of "*",
-//     as in NumPy.
+//   - "@" is a binary operator (matrix product, token.MatMul) at the
+//     precedence of "*", as in NumPy (token.Op.Precedence).
 //   - Assignment targets are names, index expressions (slices included)
 //     and attributes; calls, literals and parenthesized expressions are
 //     errors.

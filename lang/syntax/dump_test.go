@@ -26,9 +26,9 @@ func dump(n ast.Node) string {
 	case *ast.ListLit:
 		return "[" + dumpList(n.Elems) + "]"
 	case *ast.UnaryExpr:
-		return "(" + n.Op + " " + dump(n.X) + ")"
+		return "(" + n.Op.String() + " " + dump(n.X) + ")"
 	case *ast.BinaryExpr:
-		return "(" + n.Op + " " + dump(n.X) + " " + dump(n.Y) + ")"
+		return "(" + n.Op.String() + " " + dump(n.X) + " " + dump(n.Y) + ")"
 	case *ast.CallExpr:
 		s := "(call " + dump(n.Fun)
 		for _, a := range n.Args {
@@ -78,7 +78,7 @@ func dumpStmt(n ast.Node) string {
 		}
 		return "(struct " + n.Name.Name + " [" + strings.Join(fields, " ") + "])"
 	case *ast.AssignStmt:
-		return "(" + n.Op + " " + dump(n.Target) + " " + dump(n.Value) + ")"
+		return "(" + n.Op.String() + " " + dump(n.Target) + " " + dump(n.Value) + ")"
 	case *ast.ExprStmt:
 		return dump(n.X)
 	case *ast.IfStmt:

@@ -11,6 +11,7 @@ import (
 
 	"github.com/alecthomas/participle/v2/lexer"
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // Token types handed to participle. Keywords have their own type so that a
@@ -330,7 +331,7 @@ func (s *scanner) trackNesting() {
 		return
 	}
 	t := s.toks[len(s.toks)-1]
-	if t.Type == tPunct && (t.Value == "-" || t.Value == "+" || t.Value == "!" || t.Value == "~") {
+	if t.Type == tPunct && token.Lookup(t.Value).IsUnary() {
 		s.unaryRun++
 	} else {
 		s.unaryRun = 0

@@ -259,9 +259,9 @@ func checkInnerPositions(t *testing.T, src []byte, n ast.Node) {
 	}
 	switch n := n.(type) {
 	case *ast.BinaryExpr:
-		at(n.OpPos, n.Op)
+		at(n.OpPos, n.Op.String())
 	case *ast.AssignStmt:
-		at(n.OpPos, n.Op)
+		at(n.OpPos, n.Op.String())
 	case *ast.CallExpr:
 		at(n.Lparen, "(")
 	case *ast.IndexExpr:
@@ -298,7 +298,7 @@ func firstText(n ast.Node) string {
 	case *ast.ParenExpr:
 		return "("
 	case *ast.UnaryExpr:
-		return n.Op
+		return n.Op.String()
 	case *ast.Block:
 		return "{"
 	case *ast.TypeExpr:

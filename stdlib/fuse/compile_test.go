@@ -6,6 +6,7 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 	_ "github.com/gscript-lang/gscript/runtime/cpu"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
@@ -34,7 +35,7 @@ func mustf(t *testing.T) func(interp.Value, error) interp.Value {
 func saxpy(t *testing.T, dt ir.Type, shape ...int) (*Expr, *mem.Array) {
 	must := mustf(t)
 	x, y := newArray(t, dt, shape...), newArray(t, dt, shape...)
-	e := must(Binary("+", must(Binary("*", interp.Float(2), x)), y)).(Value).E
+	e := must(Binary(token.Add, must(Binary(token.Mul, interp.Float(2), x)), y)).(Value).E
 	return e, newArray(t, e.t, e.shape...).A
 }
 
@@ -46,18 +47,18 @@ func TestKernelsVerify(t *testing.T) {
 	i := newArray(t, ir.I32, 2, 3)
 	b := newArray(t, ir.Bool, 2, 3)
 	cases := map[string]interp.Value{
-		"broadcast": must(Binary("*", f, row)),
-		"promote":   must(Binary("+", f, i)),
-		"compare":   must(Binary("<", f, interp.Float(0.5))),
-		"bits":      must(Binary("&", b, must(Binary(">", i, interp.Int(1))))),
-		"neg":       must(Unary("-", i)),
+		"broadcast": must(Binary(token.Mul, f, row)),
+		"promote":   must(Binary(token.Add, f, i)),
+		"compare":   must(Binary(token.Lss, f, interp.Float(0.5))),
+		"bits":      must(Binary(token.And, b, must(Binary(token.Gtr, i, interp.Int(1))))),
+		"neg":       must(Unary(token.Sub, i)),
 		"math":      must(Math("sqrt", i)),
 		"pow":       must(Math("pow", f, interp.Int(2))),
 		"minimum":   must(Extremum("minimum", f, row)),
 		"clip":      must(Clip(i, interp.Int(0), interp.Int(9))),
 		"where":     must(Where(b, f, interp.Int(0))),
 		"astype":    must(AsType(f, ir.U8)),
-		"typed":     must(Binary("+", i, interp.Scalar{T: ir.I64, Bits: 3})),
+		"typed":     must(Binary(token.Add, i, interp.Scalar{T: ir.I64, Bits: 3})),
 	}
 	for name, v := range cases {
 		e := v.(Value).E
@@ -79,7 +80,7 @@ func TestFlatForm(t *testing.T) {
 		t.Errorf("saxpy is not flat: %s", p.key())
 	}
 	m, row := newArray(t, ir.F32, 4, 5), newArray(t, ir.F32, 5)
-	b := must(Binary("+", m, row)).(Value).E
+	b := must(Binary(token.Add, m, row)).(Value).E
 	if p := newPlan(b, newArray(t, ir.F32, 4, 5).A); p.flat || p.kernel().TidDims != 2 {
 		t.Errorf("a broadcast is flat: %s", p.key())
 	}
@@ -100,8 +101,8 @@ func TestKeys(t *testing.T) {
 		t.Errorf("f32 and f64 share the key %s", k1)
 	}
 	x := newArray(t, ir.F32, 8)
-	same := must(Binary("*", x, x)).(Value).E
-	other := must(Binary("*", x, newArray(t, ir.F32, 8))).(Value).E
+	same := must(Binary(token.Mul, x, x)).(Value).E
+	other := must(Binary(token.Mul, x, newArray(t, ir.F32, 8))).(Value).E
 	p := newPlan(same, o1)
 	if len(p.arrays) != 1 || p.key() == newPlan(other, o1).key() {
 		t.Errorf("x * x: %d array parameters, key %s", len(p.arrays), p.key())
@@ -125,7 +126,7 @@ func TestCacheHit(t *testing.T) {
 		t.Fatal(err)
 	}
 	builds := 0
-	e := must(Binary("+", newArray(t, ir.F32, 64), must(Binary("*", interp.Float(0.5), newArray(t, ir.F32, 64))))).(Value).E
+	e := must(Binary(token.Add, newArray(t, ir.F32, 64), must(Binary(token.Mul, interp.Float(0.5), newArray(t, ir.F32, 64))))).(Value).E
 	key := newPlan(e, newArray(t, ir.F32, 64).A).key()
 	interp.GeneratedKernel(key, func() (*ir.Kernel, error) { builds++; return nil, nil })
 	if builds != 0 {

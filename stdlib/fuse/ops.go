@@ -5,33 +5,34 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // binaryOps maps host operators to IR ops; each row says which dtypes
 // the operator takes (ARRAYS.md section 2: no bool arithmetic, no float
 // %, bit operators on ints and bools).
-var binaryOps = map[string]struct {
+var binaryOps = map[token.Op]struct {
 	op    ir.Op
 	types ir.TypeSet
 	cmp   bool // a comparison: the result is bool
 }{
-	"+": {ir.OpAdd, ir.Nums, false}, "-": {ir.OpSub, ir.Nums, false},
-	"*": {ir.OpMul, ir.Nums, false}, "/": {ir.OpDiv, ir.Nums, false},
-	"%": {ir.OpRem, ir.Ints, false},
-	"&": {ir.OpAnd, ir.Ints | ir.Bools, false}, "|": {ir.OpOr, ir.Ints | ir.Bools, false},
-	"^":  {ir.OpXor, ir.Ints | ir.Bools, false},
-	"==": {ir.OpEq, ir.Scalars, true}, "!=": {ir.OpNe, ir.Scalars, true},
-	"<": {ir.OpLt, ir.Nums, true}, "<=": {ir.OpLe, ir.Nums, true},
-	">": {ir.OpGt, ir.Nums, true}, ">=": {ir.OpGe, ir.Nums, true},
+	token.Add: {ir.OpAdd, ir.Nums, false}, token.Sub: {ir.OpSub, ir.Nums, false},
+	token.Mul: {ir.OpMul, ir.Nums, false}, token.Quo: {ir.OpDiv, ir.Nums, false},
+	token.Rem: {ir.OpRem, ir.Ints, false},
+	token.And: {ir.OpAnd, ir.Ints | ir.Bools, false}, token.Or: {ir.OpOr, ir.Ints | ir.Bools, false},
+	token.Xor: {ir.OpXor, ir.Ints | ir.Bools, false},
+	token.Eql: {ir.OpEq, ir.Scalars, true}, token.Neq: {ir.OpNe, ir.Scalars, true},
+	token.Lss: {ir.OpLt, ir.Nums, true}, token.Leq: {ir.OpLe, ir.Nums, true},
+	token.Gtr: {ir.OpGt, ir.Nums, true}, token.Geq: {ir.OpGe, ir.Nums, true},
 }
 
 // Binary is `x op y` with at least one array operand.
-func Binary(op string, x, y interp.Value) (interp.Value, error) {
+func Binary(op token.Op, x, y interp.Value) (interp.Value, error) {
 	row, ok := binaryOps[op]
 	if !ok {
 		return nil, fmt.Errorf("operator %s is not supported on arrays yet", op)
 	}
-	if err := plainOperands("operator "+op, x, y); err != nil {
+	if err := plainOperands("operator "+op.String(), x, y); err != nil {
 		return nil, err
 	}
 	a, err := Leaf(x)
@@ -88,8 +89,8 @@ func plainOperands(what string, vs ...interp.Value) error {
 }
 
 // Unary is `op x` on an array operand.
-func Unary(op string, x interp.Value) (interp.Value, error) {
-	if err := plainOperands("operator "+op, x); err != nil {
+func Unary(op token.Op, x interp.Value) (interp.Value, error) {
+	if err := plainOperands("operator "+op.String(), x); err != nil {
 		return nil, err
 	}
 	a, err := Leaf(x)
@@ -99,16 +100,16 @@ func Unary(op string, x interp.Value) (interp.Value, error) {
 	var irop ir.Op
 	var types ir.TypeSet
 	switch op {
-	case "+":
+	case token.Add:
 		if !ir.Nums.Has(a.t) {
-			return nil, fmt.Errorf("operator + not defined on %s arrays", kindName(a.t))
+			return nil, fmt.Errorf("operator %s not defined on %s arrays", op, kindName(a.t))
 		}
 		return x, nil
-	case "-":
+	case token.Sub:
 		irop, types = ir.OpNeg, ir.Nums
-	case "!":
+	case token.Not:
 		irop, types = ir.OpNot, ir.Bools
-	case "~":
+	case token.BitNot:
 		irop, types = ir.OpBitNot, ir.Ints
 	default:
 		return nil, fmt.Errorf("operator %s is not supported on arrays", op)

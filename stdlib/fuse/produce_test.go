@@ -5,6 +5,7 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 	"github.com/gscript-lang/gscript/runtime/cuda/codegen"
 	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
@@ -21,11 +22,11 @@ func TestProducerKernels(t *testing.T) {
 		kind  reduce.Kind
 		roots []interp.Value
 	}{
-		{reduce.Sum, []interp.Value{must(Binary("*", f, row))}},
-		{reduce.Max, []interp.Value{must(Math("abs", must(Binary("-", f, i))))}},
-		{reduce.CountNonzero, []interp.Value{must(Binary(">", i, interp.Int(0)))}},
-		{reduce.Dot, []interp.Value{must(Binary("*", f, interp.Float(2))), f}},
-		{reduce.AllClose, []interp.Value{must(Binary("+", f, f)), must(Binary("*", f, interp.Float(2)))}},
+		{reduce.Sum, []interp.Value{must(Binary(token.Mul, f, row))}},
+		{reduce.Max, []interp.Value{must(Math("abs", must(Binary(token.Sub, f, i))))}},
+		{reduce.CountNonzero, []interp.Value{must(Binary(token.Gtr, i, interp.Int(0)))}},
+		{reduce.Dot, []interp.Value{must(Binary(token.Mul, f, interp.Float(2))), f}},
+		{reduce.AllClose, []interp.Value{must(Binary(token.Add, f, f)), must(Binary(token.Mul, f, interp.Float(2)))}},
 	}
 	seen := map[*ir.Kernel]bool{}
 	for _, c := range cases {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -17,11 +18,11 @@ func init() { interp.RegisterArrayOps(ops{}) }
 // ops is the engine interp calls for operators on arrays.
 type ops struct{}
 
-func (ops) Binary(th *interp.Thread, op string, x, y interp.Value) (interp.Value, error) {
+func (ops) Binary(th *interp.Thread, op token.Op, x, y interp.Value) (interp.Value, error) {
 	return Binary(op, x, y)
 }
 
-func (ops) Unary(th *interp.Thread, op string, x interp.Value) (interp.Value, error) {
+func (ops) Unary(th *interp.Thread, op token.Op, x interp.Value) (interp.Value, error) {
 	return Unary(op, x)
 }
 

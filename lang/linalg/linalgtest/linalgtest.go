@@ -13,6 +13,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/linalg"
+	"github.com/gscript-lang/gscript/lang/token"
 )
 
 // Combo is one operation at argument types that linalg accepts.
@@ -113,12 +114,12 @@ func zeroArgs(ts []dtype.Type) [][]uint64 {
 func Run[R any](o ir.Machine[R], c Combo, args [][]R) (dtype.Type, []R, error) {
 	switch {
 	case c.Name == "neg":
-		return linalg.Unary(o, "-", c.Ts[0], args[0])
+		return linalg.Unary(o, token.Sub, c.Ts[0], args[0])
 	case c.Name == "new":
 		out, err := linalg.Construct(o, c.Target, c.Ts, args)
 		return c.Target, out, err
 	case strings.HasPrefix(c.Name, "op"):
-		return linalg.Binary(o, c.Name[2:], c.Ts[0], c.Ts[1], args[0], args[1])
+		return linalg.Binary(o, token.Lookup(c.Name[2:]), c.Ts[0], c.Ts[1], args[0], args[1])
 	}
 	return linalg.Call(o, c.Name, c.Ts, args)
 }

@@ -1,0 +1,48 @@
+package fuse
+
+import (
+	"testing"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/token"
+)
+
+// arrayUnsupported are the binary operators array expressions do not
+// compute: && || and @ never reach ArrayOps (interp evaluates them), and
+// shifts of arrays are not supported yet (Binary says so).
+var arrayUnsupported = map[token.Op]bool{
+	token.LAnd: true, token.LOr: true, token.MatMul: true, token.Shl: true, token.Shr: true,
+}
+
+// Every binary operator of token.All has a row of binaryOps or is listed
+// as unsupported, so a new operator fails here until fuse maps it.
+func TestBinaryOpsCoverEveryOperator(t *testing.T) {
+	for _, op := range token.All() {
+		_, row := binaryOps[op]
+		if want := op.IsBinary() && !arrayUnsupported[op]; row != want {
+			t.Errorf("binaryOps[%s]: present %v, want %v", op, row, want)
+		}
+		if row && binaryOps[op].cmp != op.IsComparison() {
+			t.Errorf("binaryOps[%s].cmp = %v", op, binaryOps[op].cmp)
+		}
+	}
+}
+
+// Every prefix operator builds a node on an array of a type it takes.
+func TestUnaryCoversEveryOperator(t *testing.T) {
+	i := newArray(t, ir.I32, 4)
+	b := mustf(t)(Binary(token.Gtr, i, interp.Int(0)))
+	for _, op := range token.All() {
+		if !op.IsUnary() {
+			continue
+		}
+		x := interp.Value(i)
+		if op == token.Not {
+			x = b
+		}
+		if _, err := Unary(op, x); err != nil {
+			t.Errorf("%s on an array: %v", op, err)
+		}
+	}
+}
