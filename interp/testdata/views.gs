@@ -99,6 +99,13 @@ print(a)                                        //> [10, 7, 7, 8, 41]
 a[:-6:-2] = a[:3]
 print(a)                                        //> [7, 7, 7, 8, 10]
 ---
+// a stencil of negative bounds fuses into one statement, in place
+array u: f32[6] = [0, 1, 4, 9, 16, 25]
+array lap: f32[6]
+lap[1:-1] = u[:-2] - 2.0 * u[1:-1] + u[2:]
+lap[-1:] += u[-1] + sum(u[-2:])
+print(lap, u[-1] - u[-2])                       //> [0.0, 2.0, 2.0, 2.0, 2.0, 66.0] 9.0
+---
 // negative indices on several axes: m[-1, :], m[:, -2], m[-1]
 array m: i32[3, 4] = [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]]
 print(m[-1, :], m[:, -2], m[-1], m[-1, -1], m[-2][-3])  //> [20, 21, 22, 23] [2, 12, 22] [20, 21, 22, 23] 23 11
