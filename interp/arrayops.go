@@ -194,6 +194,20 @@ func ArrayTo(th *Thread, x *Array, devArg Value) (Value, error) {
 
 // ShapeArg reads a shape: an int, a list of ints, or several ints.
 func ShapeArg(vs []Value) ([]int, error) {
+	shape, err := shapeInts(vs)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range shape {
+		if n < 0 {
+			return nil, fmt.Errorf("shape: negative dimension %d", n)
+		}
+	}
+	return shape, nil
+}
+
+// shapeInts reads the ints of a shape (ShapeArg), negative ones included.
+func shapeInts(vs []Value) ([]int, error) {
 	if len(vs) == 1 {
 		if l, ok := vs[0].(*List); ok {
 			vs = l.Elems
@@ -208,23 +222,54 @@ func ShapeArg(vs []Value) ([]int, error) {
 		if err != nil {
 			return nil, fmt.Errorf("shape: %v", err)
 		}
-		if n < 0 {
-			return nil, fmt.Errorf("shape: negative dimension %d", n)
-		}
 		shape[i] = n
 	}
 	return shape, nil
 }
 
-// Reshape is `a.reshape(shape)`: a view when a is contiguous, else a
-// copy. An array of a compound type reshapes its element axes.
-func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
-	shape, err := ShapeArg(shapeArgs)
+// reshapeArg reads the shape of a reshape of size elements: one extent
+// may be -1, inferred from size and the others (NumPy's reshape(-1)).
+func reshapeArg(vs []Value, size int) ([]int, error) {
+	shape, err := shapeInts(vs)
 	if err != nil {
 		return nil, err
 	}
+	infer, known := -1, 1
+	for i, n := range shape {
+		switch {
+		case n == -1 && infer >= 0:
+			return nil, fmt.Errorf("cannot reshape into shape %s: only one extent can be -1 (inferred)", ShapeString(shape))
+		case n == -1:
+			infer = i
+		case n < 0:
+			return nil, fmt.Errorf("cannot reshape into shape %s: negative extent %d (-1 infers one extent)", ShapeString(shape), n)
+		default:
+			known *= n
+		}
+	}
+	if infer < 0 {
+		return shape, nil
+	}
+	if known == 0 {
+		return nil, fmt.Errorf("cannot reshape an array of size %d into shape %s: the other extents multiply to 0, so -1 has no one value", size, ShapeString(shape))
+	}
+	if size%known != 0 {
+		return nil, fmt.Errorf("cannot reshape an array of size %d into shape %s: %d is not a multiple of %d", size, ShapeString(shape), size, known)
+	}
+	shape[infer] = size / known
+	return shape, nil
+}
+
+// Reshape is `a.reshape(shape)`: a view when a is contiguous, else a
+// copy; one extent may be -1 (inferred). An array of a compound type
+// reshapes its element axes.
+func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 	if x.A.Freed() {
 		return nil, mem.ErrFreed
+	}
+	shape, err := reshapeArg(shapeArgs, x.Size())
+	if err != nil {
+		return nil, err
 	}
 	if x.Compound() && elems(shape) != x.Size() { // mem's check would count lanes
 		return nil, fmt.Errorf("cannot reshape an array of %d %s elements into shape %s", x.Size(), x.Elem, ShapeString(shape))

@@ -92,7 +92,8 @@ func listIndex(l *List, idx []Value) (int, error) {
 	return i, nil
 }
 
-// arrayIndexInts checks idx as indices into x's element axes.
+// arrayIndexInts checks idx as indices into x's element axes; a negative
+// index counts from the end of its axis (NumPy's a[-1]).
 func arrayIndexInts(x *Array, idx []Value) ([]int, error) {
 	a := x.A
 	if a.Freed() {
@@ -107,10 +108,9 @@ func arrayIndexInts(x *Array, idx []Value) ([]int, error) {
 		if err != nil {
 			return nil, fmt.Errorf("array index: %v", err)
 		}
-		if i < 0 || i >= a.Shape()[k] {
-			return nil, fmt.Errorf("index %d out of bounds for axis %d with size %d", i, k, a.Shape()[k])
+		if ints[k], err = mem.WrapIndex(i, k, a.Shape()[k]); err != nil {
+			return nil, err
 		}
-		ints[k] = i
 	}
 	return ints, nil
 }

@@ -278,7 +278,8 @@ func PermuteElems(x *Array, axes []int) (*Array, error) {
 		}
 	}
 	if x.Compound() {
-		if len(axes) != n || slices.ContainsFunc(axes, func(ax int) bool { return ax < 0 || ax >= n }) {
+		// Checked here: mem's message would count the lane axes.
+		if !isPermutation(axes, n) {
 			return nil, fmt.Errorf("%v is not a permutation of the axes of a %d-D array", axes, n)
 		}
 		for k := n; k < x.A.NDim(); k++ {
@@ -290,6 +291,18 @@ func PermuteElems(x *Array, axes []int) (*Array, error) {
 		return nil, err
 	}
 	return x.wrap(v), nil
+}
+
+// isPermutation reports whether axes holds each of 0..n-1 once.
+func isPermutation(axes []int, n int) bool {
+	seen := make([]bool, n)
+	for _, ax := range axes {
+		if ax < 0 || ax >= n || seen[ax] {
+			return false
+		}
+		seen[ax] = true
+	}
+	return len(axes) == n
 }
 
 // ViewAs is a.view(t): the same memory seen with elements of type t. An

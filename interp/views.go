@@ -18,7 +18,7 @@ type comp struct {
 }
 
 // evalComps evaluates the components of a slicing index expression. A
-// negative bound and a step of 0 are reported at their own expression.
+// step of 0 is reported at its own expression.
 func (th *Thread) evalComps(idx []ast.Expr, fr *frame) ([]comp, error) {
 	out := make([]comp, len(idx))
 	for k, e := range idx {
@@ -64,8 +64,7 @@ func (th *Thread) evalInt(e ast.Expr, fr *frame, what string) (int, error) {
 	return i, nil
 }
 
-// evalBound evaluates an optional slice bound. Negative bounds do not
-// count from the end (Go's rule, docs/decisions.md).
+// evalBound evaluates an optional slice bound.
 func (th *Thread) evalBound(e ast.Expr, fr *frame) (*int, error) {
 	if e == nil {
 		return nil, nil
@@ -74,14 +73,12 @@ func (th *Thread) evalBound(e ast.Expr, fr *frame) (*int, error) {
 	if err != nil {
 		return nil, err
 	}
-	if i < 0 {
-		return nil, th.errorAt(e.Start(), fmt.Errorf("negative slice bound %d: bounds count from 0 (write len(x) - %d)", i, -i))
-	}
 	return &i, nil
 }
 
 // sliceValue applies slicing components to an array (a view), a list or
-// a string (a copy, as in Python).
+// a string (a copy, as in Python). Array bounds count from the end when
+// negative (NumPy's); list and string bounds do not yet.
 func sliceValue(x Value, cs []comp) (Value, error) {
 	if a, ok := x.(*Array); ok {
 		v, err := viewOf(a, cs)
@@ -96,6 +93,11 @@ func sliceValue(x Value, cs []comp) (Value, error) {
 	}
 	if len(cs) != 1 {
 		return nil, fmt.Errorf("a %s takes one slice, got %d components", x.Type(), len(cs))
+	}
+	for _, b := range []*int{cs[0].lo, cs[0].hi} {
+		if b != nil && *b < 0 {
+			return nil, fmt.Errorf("negative slice bound %d: a %s's bounds count from 0 (write len(x) - %d)", *b, x.Type(), -*b)
+		}
 	}
 	start, count, err := mem.SliceBounds(n, cs[0].lo, cs[0].hi, cs[0].step)
 	if err != nil {
@@ -120,7 +122,8 @@ func sliceValue(x Value, cs []comp) (Value, error) {
 }
 
 // viewOf is the view of x that the components select, along its element
-// axes (an array of vec3 keeps its lane axis whole).
+// axes (an array of vec3 keeps its lane axis whole). Negative indices and
+// bounds count from the end of their axis (NumPy's).
 func viewOf(x *Array, cs []comp) (*mem.Array, error) {
 	a := x.A
 	if a.Freed() {
@@ -132,7 +135,11 @@ func viewOf(x *Array, cs []comp) (*mem.Array, error) {
 	sels := make([]mem.Sel, len(cs))
 	for k, c := range cs {
 		if !c.slice {
-			sels[k] = mem.Sel{Start: c.i}
+			i, err := mem.WrapIndex(c.i, k, a.Shape()[k])
+			if err != nil {
+				return nil, err
+			}
+			sels[k] = mem.Sel{Start: i}
 			continue
 		}
 		start, count, err := mem.SliceBounds(a.Shape()[k], c.lo, c.hi, c.step)

@@ -294,7 +294,8 @@ func reshape(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 }
 
 // transpose is transpose(a[, axes]): a view with the axes reversed, or
-// with axis i of the result being a's axis axes[i] (NumPy's).
+// with axis i of the result being a's axis axes[i] (NumPy's; a negative
+// axis counts from the last).
 func transpose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 2); err != nil {
 		return nil, err
@@ -315,6 +316,9 @@ func transpose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		if axes[i], err = interp.ToInt(e); err != nil {
 			return nil, fmt.Errorf("transpose: axes: %v", err)
 		}
+	}
+	if axes, err = wrapAxes(axes, a.NDim()); err != nil {
+		return nil, fmt.Errorf("transpose: %v", err)
 	}
 	return wrapView(interp.PermuteElems(a, axes))
 }

@@ -76,9 +76,9 @@ var docs = slices.Concat([]Doc{
 	{"copy", topicArrays, "copy(dst, src)", "copy src's elements into dst (same shape), converting dtypes", false},
 	{"fill", topicArrays, "fill(a, value)", "set every element of a to value", false},
 	{"to", topicArrays, "to(a, device) | a.to(device)", "a copy of a on device", false},
-	{"reshape", topicArrays, "reshape(a, shape) | a.reshape(shape)", "a with a new shape: a view when a is contiguous, else a copy", false},
+	{"reshape", topicArrays, "reshape(a, shape) | a.reshape(shape)", "a with a new shape (one extent may be -1, inferred): a view when a is contiguous, else a copy", false},
 	{"matmul", topicArrays, "matmul(a, b, out=)", "the matrix product a @ b as NumPy's (1-D, 2-D, batched 3-D; equal dtypes): BLAS for f32/f64 (cuBLAS, gonum), a generated kernel for ints", false},
-	{"transpose", topicArrays, "transpose(a[, axes]) | a.T | transpose(m)", "a view with the axes reversed, or in the order of the list axes (NumPy's); of a matrix value, the transposed matrix", false},
+	{"transpose", topicArrays, "transpose(a[, axes]) | a.T | transpose(m)", "a view with the axes reversed, or in the order of the list axes (NumPy's; negative axes count from the last); of a matrix value, the transposed matrix", false},
 	{"free", topicArrays, "free(a)", "release a's memory now; later uses of a are errors", false},
 
 	{"sum", topicReduce, "sum(a, axis=, keepdims=false)", "the sum of a's elements on its device (floats in f64 give a float; ints exact), or along axes; sum(a * b) computes the expression inside the reduction (every reduction does: one pass, no temporary)", false},

@@ -155,7 +155,8 @@ func listArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, err
 }
 
 // reduceOperand reduces an array a, or else an array expression e, along
-// the axis= argument (everything without one, a host value), keeping the
+// the axis= argument (everything without one, a host value; negative axes
+// count from the last), keeping the
 // reduced axes with keepdims=true. An expression fuses into the
 // reduction's kernels (fuse.Producer).
 func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.Array, e *fuse.Expr) (interp.Value, error) {
@@ -175,6 +176,9 @@ func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.A
 	}
 	if axes == nil {
 		axes = allAxes(ndim)
+	}
+	if axes, err = wrapAxes(axes, ndim); err != nil {
+		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
 	if err := reduce.CheckAxes(axes, ndim); err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
@@ -291,6 +295,20 @@ func axisArg(args *interp.Args, k reduce.Kind) ([]int, error) {
 		axes[i] = n
 	}
 	return axes, nil
+}
+
+// wrapAxes maps axes of an ndim-D array that count from the last
+// (negative, NumPy's axis=-1) to 0..ndim-1; an axis outside -ndim..ndim-1
+// is an error naming it as written. Every builtin that takes axes uses it.
+func wrapAxes(axes []int, ndim int) ([]int, error) {
+	out := make([]int, len(axes))
+	for i, ax := range axes {
+		var err error
+		if out[i], err = mem.WrapAxis(ax, ndim); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
 }
 
 func boolArg(args *interp.Args, name string, def bool) (bool, error) {

@@ -8,7 +8,8 @@ import (
 	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
 
-// scanFn is cumsum or cumprod (ARRAYS.md section 3): along axis=, or of
+// scanFn is cumsum or cumprod (ARRAYS.md section 3): along axis= (from
+// the last when negative), or of
 // the flattened array without it, into a new array on a's device made
 // with the thread's allocator scopes. Nothing is read back, so a capture
 // block records the kernels.
@@ -25,6 +26,9 @@ func scanFn(k reduce.ScanKind) fn {
 		if v := args.Kwarg("axis"); v != nil {
 			if axis, err = interp.ToInt(v); err != nil {
 				return nil, fmt.Errorf("%s: axis must be an int, not %s", args.Fn, v.Type())
+			}
+			if axis, err = mem.WrapAxis(axis, a.NDim()); err != nil {
+				return nil, fmt.Errorf("%s: %v", args.Fn, err)
 			}
 			flat = false
 		}

@@ -32,7 +32,10 @@ array v: f32[3]
 print(v[3])                            ### "index 3 out of bounds for axis 0 with size 3"
 ---
 array v: f32[3]
-v[-1] = 1                              ### "index -1 out of bounds"
+v[-1] = 1
+v[-3] = 2
+print(v, v[-1], v[-2])                 //> [2.0, 0.0, 1.0] 1.0 0.0
+v[-4] = 1                              ### "index -4 out of bounds for axis 0 with size 3"
 ---
 array v: i32[3]
 v[0] = 1.5                             ### "not an integer"

@@ -83,11 +83,77 @@ print(s[::-1], s[1:4], s[::2], s[3:1])          //> olleh ell hlo
 array a: f32[4]
 print(a[::0])                                   ### "slice step cannot be zero"
 ---
+// negative indices and bounds count from the end, clamped as NumPy's
+array a: i32[6] = [0, 1, 2, 3, 4, 5]
+print(a[-1], a[-6], a[1:-1], a[-3:], a[:-1], a[-99:2], a[4:-99])  //> 5 0 [1, 2, 3, 4] [3, 4, 5] [0, 1, 2, 3, 4] [0, 1] []
+print(a[-1::-1], a[:-8:-1], a[:-3:-1], a[-2:-5:-1], a[-9::-1])   //> [5, 4, 3, 2, 1, 0] [5, 4, 3, 2, 1, 0] [5, 4] [4, 3, 2] []
+print(a[::-1][-1], a[1:-1][-2:], a[-4:][::-2])  //> 0 [3, 4] [5, 3]
+---
+// writes through negative indices and views
+array a: i32[5] = [0, 1, 2, 3, 4]
+a[-1] = 40
+a[-5] += 10
+a[1:-1] = 7
+a[-2:] += 1
+print(a)                                        //> [10, 7, 7, 8, 41]
+a[:-6:-2] = a[:3]
+print(a)                                        //> [7, 7, 7, 8, 10]
+---
+// a stencil of negative bounds fuses into one statement, in place
+array u: f32[6] = [0, 1, 4, 9, 16, 25]
+array lap: f32[6]
+lap[1:-1] = u[:-2] - 2.0 * u[1:-1] + u[2:]
+lap[-1:] += u[-1] + sum(u[-2:])
+print(lap, u[-1] - u[-2])                       //> [0.0, 2.0, 2.0, 2.0, 2.0, 66.0] 9.0
+---
+// negative indices on several axes: m[-1, :], m[:, -2], m[-1]
+array m: i32[3, 4] = [[0, 1, 2, 3], [10, 11, 12, 13], [20, 21, 22, 23]]
+print(m[-1, :], m[:, -2], m[-1], m[-1, -1], m[-2][-3])  //> [20, 21, 22, 23] [2, 12, 22] [20, 21, 22, 23] 23 11
+print(m[1:, -3:-1], m[-1:, ::-1])               //> [[11, 12], [21, 22]] [[23, 22, 21, 20]]
+m[-1, -1] = 99
+m[-2] = 5
+m[:, -4] = -1
+print(m)                                        //> [[-1, 1, 2, 3], [-1, 5, 5, 5], [-1, 21, 22, 99]]
+---
 array a: f32[4]
-print(a[-1:])                                   ### "negative slice bound -1: bounds count from 0 \(write len\(x\) - 1\)"
+print(a[-5])                                    ### "index -5 out of bounds for axis 0 with size 4"
+---
+array a: f32[4]
+a[-5] = 1                                       ### "index -5 out of bounds for axis 0 with size 4"
+---
+array m: f32[2, 3]
+print(m[:, -4])                                 ### "index -4 out of bounds for axis 1 with size 3"
+---
+array m: f32[2, 3]
+print(m[-3])                                    ### "index -3 out of bounds for axis 0 with size 2"
+---
+array m: f32[2, 3]
+m[-3, :] = 1                                    ### "index -3 out of bounds for axis 0 with size 2"
+---
+// kernels keep their rule: a negative index is out of bounds (debug mode on CUDA)
+//!cpu
+kernel back(x: array[f32]) {
+    x[tid() - 1] = 1.0                          ### "kernel back: index -1 out of bounds for axis 0 of array a with shape \[4\]"
+}
+array a: f32[4]
+launch back[4](a)
+---
+//!cuda
+config.debug = true
+kernel back(x: array[f32]) {
+    x[tid() - 1] = 1.0                          ### "kernel back: index -1 out of bounds for axis 0 of array a with shape \[4\]"
+}
+array a: f32[4] on "cuda:0"
+launch back[4](a) on "cuda:0"
+---
+// lists and strings do not count from the end yet
+let l = [1, 2]
+print(l[:-1])                                   ### "negative slice bound -1: a list's bounds count from 0 \(write len\(x\) - 1\)"
 ---
 let l = [1, 2]
-print(l[:-1])                                   ### "negative slice bound -1"
+print(l[-1])                                    ### "index -1 out of range for list of length 2"
+---
+print("hello"[-3:])                             ### "negative slice bound -3: a string's"
 ---
 array m: f32[2, 2]
 print(m[:, :, 1])                               ### "too many indices for a 2-D array: 3"

@@ -84,44 +84,68 @@ type Sel struct {
 	Start, Count, Step int
 }
 
-// SliceBounds resolves lo:hi:step over an axis of n elements with NumPy's
-// clamping (a missing bound is nil: the whole axis in the step's
-// direction) and returns the first index and the element count. A step of
-// 0 and negative bounds are errors: negative indices do not count from the
-// end (Go's rule, docs/decisions.md).
+// SliceBounds resolves lo:hi:step over an axis of n elements as Python
+// and NumPy do (a missing bound is nil: the whole axis in the step's
+// direction; a negative bound counts from the end; bounds past either end
+// are clamped) and returns the first index and the element count. A step
+// of 0 is an error.
 func SliceBounds(n int, lo, hi *int, step int) (start, count int, err error) {
 	if step == 0 {
 		return 0, 0, fmt.Errorf("slice step cannot be zero")
 	}
-	for _, b := range []*int{lo, hi} {
-		if b != nil && *b < 0 {
-			return 0, 0, fmt.Errorf("negative slice bound %d (bounds count from 0; write len(x) - k)", *b)
-		}
-	}
 	if step > 0 {
-		start, stop := min(deref(lo, 0), n), min(deref(hi, n), n)
+		start, stop := clampBound(lo, 0, 0, n), clampBound(hi, n, 0, n)
 		if stop <= start {
 			return 0, 0, nil
 		}
 		return start, (stop - start + step - 1) / step, nil
 	}
 	// Going down, a missing hi means past index 0 (-1), which no written
-	// bound can say.
-	start, stop := min(deref(lo, n-1), n-1), -1
-	if hi != nil {
-		stop = min(*hi, n-1)
-	}
+	// bound can say (a written -1 is the last element).
+	start, stop := clampBound(lo, n-1, -1, n-1), clampBound(hi, -1, -1, n-1)
 	if start <= stop {
 		return 0, 0, nil
 	}
 	return start, (start-stop-1)/(-step) + 1, nil
 }
 
-func deref(p *int, def int) int {
-	if p == nil {
+// clampBound is a slice bound over n elements (def when missing), counted
+// from the end when negative and clamped to lo..hi, as Python's
+// slice.indices does.
+func clampBound(b *int, def, lo, hi int) int {
+	if b == nil {
 		return def
 	}
-	return *p
+	i := *b
+	if i < 0 {
+		i += hi - lo
+	}
+	return min(max(i, lo), hi)
+}
+
+// WrapIndex is the index i into axis of n elements, counted from the end
+// when negative (NumPy's a[-1]); outside -n..n-1 it is an error naming i,
+// the axis and n.
+func WrapIndex(i, axis, n int) (int, error) {
+	if i < -n || i >= n {
+		return 0, fmt.Errorf("index %d out of bounds for axis %d with size %d", i, axis, n)
+	}
+	if i < 0 {
+		i += n
+	}
+	return i, nil
+}
+
+// WrapAxis is the axis ax of an ndim-D array, counted from the last when
+// negative (NumPy's axis=-1); outside -ndim..ndim-1 it is an error.
+func WrapAxis(ax, ndim int) (int, error) {
+	if ax < -ndim || ax >= ndim {
+		return 0, fmt.Errorf("axis %d is out of range for a %d-D array", ax, ndim)
+	}
+	if ax < 0 {
+		ax += ndim
+	}
+	return ax, nil
 }
 
 // View applies one Sel per leading axis (the axes after them are kept

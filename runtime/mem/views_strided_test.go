@@ -18,17 +18,27 @@ func TestSliceBoundsClamping(t *testing.T) {
 		start, count int
 	}{
 		{10, nil, nil, 1, 0, 10},
-		{10, ip(2), ip(8), 2, 2, 3},  // 2 4 6
-		{10, ip(2), ip(99), 3, 2, 3}, // hi clamped: 2 5 8
-		{10, ip(12), nil, 1, 10, 0},  // lo past the end: empty
-		{10, ip(7), ip(3), 1, 0, 0},  // lo > hi: empty
-		{10, nil, nil, -1, 9, 10},    // a[::-1]
-		{10, ip(8), ip(2), -2, 8, 3}, // 8 6 4
-		{10, ip(99), nil, -3, 9, 4},  // lo clamped to 9: 9 6 3 0
-		{10, ip(3), ip(3), -1, 0, 0}, // empty
-		{10, nil, ip(0), -1, 9, 9},   // down to 1, 0 excluded
-		{0, nil, nil, -1, 0, 0},      // empty axis
-		{5, ip(0), ip(5), 10, 0, 1},  // one step past everything
+		{10, ip(2), ip(8), 2, 2, 3},   // 2 4 6
+		{10, ip(2), ip(99), 3, 2, 3},  // hi clamped: 2 5 8
+		{10, ip(12), nil, 1, 10, 0},   // lo past the end: empty
+		{10, ip(7), ip(3), 1, 0, 0},   // lo > hi: empty
+		{10, nil, nil, -1, 9, 10},     // a[::-1]
+		{10, ip(8), ip(2), -2, 8, 3},  // 8 6 4
+		{10, ip(99), nil, -3, 9, 4},   // lo clamped to 9: 9 6 3 0
+		{10, ip(3), ip(3), -1, 0, 0},  // empty
+		{10, nil, ip(0), -1, 9, 9},    // down to 1, 0 excluded
+		{0, nil, nil, -1, 0, 0},       // empty axis
+		{5, ip(0), ip(5), 10, 0, 1},   // one step past everything
+		{4, ip(-1), nil, 1, 3, 1},     // a[-1:]
+		{4, ip(1), ip(-1), 1, 1, 2},   // a[1:-1]
+		{4, ip(-3), nil, 1, 1, 3},     // a[-3:]
+		{4, ip(-9), ip(-3), 1, 0, 1},  // lo clamped to 0
+		{4, ip(-9), ip(-5), 1, 0, 0},  // both before the start: empty
+		{4, ip(-1), nil, -1, 3, 4},    // a[-1::-1]
+		{4, nil, ip(-6), -1, 3, 4},    // a[:-6:-1]: hi clamped past index 0
+		{4, nil, ip(-2), -1, 3, 1},    // a[:-2:-1] stops before index 2
+		{4, ip(-5), nil, -1, 0, 0},    // lo before the start going down: empty
+		{4, ip(-2), ip(-4), -1, 2, 2}, // 2 1
 	} {
 		start, count, err := SliceBounds(tt.n, tt.lo, tt.hi, tt.step)
 		if err != nil || count != tt.count || count > 0 && start != tt.start {
@@ -38,8 +48,28 @@ func TestSliceBoundsClamping(t *testing.T) {
 	if _, _, err := SliceBounds(5, nil, nil, 0); err == nil || !strings.Contains(err.Error(), "zero") {
 		t.Errorf("step 0: %v", err)
 	}
-	if _, _, err := SliceBounds(5, ip(-1), nil, 1); err == nil || !strings.Contains(err.Error(), "negative") {
-		t.Errorf("negative bound: %v", err)
+}
+
+func TestWrapIndexAndAxis(t *testing.T) {
+	for _, tt := range []struct{ i, n, want int }{{0, 4, 0}, {3, 4, 3}, {-1, 4, 3}, {-4, 4, 0}} {
+		if got, err := WrapIndex(tt.i, 0, tt.n); err != nil || got != tt.want {
+			t.Errorf("WrapIndex(%d, 0, %d) = %d, %v; want %d", tt.i, tt.n, got, err, tt.want)
+		}
+		if got, err := WrapAxis(tt.i, tt.n); err != nil || got != tt.want {
+			t.Errorf("WrapAxis(%d, %d) = %d, %v; want %d", tt.i, tt.n, got, err, tt.want)
+		}
+	}
+	if _, err := WrapIndex(-5, 1, 4); err == nil || err.Error() != "index -5 out of bounds for axis 1 with size 4" {
+		t.Errorf("WrapIndex(-5): %v", err)
+	}
+	if _, err := WrapIndex(0, 0, 0); err == nil {
+		t.Errorf("WrapIndex into an empty axis: no error")
+	}
+	if _, err := WrapAxis(-3, 2); err == nil || err.Error() != "axis -3 is out of range for a 2-D array" {
+		t.Errorf("WrapAxis(-3, 2): %v", err)
+	}
+	if _, err := WrapAxis(2, 2); err == nil {
+		t.Errorf("WrapAxis(2, 2): no error")
 	}
 }
 

@@ -107,8 +107,8 @@
 //     wrap, as NumPy's do: only the host ints of full reductions check
 //     overflow); means and norms of ints are f64; argmin, argmax and
 //     count_nonzero give i64; any and all bool.
-//   - Axes are 0..ndim-1, none twice; negative axes are refused, as
-//     negative indices are (decisions.md: Go's rule). argmin and argmax
+//   - Axes are 0..ndim-1, none twice: the builtins map a negative axis,
+//     counted from the last as NumPy's, before planning. argmin and argmax
 //     take one int axis (NumPy's). An empty axis list reduces nothing
 //     (K = 1: a converted copy).
 //   - Visiting order: full reductions other than argmin/argmax read one
@@ -135,7 +135,7 @@
 //     in the output, so a scan needs no scratch memory and is safe to
 //     record in a capture (a graph keeps no temporaries alive). Float sums
 //     start from -0.0, the exact identity (0.0 + -0.0 is 0.0). One axis
-//     (an int, not negative) or the flattened array in C order (NumPy's
+//     (an int, negative from the last) or the flattened array in C order (NumPy's
 //     cumsum without axis; a 0-D array is seen as 1-D). Tiles are 4096
 //     elements and the choice of thread, block or tiles depends on the
 //     shape and the kind of device only, so one device gives the same

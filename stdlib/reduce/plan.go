@@ -193,15 +193,13 @@ func planAxis(ins []Layout, l Layout, axes []int, keepdims bool, t Target) (Axis
 	return p, nil
 }
 
-// CheckAxes reports an axis outside 0..ndim-1 or given twice. Negative
-// axes are refused, as negative indices are (package doc).
+// CheckAxes reports an axis outside 0..ndim-1 or given twice. The
+// builtins have mapped negative axes (counted from the last) by then.
 func CheckAxes(axes []int, ndim int) error {
 	seen := make([]bool, ndim)
 	for _, ax := range axes {
 		switch {
-		case ax < 0:
-			return fmt.Errorf("axis %d is negative: axes count from 0 (the last is ndim - 1)", ax)
-		case ax >= ndim:
+		case ax < 0 || ax >= ndim:
 			return fmt.Errorf("axis %d is out of range for a %d-D array", ax, ndim)
 		case seen[ax]:
 			return fmt.Errorf("axis %d is repeated", ax)

@@ -107,12 +107,24 @@ print(mean(zeros(0)))            ### "mean of an empty array"
 ---
 print(max(zeros([3, 0]), axis=1))  ### "max along an axis of length 0"
 ---
-// axis errors: negative axes are refused like negative indices
+// negative axes count from the last (NumPy's axis=-1), in lists too
+let c = arange(24, dtype=f64).reshape([2, 3, 4])
+print(sum(c, axis=-1), sum(c, axis=[-1, 0]), sum(c, axis=-3, keepdims=true).shape)  //> [[6.0, 22.0, 38.0], [54.0, 70.0, 86.0]] [60.0, 92.0, 124.0] [1, 3, 4]
+print(argmax(c, axis=-2), min(c[0], axis=-1), mean(c, axis=[-2, -1]), any(c, axis=-1).shape)  //> [[2, 2, 2, 2], [2, 2, 2, 2]] [0.0, 4.0, 8.0] [5.5, 17.5] [2, 3]
+print(sum(c * 2, axis=-1)[1], norm(c[0], axis=-2), count_nonzero(c[0], axis=[-1]))  //> [108.0, 140.0, 172.0] [8.94427190999916, 10.344080432788601, 11.832159566199232, 13.379088160259652] [3, 4, 4]
+---
+// axis errors name the axis as written
 array m: f32[2, 3]
 print(sum(m, axis=2))            ### "sum: axis 2 is out of range for a 2-D array"
 ---
 array m: f32[2, 3]
-print(sum(m, axis=-1))           ### "sum: axis -1 is negative"
+print(sum(m, axis=-3))           ### "sum: axis -3 is out of range for a 2-D array"
+---
+array m: f32[2, 3]
+print(max(m * 2, axis=[0, -3]))  ### "max: axis -3 is out of range for a 2-D array"
+---
+array m: f32[2, 3]
+print(sum(m, axis=[1, -1]))      ### "sum: axis 1 is repeated"
 ---
 array m: f32[2, 3]
 print(sum(m, axis=[0, 0]))       ### "axis 0 is repeated"

@@ -47,8 +47,12 @@ print(cumsum(zeros([2, 0], dtype=i32), axis=0).dtype)  //> i64
 array m: f32[2, 3]
 print(cumsum(m, axis=2))         ### "cumsum: axis 2 is out of range for a 2-D array"
 ---
+// a negative axis counts from the last
+let c = arange(12, dtype=i32).reshape([2, 3, 2])
+print(cumsum(c, axis=-1)[1], cumprod(c + 1, axis=-3)[1][0], cumsum(c[0], axis=-2))  //> [[6, 13], [8, 17], [10, 21]] [7, 16] [[0, 1], [2, 4], [6, 9]]
+---
 array m: f32[2, 3]
-print(cumprod(m, axis=-1))       ### "cumprod: axis -1 is negative"
+print(cumprod(m, axis=-3))       ### "cumprod: axis -3 is out of range for a 2-D array"
 ---
 array m: f32[2, 3]
 print(cumsum(m, axis=[0]))       ### "cumsum: axis must be an int, not list"

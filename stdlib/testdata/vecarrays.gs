@@ -169,7 +169,7 @@ let a = zeros(3, dtype=vec2)
 let s = a.reshape(2, 2)              ### "cannot reshape an array of 3 vec2 elements into shape \[2, 2\]"
 ---
 let a = zeros([2, 3], dtype=vec2)
-let s = transpose(a, [0, 2])         ### "\[0 2\] is not a permutation of the axes of a 2-D array"
+let s = transpose(a, [0, 0])         ### "\[0 0\] is not a permutation of the axes of a 2-D array"
 ---
 let a = zeros(4, dtype=vec3)
 let s = a.astype(f64)                ### "astype of an array of vec3 is not supported"
