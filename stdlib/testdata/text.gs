@@ -98,6 +98,11 @@ save_image(tmpdir + "/a.jpg", zeros([2, 2]))   ### "save_image .*/a.jpg: the nam
 ---
 write_file(tmpdir + "/a.png", "x")             ### "write_file .*/a.png: write_file handles strings, not .png files; save_image writes PNG images"
 ---
+// print(file=) writes text, so it refuses what write_file refuses
+print("x", file=tmpdir + "/a.npy")             ### "print .*/a.npy: print handles text, not .npy files; save and load handle .npy files"
+---
+print("x", file=tmpdir + "/a.PNG")             ### "print .*/a.PNG: print handles text, not .png files; save_image writes PNG images"
+---
 load(tmpdir + "/a.csv")                        ### "load .*/a.csv: load handles .npy files, not .csv files; save_text and load_text handle text and CSV files"
 ---
 load_text(tmpdir + "/a.npy")                   ### "load_text .*/a.npy: load_text handles text, not .npy files; save and load handle .npy files"
