@@ -67,7 +67,7 @@ var docs = slices.Concat([]Doc{
 	{"ones", topicArrays, "ones(shape, dtype=f32, device=, allocator=)", "a new array of ones (every lane of a vector type; not for structs: use full)", false},
 	{"full", topicArrays, "full(shape, value, dtype=f32, device=, allocator=)", "a new array with every element value (a vector or struct value gives its type)", false},
 	{"empty", topicArrays, "empty(shape, dtype=f32, device=, allocator=)", "a new array, not initialised on a device (zero-filled on the host); dtype as zeros", false},
-	{"rand", topicArrays, "rand(shape, seed=0, dtype=f32, device=, allocator=)", "uniform random numbers in [0, 1): element i is randf(rand_init(seed, i)), equal on every device", false},
+	{"rand", topicArrays, "rand(shape, seed=0, dtype=f32, device=, allocator=)", "uniform random numbers in [0, 1): element i is randf(rand_init(seed, i)), equal on every device; seed is a u32 (0 to 2^32-1)", false},
 	{"randn", topicArrays, "randn(shape, seed=0, dtype=f32, device=, allocator=)", "normal random numbers (Box-Muller), element i from rand_init(seed, i); in kernels randn(rng) draws one from a state", false},
 	{"randint", topicArrays, "randint(lo, hi, shape, seed=0, dtype=i32, device=, allocator=)", "random ints in [lo, hi) (bounds that fit an i32), element i is randi(rand_init(seed, i), lo, hi)", false},
 	{"arange", topicArrays, "arange([start,] stop[, step], dtype=)", "evenly spaced values from start up to stop (i32 for int arguments, else f32)", false},

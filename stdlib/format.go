@@ -251,6 +251,10 @@ func writeOut(th *interp.Thread, file, s string) error {
 		_, err := fmt.Fprint(th.Stderr, s)
 		return err
 	}
+	// print writes text, so it refuses the suffixes write_file refuses.
+	if err := refuseSuffix("print", file, "text", npySuffixes, imageSuffixes); err != nil {
+		return err
+	}
 	if err := th.Files().Append(file, []byte(s)); err != nil {
 		return fmt.Errorf("print to %s: %w", file, err)
 	}

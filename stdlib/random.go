@@ -14,8 +14,9 @@ import (
 // generator (package rng), as the kernel builtins draw: element i (in
 // row-major order) is one draw from rand_init(seed, i), so that an array
 // is the same on every device for one seed, and equal to what a kernel
-// computes with rand_init(seed, i). The index and the seed are taken as
-// u32, as Warp's int offset and seed: streams repeat every 2^32 elements.
+// computes with rand_init(seed, i). The index is taken as u32, as Warp's
+// int offset: streams repeat every 2^32 elements. The seed is Warp's u32:
+// seedArg refuses one outside it.
 
 // randDraw names the draw of a fill kernel.
 type randDraw string
@@ -110,7 +111,9 @@ func randArray(th *interp.Thread, args *interp.Args, sv interp.Value, dt ir.Type
 }
 
 // seedArg reads seed=, an int (0 by default, so that a script without
-// one is reproducible); its low 32 bits are the seed.
+// one is reproducible) in the u32 range of Warp's seed. A seed outside it
+// is refused rather than cut to its low 32 bits, where seed=2^32 would
+// silently be seed=0's stream (docs/decisions.md).
 func seedArg(args *interp.Args) (int, error) {
 	v := args.Kwarg("seed")
 	if v == nil {
@@ -119,7 +122,14 @@ func seedArg(args *interp.Args) (int, error) {
 	if !isInt(v) {
 		return 0, fmt.Errorf("%s: seed must be an int, not %s", args.Fn, v.Type())
 	}
-	return interp.ToInt(v)
+	seed, err := interp.ToInt(v)
+	if err != nil {
+		return 0, err
+	}
+	if seed < 0 || seed > math.MaxUint32 {
+		return 0, fmt.Errorf("%s: seed=%d is outside 0 to %d (Warp's generator has a u32 seed)", args.Fn, seed, uint32(math.MaxUint32))
+	}
+	return seed, nil
 }
 
 func randFill(th *interp.Thread, a *mem.Array, draw randDraw, seed, lo, hi int) error {

@@ -2,13 +2,17 @@ package stdlib
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -304,7 +308,7 @@ func loadText(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, fmt.Errorf("load_text %s: %w", path, err)
 	}
 	defer f.Close()
-	bits, shape, err := r.read(th, bufio.NewReader(f))
+	buf, shape, err := r.read(th, bufio.NewReader(f))
 	if err != nil {
 		return nil, fmt.Errorf("load_text %s: %w", path, err)
 	}
@@ -312,36 +316,38 @@ func loadText(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	err = a.WriteHost(func(b []byte) error {
-		for i, v := range bits {
-			mem.StoreBits(b, r.dtype, i, v)
-		}
-		return nil
-	})
-	if err != nil {
+	if err := a.WriteHost(buf.copyTo); err != nil {
 		a.Free()
 		return nil, err
 	}
 	return &interp.Array{A: a}, nil
 }
 
-// textReader is load_text's options and its parse state.
+// textReader is load_text's options and its parse state. It streams: a
+// line at a time from the reader's buffer, its fields as slices of the
+// line, each value parsed straight into elems, so that the only memory in
+// proportion to the file is the elements themselves (issue 26: holding
+// the text, a string per field and 8 bytes per value peaked at 10x).
 type textReader struct {
-	delim    string
+	delim    []byte
 	dtype    ir.Type
 	skip     int
-	comments string
-	line     int // the line being read, from 1
-	cols     int // values per row, from the first row
-	colsAt   int // the line of the first row
+	comments []byte
+	line     int      // the line being read, from 1
+	cols     int      // values per row, from the first row
+	colsAt   int      // the line of the first row
+	long     []byte   // a line longer than the reader's buffer, reused
+	fieldBuf [][]byte // the current line's fields, reused
+	elems    elemBuf
 }
 
 func textReadOptions(args *interp.Args, path string) (*textReader, error) {
 	r := &textReader{}
-	var err error
-	if r.delim, err = stringKwarg(args, "delimiter", defaultDelimiter(path)); err != nil {
+	delim, err := stringKwarg(args, "delimiter", defaultDelimiter(path))
+	if err != nil {
 		return nil, err
 	}
+	r.delim = []byte(delim)
 	if r.dtype, err = dtypeArg(args, ir.F32); err != nil {
 		return nil, err
 	}
@@ -351,19 +357,20 @@ func textReadOptions(args *interp.Args, path string) (*textReader, error) {
 	if r.skip < 0 {
 		return nil, fmt.Errorf("load_text: skiprows= must not be negative")
 	}
-	r.comments, err = stringKwarg(args, "comments", "#")
+	comments, err := stringKwarg(args, "comments", "#")
+	r.comments = []byte(comments)
+	r.elems.t = r.dtype
 	return r, err
 }
 
-// read parses every data line into element bits and returns them with
-// the array's shape. The values are counted against the memory limit as
-// they accumulate (8 bytes each).
-func (r *textReader) read(th *interp.Thread, br *bufio.Reader) ([]uint64, []int, error) {
-	var bits []uint64
+// read parses every data line into r.elems and returns them with the
+// array's shape. The elements are counted against the memory limit as
+// they accumulate.
+func (r *textReader) read(th *interp.Thread, br *bufio.Reader) (*elemBuf, []int, error) {
 	rows := 0
 	for {
-		text, err := br.ReadString('\n')
-		if text == "" && err != nil {
+		text, err := r.readLine(th, br)
+		if len(text) == 0 && err != nil {
 			if err != io.EOF {
 				return nil, nil, err
 			}
@@ -377,17 +384,8 @@ func (r *textReader) read(th *interp.Thread, br *bufio.Reader) ([]uint64, []int,
 		if !ok {
 			continue
 		}
-		held := cap(bits)
-		if bits, err = r.row(bits, fields); err != nil {
+		if err := r.row(th, fields); err != nil {
 			return nil, nil, err
-		}
-		if len(bits) > mem.MaxElems {
-			return nil, nil, fmt.Errorf("line %d: more than %d values", r.line, mem.MaxElems)
-		}
-		if cap(bits) > held {
-			if err := th.CheckHostBytes(8 * cap(bits)); err != nil {
-				return nil, nil, fmt.Errorf("line %d: %w", r.line, err)
-			}
 		}
 		rows++
 	}
@@ -395,84 +393,232 @@ func (r *textReader) read(th *interp.Thread, br *bufio.Reader) ([]uint64, []int,
 		return nil, nil, fmt.Errorf("no data (every line is blank, a comment or skipped)")
 	}
 	if r.cols == 1 {
-		return bits, []int{rows}, nil
+		return &r.elems, []int{rows}, nil
 	}
-	return bits, []int{rows, r.cols}, nil
+	return &r.elems, []int{rows, r.cols}, nil
+}
+
+// readLine returns the next line (with its newline, if any), valid until
+// the next call: a slice of br's buffer, or of r.long for a line that
+// does not fit in it.
+func (r *textReader) readLine(th *interp.Thread, br *bufio.Reader) ([]byte, error) {
+	text, err := br.ReadSlice('\n')
+	if err != bufio.ErrBufferFull {
+		return text, err
+	}
+	r.long = append(r.long[:0], text...)
+	for err == bufio.ErrBufferFull {
+		text, err = br.ReadSlice('\n')
+		r.long = append(r.long, text...)
+		if cerr := th.CheckHostBytes(cap(r.long)); cerr != nil {
+			return nil, fmt.Errorf("line %d: %w", r.line+1, cerr)
+		}
+	}
+	return r.long, err
 }
 
 // fields splits a line into its values; ok is false for a line that
-// holds no data (skipped, blank or a comment).
-func (r *textReader) fields(text string) ([]string, bool) {
+// holds no data (skipped, blank or a comment). The fields are slices of
+// text, valid until the next line.
+func (r *textReader) fields(text []byte) ([][]byte, bool) {
 	if r.line <= r.skip {
 		return nil, false
 	}
-	text = strings.TrimRight(text, "\r\n")
-	trimmed := strings.TrimSpace(text)
-	if trimmed == "" || (r.comments != "" && strings.HasPrefix(trimmed, r.comments)) {
+	text = bytes.TrimRight(text, "\r\n")
+	trimmed := bytes.TrimSpace(text)
+	if len(trimmed) == 0 || (len(r.comments) > 0 && bytes.HasPrefix(trimmed, r.comments)) {
 		return nil, false
 	}
-	if r.delim == "" {
-		return strings.Fields(text), true
+	fs := r.fieldBuf[:0]
+	if len(r.delim) == 0 {
+		fs = appendFields(fs, text)
+	} else {
+		for {
+			i := bytes.Index(text, r.delim)
+			if i < 0 {
+				break
+			}
+			fs = append(fs, bytes.TrimSpace(text[:i]))
+			text = text[i+len(r.delim):]
+		}
+		fs = append(fs, bytes.TrimSpace(text))
 	}
-	fs := strings.Split(text, r.delim)
-	for i := range fs {
-		fs[i] = strings.TrimSpace(fs[i])
-	}
+	r.fieldBuf = fs
 	return fs, true
 }
 
-// row parses one data line's fields onto bits.
-func (r *textReader) row(bits []uint64, fields []string) ([]uint64, error) {
+// appendFields appends the runs of non-space characters of s, as
+// strings.Fields splits.
+func appendFields(dst [][]byte, s []byte) [][]byte {
+	start := -1
+	for i := 0; i < len(s); {
+		c, n := rune(s[i]), 1
+		if c >= utf8.RuneSelf {
+			c, n = utf8.DecodeRune(s[i:])
+		}
+		switch space := unicode.IsSpace(c); {
+		case space && start >= 0:
+			dst, start = append(dst, s[start:i]), -1
+		case !space && start < 0:
+			start = i
+		}
+		i += n
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
+}
+
+// row parses one data line's fields onto r.elems.
+func (r *textReader) row(th *interp.Thread, fields [][]byte) error {
 	if r.cols == 0 {
 		r.cols, r.colsAt = len(fields), r.line
 	} else if len(fields) != r.cols {
-		return nil, fmt.Errorf("line %d: %s, but line %d has %d", r.line, plural(len(fields), "value"), r.colsAt, r.cols)
+		return fmt.Errorf("line %d: %s, but line %d has %d", r.line, plural(len(fields), "value"), r.colsAt, r.cols)
+	}
+	if r.elems.n+len(fields) > mem.MaxElems {
+		return fmt.Errorf("line %d: more than %d values", r.line, mem.MaxElems)
 	}
 	for i, s := range fields {
 		b, err := parseElem(s, r.dtype)
 		if err != nil {
-			if _, nan := strconv.ParseFloat(s, 64); nan != nil && r.line == r.colsAt {
+			if _, nan := strconv.ParseFloat(string(s), 64); nan != nil && r.line == r.colsAt {
 				err = fmt.Errorf("%v (a header line? skiprows=1 skips it)", err)
 			}
-			return nil, fmt.Errorf("line %d, column %d: %v", r.line, i+1, err)
+			return fmt.Errorf("line %d, column %d: %v", r.line, i+1, err)
 		}
-		bits = append(bits, b)
+		if err := r.elems.add(th, b); err != nil {
+			return fmt.Errorf("line %d: %w", r.line, err)
+		}
 	}
-	return bits, nil
+	return nil
+}
+
+// elemBuf accumulates elements of type t in chunks that double up to
+// maxElemChunk bytes: it grows without copying what it holds, so it
+// never needs more than its elements and one part-filled chunk.
+type elemBuf struct {
+	t      ir.Type
+	chunks [][]byte // full chunks, then the one being filled
+	used   int      // elements in the last chunk
+	n      int      // elements in all
+	held   int      // bytes of all chunks, counted against the limit
+}
+
+const (
+	minElemChunk = 4 << 10
+	maxElemChunk = 1 << 20
+)
+
+// add appends one element's bits.
+func (e *elemBuf) add(th *interp.Thread, bits uint64) error {
+	size := e.t.Size()
+	if len(e.chunks) == 0 || (e.used+1)*size > len(e.chunks[len(e.chunks)-1]) {
+		n := minElemChunk
+		if len(e.chunks) > 0 {
+			n = min(2*len(e.chunks[len(e.chunks)-1]), maxElemChunk)
+		}
+		if err := th.CheckHostBytes(e.held + n); err != nil {
+			return err
+		}
+		e.chunks, e.used, e.held = append(e.chunks, make([]byte, n)), 0, e.held+n
+	}
+	mem.StoreBits(e.chunks[len(e.chunks)-1], e.t, e.used, bits)
+	e.used++
+	e.n++
+	return nil
+}
+
+// copyTo copies the elements, in order, into b (the array's bytes).
+func (e *elemBuf) copyTo(b []byte) error {
+	off := 0
+	for i, c := range e.chunks {
+		if i == len(e.chunks)-1 {
+			c = c[:e.used*e.t.Size()]
+		}
+		off += copy(b[off:], c)
+	}
+	return nil
 }
 
 // parseElem parses one value as dtype t: ints as ints (a float only when
 // integral), floats as floats (inf and nan included), bools as 1, 0,
-// true or false; out of range is an error, as for an array store.
-func parseElem(s string, t ir.Type) (uint64, error) {
-	if s == "" {
+// true or false; out of range is an error, as for an array store. It
+// takes the field's bytes and converts them to a string only in calls
+// that keep nothing, and a value that fits t skips interp.ElemBits (whose
+// boxed argument would cost an allocation per value): a value costs none.
+func parseElem(s []byte, t ir.Type) (uint64, error) {
+	if len(s) == 0 {
 		return 0, fmt.Errorf("empty value")
 	}
-	var v interp.Value
 	switch {
 	case t == ir.Bool:
-		switch strings.ToLower(s) {
-		case "1", "true":
+		switch {
+		case string(s) == "1" || lowerIs(s, "true"):
 			return 1, nil
-		case "0", "false":
+		case string(s) == "0" || lowerIs(s, "false"):
 			return 0, nil
 		}
-		return 0, fmt.Errorf("cannot parse %q as a bool (1, 0, true or false)", clip(s))
+		return 0, fmt.Errorf("cannot parse %q as a bool (1, 0, true or false)", clip(string(s)))
 	case t.IsInt():
-		if i, err := strconv.ParseInt(s, 10, 64); err == nil {
-			v = interp.Int(i)
-		} else if u, err := strconv.ParseUint(s, 10, 64); err == nil && t == ir.U64 {
+		if i, err := strconv.ParseInt(string(s), 10, 64); err == nil {
+			if b, ok := intBits(i, t); ok {
+				return b, nil
+			}
+			return interp.ElemBits(interp.Int(i), t)
+		} else if u, err := strconv.ParseUint(string(s), 10, 64); err == nil && t == ir.U64 {
 			return u, nil
 		}
 	}
-	if v == nil {
-		f, err := strconv.ParseFloat(s, 64)
-		if err != nil {
-			return 0, fmt.Errorf("cannot parse %q as %s", clip(s), t)
-		}
-		v = interp.Float(f)
+	f, err := strconv.ParseFloat(string(s), 64)
+	if err != nil {
+		return 0, fmt.Errorf("cannot parse %q as %s", clip(string(s)), t)
 	}
-	return interp.ElemBits(v, t)
+	if b := ir.FromFloat(f, t); t == ir.F64 || t == ir.F32 && (math.IsInf(f, 0) || !isInf32(b)) {
+		return b, nil
+	}
+	return interp.ElemBits(interp.Float(f), t) // an int dtype, or beyond f32: its error
+}
+
+// intBits is the element bits of i as int type t, if it fits (as
+// interp.ElemBits stores it: zero-extended).
+func intBits(i int64, t ir.Type) (uint64, bool) {
+	var ok bool
+	switch t {
+	case ir.U8:
+		ok = i >= 0 && i <= math.MaxUint8
+	case ir.I32:
+		ok = i >= math.MinInt32 && i <= math.MaxInt32
+	case ir.U32:
+		ok = i >= 0 && i <= math.MaxUint32
+	case ir.I64:
+		ok = true
+	case ir.U64:
+		ok = i >= 0
+	}
+	if t.Size() < 8 {
+		return uint64(i) & (1<<(8*t.Size()) - 1), ok
+	}
+	return uint64(i), ok
+}
+
+// isInf32 reports whether f32 bits b are an infinity.
+func isInf32(b uint64) bool { return math.IsInf(float64(math.Float32frombits(uint32(b))), 0) }
+
+// lowerIs reports whether s lowercased is word, a lowercase ASCII word
+// (as strings.ToLower(s) == word: no other letter lowercases to one of
+// word's).
+func lowerIs(s []byte, word string) bool {
+	if len(s) != len(word) {
+		return false
+	}
+	for i := range s {
+		if c := s[i]; c != word[i] && c != word[i]-'a'+'A' {
+			return false
+		}
+	}
+	return true
 }
 
 // clip shortens a value quoted in an error: a line of a binary file

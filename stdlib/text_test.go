@@ -5,9 +5,11 @@ package stdlib_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -83,5 +85,47 @@ func TestTextBuiltinsRefuseNonRegular(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			t.Errorf("%s: got %v, want a refusal", src, err)
 		}
+	}
+}
+
+// TestLoadTextStreams: load_text parses rows as it reads them into a
+// buffer of the array's dtype, so that Go's heap grows by less than 3x the
+// array (it once held the text, a string per field and 8 bytes per value:
+// 10x). The CSV is ~20 MB of f32 values, 4 per row.
+func TestLoadTextStreams(t *testing.T) {
+	const rows, cols = 700_000, 4
+	path := filepath.Join(t.TempDir(), "big.csv")
+	var b strings.Builder
+	for i := range rows {
+		fmt.Fprintf(&b, "%d.25,%d.5,-%d.125,1e-3\n", i, i%1000, i%77)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := stdlib.Universe()
+	env["path"] = interp.String(path)
+	var out strings.Builder
+	in, err := interp.New(interp.Options{Stdout: &out, Device: "cpu", Predeclared: env, Files: interp.AllFiles()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	src := `let a = load_text(path)
+print(a.shape, a[699999, 0], a[3])`
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	if err := in.Exec(context.Background(), "t.gs", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if want := "[700000, 4] 699999.25 [3.25, 3.5, -3.125, 0.001]\n"; out.String() != want {
+		t.Errorf("load_text printed %q, want %q", out.String(), want)
+	}
+	size := uint64(rows * cols * 4)
+	grew := after.TotalAlloc - before.TotalAlloc
+	t.Logf("load_text allocated %.2fx the array", float64(grew)/float64(size))
+	if grew >= 3*size {
+		t.Errorf("load_text of a %d-byte f32 array (a %d-byte CSV) allocated %d bytes (%.1fx)",
+			size, b.Len(), grew, float64(grew)/float64(size))
 	}
 }

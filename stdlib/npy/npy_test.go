@@ -547,6 +547,8 @@ func FuzzRead(f *testing.F) {
 	f.Add(file("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (3L,)}", nil))
 	f.Add(file("{'descr': [('a', '|u1'), ('', '|V7'), ('b', '<f8', (3,)), ('c', '<i4'), ('', '|V4')], 'fortran_order': False, 'shape': (1,), }", make([]byte, 40)))
 	f.Add(file("{'descr': [('m', [('x', '<f4', (3, 3))]), ('f', '|b1')], 'fortran_order': False, 'shape': (2,), }", make([]byte, 80)))
+	// Pads whose sizes wrapped an int to a 4-byte record (TestRecordSizeOverflow).
+	f.Add(file("{'descr': [('a', '<f4'), ('', '|V9223372036854775807'), ('', '|V9223372036854775807'), ('', '|V2')], 'fortran_order': False, 'shape': (1,)}", make([]byte, 4)))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		h, data, err := Read(bytes.NewReader(in))
 		if err != nil {

@@ -111,7 +111,12 @@ func recordOf(l pyList) (*Record, error) {
 				if len(t) == 3 {
 					return nil, fmt.Errorf("structured dtype entry %s: padding with a shape", repr(e))
 				}
-				r.Size += n
+				if n > maxElems {
+					return nil, fmt.Errorf("structured dtype padding %s is larger than 2^47 bytes", repr(typ))
+				}
+				if err := r.grow(n); err != nil {
+					return nil, err
+				}
 				continue
 			}
 			dt, big, err := dtypeOf(typ)
@@ -145,12 +150,25 @@ func recordOf(l pyList) (*Record, error) {
 			return nil, fmt.Errorf("structured dtype has an empty or repeated field name %s", repr(name))
 		}
 		r.Fields = append(r.Fields, f)
-		r.Size += f.size()
+		if err := r.grow(f.size()); err != nil {
+			return nil, err
+		}
 	}
 	if len(r.Fields) == 0 {
 		return nil, fmt.Errorf("structured dtype %s has no fields", repr(l))
 	}
 	return r, nil
+}
+
+// grow adds n bytes (at most 2^47: a checked pad or field) to r's size.
+// The size stays at most 2^47, the largest extent of the byte axis a
+// record file gets, so the sum cannot wrap around to a small itemsize
+// that a struct could then match.
+func (r *Record) grow(n int) error {
+	if r.Size += n; r.Size > maxElems {
+		return fmt.Errorf("structured dtype: the record is larger than 2^47 bytes")
+	}
+	return nil
 }
 
 // padding reports whether (name, typ) is a padding entry (”, '|Vn'),

@@ -146,3 +146,27 @@ func TestRecordMismatch(t *testing.T) {
 		}
 	}
 }
+
+// TestRecordSizeOverflow: padding and subarray entries whose sizes sum
+// past any item size are an error, not an itemsize that wraps around to
+// a small one (two |V(2^63-1) pads and a |V2 would wrap to 4 bytes, and
+// the record would then match a struct of one f32).
+func TestRecordSizeOverflow(t *testing.T) {
+	const big = "9223372036854775807"
+	cases := []struct{ name, descr, err string }{
+		{"pads wrap", "[('a', '<f4'), ('', '|V" + big + "'), ('', '|V" + big + "'), ('', '|V2')]", `padding '\|V` + big + `' is larger than 2\^47 bytes`},
+		{"pads sum", "[('a', '<f4'), ('', '|V140737488355328'), ('', '|V140737488355328')]", `record is larger than 2\^47 bytes`},
+		{"one huge pad", "[('a', '<f4'), ('', '|V" + big + "')]", `padding '\|V` + big + `' is larger than 2\^47 bytes`},
+		{"subarray after pad", "[('', '|V140737488355000'), ('b', '<f8', (1048576, 1048576))]", `record is larger than 2\^47 bytes`},
+		{"nested", "[('m', [('x', '<f4'), ('', '|V100000000000000')]), ('', '|V100000000000000')]", `record is larger than 2\^47 bytes`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			src := file("{'descr': "+c.descr+", 'fortran_order': False, 'shape': (1,)}", make([]byte, 4))
+			_, _, err := Read(bytes.NewReader(src))
+			if err == nil || !regexp.MustCompile(c.err).MatchString(err.Error()) {
+				t.Fatalf("got %v, want an error matching %q", err, c.err)
+			}
+		})
+	}
+}

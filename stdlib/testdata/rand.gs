@@ -165,6 +165,16 @@ for lam in [0.5, 4.0, 9.5, 10.0, 80.0] {
 ---
 let r = rand(2, seed=1.5)                  ### "rand: seed must be an int, not float"
 ---
+// Warp's generator has a u32 seed: seeds outside it are refused, not
+// aliased (seed=2^32 was seed=0's stream); the largest one is taken
+let r = rand(2, seed=1 << 32)              ### "rand: seed=4294967296 is outside 0 to 4294967295 \(Warp's generator has a u32 seed\)"
+---
+let r = randn(2, seed=-1)                  ### "randn: seed=-1 is outside 0 to 4294967295"
+---
+let r = randint(0, 9, 2, seed=1 << 40)     ### "randint: seed=1099511627776 is outside 0 to 4294967295"
+---
+print(rand(1, seed=(1 << 32) - 1).shape)   //> [1]
+---
 let r = rand(2, dtype=i32)                 ### "rand: dtype must be a float type, not i32"
 ---
 let r = randint(3, 3, 2)                   ### "randint: the range \[3, 3\) is empty"

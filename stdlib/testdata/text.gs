@@ -60,6 +60,45 @@ let p = tmpdir + "/w.dat"
 write_file(p, "# a comment\n 1   2\t3\n\n4 5 6\n")
 print(load_text(p, dtype=u8))      //> [[1, 2, 3], [4, 5, 6]]
 ---
+// lines longer than the reader's buffer, CRLF ends, other spaces and
+// spellings of bools; ints that need the slow path (floats, u64)
+let p = tmpdir + "/long.csv"
+let a = arange(6000, dtype=f32).reshape([2, 3000])
+save_text(p, a)
+let b = load_text(p)
+print(b.shape, b[1, 2999], sum(b) == sum(a)) //> [2, 3000] 5999.0 true
+write_file(p, "1,2\r\n3, 4 \r\n")
+print(load_text(p, dtype=i64))     //> [[1, 2], [3, 4]]
+let q = tmpdir + "/s.txt"
+write_file(q, "TRUE\tFalse\n0 tRuE\n")
+print(load_text(q, dtype=bool))    //> [[true, false], [false, true]]
+write_file(q, "3.0 18446744073709551615\n-0 1e3\n")
+print(load_text(q, dtype=u64))     //> [[3, 18446744073709551615], [0, 1000]]
+write_file(q, "-2147483648 2147483647\n")
+print(load_text(q, dtype=i32), load_text(q, dtype=f64)) //> [[-2147483648, 2147483647]] [[-2147483648.0, 2147483647.0]]
+---
+let p = tmpdir + "/long.csv"
+let row = ""
+for i in range(5000) { row = row + "1," }
+write_file(p, row + "1\n" + row + "x\n")
+load_text(p)                       ### "line 2, column 5001: cannot parse \"x\" as f32$"
+---
+let p = tmpdir + "/u.csv"
+write_file(p, "1\n256\n")
+load_text(p, dtype=u8)             ### "line 2, column 1: int 256 overflows u8"
+---
+let p = tmpdir + "/u.csv"
+write_file(p, "1\n-1\n")
+load_text(p, dtype=u64)            ### "line 2, column 1: int -1 overflows u64"
+---
+let p = tmpdir + "/u.csv"
+write_file(p, "1\n2147483648\n")
+load_text(p, dtype=i32)            ### "line 2, column 1: int 2147483648 overflows i32"
+---
+let p = tmpdir + "/u.csv"
+write_file(p, "yes\n")
+load_text(p, dtype=bool)           ### "line 1, column 1: cannot parse \"yes\" as a bool \(1, 0, true or false\)"
+---
 // errors name the line and the column
 let p = tmpdir + "/h.csv"
 write_file(p, "x,y\n1,2\n")
@@ -97,6 +136,11 @@ save_text(tmpdir + "/a.npy", zeros(2))         ### "save_text .*/a.npy: the name
 save_image(tmpdir + "/a.jpg", zeros([2, 2]))   ### "save_image .*/a.jpg: the name must end in .png"
 ---
 write_file(tmpdir + "/a.png", "x")             ### "write_file .*/a.png: write_file handles strings, not .png files; save_image writes PNG images"
+---
+// print(file=) writes text, so it refuses what write_file refuses
+print("x", file=tmpdir + "/a.npy")             ### "print .*/a.npy: print handles text, not .npy files; save and load handle .npy files"
+---
+print("x", file=tmpdir + "/a.PNG")             ### "print .*/a.PNG: print handles text, not .png files; save_image writes PNG images"
 ---
 load(tmpdir + "/a.csv")                        ### "load .*/a.csv: load handles .npy files, not .csv files; save_text and load_text handle text and CSV files"
 ---
