@@ -234,7 +234,8 @@ func (s *sliceAllocator) Free(mem.Device, uintptr, int) error {
 // keeps s alive; the host must not use s concurrently with a script that
 // writes it, and must not pass the array to CUDA launches (Go memory is
 // pageable host memory, which the GPUs here cannot read). A nil shape means
-// 1-D of len(s).
+// 1-D of len(s). Close frees and untracks the array (the slice is the
+// host's again); after Close, WrapSlice is ErrClosed.
 func WrapSlice[T Elem](in *Interp, s []T, shape ...int) (*Array, error) {
 	if len(shape) == 0 {
 		shape = []int{len(s)}
@@ -245,6 +246,9 @@ func WrapSlice[T Elem](in *Interp, s []T, shape ...int) (*Array, error) {
 	}
 	if n != len(s) {
 		return nil, fmt.Errorf("WrapSlice: shape %v has %d elements, the slice %d", shape, n, len(s))
+	}
+	if in.th.closed {
+		return nil, ErrClosed
 	}
 	alloc := &sliceAllocator{keep: s}
 	if n > 0 {
@@ -286,8 +290,12 @@ func CopyToSlice[T Elem](a *Array, dst []T) error {
 // device, managed, pool or pinned pointer (classified once with the driver,
 // MEMORY.md section 1; a pointer from another device than dev is an error)
 // or, on "cpu", host memory. release, if not nil, runs when the array is
-// freed. The memory must stay valid until then.
+// freed (at the latest by Close). The memory must stay valid until then.
+// After Close, WrapPointer is ErrClosed.
 func WrapPointer(in *Interp, ptr uintptr, dtype ir.Type, shape []int, device string, release func() error) (*Array, error) {
+	if in.th.closed {
+		return nil, ErrClosed
+	}
 	dev, err := in.th.parseDevice(device)
 	if err != nil {
 		return nil, err

@@ -294,3 +294,34 @@ func TestCustomAllocatorAndWrapPointer(t *testing.T) {
 		t.Error("release did not run")
 	}
 }
+
+// TestWrapAfterClose: Close frees and untracks the wrapped slices and
+// pointers, and wrapping after Close is ErrClosed: a closed interpreter
+// would track arrays that nothing frees.
+func TestWrapAfterClose(t *testing.T) {
+	in, _ := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+	a, err := interp.WrapSlice(in, make([]float32, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Tracker().Used() == 0 {
+		t.Fatal("the wrapped slice is not tracked")
+	}
+	if err := in.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !a.A.Freed() || in.Tracker().Used() != 0 || len(in.Tracker().Live()) != 0 {
+		t.Errorf("after Close: freed %v, %d bytes in %d buffers tracked", a.A.Freed(), in.Tracker().Used(), len(in.Tracker().Live()))
+	}
+	if _, err := interp.WrapSlice(in, make([]float32, 64)); !errors.Is(err, interp.ErrClosed) {
+		t.Errorf("WrapSlice after Close: %v", err)
+	}
+	buf, _ := mem.HostAllocator{}.Alloc(mem.CPUDevice, 16)
+	defer mem.HostAllocator{}.Free(mem.CPUDevice, buf, 16)
+	if _, err := interp.WrapPointer(in, buf, ir.I32, []int{4}, "cpu", nil); !errors.Is(err, interp.ErrClosed) {
+		t.Errorf("WrapPointer after Close: %v", err)
+	}
+	if in.Tracker().Used() != 0 || len(in.Tracker().Live()) != 0 {
+		t.Errorf("after wrapping on a closed interpreter: %d bytes in %d buffers tracked", in.Tracker().Used(), len(in.Tracker().Live()))
+	}
+}

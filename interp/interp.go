@@ -334,8 +334,9 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	return err
 }
 
-// ErrClosed is returned by Exec, ExecREPL, Run and Call after Close: a
-// closed interpreter would track new arrays that nothing frees.
+// ErrClosed is returned by Exec, ExecREPL, Run, Call, WrapSlice and
+// WrapPointer after Close: a closed interpreter would track new arrays
+// that nothing frees.
 var ErrClosed = errors.New("interpreter is closed")
 
 // Close frees every array the interpreter still holds; later runs fail
