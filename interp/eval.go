@@ -47,7 +47,7 @@ func (th *Thread) execBlock(stmts []ast.Stmt, fr *frame) (ctrl, error) {
 func (th *Thread) hoist(s ast.Stmt, fr *frame) error {
 	switch d := s.(type) {
 	case *ast.FnDecl:
-		th.store(d.Name, &Closure{Decl: d, parent: fr}, fr)
+		th.store(d.Name, &Closure{Decl: d, parent: fr, globals: th.globals}, fr)
 	case *ast.KernelDecl:
 		k := th.info.Kernels[d]
 		if k == nil {
@@ -82,7 +82,7 @@ func (th *Thread) store(id *ast.Ident, v Value, fr *frame) {
 		}
 		f.slots[id.Index] = v
 	case ast.ScopeGlobal:
-		th.globals[id.Index] = v
+		th.globals.vals[id.Index] = v
 	}
 }
 
@@ -97,7 +97,7 @@ func (th *Thread) load(id *ast.Ident, fr *frame) (Value, error) {
 		}
 		v = f.slots[id.Index]
 	case ast.ScopeGlobal:
-		v = th.globals[id.Index]
+		v = th.globals.vals[id.Index]
 	case ast.ScopePredeclared:
 		v = th.in.predeclared[id.Name]
 	}
@@ -740,7 +740,10 @@ func (th *Thread) callClosure(c *Closure, args *Args) (Value, error) {
 		}
 	}
 	th.calls = append(th.calls, CallFrame{Name: d.Name.Name, Pos: args.Pos})
+	caller := th.globals
+	th.globals = c.globals // a program's fn called after an Exec chunk, or the reverse
 	r, err := th.execBlock(d.Body.Stmts, fr)
+	th.globals = caller
 	th.calls = th.calls[:len(th.calls)-1]
 	if err != nil {
 		return nil, err
