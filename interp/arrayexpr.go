@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/token"
@@ -95,6 +96,25 @@ func (th *Thread) StoreArray(dst *mem.Array, v Value, cast Cast) error {
 		return fmt.Errorf("array expressions are not available (no stdlib/fuse)")
 	}
 	return arrayOps.Store(th, dst, v, cast)
+}
+
+// StoreTarget is dst as a store of a value of shape src writes it. NumPy
+// drops the leading extents of 1 that src has beyond dst's rank
+// (a[:, :] = ones([1, 3, 2]) into a [3, 2] view), which is dst viewed with
+// those unit axes prepended (stride 0 on an extent of 1 aliases nothing).
+// Any other src gives dst back, for the caller's broadcast check to refuse
+// with the two shapes. Every store (AssignView's copy, ArrayOps.Store)
+// goes through it, so the rule is decided here once.
+func StoreTarget(dst *mem.Array, src []int) *mem.Array {
+	lead := len(src) - dst.NDim()
+	if lead <= 0 || slices.ContainsFunc(src[:lead], func(d int) bool { return d != 1 }) {
+		return dst
+	}
+	v, err := dst.BroadcastTo(append(slices.Clone(src[:lead]), dst.Shape()...))
+	if err != nil {
+		return dst
+	}
+	return v
 }
 
 // updateArray is `dst op= v` on an array: computed in place, one kernel.

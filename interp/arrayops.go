@@ -278,18 +278,31 @@ func Reshape(th *Thread, x *Array, shapeArgs []Value) (Value, error) {
 		return nil, err
 	}
 	if !x.A.IsContiguous() {
-		c, err := th.NewArray(x.A.DType(), x.A.Shape(), String(x.A.Device().String()), nil)
-		if err != nil {
-			return nil, err
-		}
-		if err := th.CopyArray(c, x.A); err != nil {
-			return nil, err
-		}
-		x = x.wrap(c)
+		return reshapeCopy(th, x, shape)
 	}
 	v, err := x.A.Reshape(shape)
 	if err != nil {
 		return nil, err
 	}
 	return x.wrap(v), nil
+}
+
+// reshapeCopy is x (not contiguous) copied into a new array of shape, mem
+// axes: the result is no view (is_view false, free takes it), as NumPy's
+// reshape that has to copy; the copy runs through a contiguous view of
+// the new array in x's shape.
+func reshapeCopy(th *Thread, x *Array, shape []int) (Value, error) {
+	c, err := th.NewArrayUninit(x.A.DType(), shape, String(x.A.Device().String()), nil)
+	if err != nil {
+		return nil, err
+	}
+	in, err := c.Reshape(x.A.Shape())
+	if err == nil {
+		err = th.CopyArray(in, x.A)
+	}
+	if err != nil {
+		c.Free()
+		return nil, err
+	}
+	return x.wrap(c), nil
 }

@@ -86,49 +86,55 @@ func (p *Program) Kernels() []*Kernel {
 
 // Run runs a compiled program in the interpreter. The program gets a fresh
 // global table (an interpreter runs one program at a time; Global, SetGlobal
-// and Call then refer to its globals), while the interpreter's arrays,
-// configuration and devices carry over.
+// and Call then find its globals first), while the interpreter's arrays,
+// configuration and devices carry over. Exec and ExecREPL chunks keep their
+// own table beside it: they do not see the program's names, nor it theirs,
+// and neither overwrites the other's (Global finds both).
 func (in *Interp) Run(ctx context.Context, p *Program) error {
 	for _, n := range p.predeclared {
 		if _, ok := in.predeclared[n]; !ok {
 			return fmt.Errorf("program %s was compiled with predeclared %s, which this interpreter lacks", p.file.Name, n)
 		}
 	}
-	in.th.globals = make([]Value, p.info.NumGlobals)
+	in.progGlobals = &globalTable{vals: make([]Value, p.info.NumGlobals)}
+	in.th.globals = in.progGlobals
 	in.th.imports, in.th.ran = p.imports, map[*module]bool{}
 	in.prog = p
 	_, err := in.run(ctx, p.file, p.info, false)
 	return err
 }
 
-// globalIndex finds a global of the running program, or of the REPL/Exec
-// chunks run so far.
-func (in *Interp) globalIndex(name string) (int, bool) {
+// global finds the slot of a global: the program Run last ran has it,
+// else the Exec/ExecREPL chunks run so far.
+func (in *Interp) global(name string) (*Value, bool) {
 	if in.prog != nil {
-		i, ok := in.prog.globals[name]
-		return i, ok
+		if i, ok := in.prog.globals[name]; ok {
+			return &in.progGlobals.vals[i], true
+		}
 	}
-	i, ok := in.checker.GlobalNames()[name]
-	return i, ok
+	if i, ok := in.checker.GlobalNames()[name]; ok && i < len(in.chunks.vals) {
+		return &in.chunks.vals[i], true
+	}
+	return nil, false
 }
 
 // Global returns the value of a global variable (false when there is no
 // such global or it has no value yet).
 func (in *Interp) Global(name string) (Value, bool) {
-	i, ok := in.globalIndex(name)
-	if !ok || i >= len(in.th.globals) || in.th.globals[i] == nil {
+	p, ok := in.global(name)
+	if !ok || *p == nil {
 		return nil, false
 	}
-	return in.th.globals[i], true
+	return *p, true
 }
 
 // SetGlobal sets an existing global variable.
 func (in *Interp) SetGlobal(name string, v Value) error {
-	i, ok := in.globalIndex(name)
-	if !ok || i >= len(in.th.globals) {
+	p, ok := in.global(name)
+	if !ok {
 		return fmt.Errorf("no global %s", name)
 	}
-	in.th.globals[i] = v
+	*p = v
 	return nil
 }
 
@@ -234,7 +240,8 @@ func (s *sliceAllocator) Free(mem.Device, uintptr, int) error {
 // keeps s alive; the host must not use s concurrently with a script that
 // writes it, and must not pass the array to CUDA launches (Go memory is
 // pageable host memory, which the GPUs here cannot read). A nil shape means
-// 1-D of len(s).
+// 1-D of len(s). Close frees and untracks the array (the slice is the
+// host's again); after Close, WrapSlice is ErrClosed.
 func WrapSlice[T Elem](in *Interp, s []T, shape ...int) (*Array, error) {
 	if len(shape) == 0 {
 		shape = []int{len(s)}
@@ -245,6 +252,9 @@ func WrapSlice[T Elem](in *Interp, s []T, shape ...int) (*Array, error) {
 	}
 	if n != len(s) {
 		return nil, fmt.Errorf("WrapSlice: shape %v has %d elements, the slice %d", shape, n, len(s))
+	}
+	if in.th.closed {
+		return nil, ErrClosed
 	}
 	alloc := &sliceAllocator{keep: s}
 	if n > 0 {
@@ -286,8 +296,12 @@ func CopyToSlice[T Elem](a *Array, dst []T) error {
 // device, managed, pool or pinned pointer (classified once with the driver,
 // MEMORY.md section 1; a pointer from another device than dev is an error)
 // or, on "cpu", host memory. release, if not nil, runs when the array is
-// freed. The memory must stay valid until then.
+// freed (at the latest by Close). The memory must stay valid until then.
+// After Close, WrapPointer is ErrClosed.
 func WrapPointer(in *Interp, ptr uintptr, dtype ir.Type, shape []int, device string, release func() error) (*Array, error) {
+	if in.th.closed {
+		return nil, ErrClosed
+	}
 	dev, err := in.th.parseDevice(device)
 	if err != nil {
 		return nil, err

@@ -294,3 +294,77 @@ func TestCustomAllocatorAndWrapPointer(t *testing.T) {
 		t.Error("release did not run")
 	}
 }
+
+// TestWrapAfterClose: Close frees and untracks the wrapped slices and
+// pointers, and wrapping after Close is ErrClosed: a closed interpreter
+// would track arrays that nothing frees.
+func TestWrapAfterClose(t *testing.T) {
+	in, _ := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+	a, err := interp.WrapSlice(in, make([]float32, 64))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Tracker().Used() == 0 {
+		t.Fatal("the wrapped slice is not tracked")
+	}
+	if err := in.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !a.A.Freed() || in.Tracker().Used() != 0 || len(in.Tracker().Live()) != 0 {
+		t.Errorf("after Close: freed %v, %d bytes in %d buffers tracked", a.A.Freed(), in.Tracker().Used(), len(in.Tracker().Live()))
+	}
+	if _, err := interp.WrapSlice(in, make([]float32, 64)); !errors.Is(err, interp.ErrClosed) {
+		t.Errorf("WrapSlice after Close: %v", err)
+	}
+	buf, _ := mem.HostAllocator{}.Alloc(mem.CPUDevice, 16)
+	defer mem.HostAllocator{}.Free(mem.CPUDevice, buf, 16)
+	if _, err := interp.WrapPointer(in, buf, ir.I32, []int{4}, "cpu", nil); !errors.Is(err, interp.ErrClosed) {
+		t.Errorf("WrapPointer after Close: %v", err)
+	}
+	if in.Tracker().Used() != 0 || len(in.Tracker().Live()) != 0 {
+		t.Errorf("after wrapping on a closed interpreter: %d bytes in %d buffers tracked", in.Tracker().Used(), len(in.Tracker().Live()))
+	}
+}
+
+// TestExecAfterRunKeepsBothGlobals: after Run, Exec chunks have their own
+// global table beside the program's (their slots are numbered apart), so a
+// global an Exec makes reads back and the program's keep their values,
+// and fns of each side keep reading their own globals when called later.
+func TestExecAfterRunKeepsBothGlobals(t *testing.T) {
+	ctx := context.Background()
+	prog, err := interp.Compile("p.gs", []byte("let a = 1\nlet b = 2\nfn total() { return a + b }"), stdlib.Universe())
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+	defer in.Close()
+	if err := in.Run(ctx, prog); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Exec(ctx, "c.gs", []byte("let g = 5\nlet h = 7\nfn gh() { return g * h }")); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]interp.Value{"g": interp.Int(5), "h": interp.Int(7), "a": interp.Int(1), "b": interp.Int(2)} {
+		if v, ok := in.Global(name); !ok || v != want {
+			t.Errorf("Global(%s) = %v, %v; want %v", name, v, ok, want)
+		}
+	}
+	if v, err := in.Call(ctx, "total"); err != nil || v != interp.Int(3) {
+		t.Errorf("the program's total() = %v, %v", v, err)
+	}
+	if err := in.SetGlobal("g", interp.Int(6)); err != nil {
+		t.Fatal(err)
+	}
+	if v, err := in.Call(ctx, "gh"); err != nil || v != interp.Int(42) {
+		t.Errorf("the chunk's gh() = %v, %v", v, err)
+	}
+	if err := in.Exec(ctx, "d.gs", []byte("g += 1")); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := in.Global("g"); v != interp.Int(7) {
+		t.Errorf("g after g += 1: %v", v)
+	}
+	if v, _ := in.Global("a"); v != interp.Int(1) {
+		t.Errorf("the program's a after the chunks: %v", v)
+	}
+}

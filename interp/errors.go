@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // CallFrame is one fn call in a backtrace: the fn's name and the position of
@@ -76,4 +77,30 @@ func (th *Thread) backtrace() []CallFrame {
 		bt[len(th.calls)-1-i] = c
 	}
 	return bt
+}
+
+// freedError is mem.ErrFreed naming the variable that holds the freed
+// array; errors.Is still finds mem.ErrFreed.
+type freedError struct{ name string }
+
+func (e *freedError) Error() string { return "array " + e.name + " has been freed" }
+func (e *freedError) Unwrap() error { return mem.ErrFreed }
+
+// nameFreed is err, when it is mem.ErrFreed from an operator or a call,
+// naming the first operand that is a variable holding a freed array
+// (exprs[i] evaluated to vals[i]): "array a has been freed", not a bare
+// "array has been freed". A positioned error (from a fn called) and any
+// other error pass unchanged.
+func nameFreed(err error, exprs []ast.Expr, vals []Value) error {
+	var ee *EvalError
+	if !errors.Is(err, mem.ErrFreed) || errors.As(err, &ee) {
+		return err
+	}
+	for i, e := range exprs[:min(len(exprs), len(vals))] {
+		id, isName := e.(*ast.Ident)
+		if a, ok := vals[i].(*Array); isName && ok && a.A.Freed() {
+			return &freedError{id.Name}
+		}
+	}
+	return err
 }

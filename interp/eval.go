@@ -47,7 +47,7 @@ func (th *Thread) execBlock(stmts []ast.Stmt, fr *frame) (ctrl, error) {
 func (th *Thread) hoist(s ast.Stmt, fr *frame) error {
 	switch d := s.(type) {
 	case *ast.FnDecl:
-		th.store(d.Name, &Closure{Decl: d, parent: fr}, fr)
+		th.store(d.Name, &Closure{Decl: d, parent: fr, globals: th.globals}, fr)
 	case *ast.KernelDecl:
 		k := th.info.Kernels[d]
 		if k == nil {
@@ -82,7 +82,7 @@ func (th *Thread) store(id *ast.Ident, v Value, fr *frame) {
 		}
 		f.slots[id.Index] = v
 	case ast.ScopeGlobal:
-		th.globals[id.Index] = v
+		th.globals.vals[id.Index] = v
 	}
 }
 
@@ -97,7 +97,7 @@ func (th *Thread) load(id *ast.Ident, fr *frame) (Value, error) {
 		}
 		v = f.slots[id.Index]
 	case ast.ScopeGlobal:
-		v = th.globals[id.Index]
+		v = th.globals.vals[id.Index]
 	case ast.ScopePredeclared:
 		v = th.in.predeclared[id.Name]
 	}
@@ -195,7 +195,8 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 		}
 		if a, ok := old.(*Array); ok {
 			// NumPy: y += expr writes into y, one kernel.
-			return th.errorAt(s.OpPos, th.updateArray(a, op, v))
+			err := nameFreed(th.updateArray(a, op, v), []ast.Expr{s.Target, s.Value}, []Value{a, v})
+			return th.errorAt(s.OpPos, err)
 		}
 	}
 	if t, ok := s.Target.(*ast.IndexExpr); ok {
@@ -540,7 +541,7 @@ func (th *Thread) evalExpr(e ast.Expr, fr *frame) (Value, error) {
 			return nil, err
 		}
 		v, err := th.unaryOp(e.Op, x)
-		return v, th.errorAt(e.Pos, err)
+		return v, th.errorAt(e.Pos, nameFreed(err, []ast.Expr{e.X}, []Value{x}))
 	case *ast.BinaryExpr:
 		return th.evalBinary(e, fr)
 	case *ast.CallExpr:
@@ -604,7 +605,7 @@ func (th *Thread) evalBinary(e *ast.BinaryExpr, fr *frame) (Value, error) {
 		return v, th.errorAt(e.OpPos, err)
 	}
 	v, err := binary(th, e.Op, x, y)
-	return v, th.errorAt(e.OpPos, err)
+	return v, th.errorAt(e.OpPos, nameFreed(err, []ast.Expr{e.X, e.Y}, []Value{x, y}))
 }
 
 // matmulOp is a @ b: a call of the predeclared matmul (NumPy's operator),
@@ -665,7 +666,7 @@ func (th *Thread) evalCall(e *ast.CallExpr, fr *frame) (Value, error) {
 		args.Kw = append(args.Kw, v)
 	}
 	v, err := th.Call(fn, args)
-	return v, th.errorAt(e.Lparen, err)
+	return v, th.errorAt(e.Lparen, nameFreed(err, e.Args, args.Positional))
 }
 
 // evalArgs evaluates a call's positional arguments; a builtin marked
@@ -739,7 +740,10 @@ func (th *Thread) callClosure(c *Closure, args *Args) (Value, error) {
 		}
 	}
 	th.calls = append(th.calls, CallFrame{Name: d.Name.Name, Pos: args.Pos})
+	caller := th.globals
+	th.globals = c.globals // a program's fn called after an Exec chunk, or the reverse
 	r, err := th.execBlock(d.Body.Stmts, fr)
+	th.globals = caller
 	th.calls = th.calls[:len(th.calls)-1]
 	if err != nil {
 		return nil, err

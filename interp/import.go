@@ -156,7 +156,7 @@ func (m *Module) attr(th *Thread, name string) (Value, error) {
 	if !ok {
 		return nil, fmt.Errorf("module %s (%s) has no top-level name %s", m.Name, m.m.name, name)
 	}
-	if v := th.globals[i]; v != nil {
+	if v := th.globals.vals[i]; v != nil {
 		return v, nil
 	}
 	return nil, fmt.Errorf("%s.%s is used before it is defined", m.Name, name)

@@ -81,8 +81,16 @@ type Interp struct {
 	imports     *importer // files Exec, ExecREPL and Check chunks import
 	predeclared map[string]Value
 	th          *Thread
-	prog        *Program // the program Run last ran, if any
+	prog        *Program     // the program Run last ran, if any
+	progGlobals *globalTable // its globals
+	chunks      *globalTable // the globals of the Exec and ExecREPL chunks
 }
+
+// globalTable is one table of global slots: a Run program's (with its
+// imports'), or the Exec/ExecREPL chunks' (with theirs). The two are
+// numbered by different checkers, so they never share slots; a fn reads
+// the table it was defined in, whichever ran last.
+type globalTable struct{ vals []Value }
 
 // Thread is the execution state that builtins see: output, the current
 // device and allocator scopes, configuration and the live arrays.
@@ -90,7 +98,7 @@ type Thread struct {
 	in        *Interp
 	Stdout    io.Writer
 	Stderr    io.Writer
-	globals   []Value
+	globals   *globalTable // the table of the chunk or fn running
 	calls     []CallFrame
 	devices   []mem.Device     // device scope stack; the last is current
 	allocs    []mem.AllocScope // allocator scope stack, outermost first
@@ -160,7 +168,7 @@ func New(opts Options) (*Interp, error) {
 	if opts.Stderr == nil {
 		opts.Stderr = os.Stderr
 	}
-	in := &Interp{predeclared: map[string]Value{}}
+	in := &Interp{predeclared: map[string]Value{}, chunks: &globalTable{}}
 	for name, v := range universe() {
 		in.predeclared[name] = v
 	}
@@ -170,7 +178,7 @@ func New(opts Options) (*Interp, error) {
 	for name, v := range opts.Predeclared {
 		in.predeclared[name] = v
 	}
-	th := &Thread{in: in, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
+	th := &Thread{in: in, globals: in.chunks, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
 	th.maxSteps, th.launcher.maxK = opts.MaxSteps, opts.MaxKernelSteps
 	th.files = opts.Files
 	in.imports = newImporter(opts.Files)
@@ -254,7 +262,7 @@ func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
 	if err != nil {
 		return err
 	}
-	in.th.imports = in.imports
+	in.th.imports, in.th.globals = in.imports, in.chunks
 	_, err = in.run(ctx, f, info, false)
 	return err
 }
@@ -267,7 +275,7 @@ func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Va
 	if err != nil {
 		return nil, err
 	}
-	in.th.imports = in.imports
+	in.th.imports, in.th.globals = in.imports, in.chunks
 	v, err := in.run(ctx, f, info, true)
 	if err != nil || v == nil || v == Nil {
 		return nil, err
@@ -280,8 +288,8 @@ func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Va
 // statement is evaluated for its value, which run returns.
 func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info, lastValue bool) (v Value, err error) {
 	th := in.th
-	for len(th.globals) < info.NumGlobals {
-		th.globals = append(th.globals, nil)
+	for len(th.globals.vals) < info.NumGlobals {
+		th.globals.vals = append(th.globals.vals, nil)
 	}
 	th.info = info
 	stmts := f.Stmts
@@ -334,8 +342,9 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	return err
 }
 
-// ErrClosed is returned by Exec, ExecREPL, Run and Call after Close: a
-// closed interpreter would track new arrays that nothing frees.
+// ErrClosed is returned by Exec, ExecREPL, Run, Call, WrapSlice and
+// WrapPointer after Close: a closed interpreter would track new arrays
+// that nothing frees.
 var ErrClosed = errors.New("interpreter is closed")
 
 // Close frees every array the interpreter still holds; later runs fail
@@ -350,8 +359,8 @@ func (in *Interp) Close() error {
 func (in *Interp) Globals() []NamedValue {
 	var out []NamedValue
 	for name, i := range in.checker.GlobalNames() {
-		if i < len(in.th.globals) && in.th.globals[i] != nil {
-			out = append(out, NamedValue{name, in.th.globals[i]})
+		if i < len(in.chunks.vals) && in.chunks.vals[i] != nil {
+			out = append(out, NamedValue{name, in.chunks.vals[i]})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

@@ -151,8 +151,9 @@ func (f *DeviceFunc) String() string { return "<func " + f.Name + ">" }
 
 // Closure is a host fn with the frame it was declared in.
 type Closure struct {
-	Decl   *ast.FnDecl
-	parent *frame
+	Decl    *ast.FnDecl
+	parent  *frame
+	globals *globalTable // the table of the chunk that defined it
 }
 
 func (*Closure) Type() string     { return "fn" }

@@ -310,15 +310,19 @@ func isPermutation(axes []int, n int) bool {
 // ordinary ones); an array of scalars whose last axes hold t's lanes,
 // contiguous, views as an array of t, and as a scalar type of its size
 // bit for bit (f32 as u32); a compound array views as any other type
-// through its lanes.
+// through its lanes. The result is a view (is_view), as NumPy's, even of
+// x's own type.
 func ViewAs(x *Array, t dtype.Type) (*Array, error) {
 	if x.A.Freed() {
 		return nil, mem.ErrFreed
 	}
-	if t == x.ElemType() {
-		return x, nil
+	a, err := asView(x.A)
+	if err != nil {
+		return nil, err
 	}
-	a := x.A
+	if t == x.ElemType() {
+		return x.wrap(a), nil
+	}
 	if x.Compound() {
 		return ViewAs(&Array{A: a}, t)
 	}
@@ -332,6 +336,16 @@ func ViewAs(x *Array, t dtype.Type) (*Array, error) {
 			t, t.LaneAxes(), t.Elem, a.DType(), ShapeString(a.Shape()))
 	}
 	return &Array{A: a, Elem: t}, nil
+}
+
+// asView is a seen as a view of its own memory, the same layout: mem
+// marks the arrays its view makers return, and a broadcast to a's own
+// shape is one that changes nothing.
+func asView(a *mem.Array) (*mem.Array, error) {
+	if a.IsView() {
+		return a, nil
+	}
+	return a.BroadcastTo(a.Shape())
 }
 
 func wrapBitcast(v *mem.Array, err error) (*Array, error) {

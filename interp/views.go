@@ -174,14 +174,16 @@ func (th *Thread) AssignView(dst *mem.Array, v Value) error {
 	return th.FillArray(dst, v)
 }
 
-// assignArray copies src, broadcast to dst's shape, into dst; both have
-// one element type.
+// assignArray copies src, broadcast to dst's shape (StoreTarget: leading
+// extents of 1 beyond dst's rank dropped), into dst; both have one
+// element type.
 func (th *Thread) assignArray(dst, src *Array) error {
-	s, err := src.A.BroadcastTo(dst.A.Shape())
+	to := StoreTarget(dst.A, src.A.Shape())
+	s, err := src.A.BroadcastTo(to.Shape())
 	if err != nil {
 		return fmt.Errorf("cannot assign an array of shape %s to a view of shape %s", ShapeString(src.Shape()), ShapeString(dst.Shape()))
 	}
-	return th.copyInto(dst.A, s)
+	return th.copyInto(to, s)
 }
 
 // copyInto copies src (of dst's shape) into dst with a kernel on dst's

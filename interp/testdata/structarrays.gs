@@ -46,3 +46,13 @@ struct P { a: f32 }
 let x = full(2, 1.0, dtype=P)          ### "full: cannot use float 1.0 as P"
 ---
 array x: Q[2]                          ### "unknown dtype Q"
+---
+// a struct view's error quotes the struct's size in bytes (12 here, with
+// padding), not its count of lanes
+struct P { a: f32, b: i32, c: u8 }
+let raw = zeros([2, 7], dtype=u8)
+print(raw.view(P))                     ### "view\(P\) needs a last axis of 12 u8 \(contiguous, after at least one other axis\), got u8 \[2, 7\]"
+---
+struct P { a: f32, b: i32, c: u8 }
+let raw = zeros([2, 24], dtype=u8)
+print(raw[:, ::2].view(P))             ### "view\(P\) needs a last axis of 12 u8 \(contiguous, after at least one other axis\), got u8 \[2, 12\]"

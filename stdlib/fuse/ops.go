@@ -1,11 +1,13 @@
 package fuse
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/token"
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // binaryOps maps host operators to IR ops; each row says which dtypes
@@ -37,11 +39,11 @@ func Binary(op token.Op, x, y interp.Value) (interp.Value, error) {
 	}
 	a, err := Leaf(x)
 	if err != nil {
-		return nil, fmt.Errorf("operator %s not defined on %s and %s", op, x.Type(), y.Type())
+		return nil, operandError(op, x, y, err)
 	}
 	b, err := Leaf(y)
 	if err != nil {
-		return nil, fmt.Errorf("operator %s not defined on %s and %s", op, x.Type(), y.Type())
+		return nil, operandError(op, x, y, err)
 	}
 	in, err := resultType(a, b)
 	if err != nil {
@@ -86,6 +88,16 @@ func plainOperands(what string, vs ...interp.Value) error {
 		}
 	}
 	return nil
+}
+
+// operandError is Binary's error for an operand Leaf refused: a freed
+// array says so (interp names its variable), anything else is no operand
+// of the operator.
+func operandError(op token.Op, x, y interp.Value, err error) error {
+	if errors.Is(err, mem.ErrFreed) {
+		return err
+	}
+	return fmt.Errorf("operator %s not defined on %s and %s", op, x.Type(), y.Type())
 }
 
 // Unary is `op x` on an array operand.

@@ -56,7 +56,8 @@ func Materialise(th *interp.Thread, e *Expr) (*interp.Array, error) {
 }
 
 // Store writes e into dst in place, the one store engine (interp's fills,
-// copies, slice assignment and `op=`): e broadcasts to dst's shape, its
+// copies, slice assignment and `op=`): e broadcasts to dst's shape (less
+// leading extents of 1 beyond dst's rank, interp.StoreTarget), its
 // dtype converts to dst's as a kernel conversion does (CastUnsafe, NumPy's
 // `=`) or only within its kind (CastSameKind, NumPy's in-place operators:
 // y += 0.5 into an int array is an error), and an array leaf that overlaps
@@ -66,9 +67,11 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 	if dst.Freed() {
 		return mem.ErrFreed
 	}
-	if s, err := broadcast(dst.Shape(), e.shape); err != nil || !slices.Equal(s, dst.Shape()) {
+	to := interp.StoreTarget(dst, e.shape)
+	if s, err := broadcast(to.Shape(), e.shape); err != nil || !slices.Equal(s, to.Shape()) {
 		return fmt.Errorf("cannot store an expression of shape %s into an array of shape %s", interp.ShapeString(e.shape), interp.ShapeString(dst.Shape()))
 	}
+	dst = to
 	if cast == interp.CastSameKind && !e.weak && !ir.CanCastSameKind(e.t, dst.DType()) {
 		return fmt.Errorf("cannot store %s values into a %s array in place (NumPy's same_kind rule): convert with .astype(%s)", e.t, dst.DType(), dst.DType())
 	}

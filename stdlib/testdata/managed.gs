@@ -42,8 +42,8 @@ explain_access("cpu", [1, 2])          ### "explain_access: argument 2 must be a
 ---
 array x: f32[4]
 free(x)
-explain_access("cpu", x)               ### "array has been freed"
+explain_access("cpu", x)               ### "array x has been freed"
 ---
 array x: f32[4]
 free(x)
-prefetch(x, "cpu")                     ### "array has been freed"
+prefetch(x, "cpu")                     ### "array x has been freed"
