@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/ir/irtest"
 )
 
 func f32(v float32) uint64 { return uint64(math.Float32bits(v)) }
@@ -167,23 +168,11 @@ var evalCases = []evalCase{
 	{ir.OpFma, ir.F32, []uint64{f32(inf32), f32(0), f32(1)}, 0x7fc00000},
 }
 
-func bitsEqual(t ir.Type, got, want uint64) bool {
-	switch t {
-	case ir.F32:
-		g, w := math.Float32frombits(uint32(got)), math.Float32frombits(uint32(want))
-		return got == want || g != g && w != w
-	case ir.F64:
-		g, w := math.Float64frombits(got), math.Float64frombits(want)
-		return got == want || g != g && w != w
-	}
-	return got == want
-}
-
 func TestEval(t *testing.T) {
 	for _, c := range evalCases {
 		got, err := ir.Eval(c.op, c.t, c.args...)
 		info, _ := c.op.Info()
-		if err != nil || !bitsEqual(info.ResultType(c.t), got, c.want) {
+		if err != nil || !irtest.SameBits(info.ResultType(c.t), got, c.want) {
 			t.Errorf("Eval(%s, %s, %#x) = %#x, %v; want %#x", c.op, c.t, c.args, got, err, c.want)
 		}
 	}
