@@ -56,30 +56,11 @@ func TestGPULaunchLoopAllocates(t *testing.T) {
 	if mem.CUDADeviceCount() == 0 {
 		t.Skip("no CUDA device")
 	}
-	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cuda:0", Predeclared: stdlib.Universe()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
+	in := newLaunchLoop(t, "cuda:0")
 	ctx := context.Background()
-	setup := `
-kernel k3(a: array[f32], b: array[f32], c: array[f32], s: f32) {
-    if len(a) < 0 { a[0] = b[0] + c[0] + s }
-}
-array a: f32[1]
-array b: f32[1]
-array c: f32[1]
-let s = 2.5
-for i in range(100) { launch k3[1](a, b, c, s) }
-synchronize()
-`
-	if err := in.Exec(ctx, "setup.gs", []byte(setup)); err != nil {
-		t.Fatal(err)
-	}
 	checkLoopAllocates(t, "for i in range(%d) { launch k3[1](a, b, c, s) }\nsynchronize()", func(src string) {
 		if err := in.Exec(ctx, "loop.gs", []byte(src)); err != nil {
 			t.Fatal(err)
 		}
 	})
-
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // launchLoopSetup is a kernel of one thread that touches nothing, for the
-// script-level launch overhead on the cpu.
+// script-level launch overhead (TestLaunchLoopAllocates on the cpu,
+// TestGPULaunchLoopAllocates on cuda:0).
 const launchLoopSetup = `
 kernel k3(a: array[f32], b: array[f32], c: array[f32], s: f32) {
     if len(a) < 0 { a[0] = b[0] + c[0] + s }
@@ -24,10 +25,12 @@ array b: f32[1]
 array c: f32[1]
 let s = 2.5
 for i in range(1000) { launch k3[1](a, b, c, s) }
+synchronize()
 `
 
-func newLaunchLoop(tb testing.TB) *interp.Interp {
-	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+// newLaunchLoop is an interpreter on dev that has run launchLoopSetup.
+func newLaunchLoop(tb testing.TB, dev string) *interp.Interp {
+	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: dev, Predeclared: stdlib.Universe()})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -43,7 +46,7 @@ func newLaunchLoop(tb testing.TB) *interp.Interp {
 // of a 20000-launch loop exceed those of a 10000-launch loop by far less
 // than one per launch).
 func TestLaunchLoopAllocates(t *testing.T) {
-	in := newLaunchLoop(t)
+	in := newLaunchLoop(t, "cpu")
 	checkLoopAllocates(t, "for i in range(%d) { launch k3[1](a, b, c, s) }", func(src string) {
 		if err := in.Exec(context.Background(), "loop.gs", []byte(src)); err != nil {
 			t.Fatal(err)
@@ -73,7 +76,7 @@ func checkLoopAllocates(t *testing.T, loop string, exec func(src string)) {
 // BenchmarkScriptLaunchCPU is BenchmarkScriptLaunch on the cpu: the
 // statement `launch k3[1](a, b, c, s)` in a for loop.
 func BenchmarkScriptLaunchCPU(b *testing.B) {
-	in := newLaunchLoop(b)
+	in := newLaunchLoop(b, "cpu")
 	loop := []byte(fmt.Sprintf("for i in range(%d) { launch k3[1](a, b, c, s) }", b.N))
 	b.ResetTimer()
 	if err := in.Exec(context.Background(), "loop.gs", loop); err != nil {
