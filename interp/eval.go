@@ -195,7 +195,10 @@ func (th *Thread) execAssign(s *ast.AssignStmt, fr *frame) error {
 		}
 		if a, ok := old.(*Array); ok {
 			// NumPy: y += expr writes into y, one kernel.
-			err := nameFreed(th.updateArray(a, op, v), []ast.Expr{s.Target, s.Value}, []Value{a, v})
+			err := th.updateArray(a, op, v)
+			if err != nil {
+				err = nameFreed(err, []ast.Expr{s.Target, s.Value}, []Value{a, v})
+			}
 			return th.errorAt(s.OpPos, err)
 		}
 	}
@@ -541,7 +544,10 @@ func (th *Thread) evalExpr(e ast.Expr, fr *frame) (Value, error) {
 			return nil, err
 		}
 		v, err := th.unaryOp(e.Op, x)
-		return v, th.errorAt(e.Pos, nameFreed(err, []ast.Expr{e.X}, []Value{x}))
+		if err != nil {
+			err = nameFreed(err, []ast.Expr{e.X}, []Value{x})
+		}
+		return v, th.errorAt(e.Pos, err)
 	case *ast.BinaryExpr:
 		return th.evalBinary(e, fr)
 	case *ast.CallExpr:
@@ -605,7 +611,10 @@ func (th *Thread) evalBinary(e *ast.BinaryExpr, fr *frame) (Value, error) {
 		return v, th.errorAt(e.OpPos, err)
 	}
 	v, err := binary(th, e.Op, x, y)
-	return v, th.errorAt(e.OpPos, nameFreed(err, []ast.Expr{e.X, e.Y}, []Value{x, y}))
+	if err != nil { // the operands' slices only on the error path: binary ops are the host's hot path
+		err = nameFreed(err, []ast.Expr{e.X, e.Y}, []Value{x, y})
+	}
+	return v, th.errorAt(e.OpPos, err)
 }
 
 // matmulOp is a @ b: a call of the predeclared matmul (NumPy's operator),
@@ -666,7 +675,10 @@ func (th *Thread) evalCall(e *ast.CallExpr, fr *frame) (Value, error) {
 		args.Kw = append(args.Kw, v)
 	}
 	v, err := th.Call(fn, args)
-	return v, th.errorAt(e.Lparen, nameFreed(err, e.Args, args.Positional))
+	if err != nil {
+		err = nameFreed(err, e.Args, args.Positional)
+	}
+	return v, th.errorAt(e.Lparen, err)
 }
 
 // evalArgs evaluates a call's positional arguments; a builtin marked
