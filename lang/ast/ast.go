@@ -108,13 +108,16 @@ type StructField struct {
 
 // AssignStmt is `target op value` where Op is token.Assign or a compound
 // assignment (token.AddAssign, ...; Op.Compound is its binary operator).
-// Target is an *Ident, *IndexExpr or *AttrExpr.
+// Target is an *Ident, *IndexExpr or *AttrExpr. `a, b = value` (two or
+// more targets, Op token.Assign) has them in Targets and a nil Target;
+// `a, b = b, a` has a Tuple ListLit as its Value.
 type AssignStmt struct {
-	Pos    Pos
-	Target Expr
-	Op     token.Op
-	OpPos  Pos
-	Value  Expr
+	Pos     Pos
+	Target  Expr
+	Targets []Expr
+	Op      token.Op
+	OpPos   Pos
+	Value   Expr
 }
 
 // ExprStmt is an expression evaluated for its effect (a call).
@@ -130,10 +133,12 @@ type IfStmt struct {
 	Else Stmt
 }
 
-// ForStmt is `for Var in Iter Body`.
+// ForStmt is `for Var in Iter Body`, or `for a, b in Iter Body` with the
+// two or more names in Vars and a nil Var (each element is unpacked).
 type ForStmt struct {
 	Pos  Pos
 	Var  *Ident
+	Vars []*Ident
 	Iter Expr
 	Body *Block
 	// VarUsed, set by the resolver, says whether any name in the body
@@ -184,6 +189,10 @@ type FnDecl struct {
 	Params    []*Param
 	Body      *Block
 	NumLocals int // frame size, set by the resolver (params first)
+	// Escapes, set by the resolver, says that a fn is declared inside
+	// this one: a closure may outlive the call and keep its frame, so
+	// the frame cannot be reused after the call returns.
+	Escapes bool
 }
 
 // KernelDecl is `kernel name(p: T, ...) [block(B0, ...)] [fast] { }`.
@@ -262,6 +271,16 @@ type AllocatorBlock struct {
 	Body   *Block
 }
 
+// TryStmt is `try Body catch [Var] Catch`: Var (nil for `catch {`) is
+// bound to the error value in Catch.
+type TryStmt struct {
+	Pos      Pos
+	Body     *Block
+	CatchPos Pos
+	Var      *Ident
+	Catch    *Block
+}
+
 // CaptureBlock is `capture NAME [on DEV] { }`.
 type CaptureBlock struct {
 	Pos    Pos
@@ -292,6 +311,7 @@ func (s *BufferDecl) Start() Pos     { return s.Pos }
 func (s *DeviceBlock) Start() Pos    { return s.Pos }
 func (s *AllocatorBlock) Start() Pos { return s.Pos }
 func (s *CaptureBlock) Start() Pos   { return s.Pos }
+func (s *TryStmt) Start() Pos        { return s.Pos }
 
 func (*Block) stmtNode()          {}
 func (*LetStmt) stmtNode()        {}
@@ -315,6 +335,7 @@ func (*BufferDecl) stmtNode()     {}
 func (*DeviceBlock) stmtNode()    {}
 func (*AllocatorBlock) stmtNode() {}
 func (*CaptureBlock) stmtNode()   {}
+func (*TryStmt) stmtNode()        {}
 
 // ---- expressions ----
 
@@ -339,10 +360,21 @@ type NilLit struct {
 	Pos Pos
 }
 
-// ListLit is `[a, b, ...]`.
+// ListLit is `[a, b, ...]`. Tuple marks the bare `a, b` of an
+// assignment's, let's or return's value (`a, b = b, a`, `return q, r`):
+// a list too, but one the evaluator may unpack without building.
 type ListLit struct {
 	Pos   Pos
 	Elems []Expr
+	Tuple bool
+}
+
+// DictLit is `{k: v, ...}` (Keys[i] maps to Values[i]); `{}` is an
+// empty dict. Pos is the '{'.
+type DictLit struct {
+	Pos    Pos
+	Keys   []Expr
+	Values []Expr
 }
 
 // UnaryExpr is `Op X` with Op one of token.Sub, Add, Not, BitNot (- + ! ~).
@@ -418,6 +450,7 @@ func (e *BasicLit) Start() Pos   { return e.Pos }
 func (e *BoolLit) Start() Pos    { return e.Pos }
 func (e *NilLit) Start() Pos     { return e.Pos }
 func (e *ListLit) Start() Pos    { return e.Pos }
+func (e *DictLit) Start() Pos    { return e.Pos }
 func (e *UnaryExpr) Start() Pos  { return e.Pos }
 func (e *BinaryExpr) Start() Pos { return e.X.Start() }
 func (e *CallExpr) Start() Pos   { return e.Fun.Start() }
@@ -437,6 +470,7 @@ func (*BasicLit) exprNode()       {}
 func (*BoolLit) exprNode()        {}
 func (*NilLit) exprNode()         {}
 func (*ListLit) exprNode()        {}
+func (*DictLit) exprNode()        {}
 func (*UnaryExpr) exprNode()      {}
 func (*BinaryExpr) exprNode()     {}
 func (*CallExpr) exprNode()       {}

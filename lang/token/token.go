@@ -29,12 +29,14 @@ const (
 	LOr  // ||
 	LAnd // &&
 
-	Eql // ==
-	Neq // !=
-	Lss // <
-	Leq // <=
-	Gtr // >
-	Geq // >=
+	Eql   // ==
+	Neq   // !=
+	Lss   // <
+	Leq   // <=
+	Gtr   // >
+	Geq   // >=
+	In    // in
+	NotIn // not in
 
 	Add // +
 	Sub // -
@@ -49,6 +51,8 @@ const (
 	Shr    // >>
 	And    // &
 
+	Pow // **: right-associative, binds tighter than the unary operators
+
 	Not    // !
 	BitNot // ~
 
@@ -58,29 +62,34 @@ const (
 	MulAssign // *=
 	QuoAssign // /=
 	RemAssign // %=
+	PowAssign // **=
 
 	numOps
 )
 
 var spellings = [numOps]string{
 	LOr: "||", LAnd: "&&",
-	Eql: "==", Neq: "!=", Lss: "<", Leq: "<=", Gtr: ">", Geq: ">=",
+	Eql: "==", Neq: "!=", Lss: "<", Leq: "<=", Gtr: ">", Geq: ">=", In: "in", NotIn: "not in",
 	Add: "+", Sub: "-", Or: "|", Xor: "^",
 	Mul: "*", MatMul: "@", Quo: "/", Rem: "%", Shl: "<<", Shr: ">>", And: "&",
+	Pow: "**",
 	Not: "!", BitNot: "~",
-	Assign: "=", AddAssign: "+=", SubAssign: "-=", MulAssign: "*=", QuoAssign: "/=", RemAssign: "%=",
+	Assign: "=", AddAssign: "+=", SubAssign: "-=", MulAssign: "*=", QuoAssign: "/=", RemAssign: "%=", PowAssign: "**=",
 }
 
-// Binary precedence, as in Go; MatMul is NumPy's: that of Mul.
+// Binary precedence, as in Go; MatMul is NumPy's: that of Mul. In and
+// NotIn are comparisons, as in Python; Pow is above them all (and above
+// the unary operators, which the parser handles).
 var precedence = [numOps]uint8{
 	LOr: 1, LAnd: 2,
-	Eql: 3, Neq: 3, Lss: 3, Leq: 3, Gtr: 3, Geq: 3,
+	Eql: 3, Neq: 3, Lss: 3, Leq: 3, Gtr: 3, Geq: 3, In: 3, NotIn: 3,
 	Add: 4, Sub: 4, Or: 4, Xor: 4,
 	Mul: 5, MatMul: 5, Quo: 5, Rem: 5, Shl: 5, Shr: 5, And: 5,
+	Pow: 6,
 }
 
 // compound is the binary operator of each compound assignment.
-var compound = [numOps]Op{AddAssign: Add, SubAssign: Sub, MulAssign: Mul, QuoAssign: Quo, RemAssign: Rem}
+var compound = [numOps]Op{AddAssign: Add, SubAssign: Sub, MulAssign: Mul, QuoAssign: Quo, RemAssign: Rem, PowAssign: Pow}
 
 var bySpelling = func() map[string]Op {
 	m := make(map[string]Op, numOps)
@@ -112,8 +121,7 @@ func (op Op) String() string {
 	return "token.Op(" + strconv.Itoa(int(op)) + ")"
 }
 
-// Precedence is a binary operator's precedence, 1 (||) to 5 (* and its
-// peers); it is 0 for an operator that is not binary.
+// Precedence is a binary operator's precedence, 1 (||) to 6 (**); it is 0 for an operator that is not binary.
 func (op Op) Precedence() int {
 	if op < numOps {
 		return int(precedence[op])
@@ -139,7 +147,8 @@ func (op Op) Compound() Op {
 	return Invalid
 }
 
-// IsComparison reports whether op is == != < <= > or >=.
+// IsComparison reports whether op is == != < <= > or >= (not In or NotIn:
+// they test membership in a host container).
 func (op Op) IsComparison() bool { return op >= Eql && op <= Geq }
 
 // IsLogical reports whether op is && or ||.
