@@ -501,3 +501,91 @@ func bitNot(v Value) (Value, error) {
 	}
 	return nil, fmt.Errorf("operator %s not defined on %s", token.BitNot, v.Type())
 }
+
+// power is x ** y on numbers: an int to a non-negative int is an exact
+// int (overflow is an error), an untyped int to a negative one a float;
+// floats follow math.Pow (inf on overflow); dtype scalars promote by NEP
+// 50 as the other operators, a typed int to a negative power being an
+// error (NumPy's).
+func power(x, y Value) (Value, error) {
+	a, ok1 := toNum(x)
+	b, ok2 := toNum(y)
+	if !ok1 || !ok2 {
+		return nil, errOperands(token.Pow, x, y)
+	}
+	c := promote(a.c, b.c)
+	if c.float() {
+		fa, fb := a.float64(), b.float64()
+		if c.t == ir.Invalid || c.t == ir.F64 {
+			return makeNum(c, 0, 0, math.Pow(fa, fb))
+		}
+		// f32: computed in f64, rounded once (an f32 pow is not more exact).
+		return makeNum(c, 0, 0, math.Pow(a.in(c.t), b.in(c.t)))
+	}
+	e, ok := b.asInt64()
+	if !ok {
+		return nil, errOverflow // a u64 exponent above MaxInt64, of a base other than 0 and 1
+	}
+	if e < 0 {
+		if c.t == ir.Invalid {
+			return Float(math.Pow(a.float64(), float64(e))), nil
+		}
+		return nil, fmt.Errorf("%s to a negative power: integer dtypes have no fractions (convert to a float first)", c.t)
+	}
+	if c.t == ir.U64 {
+		u, _ := a.asUint64()
+		r, err := uintPow(u, uint64(e))
+		if err != nil {
+			return nil, err
+		}
+		return makeNum(c, 0, r, 0)
+	}
+	i, _ := a.asInt64()
+	r, err := intPow(i, e)
+	if err != nil {
+		return nil, err
+	}
+	if c.t == ir.Invalid {
+		return Int(r), nil
+	}
+	return intScalarErr(c.t, r)
+}
+
+// intPow is a**e (e >= 0) by squaring, at most 63 multiplications, an
+// overflow being an error: 10 ** 100000 fails at once. The base is not
+// squared past the last bit, so (-2) ** 63 is exact.
+func intPow(a, e int64) (int64, error) {
+	r := int64(1)
+	for {
+		var err error
+		if e&1 == 1 {
+			if r, err = intOp(token.Mul, r, a); err != nil {
+				return 0, err
+			}
+		}
+		if e >>= 1; e == 0 {
+			return r, nil
+		}
+		if a, err = intOp(token.Mul, a, a); err != nil {
+			return 0, err
+		}
+	}
+}
+
+func uintPow(a, e uint64) (uint64, error) {
+	r := uint64(1)
+	for {
+		var err error
+		if e&1 == 1 {
+			if r, err = uintOp(token.Mul, r, a); err != nil {
+				return 0, err
+			}
+		}
+		if e >>= 1; e == 0 {
+			return r, nil
+		}
+		if a, err = uintOp(token.Mul, a, a); err != nil {
+			return 0, err
+		}
+	}
+}

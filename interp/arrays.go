@@ -74,6 +74,13 @@ func index(th *Thread, x Value, idx []Value) (Value, error) {
 		return indexArray(x, idx)
 	case *Vector:
 		return x.get("", idx)
+	case *Dict:
+		if len(idx) != 1 {
+			return nil, fmt.Errorf("a dict takes one key, got %d", len(idx))
+		}
+		return x.lookup(idx[0])
+	case String:
+		return stringIndex(x, idx)
 	}
 	return nil, fmt.Errorf("cannot index %s", x.Type())
 }
@@ -82,12 +89,21 @@ func listIndex(l *List, idx []Value) (int, error) {
 	if len(idx) != 1 {
 		return 0, fmt.Errorf("a list takes one index, got %d", len(idx))
 	}
-	i, err := toInt(idx[0])
+	return seqIndex("list", idx[0], len(l.Elems))
+}
+
+// seqIndex is index v into a list or string of n elements, counted from
+// the end when negative (Python's l[-1]).
+func seqIndex(what string, v Value, n int) (int, error) {
+	i, err := toInt(v)
 	if err != nil {
-		return 0, fmt.Errorf("list index: %v", err)
+		return 0, fmt.Errorf("%s index: %v", what, err)
 	}
-	if i < 0 || i >= len(l.Elems) {
-		return 0, fmt.Errorf("index %d out of range for list of length %d", i, len(l.Elems))
+	if i < -n || i >= n {
+		return 0, fmt.Errorf("index %d out of range for %s of length %d", i, what, n)
+	}
+	if i < 0 {
+		i += n
 	}
 	return i, nil
 }
@@ -157,6 +173,13 @@ func setIndex(th *Thread, x Value, idx []Value, v Value) error {
 		return nil
 	case *Array:
 		return storeElem(x, idx, v)
+	case *Dict:
+		if len(idx) != 1 {
+			return fmt.Errorf("a dict takes one key, got %d", len(idx))
+		}
+		return x.Set(th, idx[0], v)
+	case String:
+		return fmt.Errorf("cannot assign to a character of a string: strings are immutable (build a new one)")
 	}
 	return fmt.Errorf("cannot assign to an element of %s", x.Type())
 }
@@ -191,6 +214,8 @@ func length(x Value) (int, error) {
 		return len(x.Elems), nil
 	case String:
 		return len(x), nil
+	case *Dict:
+		return x.Len(), nil
 	case *Array:
 		if x.A.Freed() {
 			return 0, mem.ErrFreed
@@ -200,25 +225,6 @@ func length(x Value) (int, error) {
 	return 0, fmt.Errorf("%s has no length", x.Type())
 }
 
-func iterate(th *Thread, x Value) ([]Value, error) {
-	switch x := x.(type) {
-	case *List:
-		return append([]Value(nil), x.Elems...), nil
-	case *Array:
-		n, err := length(x)
-		if err != nil {
-			return nil, err
-		}
-		out := make([]Value, n)
-		for i := range out {
-			if out[i], err = indexArray(x, []Value{Int(i)}); err != nil {
-				return nil, err
-			}
-		}
-		return out, nil
-	}
-	return nil, fmt.Errorf("cannot iterate over %s", x.Type())
-}
 
 // Format is v's print form, with the errors String cannot report (an
 // array that was freed, or whose device cannot be read now).

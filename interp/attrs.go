@@ -34,6 +34,8 @@ func getAttr(th *Thread, x Value, name string) (Value, error) {
 			return structField(x, name)
 		}
 		return x.get(name, nil)
+	case *List, String, *Dict:
+		return boundMethod(x, name)
 	}
 	return nil, fmt.Errorf("%s has no attribute %s", x.Type(), name)
 }

@@ -97,7 +97,7 @@ type formatter struct {
 	th     *Thread // polled for cancellation; nil: no polling
 	limit  int64
 	strict bool    // an unreadable array is an error (print), not text (str)
-	open   []*List // the lists being written, outermost first
+	open   []Value // the lists and dicts being written, outermost first
 	nodes  int
 	err    error
 }
@@ -158,6 +158,8 @@ func (f *formatter) value(v Value, quote bool) {
 		}
 	case *List:
 		f.list(v)
+	case *Dict:
+		f.dict(v)
 	case *Record:
 		f.record(v)
 	case *Array:
@@ -175,18 +177,27 @@ func (f *formatter) value(v Value, quote bool) {
 	}
 }
 
-func (f *formatter) list(l *List) {
+// enter starts writing container c; false (having written elided) when c
+// is being written already (a list inside itself) or nests too deep.
+func (f *formatter) enter(c Value, elided string) bool {
 	for _, o := range f.open {
-		if o == l {
-			f.write("[...]")
-			return
+		if o == c {
+			f.write(elided)
+			return false
 		}
 	}
 	if len(f.open) >= maxFormatDepth {
-		f.write("[...]")
+		f.write(elided)
+		return false
+	}
+	f.open = append(f.open, c)
+	return true
+}
+
+func (f *formatter) list(l *List) {
+	if !f.enter(l, "[...]") {
 		return
 	}
-	f.open = append(f.open, l)
 	f.write("[")
 	for i, e := range l.Elems {
 		if i > 0 {
@@ -195,6 +206,29 @@ func (f *formatter) list(l *List) {
 		f.value(e, true)
 	}
 	f.write("]")
+	f.open = f.open[:len(f.open)-1]
+}
+
+// dict writes d as {"a": 1, 2: "b"}, keys and values as in a list.
+func (f *formatter) dict(d *Dict) {
+	if !f.enter(d, "{...}") {
+		return
+	}
+	f.write("{")
+	first := true
+	for _, e := range d.entries {
+		if e.key == nil {
+			continue
+		}
+		if !first {
+			f.write(", ")
+		}
+		first = false
+		f.value(e.key, true)
+		f.write(": ")
+		f.value(e.val, true)
+	}
+	f.write("}")
 	f.open = f.open[:len(f.open)-1]
 }
 

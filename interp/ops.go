@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -13,6 +14,13 @@ import (
 // binary applies a binary operator (not && or ||) to host values. th
 // (which may be nil) sizes concatenations against its memory budget.
 func binary(th *Thread, op token.Op, x, y Value) (Value, error) {
+	if op == token.In || op == token.NotIn {
+		in, err := contains(y, x)
+		if err != nil {
+			return nil, err
+		}
+		return Bool(in == (op == token.In)), nil
+	}
 	if arrayOps != nil && (IsArrayOperand(x) || IsArrayOperand(y)) {
 		return arrayOps.Binary(th, op, x, y)
 	}
@@ -32,10 +40,7 @@ func binary(th *Thread, op token.Op, x, y Value) (Value, error) {
 		switch a := x.(type) {
 		case String:
 			if b, ok := y.(String); ok {
-				if err := th.checkStringLen(len(a) + len(b)); err != nil {
-					return nil, err
-				}
-				return th.holdString(string(a + b))
+				return th.concat(a, b, false)
 			}
 		case *List:
 			if b, ok := y.(*List); ok {
@@ -46,6 +51,12 @@ func binary(th *Thread, op token.Op, x, y Value) (Value, error) {
 				return th.HoldList(&List{Elems: append(append(elems, a.Elems...), b.Elems...)})
 			}
 		}
+	case token.Mul:
+		if v, ok, err := th.repeat(x, y); ok {
+			return v, err
+		}
+	case token.Pow:
+		return power(x, y)
 	}
 	if _, ok := toNum(x); !ok {
 		return nil, errOperands(op, x, y)
@@ -96,6 +107,11 @@ func equalDepth(x, y Value, depth int) (bool, error) {
 			}
 		}
 		return true, nil
+	case *Dict:
+		if depth >= maxFormatDepth {
+			return false, fmt.Errorf("cannot compare dicts nested more than %d deep", maxFormatDepth)
+		}
+		return dictEqual(a, y.(*Dict), depth)
 	}
 	return x == y, nil
 }
@@ -355,3 +371,92 @@ func ConvertScalarBits(t ir.Type, bits uint64) Value { return elemValue(t, bits)
 
 // Negate is unary minus, for builtins.
 func Negate(v Value) (Value, error) { return negate(v) }
+
+// contains is `x in c`: an element of a list (==, values of other types
+// are not equal), a key of a dict, a substring of a string.
+func contains(c, x Value) (bool, error) {
+	switch c := c.(type) {
+	case *List:
+		for _, e := range c.Elems {
+			if eq, err := equal(e, x); err == nil && eq {
+				return true, nil
+			}
+		}
+		return false, nil
+	case *Dict:
+		_, ok, err := c.Get(x)
+		return ok, err
+	case String:
+		s, ok := x.(String)
+		if !ok {
+			return false, fmt.Errorf("`in` a string takes a string on the left, not %s", x.Type())
+		}
+		return strings.Contains(string(c), string(s)), nil
+	case *Array:
+		return false, fmt.Errorf("not yet supported: `in` on an array (write any(a == x))")
+	}
+	return false, fmt.Errorf("`in` takes a list, a dict or a string on the right, not %s", c.Type())
+}
+
+// repeat is `l * n` and `s * n` (either order): n copies, none when n
+// is negative (Python's), sized against the caps first. ok is false for
+// other operands.
+func (th *Thread) repeat(x, y Value) (Value, bool, error) {
+	if _, isInt := x.(Int); isInt {
+		x, y = y, x
+	}
+	n, isInt := y.(Int)
+	if !isInt {
+		return nil, false, nil
+	}
+	count := max(int(n), 0)
+	switch s := x.(type) {
+	case String:
+		if len(s) > 0 && count > MaxStringBytes/len(s) {
+			return nil, true, fmt.Errorf("string of %d bytes repeated %d times is longer than the limit of %d bytes", len(s), count, MaxStringBytes)
+		}
+		if err := th.checkStringLen(len(s) * count); err != nil {
+			return nil, true, err
+		}
+		v, err := th.holdString(strings.Repeat(string(s), count))
+		return v, true, err
+	case *List:
+		if len(s.Elems) > 0 && count > MaxListLen/len(s.Elems) {
+			return nil, true, fmt.Errorf("list of %d elements repeated %d times is longer than the limit of %d elements", len(s.Elems), count, MaxListLen)
+		}
+		if err := th.CheckListLen(len(s.Elems) * count); err != nil {
+			return nil, true, err
+		}
+		elems := make([]Value, 0, len(s.Elems)*count)
+		for range count {
+			elems = append(elems, s.Elems...)
+		}
+		v, err := th.HoldList(&List{Elems: elems})
+		return v, true, err
+	}
+	return nil, false, nil
+}
+
+// InPlace is `x op= v` where op= can update x itself: a list's += extends
+// it (l += other, a list, as Python) and returns it, a
+// string's += appends into the thread's string buffer (amortised linear
+// building). handled is false for every other case, which the engine
+// computes with binary.
+func (th *Thread) InPlace(op token.Op, old, v Value) (Value, bool, error) {
+	if op != token.Add {
+		return nil, false, nil
+	}
+	switch a := old.(type) {
+	case *List:
+		if _, ok := v.(*List); !ok {
+			return nil, false, nil // binary names both operands
+		}
+		return a, true, th.extend(a, v)
+	case String:
+		if b, ok := v.(String); ok {
+			s, err := th.concat(a, b, true)
+			return s, true, err
+		}
+	}
+	return nil, false, nil
+}

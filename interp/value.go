@@ -37,8 +37,12 @@ type (
 		T    ir.Type
 		Bits uint64 // raw bits as stored in an array element
 	}
-	// List is a mutable list.
-	List struct{ Elems []Value }
+	// List is a mutable list. version counts the size changes its
+	// methods make, which an iterator over it checks (iter.go).
+	List struct {
+		Elems   []Value
+		version uint64
+	}
 	// Array is a gscript array. Elem is the element type of an array of
 	// a vector, matrix or quaternion type, whose memory A has that type's
 	// Dims as extra trailing axes (vecarrays.go); it is the zero Type for

@@ -77,8 +77,8 @@ func (th *Thread) evalBound(e ast.Expr, fr *frame) (*int, error) {
 }
 
 // sliceValue applies slicing components to an array (a view), a list or
-// a string (a copy, as in Python). Array bounds count from the end when
-// negative (NumPy's); list and string bounds do not yet.
+// a string (a copy, as in Python). Bounds count from the end when
+// negative and are clamped to the ends (Python's and NumPy's).
 func sliceValue(x Value, cs []comp) (Value, error) {
 	if a, ok := x.(*Array); ok {
 		v, err := viewOf(a, cs)
@@ -93,11 +93,6 @@ func sliceValue(x Value, cs []comp) (Value, error) {
 	}
 	if len(cs) != 1 {
 		return nil, fmt.Errorf("a %s takes one slice, got %d components", x.Type(), len(cs))
-	}
-	for _, b := range []*int{cs[0].lo, cs[0].hi} {
-		if b != nil && *b < 0 {
-			return nil, fmt.Errorf("negative slice bound %d: a %s's bounds count from 0 (write len(x) - %d)", *b, x.Type(), -*b)
-		}
 	}
 	start, count, err := mem.SliceBounds(n, cs[0].lo, cs[0].hi, cs[0].step)
 	if err != nil {

@@ -146,14 +146,20 @@ kernel back(x: array[f32]) {
 array a: f32[4] on "cuda:0"
 launch back[4](a) on "cuda:0"
 ---
-// lists and strings do not count from the end yet
-let l = [1, 2]
-print(l[:-1])                                   ### "negative slice bound -1: a list's bounds count from 0 \(write len\(x\) - 1\)"
+// lists and strings count from the end, as Python: indices and slice bounds
+let l = [1, 2, 3]
+print(l[:-1], l[-1], l[-3], l[-2:], l[::-1], l[-99:99])  //> [1, 2] 3 1 [2, 3] [3, 2, 1] [1, 2, 3]
+l[-1] = 30
+print(l)                                        //> [1, 2, 30]
+print("hello"[-3:], "hello"[0], "hello"[-1], "hello"[::-1])  //> llo h o olleh
 ---
 let l = [1, 2]
-print(l[-1])                                    ### "index -1 out of range for list of length 2"
+print(l[-3])                                    ### "index -3 out of range for list of length 2"
 ---
-print("hello"[-3:])                             ### "negative slice bound -3: a string's"
+print("ab"[2])                                  ### "index 2 out of range for string of length 2"
+---
+let s = "ab"
+s[0] = "x"                                      ### "strings are immutable"
 ---
 array m: f32[2, 2]
 print(m[:, :, 1])                               ### "too many indices for a 2-D array: 3"

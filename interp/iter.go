@@ -1,0 +1,149 @@
+package interp
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Iterator steps through the values a host `for` visits. Next returns
+// false at the end, and an error when the list or dict iterated changed
+// size since the loop began (Python's dict rule, for lists too: the loop
+// would otherwise skip or repeat elements silently).
+type Iterator interface {
+	Next() (Value, bool, error)
+}
+
+var (
+	errListChanged = errors.New("list changed size during iteration")
+	errDictChanged = errors.New("dict changed size during iteration")
+)
+
+// Iter starts an iteration over x: a list's elements, a dict's keys, a
+// string's bytes (1-byte strings), an array's rows (its elements when
+// 1-D, read when the loop starts, as before).
+func (th *Thread) Iter(x Value) (Iterator, error) {
+	switch x := x.(type) {
+	case *List:
+		return &listIter{l: x, n: len(x.Elems), version: x.version}, nil
+	case *Dict:
+		return &dictIter{d: x, version: x.version}, nil
+	case String:
+		return &stringIter{s: x}, nil
+	case *Array:
+		elems, err := arrayRows(x)
+		if err != nil {
+			return nil, err
+		}
+		return &sliceIter{elems: elems}, nil
+	}
+	return nil, fmt.Errorf("cannot iterate over %s", x.Type())
+}
+
+type listIter struct {
+	l       *List
+	i, n    int
+	version uint64
+}
+
+func (it *listIter) Next() (Value, bool, error) {
+	if it.l.version != it.version || len(it.l.Elems) != it.n {
+		return nil, false, errListChanged
+	}
+	if it.i >= it.n {
+		return nil, false, nil
+	}
+	it.i++
+	return it.l.Elems[it.i-1], true, nil
+}
+
+type dictIter struct {
+	d       *Dict
+	i       int
+	version uint64
+}
+
+func (it *dictIter) Next() (Value, bool, error) {
+	if it.d.version != it.version {
+		return nil, false, errDictChanged
+	}
+	for ; it.i < len(it.d.entries); it.i++ {
+		if k := it.d.entries[it.i].key; k != nil {
+			it.i++
+			return k, true, nil
+		}
+	}
+	return nil, false, nil
+}
+
+type stringIter struct {
+	s String
+	i int
+}
+
+func (it *stringIter) Next() (Value, bool, error) {
+	if it.i >= len(it.s) {
+		return nil, false, nil
+	}
+	it.i++
+	return byteStrings[it.s[it.i-1]], true, nil
+}
+
+type sliceIter struct {
+	elems []Value
+	i     int
+}
+
+func (it *sliceIter) Next() (Value, bool, error) {
+	if it.i >= len(it.elems) {
+		return nil, false, nil
+	}
+	it.i++
+	return it.elems[it.i-1], true, nil
+}
+
+// arrayRows reads x's rows (elements when 1-D) in order.
+func arrayRows(x *Array) ([]Value, error) {
+	n, err := length(x)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]Value, n)
+	for i := range out {
+		if out[i], err = indexArray(x, []Value{Int(i)}); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// collect lists the values iterating x visits (list(x), extend, join),
+// polling cancellation and sizing the list as it grows.
+func (th *Thread) collect(x Value) ([]Value, error) {
+	if l, ok := x.(*List); ok {
+		return append([]Value(nil), l.Elems...), nil
+	}
+	it, err := th.Iter(x)
+	if err != nil {
+		return nil, err
+	}
+	out := &List{}
+	for {
+		v, ok, err := it.Next()
+		if err != nil || !ok {
+			return out.Elems, err
+		}
+		if len(out.Elems)%PollEvery == PollEvery-1 && th != nil && th.Canceled() {
+			return nil, ErrInterrupted
+		}
+		if err := th.Append(out, v); err != nil {
+			return nil, err
+		}
+	}
+}
+
+// Collect is collect for builtins (list(x), sorted(x) ...).
+func (th *Thread) Collect(x Value) ([]Value, error) { return th.collect(x) }
+
+// iterate lists the values a `for` over x visits: a snapshot, so that the
+// tree-walking loop is unaffected by changes its body makes.
+func iterate(th *Thread, x Value) ([]Value, error) { return th.collect(x) }

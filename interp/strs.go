@@ -1,0 +1,295 @@
+package interp
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// byteStrings are the 1-byte strings s[i] gives, made once: indexing a
+// string in a loop allocates nothing.
+var byteStrings = func() (t [256]String) {
+	for i := range t {
+		t[i] = String([]byte{byte(i)})
+	}
+	return t
+}()
+
+// stringIndex is s[i]: the byte at i (from the end when negative) as a
+// 1-byte string.
+func stringIndex(s String, idx []Value) (Value, error) {
+	if len(idx) != 1 {
+		return nil, fmt.Errorf("a string takes one index, got %d", len(idx))
+	}
+	i, err := seqIndex("string", idx[0], len(s))
+	if err != nil {
+		return nil, err
+	}
+	return byteStrings[s[i]], nil
+}
+
+// stringMethods are the methods of strings (HOST.md section 2).
+var stringMethods []*method
+
+func init() {
+	stringMethods = []*method{
+		{"split", "split([sep])", "the parts between each sep; without sep, the words between runs of whitespace", strSplit},
+		{"join", "join(list)", "the list's strings with the string between each two", strJoin},
+		{"strip", "strip([chars])", "without leading and trailing whitespace (or any of chars)", strTrim(strings.Trim, strings.TrimSpace)},
+		{"lstrip", "lstrip([chars])", "without leading whitespace (or any of chars)", strTrim(strings.TrimLeft, func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) })},
+		{"rstrip", "rstrip([chars])", "without trailing whitespace (or any of chars)", strTrim(strings.TrimRight, func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) })},
+		{"replace", "replace(old, new)", "every old replaced by new", strReplace},
+		{"find", "find(sub)", "the index of the first sub, or -1", strFind},
+		{"startswith", "startswith(prefix)", "whether the string begins with prefix", strTest(strings.HasPrefix)},
+		{"endswith", "endswith(suffix)", "whether the string ends with suffix", strTest(strings.HasSuffix)},
+		{"upper", "upper()", "the string in upper case", strMap(strings.ToUpper)},
+		{"lower", "lower()", "the string in lower case", strMap(strings.ToLower)},
+		{"count", "count(sub)", "how many non-overlapping sub it holds", strCount},
+	}
+}
+
+// strArg is string argument i of a string method.
+func strArg(args *Args, i int) (string, error) {
+	s, ok := args.Positional[i].(String)
+	if !ok {
+		return "", fmt.Errorf("%s: want a string, got %s", args.Fn, describe(args.Positional[i]))
+	}
+	return string(s), nil
+}
+
+func strSplit(th *Thread, recv Value, args *Args) (Value, error) {
+	if err := args.Check(0, 1); err != nil {
+		return nil, err
+	}
+	s := string(recv.(String))
+	var parts []string
+	if len(args.Positional) == 0 {
+		parts = strings.Fields(s)
+	} else {
+		sep, err := strArg(args, 0)
+		if err != nil {
+			return nil, err
+		}
+		if sep == "" {
+			return nil, fmt.Errorf("%s: empty separator", args.Fn)
+		}
+		if err := th.CheckListLen(strings.Count(s, sep) + 1); err != nil {
+			return nil, err
+		}
+		parts = strings.Split(s, sep)
+	}
+	l := &List{Elems: make([]Value, len(parts))}
+	for i, p := range parts {
+		l.Elems[i] = String(p)
+	}
+	return th.HoldList(l)
+}
+
+func strJoin(th *Thread, recv Value, args *Args) (Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	sep := string(recv.(String))
+	elems, err := th.collect(args.Positional[0])
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", args.Fn, err)
+	}
+	n := len(sep) * max(len(elems)-1, 0)
+	for i, e := range elems {
+		s, ok := e.(String)
+		if !ok {
+			return nil, fmt.Errorf("%s: element %d is %s, not a string (convert with str())", args.Fn, i, describe(e))
+		}
+		if n += len(s); n > MaxStringBytes {
+			break // checkStringLen reports it
+		}
+	}
+	if err := th.checkStringLen(n); err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, e := range elems {
+		if i > 0 {
+			b.WriteString(sep)
+		}
+		b.WriteString(string(e.(String)))
+	}
+	return th.holdString(b.String())
+}
+
+// strTrim is strip, lstrip or rstrip: cut removes any of chars, space
+// whitespace.
+func strTrim(cut func(s, chars string) string, space func(string) string) methodFn {
+	return func(th *Thread, recv Value, args *Args) (Value, error) {
+		if err := args.Check(0, 1); err != nil {
+			return nil, err
+		}
+		s := string(recv.(String))
+		if len(args.Positional) == 0 {
+			return String(space(s)), nil
+		}
+		chars, err := strArg(args, 0)
+		if err != nil {
+			return nil, err
+		}
+		return String(cut(s, chars)), nil
+	}
+}
+
+func strReplace(th *Thread, recv Value, args *Args) (Value, error) {
+	if err := args.Check(2, 2); err != nil {
+		return nil, err
+	}
+	s := string(recv.(String))
+	old, err := strArg(args, 0)
+	if err != nil {
+		return nil, err
+	}
+	repl, err := strArg(args, 1)
+	if err != nil {
+		return nil, err
+	}
+	if n := int64(len(s)) + int64(strings.Count(s, old))*int64(len(repl)-len(old)); n > MaxStringBytes {
+		return nil, fmt.Errorf("%s: the result of %d bytes is longer than the limit of %d bytes", args.Fn, n, MaxStringBytes)
+	} else if err := th.checkStringLen(int(n)); err != nil {
+		return nil, err
+	}
+	return th.holdString(strings.ReplaceAll(s, old, repl))
+}
+
+func strFind(th *Thread, recv Value, args *Args) (Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	sub, err := strArg(args, 0)
+	if err != nil {
+		return nil, err
+	}
+	return Int(strings.Index(string(recv.(String)), sub)), nil
+}
+
+func strCount(th *Thread, recv Value, args *Args) (Value, error) {
+	if err := args.Check(1, 1); err != nil {
+		return nil, err
+	}
+	sub, err := strArg(args, 0)
+	if err != nil {
+		return nil, err
+	}
+	return Int(strings.Count(string(recv.(String)), sub)), nil
+}
+
+func strTest(test func(s, x string) bool) methodFn {
+	return func(th *Thread, recv Value, args *Args) (Value, error) {
+		if err := args.Check(1, 1); err != nil {
+			return nil, err
+		}
+		x, err := strArg(args, 0)
+		if err != nil {
+			return nil, err
+		}
+		return Bool(test(string(recv.(String)), x)), nil
+	}
+}
+
+func strMap(f func(string) string) methodFn {
+	return func(th *Thread, recv Value, args *Args) (Value, error) {
+		if err := args.Check(0, 0); err != nil {
+			return nil, err
+		}
+		return th.holdString(f(string(recv.(String))))
+	}
+}
+
+// String building. `s += t` in a loop would copy s every time (quadratic);
+// instead s grows in an append-only byte buffer of the thread: when the
+// left operand is exactly a buffer's contents (the string the last append
+// returned), t is appended in place and the grown prefix is returned as
+// a string sharing the buffer. Bytes already handed out are never
+// written again, so strings stay immutable; a string that is not a
+// buffer's whole contents (an older one) is copied as before. A few
+// buffers, reused round robin, keep interleaved builders linear.
+
+// strBuffers is a thread's buffers (kept under Thread.Local).
+type strBuffers struct {
+	bufs [4][]byte
+	next int
+}
+
+type strBuffersKey struct{}
+
+// strBufMin is the shortest result a new buffer is started for: below it
+// a plain concatenation costs less than the buffer's spare capacity.
+const strBufMin = 64
+
+func (th *Thread) strBuffers() *strBuffers {
+	if b, ok := th.Local(strBuffersKey{}).(*strBuffers); ok {
+		return b
+	}
+	b := &strBuffers{}
+	th.SetLocal(strBuffersKey{}, b)
+	return b
+}
+
+// concat is a + b, appending into a buffer when a is one's contents; start
+// begins a buffer otherwise (s += t does; a plain + only extends). th may
+// be nil (a plain concatenation).
+func (th *Thread) concat(a, b String, start bool) (Value, error) {
+	n := len(a) + len(b)
+	if err := th.checkStringLen(n); err != nil {
+		return nil, err
+	}
+	if th == nil || len(a) == 0 || len(b) == 0 {
+		return th.holdString(string(a + b))
+	}
+	sb := th.strBuffers()
+	for i, buf := range sb.bufs {
+		if len(buf) == len(a) && unsafe.StringData(string(a)) == unsafe.SliceData(buf) {
+			return sb.extend(th, i, b)
+		}
+	}
+	if !start || n < strBufMin {
+		return th.holdString(string(a + b))
+	}
+	i := sb.next
+	sb.next = (sb.next + 1) % len(sb.bufs)
+	if err := sb.alloc(th, i, string(a), n); err != nil {
+		return nil, err
+	}
+	return sb.extend(th, i, b)
+}
+
+// extend appends b to buffer i, moving it to a buffer twice the size when
+// it is full, and returns the whole contents as a string.
+func (sb *strBuffers) extend(th *Thread, i int, b String) (Value, error) {
+	buf := sb.bufs[i]
+	if len(buf)+len(b) > cap(buf) {
+		if err := sb.alloc(th, i, string(buf), len(buf)+len(b)); err != nil {
+			return nil, err
+		}
+		buf = sb.bufs[i]
+	}
+	buf = append(buf, b...)
+	sb.bufs[i] = buf
+	return String(unsafe.String(unsafe.SliceData(buf), len(buf))), nil
+}
+
+// alloc gives buffer i a new array holding s with room for at least n
+// bytes (twice that, up to the cap), counted under the memory limit.
+func (sb *strBuffers) alloc(th *Thread, i int, s string, n int) error {
+	size := min(2*n, MaxStringBytes)
+	if b := th.hostBudget(int64(size)); int64(size) > b {
+		size = n // room for this string alone, which checkStringLen allowed
+	}
+	buf := make([]byte, len(s), size)
+	copy(buf, s)
+	if err := mem.HoldHost(th.Tracker, unsafe.SliceData(buf), size); err != nil {
+		return err
+	}
+	sb.bufs[i] = buf
+	return nil
+}
