@@ -225,7 +225,6 @@ func length(x Value) (int, error) {
 	return 0, fmt.Errorf("%s has no length", x.Type())
 }
 
-
 // Format is v's print form, with the errors String cannot report (an
 // array that was freed, or whose device cannot be read now).
 func Format(v Value) (string, error) { return (*Thread)(nil).Format(v) }
