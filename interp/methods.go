@@ -449,8 +449,11 @@ func dictGet(th *Thread, recv Value, args *Args) (Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
+	if !ok && len(args.Positional) == 2 {
+		return args.Positional[1], nil
+	}
 	if !ok {
-		return args.Get(1, ""), nil
+		return Nil, nil
 	}
 	return v, nil
 }

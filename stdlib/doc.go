@@ -26,19 +26,20 @@ type Doc struct {
 
 // The topics, in the order `gscript help builtins` lists them.
 const (
-	topicOutput  = "output and conversions"
-	topicMath    = "math on numbers"
-	topicArrays  = "arrays"
-	topicReduce  = "reductions and comparisons"
-	topicFiles   = "files"
-	topicDevices = "devices and memory"
-	topicProcess = "the script's process"
-	topicValues  = "predeclared values"
-	topicVectors = "vectors, matrices and quaternions"
-	topicKernel  = "in kernels only"
+	topicOutput      = "output and conversions"
+	topicCollections = "lists, dicts and errors"
+	topicMath        = "math on numbers"
+	topicArrays      = "arrays"
+	topicReduce      = "reductions and comparisons"
+	topicFiles       = "files"
+	topicDevices     = "devices and memory"
+	topicProcess     = "the script's process"
+	topicValues      = "predeclared values"
+	topicVectors     = "vectors, matrices and quaternions"
+	topicKernel      = "in kernels only"
 )
 
-var topics = []string{topicOutput, topicMath, topicArrays, topicReduce, topicFiles, topicDevices, topicProcess, topicValues, topicVectors, topicKernel}
+var topics = []string{topicOutput, topicCollections, topicMath, topicArrays, topicReduce, topicFiles, topicDevices, topicProcess, topicValues, topicVectors, topicKernel}
 
 // docs is the table, by topic. Families (the math functions, the dtypes,
 // the memory kinds) share a summary through family.
@@ -49,10 +50,18 @@ var docs = slices.Concat([]Doc{
 	{"int", topicOutput, "int(x)", "x as an int: truncates floats, parses strings, gives a memory kind's value", false},
 	{"float", topicOutput, "float(x)", "x as a float: converts numbers and bools, parses strings", false},
 	{"type", topicOutput, "type(x)", `x's type name: "int", "float", "string", "list", "array", "fn", ... or a scalar's dtype ("f32")`, false},
-	{"len", topicOutput, "len(x)", "the length of a list or string, or the extent of an array's axis 0", false},
+	{"len", topicOutput, "len(x)", "the length of a list, string or dict, or the extent of an array's axis 0", false},
 	{"range", topicOutput, "range(stop) | range(start, stop[, step])", "the ints from start (0) up to stop, by step (1): iterated by for, or a list", false},
 	{"time", topicOutput, "time()", "seconds since the Unix epoch, as a float (for timing: time() - t0)", false},
 	{"help", topicOutput, "help([name])", "print a builtin's signature and summary (help(zeros) or help(\"zeros\")); without a name, list the builtins", false},
+
+	{"list", topicCollections, "list([x])", "a new list of the values of any iterable (a list, a dict's keys, a string's bytes, an array's rows); list() is []", false},
+	{"dict", topicCollections, "dict([x])", "a new dict: empty, a copy of a dict, or from a list of [key, value] pairs", false},
+	{"sorted", topicCollections, "sorted(x, key=, reverse=false)", "a new list of x's values in ascending order, stable; key= is a fn giving each value's sort key", false},
+	{"reversed", topicCollections, "reversed(x)", "a new list of x's values, last first", false},
+	{"enumerate", topicCollections, "enumerate(x, start=0)", "the list of [i, v] pairs of x's values, i counting from start: for i, v in enumerate(l) { }", false},
+	{"zip", topicCollections, "zip(a, b, ...)", "the list of [a[i], b[i], ...], as long as the shortest: for x, y in zip(a, b) { }", false},
+	{"error", topicCollections, "error(msg)", "raise a script error with message msg, which try/catch catches (e.message is msg)", false},
 
 	{"pow", topicMath, "pow(x, y)", "x to the power y, as a float", false},
 	{"cdiv", topicMath, "cdiv(a, b)", "the ceiling of a / b for ints, as in kernels: the grid that covers n threads is grid(cdiv(n, B))", false},
@@ -233,14 +242,33 @@ func Docs() []Doc {
 	return out
 }
 
-// LookupDoc finds name's entry.
+// LookupDoc finds name's entry: a builtin's, or a method's ("list.append",
+// the name a bound method l.append has).
 func LookupDoc(name string) (Doc, bool) {
 	for _, d := range docs {
 		if d.Name == name {
 			return d, true
 		}
 	}
+	for _, d := range methodDocs() {
+		if d.Name == name {
+			return d, true
+		}
+	}
 	return Doc{}, false
+}
+
+// topicMethods lists the methods, after the builtins' topics.
+const topicMethods = "methods of lists, strings and dicts (x.name(...))"
+
+// methodDocs are interp's methods as entries named type.method.
+func methodDocs() []Doc {
+	var out []Doc
+	for _, m := range interp.Methods() {
+		name := m.Type + "." + m.Name
+		out = append(out, Doc{Name: name, Topic: topicMethods, Sig: m.Type + "." + m.Sig, Summary: m.Summary})
+	}
+	return out
 }
 
 // WriteDoc writes one entry: the signature, then the summary indented.
@@ -263,6 +291,10 @@ func WriteIndex(w io.Writer) error {
 				fmt.Fprintf(tw, "  %s\t%s\n", d.Name, d.Summary)
 			}
 		}
+	}
+	fmt.Fprintf(tw, "%s:\n", topicMethods)
+	for _, d := range methodDocs() {
+		fmt.Fprintf(tw, "  %s\t%s\n", d.Name, d.Summary)
 	}
 	return tw.Flush()
 }

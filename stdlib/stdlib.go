@@ -43,6 +43,9 @@ func Universe() map[string]interp.Value {
 	for name, f := range mathFuncs() {
 		fns[name] = f
 	}
+	for name, f := range hostFuncs() {
+		fns[name] = f
+	}
 	for name, f := range linalgFuncs(fns) {
 		fns[name] = f
 	}
@@ -63,6 +66,8 @@ func length(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return interp.Int(len(v.Elems)), nil
 	case interp.String:
 		return interp.Int(len(v)), nil
+	case *interp.Dict:
+		return interp.Int(v.Len()), nil
 	case *interp.Array:
 		if v.A.Freed() {
 			return nil, mem.ErrFreed

@@ -23,6 +23,7 @@ var binaryOps = map[token.Op]struct {
 	token.Rem: {ir.OpRem, ir.Ints, false},
 	token.And: {ir.OpAnd, ir.Ints | ir.Bools, false}, token.Or: {ir.OpOr, ir.Ints | ir.Bools, false},
 	token.Xor: {ir.OpXor, ir.Ints | ir.Bools, false},
+	token.Pow: {ir.OpPow, ir.Floats, false}, // pow's op: float arrays (convert ints with astype)
 	token.Eql: {ir.OpEq, ir.Scalars, true}, token.Neq: {ir.OpNe, ir.Scalars, true},
 	token.Lss: {ir.OpLt, ir.Nums, true}, token.Leq: {ir.OpLe, ir.Nums, true},
 	token.Gtr: {ir.OpGt, ir.Nums, true}, token.Geq: {ir.OpGe, ir.Nums, true},

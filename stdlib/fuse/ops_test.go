@@ -10,9 +10,11 @@ import (
 
 // arrayUnsupported are the binary operators array expressions do not
 // compute: && || and @ never reach ArrayOps (interp evaluates them), and
-// shifts of arrays are not supported yet (Binary says so).
+// shifts of arrays are not supported yet (Binary says so); in and not in
+// never reach it either (interp's binary answers them first).
 var arrayUnsupported = map[token.Op]bool{
 	token.LAnd: true, token.LOr: true, token.MatMul: true, token.Shl: true, token.Shr: true,
+	token.In: true, token.NotIn: true,
 }
 
 // Every binary operator of token.All has a row of binaryOps or is listed
