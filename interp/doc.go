@@ -70,4 +70,38 @@
 //     device copy fast path (mem.CopyDevice), the host path for memory a
 //     kernel does not reach (mem.Array.KernelReaches) and the temporary
 //     of an overlapping copy (refused inside capture).
+//   - Host values v3 (HOST.md sections 2-3). A Dict is an ordered entry
+//     slice plus a Go map from a normalised key (dictKey) to the entry's
+//     index; a delete leaves a tombstone that the next growth compacts
+//     when they are half the slice. Equal numbers are one key (1, 1.0,
+//     i32(1), as Python), the first key set is the one kept and printed;
+//     bools are not numbers in gscript (true == 1 is an error), so true
+//     and 1 are two keys, unlike Python; nan is refused as a key (it
+//     equals nothing); f32 scalars key by their exact value (f32(0.1) is
+//     not the key 0.1, although == converts 0.1 to f32 first). Dicts and
+//     lists grow by doubling, each new backing array checked against the
+//     caps (MaxListLen entries) and held under MemoryLimit (mem.HoldHost).
+//   - Methods are tables per type (methods.go, strs.go): CallMethod runs
+//     one without building a bound method; getAttr builds one (a Builtin
+//     named "list.append", which help finds). An unknown method names the
+//     closest within two edits, else lists them. Other values' x.f(...)
+//     is getAttr then Call, as before.
+//   - Iter (iter.go) is the loop protocol: lists and dicts are iterated
+//     live and a size change since the loop began is an error at the next
+//     step (Python's dict rule, extended to lists, whose silent skips
+//     Python allows); arrays are read when the loop starts, as iterate
+//     did. iterate (the tree-walker's for) collects through Iter.
+//   - s += t appends into one of four per-thread buffers when s is exactly
+//     a buffer's contents; the result shares the buffer, whose bytes past
+//     the handed-out prefix are the only ones ever written, so strings
+//     stay immutable. A plain + extends a buffer but never starts one
+//     (so one-off concatenations do not pay the spare capacity).
+//   - ** is exact for ints (squaring, overflow an error), a float for an
+//     untyped int to a negative power (Python's), an error for a typed int
+//     to a negative one (NumPy's); on arrays it is pow's op, so only float
+//     arrays take it (convert int arrays with astype). `in` on a list
+//     compares with ==, values of other types being unequal rather than
+//     an error; on an array it is not yet supported.
+//   - Negative list and string indices and slice bounds count from the end
+//     (Python's); strings index to 1-byte strings (bytes, as len counts).
 package interp

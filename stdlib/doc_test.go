@@ -64,15 +64,18 @@ func TestKernelDocsAreKernelBuiltins(t *testing.T) {
 
 func TestHelpBuiltin(t *testing.T) {
 	for src, want := range map[string]string{
-		`help(zeros)`:   "zeros(shape, dtype=f32, device=, allocator=)\n    a new array of zeros",
-		`help("tid")`:   "tid() | let i, j = tid() (kernels only)\n",
-		`help(f32)`:     "f32\n    a dtype",
-		`help(HOST)`:    "HOST\n    a memory kind",
-		`help("argv")`:  "argv\n    the script's arguments",
-		`help()`:        "output and conversions:\n  float ",
-		`help(sqrt)`:    "sqrt(x)\n    the square root, as a float",
-		`help("fma")`:   "fma(a, b, c) (kernels only)\n    a * b + c, rounded once, in kernels",
-		`help("print")`: `print(values..., sep=" ", end="\n", file="stdout")`,
+		`help(zeros)`:             "zeros(shape, dtype=f32, device=, allocator=)\n    a new array of zeros",
+		`help("tid")`:             "tid() | let i, j = tid() (kernels only)\n",
+		`help(f32)`:               "f32\n    a dtype",
+		`help(HOST)`:              "HOST\n    a memory kind",
+		`help("argv")`:            "argv\n    the script's arguments",
+		`help()`:                  "output and conversions:\n  float ",
+		`help(sqrt)`:              "sqrt(x)\n    the square root, as a float",
+		`help("fma")`:             "fma(a, b, c) (kernels only)\n    a * b + c, rounded once, in kernels",
+		`help("print")`:           `print(values..., sep=" ", end="\n", file="stdout")`,
+		"let l = []\nhelp(l.pop)": "list.pop([i])\n    removes and returns",
+		`help("dict.get")`:        "dict.get(k[, default])\n",
+		`help(sorted)`:            "sorted(x, key=, reverse=false)\n",
 	} {
 		var out strings.Builder
 		in, err := interp.New(interp.Options{Stdout: &out, Predeclared: stdlib.Universe()})

@@ -2,6 +2,22 @@
 // .npy, text/CSV and PNG files, printing, formatting and conversions, and
 // device queries, with the table of their docs (doc.go). Universe returns
 // them for interp.Options.Predeclared.
+//
+// # Decisions
+//
+//   - sorted, reversed, enumerate and zip return new lists (not lazy
+//     iterators, which the language does not have): `for i, v in
+//     enumerate(l)` costs one list of pairs. They and list(x) take any
+//     iterable interp.Thread.Collect visits (lists, dict keys, string
+//     bytes, array rows). zip stops at the shortest argument (Python's).
+//   - dict(x) copies a dict or reads a list of [key, value] pairs; an
+//     element that is not a pair is an error naming its index.
+//   - error(msg) fails with msg as a plain Go error, positioned by the
+//     engine at the call (try/catch catches it); a non-string msg is
+//     formatted as str() would.
+//   - help finds methods as "type.name" (help("list.append"), or
+//     help(l.append): the bound method has that name) and lists them
+//     after the builtins.
 package stdlib
 
 import (

@@ -91,3 +91,11 @@ print(int("42"), float("2.5"))                                            //> 42
 int("x")                                   ### "int: cannot parse \"x\" as an int"
 ---
 error("boom")                              ### "boom"
+---
+dict([[1, 2], [3]])                        ### "dict: element 1 is a list of 1 elements, not a \[key, value\] pair"
+---
+zip([1], 2)                                ### "zip: argument 2: cannot iterate over int"
+---
+sorted([1], reverse=1)                     ### "sorted: reverse must be a bool, not int 1"
+---
+enumerate("ab", start="x")                 ### "enumerate: start: want an int"

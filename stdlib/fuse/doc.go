@@ -79,4 +79,7 @@
 //   - New arrays come from interp.Thread.NewArrayUninit on the operands'
 //     device, through the allocator scopes (capture's rules apply).
 //     Operands on two devices are an error naming both and `.to`.
+//   - `a ** b` is pow's op (ir.OpPow, float dtypes only, as the pow
+//     builtin on arrays): an int array is refused by name (convert it with
+//     astype). `in` and `not in` never reach Binary (interp answers them).
 package fuse

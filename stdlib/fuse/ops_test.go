@@ -48,3 +48,15 @@ func TestUnaryCoversEveryOperator(t *testing.T) {
 		}
 	}
 }
+
+// ** on arrays is pow's op: float arrays take it, int arrays are refused
+// by name (NumPy's int powers are not there yet).
+func TestPowOperator(t *testing.T) {
+	if _, err := Binary(token.Pow, newArray(t, ir.F32, 4), interp.Int(2)); err != nil {
+		t.Errorf("f32 array ** 2: %v", err)
+	}
+	_, err := Binary(token.Pow, newArray(t, ir.I32, 4), interp.Int(2))
+	if err == nil || err.Error() != "operator ** not defined on i32 arrays" {
+		t.Errorf("i32 array ** 2: %v", err)
+	}
+}
