@@ -9,11 +9,15 @@ import (
 
 // Dict is an insertion-ordered hash map from hashable host values (nil,
 // bools, numbers, strings) to values. Entries live in one slice in
-// insertion order; index maps a normalised key to its entry. A delete
-// leaves a tombstone (a nil key) that a later compaction removes, so
-// insert, lookup and delete are amortised O(1).
+// insertion order; an index maps a normalised key to its entry: ints and
+// strings, the common keys, have maps of their own (Go's fast hashes for
+// int64 and string keys), other keys share one. A delete leaves a
+// tombstone (a nil key) that a later compaction removes, so insert,
+// lookup and delete are amortised O(1).
 type Dict struct {
-	index   map[dictKey]int
+	ints    map[int64]int
+	strs    map[string]int
+	other   map[dictKey]int // nil, bools, huge u64s, non-integral floats
 	entries []dictEntry
 	live    int
 	version uint64 // bumped when the size changes (iterators check it)
@@ -47,7 +51,52 @@ const (
 const dictEntryBytes = 2*listElemBytes + 64
 
 // NewDict makes an empty dict.
-func NewDict() *Dict { return &Dict{index: map[dictKey]int{}} }
+func NewDict() *Dict { return &Dict{} }
+
+// slot is where k's entry index is: found reports whether k is there.
+func (d *Dict) slot(k dictKey) (i int, found bool) {
+	switch k.kind {
+	case keyInt:
+		i, found = d.ints[k.i]
+	case keyString:
+		i, found = d.strs[k.s]
+	default:
+		i, found = d.other[k]
+	}
+	return i, found
+}
+
+// setSlot records that k's entry is at i, making the map on first use.
+func (d *Dict) setSlot(k dictKey, i int) {
+	switch k.kind {
+	case keyInt:
+		if d.ints == nil {
+			d.ints = map[int64]int{}
+		}
+		d.ints[k.i] = i
+	case keyString:
+		if d.strs == nil {
+			d.strs = map[string]int{}
+		}
+		d.strs[k.s] = i
+	default:
+		if d.other == nil {
+			d.other = map[dictKey]int{}
+		}
+		d.other[k] = i
+	}
+}
+
+func (d *Dict) deleteSlot(k dictKey) {
+	switch k.kind {
+	case keyInt:
+		delete(d.ints, k.i)
+	case keyString:
+		delete(d.strs, k.s)
+	default:
+		delete(d.other, k)
+	}
+}
 
 func (*Dict) Type() string { return "dict" }
 func (d *Dict) String() string {
@@ -100,7 +149,7 @@ func (d *Dict) Get(k Value) (Value, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	i, ok := d.index[hk]
+	i, ok := d.slot(hk)
 	if !ok {
 		return nil, false, nil
 	}
@@ -114,7 +163,7 @@ func (d *Dict) Set(th *Thread, k, v Value) error {
 	if err != nil {
 		return err
 	}
-	if i, ok := d.index[hk]; ok {
+	if i, ok := d.slot(hk); ok {
 		d.entries[i].val = v
 		return nil
 	}
@@ -123,7 +172,7 @@ func (d *Dict) Set(th *Thread, k, v Value) error {
 			return err
 		}
 	}
-	d.index[hk] = len(d.entries)
+	d.setSlot(hk, len(d.entries))
 	d.entries = append(d.entries, dictEntry{k, v})
 	d.live++
 	d.version++
@@ -165,7 +214,7 @@ func (d *Dict) compact() {
 			continue
 		}
 		hk, _ := hashKey(e.key)
-		d.index[hk] = len(kept)
+		d.setSlot(hk, len(kept))
 		kept = append(kept, e)
 	}
 	clear(d.entries[len(kept):])
@@ -178,12 +227,12 @@ func (d *Dict) Delete(k Value) (Value, bool, error) {
 	if err != nil {
 		return nil, false, err
 	}
-	i, ok := d.index[hk]
+	i, ok := d.slot(hk)
 	if !ok {
 		return nil, false, nil
 	}
 	v := d.entries[i].val
-	delete(d.index, hk)
+	d.deleteSlot(hk)
 	d.entries[i] = dictEntry{}
 	d.live--
 	d.version++
@@ -195,7 +244,9 @@ func (d *Dict) Delete(k Value) (Value, bool, error) {
 
 // Clear removes every entry.
 func (d *Dict) Clear() {
-	clear(d.index)
+	clear(d.ints)
+	clear(d.strs)
+	clear(d.other)
 	clear(d.entries)
 	d.entries = d.entries[:0]
 	d.live = 0
