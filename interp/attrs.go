@@ -36,6 +36,8 @@ func getAttr(th *Thread, x Value, name string) (Value, error) {
 		return x.get(name, nil)
 	case *List, String, *Dict:
 		return boundMethod(x, name)
+	case *ErrorValue:
+		return x.attr(name)
 	}
 	return nil, fmt.Errorf("%s has no attribute %s", x.Type(), name)
 }

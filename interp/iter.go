@@ -147,3 +147,44 @@ func (th *Thread) Collect(x Value) ([]Value, error) { return th.collect(x) }
 // iterate lists the values a `for` over x visits: a snapshot, so that the
 // tree-walking loop is unaffected by changes its body makes.
 func iterate(th *Thread, x Value) ([]Value, error) { return th.collect(x) }
+
+// Unpack fills dst with the values of v for `let a, b = v`, `a, b = v`
+// and `for a, b in xs`: v must give exactly len(dst) values (a list, or
+// anything Iter takes). dst is the caller's, so unpacking allocates
+// nothing; the values are all read before the caller assigns any.
+func (th *Thread) Unpack(v Value, dst []Value) error {
+	if l, ok := v.(*List); ok {
+		if len(l.Elems) != len(dst) {
+			return errUnpack(len(l.Elems), len(dst), "")
+		}
+		copy(dst, l.Elems)
+		return nil
+	}
+	it, err := th.Iter(v)
+	if err != nil {
+		return fmt.Errorf("cannot unpack %s into %d names", v.Type(), len(dst))
+	}
+	n := 0
+	for {
+		x, ok, err := it.Next()
+		if err != nil {
+			return err
+		}
+		if !ok {
+			break
+		}
+		if n == len(dst) {
+			return errUnpack(n+1, len(dst), "at least ")
+		}
+		dst[n] = x
+		n++
+	}
+	if n != len(dst) {
+		return errUnpack(n, len(dst), "")
+	}
+	return nil
+}
+
+func errUnpack(got, want int, atLeast string) error {
+	return fmt.Errorf("cannot unpack %s%d values into %d names", atLeast, got, want)
+}

@@ -74,6 +74,8 @@ func AttrNames(x Value) []string {
 		return slices.Clone(x.Names)
 	case *Config:
 		return ConfigNames()
+	case *ErrorValue:
+		return slices.Clone(errorAttrs)
 	}
 	_, table := methodTable(x)
 	var out []string

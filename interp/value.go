@@ -123,6 +123,36 @@ func (r *Record) String() string {
 	return s
 }
 
+// ErrorValue is a caught script error, the e of `catch e`: e.message is
+// the text without the position, e.position "f.gs:9:12" ("" when it had
+// none), str(e) both. Err is the error caught, for embedders.
+type ErrorValue struct {
+	Message  string
+	Position string
+	Err      error
+}
+
+func (*ErrorValue) Type() string { return "error" }
+func (e *ErrorValue) String() string {
+	if e.Position == "" {
+		return e.Message
+	}
+	return e.Position + ": " + e.Message
+}
+
+// errorAttrs are an ErrorValue's attributes.
+var errorAttrs = []string{"message", "position"}
+
+func (e *ErrorValue) attr(name string) (Value, error) {
+	switch name {
+	case "message":
+		return String(e.Message), nil
+	case "position":
+		return String(e.Position), nil
+	}
+	return nil, fmt.Errorf("error has no attribute %s (attributes: message, position)", name)
+}
+
 // Get returns the field named name.
 func (r *Record) Get(name string) (Value, bool) {
 	for i, n := range r.Names {

@@ -360,3 +360,49 @@ func TestDictFormatAndEqual(t *testing.T) {
 		t.Errorf("dicts of different sizes equal")
 	}
 }
+
+func TestUnpack(t *testing.T) {
+	dst := make([]Value, 2)
+	for _, c := range []struct {
+		v    Value
+		want string
+	}{
+		{&List{Elems: []Value{Int(1), Int(2)}}, "[1, 2]"},
+		{String("ab"), `["a", "b"]`},
+	} {
+		if err := (*Thread)(nil).Unpack(c.v, dst); err != nil || (&List{Elems: dst}).String() != c.want {
+			t.Errorf("unpack %v: %v, %v", c.v, dst, err)
+		}
+	}
+	for _, c := range []struct {
+		v    Value
+		want string
+	}{
+		{&List{Elems: []Value{Int(1)}}, "cannot unpack 1 values into 2 names"},
+		{&List{Elems: []Value{Int(1), Int(2), Int(3)}}, "cannot unpack 3 values into 2 names"},
+		{String("abc"), "cannot unpack at least 3 values into 2 names"},
+		{Int(1), "cannot unpack int into 2 names"},
+	} {
+		wantErr(t, "unpack "+c.v.String(), (*Thread)(nil).Unpack(c.v, dst), c.want)
+	}
+	if allocs := testing.AllocsPerRun(10, func() {
+		(*Thread)(nil).Unpack(&List{Elems: dst}, dst)
+	}); allocs > 1 {
+		t.Errorf("unpacking a list: %v allocations", allocs)
+	}
+}
+
+func TestErrorValue(t *testing.T) {
+	e := &ErrorValue{Message: "boom", Position: "f.gs:9:12"}
+	if e.String() != "f.gs:9:12: boom" || e.Type() != "error" {
+		t.Errorf("%s %s", e, e.Type())
+	}
+	if v, err := getAttr(nil, e, "message"); err != nil || v != String("boom") {
+		t.Errorf("e.message = %v, %v", v, err)
+	}
+	if v, err := getAttr(nil, e, "position"); err != nil || v != String("f.gs:9:12") {
+		t.Errorf("e.position = %v, %v", v, err)
+	}
+	_, err := getAttr(nil, e, "msg")
+	wantErr(t, "e.msg", err, "error has no attribute msg")
+}
