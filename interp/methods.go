@@ -19,6 +19,16 @@ type methodFn func(th *Thread, recv Value, args *Args) (Value, error)
 type method struct {
 	name, sig, summary string
 	fn                 methodFn
+	full               string // "list.append", for messages (named sets it)
+}
+
+// named sets the full names of a type's methods once, so that a call
+// does not build one.
+func named(typ string, table []*method) []*method {
+	for _, m := range table {
+		m.full = typ + "." + m.name
+	}
+	return table
 }
 
 // MethodDoc describes one method, for help and the REPL's completion.
@@ -100,7 +110,7 @@ func (th *Thread) CallMethod(recv Value, name string, args *Args) (Value, error)
 	if m == nil {
 		return nil, errNoMethod(typ, table, name)
 	}
-	args.Fn = typ + "." + name
+	args.Fn = m.full
 	return m.fn(th, recv, args)
 }
 
@@ -111,7 +121,7 @@ func boundMethod(x Value, name string) (Value, error) {
 	if m == nil {
 		return nil, errNoMethod(typ, table, name)
 	}
-	return &Builtin{Name: typ + "." + name, Fn: func(th *Thread, args *Args) (Value, error) {
+	return &Builtin{Name: m.full, Fn: func(th *Thread, args *Args) (Value, error) {
 		return m.fn(th, x, args)
 	}}, nil
 }
@@ -160,19 +170,19 @@ func editDistance(a, b string) int {
 var listMethods []*method
 
 func init() {
-	listMethods = []*method{
-		{"append", "append(x)", "adds x at the end (amortised O(1))", listAppendMethod},
-		{"extend", "extend(xs)", "adds the elements of any iterable at the end", listExtend},
-		{"insert", "insert(i, x)", "puts x before index i (clamped to the ends, from the end when negative)", listInsert},
-		{"pop", "pop([i])", "removes and returns the element at i (default the last)", listPop},
-		{"remove", "remove(x)", "removes the first element equal to x", listRemove},
-		{"index", "index(x)", "the index of the first element equal to x", listIndexOf},
-		{"count", "count(x)", "how many elements equal x", listCount},
-		{"reverse", "reverse()", "reverses the list in place", listReverse},
-		{"sort", "sort(key=, reverse=)", "sorts the list in place, stably (key: a fn giving each element's sort key)", listSort},
-		{"copy", "copy()", "a shallow copy", listCopy},
-		{"clear", "clear()", "removes every element", listClear},
-	}
+	listMethods = named("list", []*method{
+		{"append", "append(x)", "adds x at the end (amortised O(1))", listAppendMethod, ""},
+		{"extend", "extend(xs)", "adds the elements of any iterable at the end", listExtend, ""},
+		{"insert", "insert(i, x)", "puts x before index i (clamped to the ends, from the end when negative)", listInsert, ""},
+		{"pop", "pop([i])", "removes and returns the element at i (default the last)", listPop, ""},
+		{"remove", "remove(x)", "removes the first element equal to x", listRemove, ""},
+		{"index", "index(x)", "the index of the first element equal to x", listIndexOf, ""},
+		{"count", "count(x)", "how many elements equal x", listCount, ""},
+		{"reverse", "reverse()", "reverses the list in place", listReverse, ""},
+		{"sort", "sort(key=, reverse=)", "sorts the list in place, stably (key: a fn giving each element's sort key)", listSort, ""},
+		{"copy", "copy()", "a shallow copy", listCopy, ""},
+		{"clear", "clear()", "removes every element", listClear, ""},
+	})
 }
 
 // Append adds vs at the end of l, growing it by doubling so a loop of
@@ -431,16 +441,16 @@ func listClear(th *Thread, recv Value, args *Args) (Value, error) {
 var dictMethods []*method
 
 func init() {
-	dictMethods = []*method{
-		{"get", "get(k[, default])", "the value under k, else default (nil)", dictGet},
-		{"pop", "pop(k[, default])", "removes k and returns its value, else default (without one a missing k is an error)", dictPop},
-		{"keys", "keys()", "the keys, in insertion order", dictList((*Dict).Keys)},
-		{"values", "values()", "the values, in insertion order", dictList((*Dict).Values)},
-		{"items", "items()", "the entries as [key, value] lists, in insertion order", dictList((*Dict).Items)},
-		{"update", "update(d)", "sets every entry of the dict d", dictUpdate},
-		{"copy", "copy()", "a shallow copy", dictCopy},
-		{"clear", "clear()", "removes every entry", dictClear},
-	}
+	dictMethods = named("dict", []*method{
+		{"get", "get(k[, default])", "the value under k, else default (nil)", dictGet, ""},
+		{"pop", "pop(k[, default])", "removes k and returns its value, else default (without one a missing k is an error)", dictPop, ""},
+		{"keys", "keys()", "the keys, in insertion order", dictList((*Dict).Keys), ""},
+		{"values", "values()", "the values, in insertion order", dictList((*Dict).Values), ""},
+		{"items", "items()", "the entries as [key, value] lists, in insertion order", dictList((*Dict).Items), ""},
+		{"update", "update(d)", "sets every entry of the dict d", dictUpdate, ""},
+		{"copy", "copy()", "a shallow copy", dictCopy, ""},
+		{"clear", "clear()", "removes every entry", dictClear, ""},
+	})
 }
 
 func dictGet(th *Thread, recv Value, args *Args) (Value, error) {

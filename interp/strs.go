@@ -35,20 +35,20 @@ func stringIndex(s String, idx []Value) (Value, error) {
 var stringMethods []*method
 
 func init() {
-	stringMethods = []*method{
-		{"split", "split([sep])", "the parts between each sep; without sep, the words between runs of whitespace", strSplit},
-		{"join", "join(list)", "the list's strings with the string between each two", strJoin},
-		{"strip", "strip([chars])", "without leading and trailing whitespace (or any of chars)", strTrim(strings.Trim, strings.TrimSpace)},
-		{"lstrip", "lstrip([chars])", "without leading whitespace (or any of chars)", strTrim(strings.TrimLeft, func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) })},
-		{"rstrip", "rstrip([chars])", "without trailing whitespace (or any of chars)", strTrim(strings.TrimRight, func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) })},
-		{"replace", "replace(old, new)", "every old replaced by new", strReplace},
-		{"find", "find(sub)", "the index of the first sub, or -1", strFind},
-		{"startswith", "startswith(prefix)", "whether the string begins with prefix", strTest(strings.HasPrefix)},
-		{"endswith", "endswith(suffix)", "whether the string ends with suffix", strTest(strings.HasSuffix)},
-		{"upper", "upper()", "the string in upper case", strMap(strings.ToUpper)},
-		{"lower", "lower()", "the string in lower case", strMap(strings.ToLower)},
-		{"count", "count(sub)", "how many non-overlapping sub it holds", strCount},
-	}
+	stringMethods = named("string", []*method{
+		{"split", "split([sep])", "the parts between each sep; without sep, the words between runs of whitespace", strSplit, ""},
+		{"join", "join(list)", "the list's strings with the string between each two", strJoin, ""},
+		{"strip", "strip([chars])", "without leading and trailing whitespace (or any of chars)", strTrim(strings.Trim, strings.TrimSpace), ""},
+		{"lstrip", "lstrip([chars])", "without leading whitespace (or any of chars)", strTrim(strings.TrimLeft, func(s string) string { return strings.TrimLeftFunc(s, unicode.IsSpace) }), ""},
+		{"rstrip", "rstrip([chars])", "without trailing whitespace (or any of chars)", strTrim(strings.TrimRight, func(s string) string { return strings.TrimRightFunc(s, unicode.IsSpace) }), ""},
+		{"replace", "replace(old, new)", "every old replaced by new", strReplace, ""},
+		{"find", "find(sub)", "the index of the first sub, or -1", strFind, ""},
+		{"startswith", "startswith(prefix)", "whether the string begins with prefix", strTest(strings.HasPrefix), ""},
+		{"endswith", "endswith(suffix)", "whether the string ends with suffix", strTest(strings.HasSuffix), ""},
+		{"upper", "upper()", "the string in upper case", strMap(strings.ToUpper), ""},
+		{"lower", "lower()", "the string in lower case", strMap(strings.ToLower), ""},
+		{"count", "count(sub)", "how many non-overlapping sub it holds", strCount, ""},
+	})
 }
 
 // strArg is string argument i of a string method.

@@ -175,6 +175,18 @@ func TestAppendAllocs(t *testing.T) {
 	if allocs > 20 { // the list and about log2(10^4 / 8) growths
 		t.Errorf("10^4 appends: %v allocations", allocs)
 	}
+	args := &Args{Positional: []Value{v}}
+	allocs = testing.AllocsPerRun(10, func() {
+		l := &List{}
+		for range 10000 {
+			if _, err := th.CallMethod(l, "append", args); err != nil {
+				t.Fatal(err)
+			}
+		}
+	})
+	if allocs > 20 {
+		t.Errorf("10^4 l.append(x) through CallMethod: %v allocations", allocs)
+	}
 }
 
 // s += t appends into the thread's buffer: strings handed out before
