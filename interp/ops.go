@@ -133,6 +133,15 @@ func compare(op token.Op, x, y Value) (Value, error) {
 			return nil, fmt.Errorf("cannot compare %s and %s", x.Type(), y.Type())
 		}
 		c = cmp3(a < b, a > b)
+	} else if a, ok := x.(*List); ok {
+		b, ok := y.(*List)
+		if !ok {
+			return nil, fmt.Errorf("cannot compare %s and %s", x.Type(), y.Type())
+		}
+		var err error
+		if c, err = compareLists(a, b, 0); err != nil {
+			return nil, err
+		}
 	} else {
 		return nil, fmt.Errorf("operator %s not defined on %s", op, x.Type())
 	}
@@ -147,6 +156,39 @@ func compare(op token.Op, x, y Value) (Value, error) {
 		return Bool(c >= 0), nil
 	}
 	return nil, fmt.Errorf("unknown operator %s", op)
+}
+
+// compareLists orders lists lexicographically, as Python does: the first
+// unequal elements decide, else the shorter list is less (sorted(d.items())
+// sorts by key). A NaN element orders as unequal and not less.
+func compareLists(a, b *List, depth int) (int, error) {
+	if depth >= maxFormatDepth {
+		return 0, fmt.Errorf("cannot compare lists nested more than %d deep", maxFormatDepth)
+	}
+	for i := range min(len(a.Elems), len(b.Elems)) {
+		x, y := a.Elems[i], b.Elems[i]
+		eq, err := equalDepth(x, y, depth+1)
+		if err != nil {
+			return 0, err
+		}
+		if eq {
+			continue
+		}
+		if la, ok := x.(*List); ok {
+			if lb, ok := y.(*List); ok {
+				return compareLists(la, lb, depth+1)
+			}
+		}
+		lt, err := compare(token.Lss, x, y)
+		if err != nil {
+			return 0, err
+		}
+		if lt.(Bool) {
+			return -1, nil
+		}
+		return 1, nil
+	}
+	return cmp3(len(a.Elems) < len(b.Elems), len(a.Elems) > len(b.Elems)), nil
 }
 
 func unary(op token.Op, x Value) (Value, error) {

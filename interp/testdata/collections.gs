@@ -99,3 +99,9 @@ zip([1], 2)                                ### "zip: argument 2: cannot iterate 
 sorted([1], reverse=1)                     ### "sorted: reverse must be a bool, not int 1"
 ---
 enumerate("ab", start="x")                 ### "enumerate: start: want an int"
+---
+// lists order lexicographically (Python's), so pairs sort by their first element
+print([1, 2] < [1, 3], [1, 2] < [1], [] < [0], [[1, "b"]] > [[1, "a"]])  //> true false true true
+print(sorted(dict([["b", 2], ["a", 1], ["c", 0]]).items()))             //> [["a", 1], ["b", 2], ["c", 0]]
+---
+print([1] < ["a"])                         ### "cannot compare int and string"
