@@ -243,12 +243,13 @@ func (th *Thread) concat(a, b String, start bool) (Value, error) {
 	if err := th.checkStringLen(n); err != nil {
 		return nil, err
 	}
-	if th == nil || len(a) == 0 || len(b) == 0 {
+	if th == nil || len(b) == 0 || (len(a) < strBufMin && (!start || n < strBufMin)) {
+		// No buffer holds fewer than strBufMin bytes, nor would start.
 		return th.holdString(string(a + b))
 	}
 	sb := th.strBuffers()
 	for i, buf := range sb.bufs {
-		if len(buf) == len(a) && unsafe.StringData(string(a)) == unsafe.SliceData(buf) {
+		if len(a) > 0 && len(buf) == len(a) && unsafe.StringData(string(a)) == unsafe.SliceData(buf) {
 			return sb.extend(th, i, b)
 		}
 	}
