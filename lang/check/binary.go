@@ -13,9 +13,19 @@ func (b *body) binaryExpr(e *ast.BinaryExpr) operand {
 	if e.Op.IsLogical() {
 		return b.logical(e)
 	}
-	if e.Op == token.MatMul {
+	switch e.Op {
+	case token.MatMul:
 		b.errs.Add(e.OpPos, "the matrix product @ is only available in host code, not in a %s", b.kind)
 		return invalid()
+	case token.In, token.NotIn:
+		b.errs.Add(e.OpPos, "%s is host-only: membership in a list, dict or string, which a %s has none of", e.Op, b.kind)
+		return invalid()
+	case token.Pow:
+		// x ** y in a kernel is pow(x, y), as in Warp.
+		pow := &ast.CallExpr{Fun: &ast.Ident{Pos: e.OpPos, Name: "pow"}, Lparen: e.OpPos, Args: []ast.Expr{e.X, e.Y}}
+		x := b.call(pow, false)
+		x.expr = e
+		return x
 	}
 	x := b.expr(e.X)
 	y := b.expr(e.Y)

@@ -205,14 +205,26 @@ func (b *body) stmts(blk *ast.Block) {
 func (b *body) stmt(s ast.Stmt) {
 	switch s := s.(type) {
 	case *ast.LetStmt:
+		if t, ok := s.Value.(*ast.ListLit); ok && t.Tuple {
+			b.errs.Add(t.Pos, "a list of values (let a, b = x, y) is host-only: a %s declares one name at a time", b.kind)
+			return
+		}
 		b.let(s)
 	case *ast.AssignStmt:
+		if len(s.Targets) > 0 {
+			b.errs.Add(s.Pos, "assigning several targets (a, b = ...) is host-only: a %s assigns one at a time", b.kind)
+			return
+		}
 		b.assign(s)
 	case *ast.ExprStmt:
 		b.exprStmt(s)
 	case *ast.IfStmt:
 		b.ifStmt(s)
 	case *ast.ForStmt:
+		if s.Var == nil {
+			b.errs.Add(s.Pos, "a for with several names is host-only: a %s loops over range(...) with one", b.kind)
+			return
+		}
 		b.forStmt(s)
 	case *ast.WhileStmt:
 		b.whileStmt(s)
@@ -233,6 +245,8 @@ func stmtName(s ast.Stmt) string {
 	switch s.(type) {
 	case *ast.AssertStmt:
 		return "assert"
+	case *ast.TryStmt:
+		return "try (host-only: errors are caught in host code)"
 	case *ast.FnDecl:
 		return "fn declaration"
 	case *ast.KernelDecl:

@@ -228,6 +228,14 @@
 //
 // # Decisions where the design was silent
 //
+//   - The host language v3's forms stay host-only (HOST.md section 5): a
+//     kernel or func refuses dict literals, `in` and `not in`, try,
+//     several assignment targets, several for names and bare value lists
+//     with a message that says they are host-only. `x ** y` in a kernel is
+//     pow(x, y), as in Warp (a float, by pow's rules); a const refuses
+//     `**` (consts fold with go/constant, which has no power).
+//   - A catch block's name is scoped to the catch block; each name of
+//     `for a, b in xs` is a loop variable as the one name of a for is.
 //   - A `capture NAME` block binds NAME after its body, so the body still
 //     sees an earlier NAME. Array declarations and lets bind after their
 //     initializers.

@@ -59,7 +59,12 @@ func exprKind(e ast.Expr) string {
 	case *ast.NilLit:
 		return "nil"
 	case *ast.ListLit:
+		if e.(*ast.ListLit).Tuple {
+			return "a list of values (host-only)"
+		}
 		return "list"
+	case *ast.DictLit:
+		return "dict (dicts are host-only)"
 	}
 	return "expression"
 }

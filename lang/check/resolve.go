@@ -289,7 +289,12 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 		}
 	case *ast.AssignStmt:
 		r.expr(s.Value)
-		r.assignTarget(s.Target)
+		if s.Target != nil {
+			r.assignTarget(s.Target)
+		}
+		for _, t := range s.Targets {
+			r.assignTarget(t)
+		}
 	case *ast.ExprStmt:
 		r.expr(s.X)
 	case *ast.IfStmt:
@@ -297,10 +302,26 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 	case *ast.ForStmt:
 		r.expr(s.Iter)
 		r.push()
+		if s.Var == nil { // for a, b in ...: each name is stored
+			for _, id := range s.Vars {
+				r.declare(id)
+			}
+			r.loop(s.Body)
+			r.pop()
+			return
+		}
 		b := r.declare(s.Var)
 		r.loop(s.Body)
 		r.pop()
 		s.VarUsed = r.used[b]
+	case *ast.TryStmt:
+		r.block(s.Body)
+		r.push() // the error's name is the catch block's
+		if s.Var != nil {
+			r.declare(s.Var)
+		}
+		r.block(s.Catch)
+		r.pop()
 	case *ast.WhileStmt:
 		r.expr(s.Cond)
 		r.loop(s.Body)
@@ -460,6 +481,11 @@ func (r *resolver) expr(e ast.Expr) {
 		r.use(e)
 	case *ast.ListLit:
 		r.exprs(e.Elems)
+	case *ast.DictLit:
+		for i := range e.Keys {
+			r.expr(e.Keys[i])
+			r.expr(e.Values[i])
+		}
 	case *ast.UnaryExpr:
 		r.expr(e.X)
 	case *ast.BinaryExpr:

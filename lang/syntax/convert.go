@@ -45,13 +45,13 @@ func (c *converter) stmt(s *pStmt) ast.Stmt {
 	case s.If != nil:
 		return c.ifStmt(s.If)
 	case s.For != nil:
-		return &ast.ForStmt{Pos: astPos(s.For.Kw.Pos), Var: c.ident(s.For.Var), Iter: c.expr(s.For.Iter), Body: c.block(s.For.Body)}
+		return c.forStmt(s.For)
 	case s.While != nil:
 		return &ast.WhileStmt{Pos: astPos(s.While.Kw.Pos), Cond: c.expr(s.While.Cond), Body: c.block(s.While.Body)}
 	case s.Branch != nil:
 		return &ast.BranchStmt{Pos: astPos(s.Branch.Pos), Tok: s.Branch.Value}
 	case s.Return != nil:
-		return &ast.ReturnStmt{Pos: astPos(s.Return.Kw.Pos), Value: c.optExpr(s.Return.Value)}
+		return &ast.ReturnStmt{Pos: astPos(s.Return.Kw.Pos), Value: c.tuple(s.Return.Value, s.Return.More)}
 	case s.Assert != nil:
 		return &ast.AssertStmt{Pos: astPos(s.Assert.Kw.Pos), Cond: c.expr(s.Assert.Cond), Msg: c.optExpr(s.Assert.Msg)}
 	case s.Import != nil:
@@ -66,6 +66,13 @@ func (c *converter) stmt(s *pStmt) ast.Stmt {
 		return c.launch(s.Launch)
 	case s.Scope != nil:
 		return c.scope(s.Scope)
+	case s.Try != nil:
+		t := s.Try
+		st := &ast.TryStmt{Pos: astPos(t.Kw.Pos), Body: c.block(t.Body), CatchPos: astPos(t.Catch.Pos), Catch: c.block(t.Handler)}
+		if t.Var != nil {
+			st.Var = c.ident(t.Var)
+		}
+		return st
 	case s.Block != nil:
 		return c.block(s.Block)
 	case s.Simple != nil:
@@ -87,8 +94,31 @@ func (c *converter) block(b *pBlock) *ast.Block {
 	return out
 }
 
+func (c *converter) forStmt(f *pFor) ast.Stmt {
+	s := &ast.ForStmt{Pos: astPos(f.Kw.Pos), Iter: c.expr(f.Iter), Body: c.block(f.Body)}
+	if len(f.Vars) == 0 {
+		s.Var = c.ident(f.Var)
+		return s
+	}
+	s.Vars = append(s.Vars, c.ident(f.Var))
+	for _, v := range f.Vars {
+		s.Vars = append(s.Vars, c.ident(v))
+	}
+	return s
+}
+
+// tuple is the value of `= x, y` or `return x, y`: a Tuple ListLit of
+// two or more values, else the one value (nil for none).
+func (c *converter) tuple(first *pExpr, more []*pExpr) ast.Expr {
+	x := c.optExpr(first)
+	if len(more) == 0 {
+		return x
+	}
+	return &ast.ListLit{Pos: x.Start(), Elems: append([]ast.Expr{x}, c.exprs(more)...), Tuple: true}
+}
+
 func (c *converter) let(l *pLet) ast.Stmt {
-	s := &ast.LetStmt{Pos: astPos(l.Kw.Pos), Type: c.typ(l.Type), Value: c.expr(l.Value)}
+	s := &ast.LetStmt{Pos: astPos(l.Kw.Pos), Type: c.typ(l.Type), Value: c.tuple(l.Value, l.More)}
 	for _, n := range l.Names {
 		s.Names = append(s.Names, c.ident(n))
 	}
@@ -249,15 +279,31 @@ func (c *converter) scope(p *pScope) ast.Stmt {
 func (c *converter) simple(s *pSimple) ast.Stmt {
 	x := c.expr(s.X)
 	if s.Op == nil {
+		if len(s.More) > 0 {
+			c.errorf(c.expr(s.More[0]).Start(), "a list of expressions is not a statement (a, b = ... assigns them)")
+		}
+		if len(s.Vals) > 0 {
+			c.errorf(c.expr(s.Vals[0]).Start(), "unexpected \",\" after the statement")
+		}
 		return &ast.ExprStmt{X: x}
 	}
-	switch x.(type) {
-	case *ast.Ident, *ast.IndexExpr, *ast.AttrExpr:
-	default:
-		c.errorf(x.Start(), "cannot assign to %s", describeExpr(x))
+	targets := append([]ast.Expr{x}, c.exprs(s.More)...)
+	for _, t := range targets {
+		switch t.(type) {
+		case *ast.Ident, *ast.IndexExpr, *ast.AttrExpr:
+		default:
+			c.errorf(t.Start(), "cannot assign to %s", describeExpr(t))
+		}
 	}
 	op := c.op(*s.Op, token.Op.IsAssign, "assignment")
-	return &ast.AssignStmt{Pos: x.Start(), Target: x, Op: op, OpPos: astPos(s.Op.Pos), Value: c.expr(s.Value)}
+	st := &ast.AssignStmt{Pos: x.Start(), Target: x, Op: op, OpPos: astPos(s.Op.Pos), Value: c.tuple(s.Value, s.Vals)}
+	if len(targets) > 1 {
+		if op != token.Assign {
+			c.errorf(astPos(s.Op.Pos), "%s assigns to one target: several targets take =", op)
+		}
+		st.Target, st.Targets = nil, targets
+	}
+	return st
 }
 
 // op maps an operator's spelling to the enum once, here; a spelling the
@@ -372,13 +418,31 @@ func (c *converter) climb(x operand, rest []*pBin, ops []token.Op, i *int, minPr
 		*i++
 		yx, yd := c.unary(b.Y)
 		y := operand{yx, yd}
-		for *i < len(rest) && ops[*i].Precedence() > prec {
-			y = c.climb(y, rest, ops, i, prec+1)
+		for *i < len(rest) && (ops[*i].Precedence() > prec || op == token.Pow && ops[*i] == token.Pow) {
+			next := prec + 1
+			if op == token.Pow {
+				next = prec // ** is right-associative: 2 ** 3 ** 2 is 2 ** 9
+			}
+			y = c.climb(y, rest, ops, i, next)
 		}
 		pos := astPos(b.Op.Pos)
-		x = operand{&ast.BinaryExpr{X: x.x, Op: op, OpPos: pos, Y: y.x}, c.nested(pos, max(x.depth, y.depth))}
+		bin := ast.Expr(&ast.BinaryExpr{X: x.x, Op: op, OpPos: pos, Y: y.x})
+		if op == token.Pow {
+			bin = powUnder(x.x, pos, y.x)
+		}
+		x = operand{bin, c.nested(pos, max(x.depth, y.depth))}
 	}
 	return x
+}
+
+// powUnder builds x ** y where x may carry prefix operators: ** binds
+// tighter than they do (Python's rule), so -2 ** 2 is -(2 ** 2), while
+// (-2) ** 2, a ParenExpr, stays as written.
+func powUnder(x ast.Expr, pos ast.Pos, y ast.Expr) ast.Expr {
+	if u, ok := x.(*ast.UnaryExpr); ok {
+		return &ast.UnaryExpr{Pos: u.Pos, Op: u.Op, X: powUnder(u.X, pos, y)}
+	}
+	return &ast.BinaryExpr{X: x, Op: token.Pow, OpPos: pos, Y: y}
 }
 
 // unary builds prefix operators around their operand; suffixes bind
@@ -406,6 +470,16 @@ func (c *converter) primary(p *pPrimary) (ast.Expr, int) {
 		pos := astPos(p.List.Lbrack.Pos)
 		elems, d := c.subExprs(p.List.Elems)
 		return &ast.ListLit{Pos: pos, Elems: elems}, c.nested(pos, d)
+	case p.Dict != nil:
+		pos := astPos(p.Dict.Lbrace.Pos)
+		dict, depth := &ast.DictLit{Pos: pos}, 0
+		for _, e := range p.Dict.Entries {
+			k, dk := c.subExpr(e.Key)
+			v, dv := c.subExpr(e.Value)
+			dict.Keys, dict.Values = append(dict.Keys, k), append(dict.Values, v)
+			depth = max(depth, dk, dv)
+		}
+		return dict, c.nested(pos, depth)
 	}
 	t := *p.Tok
 	pos := astPos(t.Pos)

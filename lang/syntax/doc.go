@@ -79,6 +79,30 @@
 //     is an error.
 //   - "@" is a binary operator (matrix product, token.MatMul) at the
 //     precedence of "*", as in NumPy (token.Op.Precedence).
+//   - "**" (token.Pow) binds tighter than everything, the prefix
+//     operators on its left included, and associates to the right, as
+//     Python's: -2 ** 2 is -(2 ** 2), 2 ** 3 ** 2 is 2 ** 9, (-2) ** 2 is
+//     4; its right operand may carry a prefix operator (2 ** -1). The
+//     converter builds it (powUnder), since the grammar's chain puts the
+//     prefix operators on the operand.
+//   - `in` and `not in` are comparisons (Python's precedence). `not` is a
+//     word only before `in` (the scanner emits the one token "not in");
+//     elsewhere it is a name, so no script that names a variable not
+//     breaks.
+//   - A "{" opens a dict literal where an operand is expected: after "=",
+//     "(", "[", ",", ":", an operator, return or in, and inside a dict; a
+//     "{" that starts a statement or follows a statement's header (a
+//     name, ")", "]", "}", else, try, catch) opens a block. The scanner
+//     marks a dict's "{" as a DictOpen token, so the grammar stays LL(1),
+//     and inserts no terminator inside a dict's braces (entries may span
+//     lines), as inside "(" and "[". `for k in {"a": 1} {` reads the first
+//     brace as a dict and the one after its "}" as the body.
+//   - try and catch are reserved. `catch` follows the try block's "}" on
+//     its line, as else does; its name is optional (`catch {`).
+//   - A bare comma list of values (`a, b = b, a`, `let q, r = 1, 2`,
+//     `return q, r`) is an ast.ListLit with Tuple set; several assignment
+//     targets fill AssignStmt.Targets and take only "=", and
+//     `for i, v in xs` fills ForStmt.Vars.
 //   - Assignment targets are names, index expressions (slices included)
 //     and attributes; calls, literals and parenthesized expressions are
 //     errors.

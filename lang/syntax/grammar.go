@@ -38,7 +38,18 @@ type pStmt struct {
 	Buffer *pBuffer     `parser:"| @@"`
 	Launch *pLaunch     `parser:"| @@"`
 	Scope  *pScope      `parser:"| @@"`
+	Try    *pTry        `parser:"| @@"`
 	Block  *pBlock      `parser:"| @@"`
+}
+
+// pTry is `try { } catch [name] { }`; catch follows the "}" on its line,
+// as else does.
+type pTry struct {
+	Kw      lexer.Token `parser:"@\"try\""`
+	Body    *pBlock     `parser:"@@"`
+	Catch   lexer.Token `parser:"@\"catch\""`
+	Var     *pIdent     `parser:"@@?"`
+	Handler *pBlock     `parser:"@@"`
 }
 
 type pBlock struct {
@@ -62,6 +73,7 @@ type pLet struct {
 	Names []*pIdent   `parser:"@@ ( \",\" @@ )*"`
 	Type  *pType      `parser:"( \":\" @@ )?"`
 	Value *pExpr      `parser:"\"=\" @@"`
+	More  []*pExpr    `parser:"( \",\" @@ )*"`
 }
 
 type pConst struct {
@@ -107,7 +119,8 @@ type pIf struct {
 
 type pFor struct {
 	Kw   lexer.Token `parser:"@\"for\""`
-	Var  *pIdent     `parser:"@@ \"in\""`
+	Var  *pIdent     `parser:"@@"`
+	Vars []*pIdent   `parser:"( \",\" @@ )* \"in\""`
 	Iter *pExpr      `parser:"@@"`
 	Body *pBlock     `parser:"@@"`
 }
@@ -121,6 +134,7 @@ type pWhile struct {
 type pReturn struct {
 	Kw    lexer.Token `parser:"@\"return\""`
 	Value *pExpr      `parser:"@@?"`
+	More  []*pExpr    `parser:"( \",\" @@ )*"`
 }
 
 type pAssert struct {
@@ -199,8 +213,10 @@ type pScope struct {
 // pSimple is an expression statement or an assignment.
 type pSimple struct {
 	X     *pExpr       `parser:"@@"`
-	Op    *lexer.Token `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"%=\")"`
-	Value *pExpr       `parser:"  @@ )?"`
+	More  []*pExpr     `parser:"( \",\" @@ )*"`
+	Op    *lexer.Token `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"%=\" | \"**=\")"`
+	Value *pExpr       `parser:"  @@"`
+	Vals  []*pExpr     `parser:"  ( \",\" @@ )* )?"`
 }
 
 // ---- expressions ----
@@ -214,7 +230,7 @@ type pExpr struct {
 }
 
 type pBin struct {
-	Op lexer.Token `parser:"@(\"||\" | \"&&\" | \"==\" | \"!=\" | \"<\" | \"<=\" | \">\" | \">=\" | \"+\" | \"-\" | \"|\" | \"^\" | \"*\" | \"@\" | \"/\" | \"%\" | \"<<\" | \">>\" | \"&\")"`
+	Op lexer.Token `parser:"@(\"||\" | \"&&\" | \"==\" | \"!=\" | \"<\" | \"<=\" | \">\" | \">=\" | \"in\" | \"not in\" | \"+\" | \"-\" | \"|\" | \"^\" | \"*\" | \"@\" | \"/\" | \"%\" | \"<<\" | \">>\" | \"&\" | \"**\")"`
 	Y  *pUnary     `parser:"@@"`
 }
 
@@ -266,6 +282,19 @@ type pPrimary struct {
 	Tok   *lexer.Token `parser:"  @(Int | Float | String | \"true\" | \"false\" | \"nil\" | Ident)"`
 	Paren *pParen      `parser:"| @@"`
 	List  *pList       `parser:"| @@"`
+	Dict  *pDict       `parser:"| @@"`
+}
+
+// pDict is a dict literal; its "{" is a DictOpen token (the scanner's
+// dictOpens), so the grammar stays LL(1) beside blocks.
+type pDict struct {
+	Lbrace  lexer.Token `parser:"@DictOpen"`
+	Entries []*pEntry   `parser:"( @@ ( (?! \",\" \"}\") \",\" @@ )* \",\"? )? \"}\""`
+}
+
+type pEntry struct {
+	Key   *pExpr `parser:"@@ \":\""`
+	Value *pExpr `parser:"@@"`
 }
 
 type pParen struct {

@@ -25,20 +25,22 @@ const (
 	tString
 	tPunct
 	tTerm // statement terminator: ";", an inserted newline, or one implied before "}" or at EOF
+	tDict // the "{" that opens a dict literal (dictOpens), not a block
 )
 
 // symbols is a function, not a package var: the parser var is built during
 // package initialisation, possibly before such a var would be.
 func symbols() map[string]lexer.TokenType {
 	return map[string]lexer.TokenType{
-		"EOF":     lexer.EOF,
-		"Ident":   tIdent,
-		"Keyword": tKeyword,
-		"Int":     tInt,
-		"Float":   tFloat,
-		"String":  tString,
-		"Punct":   tPunct,
-		"Term":    tTerm,
+		"EOF":      lexer.EOF,
+		"Ident":    tIdent,
+		"Keyword":  tKeyword,
+		"Int":      tInt,
+		"Float":    tFloat,
+		"String":   tString,
+		"Punct":    tPunct,
+		"Term":     tTerm,
+		"DictOpen": tDict,
 	}
 }
 
@@ -47,6 +49,7 @@ var keywords = map[string]bool{
 	"for": true, "in": true, "while": true, "break": true, "continue": true, "launch": true,
 	"capture": true, "on": true, "using": true, "true": true, "false": true, "nil": true, "assert": true,
 	"shared": true, "local": true, "import": true, "const": true, "struct": true,
+	"try": true, "catch": true,
 }
 
 // contextualKeywords are keywords only where promoteContextual makes them so.
@@ -293,6 +296,11 @@ func (s *scanner) inParens() bool {
 	return len(s.stack) > 0 && s.stack[len(s.stack)-1].ch != '{'
 }
 
+// inDict reports whether the innermost open bracket is a dict's "{".
+func (s *scanner) inDict() bool {
+	return len(s.stack) > 0 && s.stack[len(s.stack)-1].ch == 'd'
+}
+
 func (s *scanner) illegal(r rune, size int) {
 	p := s.pos()
 	switch {
@@ -317,11 +325,55 @@ func (s *scanner) ident() {
 		s.off += size
 	}
 	word := string(s.src[start:s.off])
+	if word == "not" && s.inFollows() {
+		s.emit(tPunct, "not in", p) // the one operator spelt with two words
+		return
+	}
 	if keywords[word] {
 		s.emit(tKeyword, word, p)
 		return
 	}
 	s.emit(tIdent, word, p)
+}
+
+// inFollows reports whether the next word (after blanks on the line) is
+// in, consuming it: `not in` is one operator; `not` elsewhere is a name.
+func (s *scanner) inFollows() bool {
+	i := s.off
+	for i < len(s.src) && (s.src[i] == ' ' || s.src[i] == '\t') {
+		i++
+	}
+	if i+2 > len(s.src) || string(s.src[i:i+2]) != "in" {
+		return false
+	}
+	if i+2 < len(s.src) {
+		if r, _ := utf8.DecodeRune(s.src[i+2:]); r == '_' || isLetter(r) || unicode.IsDigit(r) {
+			return false // not inside, not input
+		}
+	}
+	s.off = i + 2
+	return true
+}
+
+// dictOpens reports whether a "{" here opens a dict literal: where an
+// operand is expected (after "=", "(", ",", ":", an operator, return or
+// in); a "{" that starts a statement or follows a statement header (a
+// name, ")", else, try, catch) opens a block.
+func (s *scanner) dictOpens() bool {
+	n := len(s.toks)
+	if n == 0 {
+		return false
+	}
+	t := s.toks[n-1]
+	switch t.Type {
+	case tDict:
+		return true
+	case tKeyword:
+		return t.Value == "return" || t.Value == "in"
+	case tPunct:
+		return t.Value != "{" && t.Value != ")" && t.Value != "]" && t.Value != "}"
+	}
+	return false
 }
 
 // trackNesting bounds runs of prefix operators, which the grammar parses
@@ -349,7 +401,7 @@ func (s *scanner) trackNesting() {
 
 // Operators, longest first within each leading byte.
 var puncts = []string{
-	"<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "->",
+	"**=", "**", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||", "+=", "-=", "*=", "/=", "%=", "->",
 	"+", "-", "*", "/", "%", "&", "|", "^", "~", "!", "<", ">", "=", "@",
 	"(", ")", "[", "]", "{", "}", ",", ":", ";", ".",
 }
@@ -384,10 +436,16 @@ func (s *scanner) operator(op string, p lexer.Position) {
 			s.stopped = true
 			return
 		}
+		if op == "{" && s.dictOpens() {
+			// No terminators inside a dict's braces, as inside "(" and "[".
+			s.stack = append(s.stack, bracket{ch: 'd', pos: p})
+			s.emit(tDict, op, p)
+			return
+		}
 		// A "[" after an operand indexes it; anywhere else it opens a list.
 		s.stack = append(s.stack, bracket{ch: op[0], pos: p, list: op == "[" && !s.lastEnds()})
 	case ")", "]", "}":
-		if op == "}" && s.lastEnds() {
+		if op == "}" && s.lastEnds() && !s.inDict() {
 			s.emit(tTerm, termImplied, p)
 		}
 		s.close(op[0])
@@ -417,7 +475,7 @@ func (s *scanner) lastIs(v string) bool {
 func (s *scanner) close(c byte) {
 	open := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
 	for i := len(s.stack) - 1; i >= 0; i-- {
-		if s.stack[i].ch == open {
+		if ch := s.stack[i].ch; ch == open || c == '}' && ch == 'd' {
 			s.stack = s.stack[:i]
 			return
 		}
@@ -430,7 +488,11 @@ func (s *scanner) unclosed() string {
 		return ""
 	}
 	b := s.stack[len(s.stack)-1]
-	return fmt.Sprintf("%q opened at %d:%d is not closed", string(b.ch), b.pos.Line, b.pos.Column)
+	ch := string(b.ch)
+	if b.ch == 'd' {
+		ch = "{"
+	}
+	return fmt.Sprintf("%q opened at %d:%d is not closed", ch, b.pos.Line, b.pos.Column)
 }
 
 func (s *scanner) str() {

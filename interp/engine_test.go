@@ -1,0 +1,177 @@
+package interp_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/stdlib"
+)
+
+func newHost(t *testing.T, opts interp.Options) *interp.Interp {
+	t.Helper()
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
+	}
+	opts.Device, opts.Predeclared = "cpu", stdlib.Universe()
+	in, err := interp.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close() })
+	return in
+}
+
+// TestCallsAllocateNothing: a fn whose locals no closure captures runs
+// in a frame the thread reuses, with its int arguments, locals and
+// result unboxed, so a loop of calls allocates nothing per call (HOST.md
+// section 1).
+func TestCallsAllocateNothing(t *testing.T) {
+	in := newHost(t, interp.Options{})
+	setup := `
+fn add(a, b) {
+    let c = a + b
+    return c - 1000
+}
+fn fib(n) {
+    if n < 2 { return n }
+    return fib(n - 1) + fib(n - 2)
+}`
+	if err := in.Exec(context.Background(), "setup.gs", []byte(setup)); err != nil {
+		t.Fatal(err)
+	}
+	checkLoopAllocates(t, "let s = 0\nfor i in range(%d) { s += add(i, 5000) + fib(3) }", func(src string) {
+		if err := in.Exec(context.Background(), "loop.gs", []byte(src)); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestLoopsAllocateNothing: an int accumulator and a loop counter stay
+// unboxed, at top level and in a fn.
+func TestLoopsAllocateNothing(t *testing.T) {
+	in := newHost(t, interp.Options{})
+	if err := in.Exec(context.Background(), "setup.gs", []byte(`fn f(n) { let s = 0; for i in range(n) { s += i * 3 - 1 }; return s }`)); err != nil {
+		t.Fatal(err)
+	}
+	for _, loop := range []string{
+		"let s = 0\nfor i in range(%d) { s += i }",
+		"let s = 0.5\nlet i = 0\nwhile i < %d { s += 1.5; i += 1 }",
+		"let r = f(%d)",
+	} {
+		checkLoopAllocates(t, loop, func(src string) {
+			if err := in.Exec(context.Background(), "loop.gs", []byte(src)); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestMaxDepth: recursion past Options.MaxDepth is a positioned error
+// with a backtrace of the first and last ten calls, and the interpreter
+// goes on.
+func TestMaxDepth(t *testing.T) {
+	in := newHost(t, interp.Options{MaxDepth: 50})
+	src := "fn down(n) {\n    return down(n + 1)\n}\ndown(0)\n"
+	err := in.Exec(context.Background(), "deep.gs", []byte(src))
+	var ee *interp.EvalError
+	if !errors.As(err, &ee) {
+		t.Fatalf("err = %v, want an *EvalError", err)
+	}
+	msg := err.Error()
+	for _, want := range []string{
+		"deep.gs:2:16: call stack too deep: more than 50 nested fn calls",
+		"\n  in down (deep.gs:2:16)\n  ... repeated 9 more times\n  ... 30 more calls\n  in down (deep.gs:2:16)\n  ... repeated 8 more times\n  in down (deep.gs:4:5)",
+		"\n  in down (deep.gs:4:5)",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("error lacks %q:\n%s", want, msg)
+		}
+	}
+	if lines := strings.Count(msg, "\n"); lines > 8 {
+		t.Errorf("%d lines for 50 calls, want the ends only:\n%s", lines, msg)
+	}
+	if err := in.Exec(context.Background(), "after.gs", []byte("fn f(n) { if n == 0 { return 0 }; return f(n - 1) }\nassert f(40) == 0")); err != nil {
+		t.Errorf("after the error: %v", err)
+	}
+}
+
+// TestDefaultMaxDepth: 10 000 nested calls work by default (CPython's
+// limit is 1000); one more is an error, not a Go stack overflow.
+func TestDefaultMaxDepth(t *testing.T) {
+	in := newHost(t, interp.Options{})
+	src := "fn d(n) { if n == 0 { return 0 }; return 1 + d(n - 1) }\nassert d(9990) == 9990\nd(20000)"
+	err := in.Exec(context.Background(), "deep.gs", []byte(src))
+	if err == nil || !strings.Contains(err.Error(), "more than 10000 nested fn calls") {
+		t.Fatalf("err = %v, want the depth error", err)
+	}
+}
+
+// TestFnFramesAreNotShared: a frame reused between calls never leaks a
+// value into the next call at that depth, and a fn that declares a fn
+// keeps its own frame for the closures made in it.
+func TestFnFramesAreNotShared(t *testing.T) {
+	in := newHost(t, interp.Options{})
+	src := `
+fn set(first) {
+    if first { let x = 1 }
+    let y = 0
+    return y
+}
+set(true)
+assert set(false) == 0
+fn counter() {
+    let n = 0
+    fn inc() { n += 1; return n }
+    return inc
+}
+let a = counter()
+let b = counter()
+a()
+a()
+assert a() == 3
+assert b() == 1
+fn apply(f, x) { return f(x) }
+fn twice(x) { return apply(fn2, apply(fn2, x)) }
+fn fn2(x) { return x * 2 }
+assert twice(3) == 12
+`
+	if err := in.Exec(context.Background(), "frames.gs", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestLimitsAreNotCatchable: try does not catch the step budget, the
+// memory limit or a cancelled context, so an embedder's limits hold.
+func TestLimitsAreNotCatchable(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		opts interp.Options
+		src  string
+		want string
+	}{
+		{"steps", interp.Options{MaxSteps: 1000}, "try { while true { } } catch { print(\"caught\") }", "step budget of 1000"},
+		{"memory", interp.Options{MemoryLimit: 1 << 20}, "try { let a = zeros(1 << 20) } catch { print(\"caught\") }", "memory limit"},
+		{"depth", interp.Options{MaxDepth: 20}, "fn f(n) { return f(n + 1) }\ntry { f(0) } catch { print(\"caught\") }", "call stack too deep"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var out strings.Builder
+			tc.opts.Stdout = &out
+			in := newHost(t, tc.opts)
+			err := in.Exec(context.Background(), "limit.gs", []byte(tc.src))
+			if err == nil || !strings.Contains(err.Error(), tc.want) || out.Len() > 0 {
+				t.Errorf("err = %v, output %q; want %q, uncaught", err, out.String(), tc.want)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	in := newHost(t, interp.Options{})
+	go cancel()
+	err := in.Exec(ctx, "cancel.gs", []byte("try { while true { } } catch { print(\"caught\") }"))
+	if !errors.Is(err, interp.ErrInterrupted) {
+		t.Errorf("err = %v, want ErrInterrupted", err)
+	}
+}

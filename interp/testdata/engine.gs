@@ -1,0 +1,72 @@
+// unpacking: a tuple is evaluated whole before any target is written
+let a, b = 1, 2
+a, b = b, a
+print(a, b)                          //> 2 1
+let l = [10, 20, 30]
+l[0], l[2] = l[2], l[0]
+print(l)                             //> [30, 20, 10]
+fn divmod(x, y) { return x / y, x % y }
+let q, r = divmod(17, 5)
+print(q, r)                          //> 3 2
+let p, s = [1, "x"]
+print(p, s)                          //> 1 x
+---
+let a, b = [1, 2, 3]                 ### "cannot unpack a list of 3 elements into 2 names"
+---
+let a, b = 5                         ### "cannot unpack int 5 into 2 names"
+---
+// for with several names unpacks each element
+let total = 0
+for i, v in [[0, 5], [1, 7]] {
+    total += i * 100 + v
+}
+print(total)                         //> 112
+for x, y in [[1, 2], [3]] {          ### "cannot unpack a list of 1 elements into 2 names"
+    print(x + y)                     //> 3
+}
+---
+// try/catch catches errors raised in the body, in fns it calls and in builtins
+fn risky(n) {
+    if n > 2 { error("too big: " + str(n)) }
+    return n
+}
+let got = []
+for n in range(5) {
+    try {
+        got = got + [risky(n)]
+    } catch e {
+        got = got + [e.message]
+    }
+}
+print(got)                           //> [0, 1, 2, too big: 3, too big: 4]
+try {
+    let z = 1 / 0
+} catch e {
+    print(type(e), e.message)        //> error integer division by zero
+    print(e.position)                //> engine.gs:44:15
+    print(str(e))                    //> engine.gs:44:15: integer division by zero
+}
+try { print("no error") } catch { print("not run") } //> no error
+try { int("x") } catch { print("caught") }          //> caught
+---
+// a try inside a fn restores the call stack; the fn goes on
+fn deep(n) {
+    if n == 0 { error("bottom") }
+    return deep(n - 1)
+}
+fn safe() {
+    try { deep(5) } catch e { return "caught " + e.message }
+    return "no"
+}
+print(safe(), safe())                //> caught bottom caught bottom
+---
+// the limits an embedder sets are not catchable: recursion past MaxDepth
+fn forever(n) { return forever(n + 1) }  ### "call stack too deep"
+try {
+    forever(0)
+} catch e {
+    print("caught")
+}
+---
+// an error in a catch block propagates
+try { error("one") } catch e { error("two: " + e.message) } ### "two: one"
