@@ -29,6 +29,8 @@ func getAttr(th *Thread, x Value, name string) (Value, error) {
 		return x.get(name)
 	case *Module:
 		return x.attr(th, name)
+	case *ErrorValue:
+		return x.attr(name)
 	case *Vector:
 		if isStruct(x) {
 			return structField(x, name)
@@ -36,8 +38,6 @@ func getAttr(th *Thread, x Value, name string) (Value, error) {
 		return x.get(name, nil)
 	case *List, String, *Dict:
 		return boundMethod(x, name)
-	case *ErrorValue:
-		return x.attr(name)
 	}
 	return nil, fmt.Errorf("%s has no attribute %s", x.Type(), name)
 }

@@ -53,8 +53,9 @@ func (c *compiler) unpack(pos ast.Pos, targets []setFn, value ast.Expr) execFn {
 		if err != nil {
 			return ctrlNone, err
 		}
-		elems, err := unpackList(x.box(), len(targets))
-		if err != nil {
+		var buf [4]Value
+		elems := valueBuf(buf[:], len(targets))
+		if err := th.Unpack(x.box(), elems); err != nil {
 			return ctrlNone, th.errorAt(at, err)
 		}
 		for i, set := range targets {
@@ -66,16 +67,12 @@ func (c *compiler) unpack(pos ast.Pos, targets []setFn, value ast.Expr) execFn {
 	}
 }
 
-// unpackList is the n elements of a list being unpacked into n names.
-func unpackList(v Value, n int) ([]Value, error) {
-	l, ok := v.(*List)
-	if !ok {
-		return nil, fmt.Errorf("cannot unpack %s into %d names: only a list unpacks", describe(v), n)
+// valueBuf is buf[:n], or a new slice when n is past its capacity.
+func valueBuf(buf []Value, n int) []Value {
+	if n <= len(buf) {
+		return buf[:n]
 	}
-	if len(l.Elems) != n {
-		return nil, fmt.Errorf("cannot unpack a list of %d elements into %d names", len(l.Elems), n)
-	}
-	return l.Elems, nil
+	return make([]Value, n)
 }
 
 func (c *compiler) assign(s *ast.AssignStmt) execFn {

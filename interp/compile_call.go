@@ -304,7 +304,7 @@ type callSite struct {
 var errDepth = errors.New("call stack too deep")
 
 // callClosure runs a fn with its positional arguments (cells) and keyword
-// arguments. A fn in which no other fn is declared (FnDecl.Escapes false)
+// arguments. A fn in which no other fn is declared (fnCode.escapes false)
 // runs in a frame the thread reuses for every call at its depth, so that
 // such calls allocate nothing.
 func (th *Thread) callClosure(cl *Closure, args []cell, names []string, kw []Value, pos *ast.Pos) (cell, error) {

@@ -78,8 +78,9 @@ func (c *compiler) loopVars(s *ast.ForStmt) func(th *Thread, fr *frame, v Value)
 		sets[i] = c.storer(id)
 	}
 	return func(th *Thread, fr *frame, v Value) error {
-		elems, err := unpackList(v, len(sets))
-		if err != nil {
+		var buf [4]Value
+		elems := valueBuf(buf[:], len(sets))
+		if err := th.Unpack(v, elems); err != nil {
 			return err
 		}
 		for i, set := range sets {

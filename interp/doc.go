@@ -4,6 +4,44 @@
 //
 // # Decisions
 //
+//   - Host code is compiled once per chunk, program and imported file,
+//     after check, into Go closures over resolved slots (compile*.go):
+//     an expression is an evalFn, a statement an execFn, a condition a
+//     condFn; each holds its operands' closures, positions and slot
+//     numbers, and gets the Thread and frame as arguments, so a Program's
+//     code is immutable and shared by the interpreters that run it. There
+//     is one engine: the tree-walker it replaced is gone (TestDiffEngines
+//     compared the two over generated programs and the repository's
+//     scripts; it runs against any reference binary, -gscript.ref).
+//     Closures were chosen over a register bytecode because the
+//     measured prototype ran fib(30) at 2.7x CPython in Go; a bytecode
+//     loop's dispatch switch costs about what a closure call does, and
+//     closures keep each node's code beside its compile step.
+//   - Values in the engine are cells (cell.go): an int or a float unboxed
+//     beside its tag, anything else a Value. Results of host arithmetic,
+//     loop counters, fn arguments and results stay unboxed, so `s += i`
+//     and a call of a fn whose body declares no fn allocate nothing
+//     (TestLoopsAllocateNothing, TestCallsAllocateNothing); a number that
+//     arrived boxed (a literal, boxed once at compile time; a builtin's
+//     result) stays boxed, so passing it to a builtin or a launch again
+//     allocates nothing either. Values leave the engine boxed.
+//   - A fn call's frame is the thread's frame for that call depth, reused
+//     and cleared, unless a fn is declared in the callee's body (its
+//     closure may keep the frame: then the frame is the call's own). The
+//     hot shapes (`n - 1`, `i < n`, `s += i`, a call of a global fn) are
+//     superinstructions that read a slot or a literal without an operand
+//     closure (compile_fast.go); anything but two ints or two floats takes
+//     binary(), the one definition of the operators.
+//   - Fn calls nest at most Options.MaxDepth deep (default 10 000); each
+//     call also counts its body's deepest expression nesting against a
+//     bound on the Go stack as a whole, so no script overflows it.
+//     Errors print their backtrace as `  in NAME (file:line:col)` lines,
+//     at most the first and last ten.
+//   - try/catch catches any run-time error raised in its body, in the fns
+//     it calls and in builtins, and binds an ErrorValue (message,
+//     position); interrupts, the step budget, MaxDepth, the memory limit
+//     (mem.ErrMemoryLimit), a closed interpreter and internal errors are
+//     not catchable, so an embedder's limits hold.
 //   - An array of a vector, matrix or quaternion type is an Array whose
 //     Elem is that type over a mem.Array of the lane type with the type's
 //     Dims as trailing axes (lang/dtype's layout). The element type lives

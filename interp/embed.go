@@ -25,6 +25,7 @@ type Program struct {
 	globals     map[string]int
 	predeclared []string
 	imports     *importer
+	code        *chunk // the compiled top level
 }
 
 // Compile parses and checks a script for running with Interp.Run. The
@@ -65,7 +66,7 @@ func CompileFiles(filename string, src []byte, predeclared map[string]Value, fil
 	if err != nil {
 		return nil, err
 	}
-	p := &Program{file: f, info: info, globals: c.GlobalNames(), imports: imports}
+	p := &Program{file: f, info: info, globals: c.GlobalNames(), imports: imports, code: compileChunk(f.Stmts, false)}
 	for n := range names {
 		p.predeclared = append(p.predeclared, n)
 	}
@@ -96,17 +97,17 @@ func (in *Interp) Run(ctx context.Context, p *Program) error {
 			return fmt.Errorf("program %s was compiled with predeclared %s, which this interpreter lacks", p.file.Name, n)
 		}
 	}
-	in.progGlobals = &globalTable{vals: make([]Value, p.info.NumGlobals)}
+	in.progGlobals = &globalTable{vals: make([]cell, p.info.NumGlobals)}
 	in.th.globals = in.progGlobals
 	in.th.imports, in.th.ran = p.imports, map[*module]bool{}
 	in.prog = p
-	_, err := in.run(ctx, p.file, p.info, false)
+	_, err := in.run(ctx, p.file, p.info, p.code, false)
 	return err
 }
 
 // global finds the slot of a global: the program Run last ran has it,
 // else the Exec/ExecREPL chunks run so far.
-func (in *Interp) global(name string) (*Value, bool) {
+func (in *Interp) global(name string) (*cell, bool) {
 	if in.prog != nil {
 		if i, ok := in.prog.globals[name]; ok {
 			return &in.progGlobals.vals[i], true
@@ -122,10 +123,10 @@ func (in *Interp) global(name string) (*Value, bool) {
 // such global or it has no value yet).
 func (in *Interp) Global(name string) (Value, bool) {
 	p, ok := in.global(name)
-	if !ok || *p == nil {
+	if !ok || !p.set() {
 		return nil, false
 	}
-	return *p, true
+	return p.box(), true
 }
 
 // SetGlobal sets an existing global variable.
@@ -134,7 +135,7 @@ func (in *Interp) SetGlobal(name string, v Value) error {
 	if !ok {
 		return fmt.Errorf("no global %s", name)
 	}
-	*p = v
+	*p = valCell(v)
 	return nil
 }
 

@@ -23,33 +23,51 @@ type EvalError struct {
 	Msg       string
 	Backtrace []CallFrame
 	Cause     error
+	internal  bool // a Go panic turned into an error: not catchable
 }
 
 // Error formats the error as `file:line:col: message` followed by one
-// `  at NAME (file:line:col)` line per fn call, innermost first.
+// `  in NAME (file:line:col)` line per fn call, innermost first: at most
+// the first and last backtraceEnds calls, with a line counting those left
+// out between them, and a run of one call repeated (deep recursion)
+// printed once with its count.
 func (e *EvalError) Error() string {
 	var b strings.Builder
 	b.WriteString(e.Pos.String())
 	b.WriteString(": ")
 	b.WriteString(e.Msg)
-	for i := 0; i < len(e.Backtrace); i++ {
-		f := e.Backtrace[i]
-		b.WriteString("\n  at ")
+	bt := e.Backtrace
+	if len(bt) <= 2*backtraceEnds {
+		writeFrames(&b, bt)
+		return b.String()
+	}
+	writeFrames(&b, bt[:backtraceEnds])
+	fmt.Fprintf(&b, "\n  ... %d more calls", len(bt)-2*backtraceEnds)
+	writeFrames(&b, bt[len(bt)-backtraceEnds:])
+	return b.String()
+}
+
+// backtraceEnds is how many calls an error prints from each end of its
+// backtrace.
+const backtraceEnds = 10
+
+func writeFrames(b *strings.Builder, bt []CallFrame) {
+	for i := 0; i < len(bt); i++ {
+		f := bt[i]
+		b.WriteString("\n  in ")
 		b.WriteString(f.Name)
 		b.WriteString(" (")
 		b.WriteString(f.Pos.String())
 		b.WriteString(")")
-		// Deep recursion repeats one frame: say how often, once.
 		n := 0
-		for i+1 < len(e.Backtrace) && e.Backtrace[i+1] == f {
+		for i+1 < len(bt) && bt[i+1] == f {
 			i++
 			n++
 		}
 		if n > 0 {
-			fmt.Fprintf(&b, "\n  ... repeated %d more times", n)
+			fmt.Fprintf(b, "\n  ... repeated %d more times", n)
 		}
 	}
-	return b.String()
 }
 
 // Unwrap returns the Go cause.
@@ -74,7 +92,7 @@ func (th *Thread) backtrace() []CallFrame {
 	}
 	bt := make([]CallFrame, len(th.calls))
 	for i, c := range th.calls {
-		bt[len(th.calls)-1-i] = c
+		bt[len(th.calls)-1-i] = CallFrame{Name: c.fn.Name.Name, Pos: *c.pos}
 	}
 	return bt
 }

@@ -19,6 +19,7 @@ type module struct {
 	file    *ast.File
 	info    *check.Info
 	globals map[string]int // its top-level names, by global slot
+	code    *chunk         // its compiled top level
 }
 
 // importer loads the files a program imports, at compile time, so that
@@ -111,7 +112,7 @@ func (im *importer) loadOne(c *check.Checker, s *ast.ImportStmt, name string, ch
 		return nil, err
 	}
 	c.Reserve(mc)
-	m := &module{name: name, file: f, info: info, globals: mc.GlobalNames()}
+	m := &module{name: name, file: f, info: info, globals: mc.GlobalNames(), code: compileChunk(f.Stmts, false)}
 	im.byPath[name] = m
 	return m, nil
 }
@@ -156,8 +157,8 @@ func (m *Module) attr(th *Thread, name string) (Value, error) {
 	if !ok {
 		return nil, fmt.Errorf("module %s (%s) has no top-level name %s", m.Name, m.m.name, name)
 	}
-	if v := th.globals.vals[i]; v != nil {
-		return v, nil
+	if v := th.globals.vals[i]; v.set() {
+		return v.box(), nil
 	}
 	return nil, fmt.Errorf("%s.%s is used before it is defined", m.Name, name)
 }
@@ -166,21 +167,20 @@ func (m *Module) attr(th *Thread, name string) (Value, error) {
 // thread meets it, then binds its Module. Imports run with the hoisted
 // declarations, before the importing file's other statements, as Go
 // initialises imported packages first.
-func (th *Thread) execImport(s *ast.ImportStmt, fr *frame) error {
+func (th *Thread) execImport(s *ast.ImportStmt) (*Module, error) {
 	m := th.imports.byStmt[s]
 	if m == nil {
-		return th.errorAt(s.Pos, fmt.Errorf("import %q was not loaded", s.Path))
+		return nil, th.errorAt(s.Pos, fmt.Errorf("import %q was not loaded", s.Path))
 	}
 	if !th.ran[m] {
 		th.ran[m] = true // first, so that a failed file is not run twice
 		saved := th.info
 		th.info = m.info
-		_, err := th.execBlock(m.file.Stmts, nil)
+		_, err := th.runChunk(m.code)
 		th.info = saved
 		if err != nil {
-			return err
+			return nil, err
 		}
 	}
-	th.store(s.Name, &Module{Name: s.Name.Name, m: m}, fr)
-	return nil
+	return &Module{Name: s.Name.Name, m: m}, nil
 }

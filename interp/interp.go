@@ -40,6 +40,10 @@ type Options struct {
 	// MaxSteps, when positive, caps the loop iterations and fn calls of
 	// one Exec, Run or Call: a runaway script gets an error.
 	MaxSteps int64
+	// MaxDepth caps how deeply fn calls nest (default DefaultMaxDepth):
+	// deeper recursion is a positioned error that try cannot catch, never
+	// a Go stack overflow.
+	MaxDepth int
 	// MaxKernelSteps, when positive, caps the loop iterations of the cpu
 	// kernels one Exec, Run or Call launches, counted per thread (a loop
 	// of 100 iterations in each of 1000 threads is 100000 steps); the
@@ -90,7 +94,7 @@ type Interp struct {
 // imports'), or the Exec/ExecREPL chunks' (with theirs). The two are
 // numbered by different checkers, so they never share slots; a fn reads
 // the table it was defined in, whichever ran last.
-type globalTable struct{ vals []Value }
+type globalTable struct{ vals []cell }
 
 // Thread is the execution state that builtins see: output, the current
 // device and allocator scopes, configuration and the live arrays.
@@ -99,7 +103,9 @@ type Thread struct {
 	Stdout    io.Writer
 	Stderr    io.Writer
 	globals   *globalTable // the table of the chunk or fn running
-	calls     []CallFrame
+	calls     []callSite
+	frames    []*frame         // reused fn frames, by call depth (callClosure)
+	maxDepth  int              // Options.MaxDepth
 	devices   []mem.Device     // device scope stack; the last is current
 	allocs    []mem.AllocScope // allocator scope stack, outermost first
 	Config    *Config
@@ -108,7 +114,7 @@ type Thread struct {
 	canceled  atomic.Bool
 	ctx       context.Context
 	info      *check.Info      // the chunk being run: its kernels' IR
-	lastPos   ast.Pos          // the statement being run, for internal errors
+	lastPos   *ast.Pos         // the statement being run, for internal errors
 	launcher  launcher         // launch state (launcher.go)
 	capture   *mem.Capture     // the capture block recording, if any
 	locals    map[any]any      // builtins' per-thread state (Local)
@@ -144,7 +150,7 @@ func (th *Thread) step() error {
 	}
 	th.steps++
 	if th.maxSteps > 0 && th.steps > th.maxSteps {
-		return fmt.Errorf("step budget of %d loop iterations and calls exhausted", th.maxSteps)
+		return stepBudgetError(th.maxSteps)
 	}
 	return nil
 }
@@ -156,9 +162,20 @@ const maxEvalDepth = 100_000
 // errEvalDepth is the error of evaluation nested past maxEvalDepth.
 var errEvalDepth = fmt.Errorf("evaluation nested too deeply (more than %d levels of expressions and calls)", maxEvalDepth)
 
-// maxCallDepth bounds fn recursion so a runaway script gets an error, not a
-// Go stack overflow.
-const maxCallDepth = 2000
+// errStepBudget is what errors.Is finds in the error of a run past
+// Options.MaxSteps.
+var errStepBudget = errors.New("step budget exhausted")
+
+type stepBudgetError int64
+
+func (e stepBudgetError) Error() string {
+	return fmt.Sprintf("step budget of %d loop iterations and calls exhausted", int64(e))
+}
+func (stepBudgetError) Unwrap() error { return errStepBudget }
+
+// DefaultMaxDepth is Options.MaxDepth's default: as deep as CPython's
+// default recursion limit allows ten times over, about 20 MB of Go stack.
+const DefaultMaxDepth = 10_000
 
 // New makes an interpreter.
 func New(opts Options) (*Interp, error) {
@@ -180,6 +197,10 @@ func New(opts Options) (*Interp, error) {
 	}
 	th := &Thread{in: in, globals: in.chunks, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
 	th.maxSteps, th.launcher.maxK = opts.MaxSteps, opts.MaxKernelSteps
+	th.maxDepth = opts.MaxDepth
+	if th.maxDepth <= 0 {
+		th.maxDepth = DefaultMaxDepth
+	}
 	th.files = opts.Files
 	in.imports = newImporter(opts.Files)
 	th.imports, th.ran = in.imports, map[*module]bool{}
@@ -263,7 +284,7 @@ func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
 		return err
 	}
 	in.th.imports, in.th.globals = in.imports, in.chunks
-	_, err = in.run(ctx, f, info, false)
+	_, err = in.run(ctx, f, info, nil, false)
 	return err
 }
 
@@ -276,7 +297,7 @@ func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Va
 		return nil, err
 	}
 	in.th.imports, in.th.globals = in.imports, in.chunks
-	v, err := in.run(ctx, f, info, true)
+	v, err := in.run(ctx, f, info, nil, true)
 	if err != nil || v == nil || v == Nil {
 		return nil, err
 	}
@@ -286,26 +307,22 @@ func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Va
 
 // run executes a checked chunk. With lastValue, a final expression
 // statement is evaluated for its value, which run returns.
-func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info, lastValue bool) (v Value, err error) {
+// code is the chunk compiled (nil: run compiles it).
+func (in *Interp) run(ctx context.Context, f *ast.File, info *check.Info, code *chunk, lastValue bool) (v Value, err error) {
 	th := in.th
 	for len(th.globals.vals) < info.NumGlobals {
-		th.globals.vals = append(th.globals.vals, nil)
+		th.globals.vals = append(th.globals.vals, cell{})
 	}
 	th.info = info
-	stmts := f.Stmts
-	var last *ast.ExprStmt
-	if n := len(stmts); lastValue && n > 0 {
-		if es, ok := stmts[n-1].(*ast.ExprStmt); ok {
-			last, stmts = es, stmts[:n-1]
-		}
+	if code == nil {
+		code = compileChunk(f.Stmts, lastValue)
 	}
 	err = th.session(ctx, func() error {
-		if _, err := th.execBlock(stmts, nil); err != nil || last == nil {
+		if _, err := th.runChunk(code); err != nil || code.last == nil {
 			return err
 		}
-		th.lastPos = last.Start()
-		var err error
-		v, err = th.eval(last.X, nil)
+		c, err := code.last(th, nil)
+		v = c.box()
 		return err
 	})
 	return v, err
@@ -331,15 +348,36 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	th.launcher.begin(th.Stdout, &th.canceled)
 	defer func() {
 		if r := recover(); r != nil {
-			err = &EvalError{Pos: th.lastPos, Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace()}
+			err = &EvalError{Pos: th.pos(), Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace(), internal: true}
 		}
-		th.calls = th.calls[:0]
+		th.calls, th.evalDepth = th.calls[:0], 0
 	}()
 	err = fn()
 	if serr := th.syncUsed(); err == nil && serr != nil {
-		err = th.errorAt(th.lastPos, serr)
+		err = th.errorAt(th.pos(), serr)
 	}
 	return err
+}
+
+// pos is the position of the statement being run (the zero Pos before
+// the first).
+func (th *Thread) pos() ast.Pos {
+	if th.lastPos == nil {
+		return ast.Pos{}
+	}
+	return *th.lastPos
+}
+
+// runChunk runs a compiled top level, counting its expressions' nesting
+// as a call does.
+func (th *Thread) runChunk(c *chunk) (ctrl, error) {
+	if th.evalDepth+c.nest > maxEvalDepth {
+		return ctrlNone, th.errorAt(th.pos(), errEvalDepth)
+	}
+	th.evalDepth += c.nest
+	r, err := c.run(th, nil)
+	th.evalDepth -= c.nest
+	return r, err
 }
 
 // ErrClosed is returned by Exec, ExecREPL, Run, Call, WrapSlice and
@@ -359,8 +397,8 @@ func (in *Interp) Close() error {
 func (in *Interp) Globals() []NamedValue {
 	var out []NamedValue
 	for name, i := range in.checker.GlobalNames() {
-		if i < len(in.chunks.vals) && in.chunks.vals[i] != nil {
-			out = append(out, NamedValue{name, in.chunks.vals[i]})
+		if i < len(in.chunks.vals) && in.chunks.vals[i].set() {
+			out = append(out, NamedValue{name, in.chunks.vals[i].box()})
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })

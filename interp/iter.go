@@ -186,5 +186,9 @@ func (th *Thread) Unpack(v Value, dst []Value) error {
 }
 
 func errUnpack(got, want int, atLeast string) error {
-	return fmt.Errorf("cannot unpack %s%d values into %d names", atLeast, got, want)
+	values := "values"
+	if got == 1 && atLeast == "" {
+		values = "value"
+	}
+	return fmt.Errorf("cannot unpack %s%d %s into %d names", atLeast, got, values, want)
 }

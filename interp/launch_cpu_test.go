@@ -54,7 +54,7 @@ func TestLaunchLoopAllocates(t *testing.T) {
 	})
 }
 
-// checkLoopAllocates fails t when a loop of 20000 launches makes 1000 or
+// checkLoopAllocates fails t when a loop of 20000 iterations makes 1000 or
 // more allocations beyond one of 10000 (after a warm-up run): loop is a
 // script with a %d for the count, exec runs it.
 func checkLoopAllocates(t *testing.T, loop string, exec func(src string)) {
@@ -69,7 +69,7 @@ func checkLoopAllocates(t *testing.T, loop string, exec func(src string)) {
 	mallocs(10000)
 	small, large := mallocs(10000), mallocs(20000)
 	if large > small+1000 {
-		t.Errorf("10000 more launches made %d more allocations (%d vs %d)", large-small, large, small)
+		t.Errorf("10000 more iterations made %d more allocations (%d vs %d)", large-small, large, small)
 	}
 }
 

@@ -195,7 +195,7 @@ func (th *Thread) LaunchLibrary(dev mem.Device, dims []int, args *KernelArgs) er
 	// (a temporary view) must not be collected, and a cpu array's memory
 	// unmapped, while the kernel runs.
 	runtime.KeepAlive(args)
-	return th.launchError(k.Entry.Name, th.lastPos, err)
+	return th.launchError(k.Entry.Name, th.pos(), err)
 }
 
 // LaunchKernel launches k, a kernel built in Go, on dev over dims, for

@@ -186,6 +186,7 @@ func (f *DeviceFunc) String() string { return "<func " + f.Name + ">" }
 // Closure is a host fn with the frame it was declared in.
 type Closure struct {
 	Decl    *ast.FnDecl
+	code    *fnCode // its compiled body
 	parent  *frame
 	globals *globalTable // the table of the chunk that defined it
 }

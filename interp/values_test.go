@@ -390,7 +390,7 @@ func TestUnpack(t *testing.T) {
 		v    Value
 		want string
 	}{
-		{&List{Elems: []Value{Int(1)}}, "cannot unpack 1 values into 2 names"},
+		{&List{Elems: []Value{Int(1)}}, "cannot unpack 1 value into 2 names"},
 		{&List{Elems: []Value{Int(1), Int(2), Int(3)}}, "cannot unpack 3 values into 2 names"},
 		{String("abc"), "cannot unpack at least 3 values into 2 names"},
 		{Int(1), "cannot unpack int into 2 names"},

@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/dtype"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/lang/linalg"
@@ -188,10 +187,10 @@ func (v *Vector) get(name string, idx []Value) (Value, error) {
 }
 
 // assignComponent is `target.name op= x` or `target[idx] op= x` for a
-// variable target holding v: the variable gets a changed copy.
-func (th *Thread) assignComponent(target ast.Expr, v *Vector, name string, idx []Value, op token.Op, x Value, fr *frame) error {
-	id, ok := target.(*ast.Ident)
-	if !ok || (id.Scope != ast.ScopeLocal && id.Scope != ast.ScopeGlobal) {
+// variable target holding v: set (nil when the target is not a variable)
+// gives the variable a changed copy.
+func (th *Thread) assignComponent(set func(Value), v *Vector, name string, idx []Value, op token.Op, x Value) error {
+	if set == nil {
 		return fmt.Errorf("cannot assign to a component of a %s that is not in a variable: vectors are values", v.T)
 	}
 	lanes, t, err := v.component(name, idx)
@@ -212,7 +211,7 @@ func (th *Thread) assignComponent(target ast.Expr, v *Vector, name string, idx [
 	for i, l := range lanes {
 		nv.Lanes[l] = bits[i]
 	}
-	th.store(id, nv, fr)
+	set(nv)
 	return nil
 }
 

@@ -1,10 +1,8 @@
 package interp
 
 import (
-	"errors"
 	"fmt"
 
-	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -15,65 +13,6 @@ type comp struct {
 	i      int
 	lo, hi *int
 	step   int
-}
-
-// evalComps evaluates the components of a slicing index expression. A
-// step of 0 is reported at its own expression.
-func (th *Thread) evalComps(idx []ast.Expr, fr *frame) ([]comp, error) {
-	out := make([]comp, len(idx))
-	for k, e := range idx {
-		s, ok := e.(*ast.SliceComponent)
-		if !ok {
-			i, err := th.evalInt(e, fr, "index")
-			out[k] = comp{i: i}
-			if err != nil {
-				return nil, err
-			}
-			continue
-		}
-		c := comp{slice: true, step: 1}
-		var err error
-		if c.lo, err = th.evalBound(s.Lo, fr); err != nil {
-			return nil, err
-		}
-		if c.hi, err = th.evalBound(s.Hi, fr); err != nil {
-			return nil, err
-		}
-		if s.Step != nil {
-			if c.step, err = th.evalInt(s.Step, fr, "slice step"); err != nil {
-				return nil, err
-			}
-			if c.step == 0 {
-				return nil, th.errorAt(s.Step.Start(), errors.New("slice step cannot be zero"))
-			}
-		}
-		out[k] = c
-	}
-	return out, nil
-}
-
-func (th *Thread) evalInt(e ast.Expr, fr *frame, what string) (int, error) {
-	v, err := th.eval(e, fr)
-	if err != nil {
-		return 0, err
-	}
-	i, err := toInt(v)
-	if err != nil {
-		return 0, th.errorAt(e.Start(), fmt.Errorf("%s: %v", what, err))
-	}
-	return i, nil
-}
-
-// evalBound evaluates an optional slice bound.
-func (th *Thread) evalBound(e ast.Expr, fr *frame) (*int, error) {
-	if e == nil {
-		return nil, nil
-	}
-	i, err := th.evalInt(e, fr, "slice bound")
-	if err != nil {
-		return nil, err
-	}
-	return &i, nil
 }
 
 // sliceValue applies slicing components to an array (a view), a list or

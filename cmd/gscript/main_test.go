@@ -55,7 +55,7 @@ func TestScriptErrorsGoToStderr(t *testing.T) {
 	if out != "before\n" {
 		t.Errorf("stdout %q", out)
 	}
-	want := bad + ":2:12: integer division by zero\n  at f (" + bad + ":5:2)\n"
+	want := bad + ":2:12: integer division by zero\n  in f (" + bad + ":5:2)\n"
 	if errOut != want {
 		t.Errorf("stderr\n%q\nwant\n%q", errOut, want)
 	}

@@ -322,7 +322,7 @@ func TestPTYErrorInEarlierEntry(t *testing.T) {
 	tm.send("}\r")
 	tm.send("let y = 1\r")
 	tm.send("f(y)\r")
-	tm.expect(`<repl>:2:12: integer division by zero\r\n  at f \(<repl>:5:2\)\r\n    return x / 0\r\n             \^\r\n`)
+	tm.expect(`<repl>:2:12: integer division by zero\r\n  in f \(<repl>:5:2\)\r\n    return x / 0\r\n             \^\r\n`)
 	tm.exit()
 }
 

@@ -11,9 +11,9 @@ print(q, r)                          //> 3 2
 let p, s = [1, "x"]
 print(p, s)                          //> 1 x
 ---
-let a, b = [1, 2, 3]                 ### "cannot unpack a list of 3 elements into 2 names"
+let a, b = [1, 2, 3]                 ### "cannot unpack 3 values into 2 names"
 ---
-let a, b = 5                         ### "cannot unpack int 5 into 2 names"
+let a, b = 5                         ### "cannot unpack int into 2 names"
 ---
 // for with several names unpacks each element
 let total = 0
@@ -21,7 +21,7 @@ for i, v in [[0, 5], [1, 7]] {
     total += i * 100 + v
 }
 print(total)                         //> 112
-for x, y in [[1, 2], [3]] {          ### "cannot unpack a list of 1 elements into 2 names"
+for x, y in [[1, 2], [3]] {          ### "cannot unpack 1 value into 2 names"
     print(x + y)                     //> 3
 }
 ---
@@ -38,13 +38,13 @@ for n in range(5) {
         got = got + [e.message]
     }
 }
-print(got)                           //> [0, 1, 2, too big: 3, too big: 4]
+print(got)                           //> [0, 1, 2, "too big: 3", "too big: 4"]
 try {
     let z = 1 / 0
 } catch e {
     print(type(e), e.message)        //> error integer division by zero
-    print(e.position)                //> engine.gs:44:15
-    print(str(e))                    //> engine.gs:44:15: integer division by zero
+    print(e.position)                //> engine.gs:16:15
+    print(str(e))                    //> engine.gs:16:15: integer division by zero
 }
 try { print("no error") } catch { print("not run") } //> no error
 try { int("x") } catch { print("caught") }          //> caught

@@ -55,8 +55,8 @@ func (t *Tracker) reserveHost(nbytes int) error {
 	if t.tryReserveHost(nbytes) {
 		return nil
 	}
-	return fmt.Errorf("a value of %d bytes does not fit in the memory limit of %d bytes (%d in use by arrays and large strings and lists)",
-		nbytes, t.Limit, t.Used())
+	return limitError{fmt.Sprintf("a value of %d bytes does not fit in the memory limit of %d bytes (%d in use by arrays and large strings and lists)",
+		nbytes, t.Limit, t.Used())}
 }
 
 func (t *Tracker) tryReserveHost(nbytes int) bool {

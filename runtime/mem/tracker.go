@@ -275,11 +275,23 @@ func (t *Tracker) collect() {
 	}
 }
 
+// ErrMemoryLimit is what errors.Is finds in a failure caused by the
+// Tracker's Limit (an embedder's budget, which a script's try cannot
+// catch), as opposed to a device or allocator running out.
+var ErrMemoryLimit = errors.New("memory limit reached")
+
+// limitError is a failure of the Limit: its own message, and
+// ErrMemoryLimit for errors.Is.
+type limitError struct{ msg string }
+
+func (e limitError) Error() string { return e.msg }
+func (e limitError) Unwrap() error { return ErrMemoryLimit }
+
 func (t *Tracker) tryReserve(alloc Allocator, dev Device, nbytes int) error {
 	if used := t.used.Add(int64(nbytes)); t.Limit > 0 && used > t.Limit {
 		t.used.Add(-int64(nbytes))
 		return &AllocError{Allocator: alloc.Name(), Device: dev, Bytes: nbytes,
-			Err: fmt.Errorf("memory limit of %d bytes reached (%d in use)", t.Limit, used-int64(nbytes))}
+			Err: limitError{fmt.Sprintf("memory limit of %d bytes reached (%d in use)", t.Limit, used-int64(nbytes))}}
 	}
 	return nil
 }
