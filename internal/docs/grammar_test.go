@@ -330,7 +330,7 @@ func TestGrammarScripts(t *testing.T) {
 	for _, path := range docFiles(t) {
 		for _, b := range fences(t, path) {
 			if strings.HasPrefix(b.lang, "gscript") {
-				scripts = append(scripts, script{"docs/" + filepath.Base(path), b.line + 1, b.text})
+				scripts = append(scripts, script{docName(path), b.line + 1, b.text})
 			}
 		}
 	}

@@ -54,25 +54,42 @@ func fences(t *testing.T, path string) []block {
 	return out
 }
 
+// docFiles lists the Markdown files whose blocks are checked: docs/*.md
+// and the README.
 func docFiles(t *testing.T) []string {
 	t.Helper()
 	files, err := filepath.Glob("../../docs/*.md")
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no docs/*.md: %v", err)
 	}
-	return files
+	return append(files, "../../README.md")
 }
 
-// TestSnippets runs every ```gscript block of docs/*.md on the cpu, each in
-// a fresh interpreter whose files are a temporary directory, and compares
-// its output with the ```output block that follows it, if any.
+// docName is a doc file's path from the repository root.
+func docName(path string) string { return strings.TrimPrefix(path, "../../") }
+
+// The fences of gscript code (internal/docs/doc.go says when to use each).
+const (
+	fenceRun     = "gscript"         // run on the cpu; an ```output block after it is compared
+	fenceNoRun   = "gscript-norun"   // parsed and checked, not run
+	fenceNoCheck = "gscript-nocheck" // neither
+)
+
+// TestSnippets runs every ```gscript block of the docs on the cpu, each in a
+// fresh interpreter whose files are a temporary directory, and compares its
+// output with the ```output block that follows it, if any; it checks every
+// ```gscript-norun block without running it. An ```output block must follow
+// a ```gscript block: anywhere else it would never be compared.
 func TestSnippets(t *testing.T) {
 	ran := 0
 	for _, path := range docFiles(t) {
-		name := "docs/" + filepath.Base(path)
+		name := docName(path)
 		blocks := fences(t, path)
 		for i, b := range blocks {
-			if b.lang != "gscript" {
+			if b.lang == "output" && (i == 0 || blocks[i-1].lang != fenceRun) {
+				t.Errorf("%s:%d: an output block that does not follow a ```%s block", name, b.line, fenceRun)
+			}
+			if b.lang != fenceRun && b.lang != fenceNoRun {
 				continue
 			}
 			var want *block
@@ -81,21 +98,47 @@ func TestSnippets(t *testing.T) {
 			}
 			ran++
 			t.Run(strings.TrimSuffix(filepath.Base(path), ".md")+"_"+strconv.Itoa(b.line), func(t *testing.T) {
-				got, err := run(t, name, b)
-				if err != nil {
-					t.Fatalf("%s:%d: the block fails: %v\noutput:\n%s", name, b.line, err, got)
-				}
-				if want != nil && got != want.text {
-					t.Fatalf("%s:%d: the block prints\n%s\nbut the output block at line %d says\n%s",
-						name, b.line, got, want.line, want.text)
-				}
+				checkBlock(t, name, b, want)
 			})
 		}
 	}
 	if ran < 20 {
-		t.Fatalf("only %d ```gscript blocks in docs/*.md; the extractor has likely broken", ran)
+		t.Fatalf("only %d ```gscript blocks in the docs; the extractor has likely broken", ran)
 	}
 }
+
+// checkBlock runs (or, for a norun block, checks) one block and compares
+// what it prints with want, when there is one.
+func checkBlock(t *testing.T, name string, b block, want *block) {
+	if b.lang == fenceNoRun {
+		if err := check(t, name, b); err != nil {
+			t.Fatalf("%s:%d: the block does not check: %v", name, b.line, err)
+		}
+		return
+	}
+	got, err := run(t, name, b)
+	if err != nil {
+		t.Fatalf("%s:%d: the block fails: %v\noutput:\n%s", name, b.line, err, got)
+	}
+	if want != nil && got != want.text {
+		t.Fatalf("%s:%d: the block prints\n%s\nbut the output block at line %d says\n%s",
+			name, b.line, got, want.line, want.text)
+	}
+}
+
+// check parses and checks a block without running it.
+func check(t *testing.T, name string, b block) error {
+	in, err := interp.New(interp.Options{Device: "cpu", Predeclared: stdlib.Universe()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	return in.Check(name, []byte(blockSource(b)))
+}
+
+// blockSource is a block's text after as many newlines as the fence's line
+// number, so that an error's line is the line in the Markdown file.
+func blockSource(b block) string { return strings.Repeat("\n", b.line) + b.text }
 
 func run(t *testing.T, name string, b block) (string, error) {
 	dir := t.TempDir()
@@ -116,9 +159,6 @@ func run(t *testing.T, name string, b block) (string, error) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	// Lines are counted from the block's first line, so that an error's
-	// line plus the fence's line is the line in the Markdown file.
-	src := strings.Repeat("\n", b.line) + b.text
-	err = in.Exec(context.Background(), name, []byte(src))
+	err = in.Exec(context.Background(), name, []byte(blockSource(b)))
 	return out.String(), err
 }
