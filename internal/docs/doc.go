@@ -2,7 +2,8 @@
 // block of docs/*.md and README.md runs on the cpu (and its ```output block,
 // when one follows, must match what it prints, exactly), and the TextMate
 // grammar in docs/editors tokenizes every example, benchmark, testdata
-// script and docs block.
+// script and docs block. bench/host's scripts, their CPython twins, the
+// rows of bench/host/run.sh and docs/benchmarks.md's table must agree.
 //
 // # Decisions
 //
