@@ -77,28 +77,28 @@ const (
 
 // TestSnippets runs every ```gscript block of the docs on the cpu, each in a
 // fresh interpreter whose files are a temporary directory, and compares its
-// output with the ```output block that follows it, if any; it checks every
-// ```gscript-norun block without running it. An ```output block must follow
-// a ```gscript block: anywhere else it would never be compared.
+// output with the ```output block that follows it, if any, and its error
+// with the ```error block after that, if any (without one, an error fails
+// the test); it checks every ```gscript-norun block without running it. An
+// ```output or ```error block must follow a ```gscript block (an error
+// block may follow its output block): anywhere else it would never be
+// compared.
 func TestSnippets(t *testing.T) {
 	ran := 0
 	for _, path := range docFiles(t) {
 		name := docName(path)
 		blocks := fences(t, path)
 		for i, b := range blocks {
-			if b.lang == "output" && (i == 0 || blocks[i-1].lang != fenceRun) {
-				t.Errorf("%s:%d: an output block that does not follow a ```%s block", name, b.line, fenceRun)
+			if (b.lang == "output" || b.lang == "error") && !followsRun(blocks, i) {
+				t.Errorf("%s:%d: an %s block that does not follow a ```%s block", name, b.line, b.lang, fenceRun)
 			}
 			if b.lang != fenceRun && b.lang != fenceNoRun {
 				continue
 			}
-			var want *block
-			if i+1 < len(blocks) && blocks[i+1].lang == "output" {
-				want = &blocks[i+1]
-			}
+			want, wantErr := expected(blocks, i)
 			ran++
 			t.Run(strings.TrimSuffix(filepath.Base(path), ".md")+"_"+strconv.Itoa(b.line), func(t *testing.T) {
-				checkBlock(t, name, b, want)
+				checkBlock(t, name, b, want, wantErr)
 			})
 		}
 	}
@@ -107,18 +107,50 @@ func TestSnippets(t *testing.T) {
 	}
 }
 
+// followsRun reports whether blocks[i] comes right after a ```gscript
+// block, or is an error block right after that block's output block.
+func followsRun(blocks []block, i int) bool {
+	switch {
+	case i > 0 && blocks[i-1].lang == fenceRun:
+		return true
+	case blocks[i].lang == "error" && i > 1 && blocks[i-1].lang == "output":
+		return blocks[i-2].lang == fenceRun
+	}
+	return false
+}
+
+// expected finds the output and error blocks that follow blocks[i] (nil
+// where there is none).
+func expected(blocks []block, i int) (out, errBlock *block) {
+	j := i + 1
+	if j < len(blocks) && blocks[j].lang == "output" {
+		out = &blocks[j]
+		j++
+	}
+	if j < len(blocks) && blocks[j].lang == "error" {
+		errBlock = &blocks[j]
+	}
+	return out, errBlock
+}
+
 // checkBlock runs (or, for a norun block, checks) one block and compares
-// what it prints with want, when there is one.
-func checkBlock(t *testing.T, name string, b block, want *block) {
+// what it prints with want and its error with wantErr, when there are
+// those.
+func checkBlock(t *testing.T, name string, b block, want, wantErr *block) {
 	if b.lang == fenceNoRun {
 		if err := check(t, name, b); err != nil {
 			t.Fatalf("%s:%d: the block does not check: %v", name, b.line, err)
 		}
 		return
 	}
-	got, err := run(t, name, b)
-	if err != nil {
+	got, err := run(t, name, b, wantErr != nil)
+	switch {
+	case wantErr == nil && err != nil:
 		t.Fatalf("%s:%d: the block fails: %v\noutput:\n%s", name, b.line, err, got)
+	case wantErr != nil && err == nil:
+		t.Fatalf("%s:%d: the block does not fail, but the error block at line %d says\n%s", name, b.line, wantErr.line, wantErr.text)
+	case wantErr != nil && err.Error()+"\n" != wantErr.text:
+		t.Fatalf("%s:%d: the block fails with\n%v\nbut the error block at line %d says\n%s", name, b.line, err, wantErr.line, wantErr.text)
 	}
 	if want != nil && got != want.text {
 		t.Fatalf("%s:%d: the block prints\n%s\nbut the output block at line %d says\n%s",
@@ -140,7 +172,11 @@ func check(t *testing.T, name string, b block) error {
 // number, so that an error's line is the line in the Markdown file.
 func blockSource(b block) string { return strings.Repeat("\n", b.line) + b.text }
 
-func run(t *testing.T, name string, b block) (string, error) {
+// run runs a block. A block whose error is shown (shown) runs as the file
+// example.gs with its lines counted from its first line, so that the error
+// a reader sees does not depend on where the block sits in its page; any
+// other runs as the Markdown file, at its lines there.
+func run(t *testing.T, name string, b block, shown bool) (string, error) {
 	dir := t.TempDir()
 	files, err := interp.RootedFiles(dir, dir)
 	if err != nil {
@@ -159,6 +195,10 @@ func run(t *testing.T, name string, b block) (string, error) {
 		t.Fatal(err)
 	}
 	defer in.Close()
-	err = in.Exec(context.Background(), name, []byte(blockSource(b)))
+	src := blockSource(b)
+	if shown {
+		name, src = "example.gs", b.text
+	}
+	err = in.Exec(context.Background(), name, []byte(src))
 	return out.String(), err
 }
