@@ -629,7 +629,7 @@ func TestMethodCompletion(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.close()
-	s.exec(context.Background(), "let l = [1, 2]\nlet s = \"a b\"\nlet d = {\"k\": 1}")
+	s.exec(context.Background(), "let l = [1, 2]\nlet s = \"a b\"\nlet d = dict([[\"k\", 1]])")
 	cases := []struct {
 		before string
 		want   []string
