@@ -92,6 +92,9 @@ func TestSnippets(t *testing.T) {
 			if (b.lang == "output" || b.lang == "error") && !followsRun(blocks, i) {
 				t.Errorf("%s:%d: an %s block that does not follow a ```%s block", name, b.line, b.lang, fenceRun)
 			}
+			if strings.HasPrefix(b.lang, "gscript") && b.lang != fenceRun && b.lang != fenceNoRun && b.lang != fenceNoCheck {
+				t.Errorf("%s:%d: unknown fence ```%s (```%s, ```%s or ```%s)", name, b.line, b.lang, fenceRun, fenceNoRun, fenceNoCheck)
+			}
 			if b.lang != fenceRun && b.lang != fenceNoRun {
 				continue
 			}
