@@ -275,7 +275,7 @@ func itoaN(n int) string {
 func scriptFiles(t *testing.T) []string {
 	t.Helper()
 	var files []string
-	for _, pat := range []string{"examples/*.gs", "bench/*.gs", "*/testdata/*.gs", "*/*/testdata/*.gs", "*/*/*/testdata/*.gs"} {
+	for _, pat := range []string{"examples/*.gs", "bench/*.gs", "bench/*/*.gs", "*/testdata/*.gs", "*/*/testdata/*.gs", "*/*/*/testdata/*.gs"} {
 		m, err := filepath.Glob("../../" + pat)
 		if err != nil {
 			t.Fatal(err)
@@ -330,7 +330,7 @@ func TestGrammarScripts(t *testing.T) {
 	for _, path := range docFiles(t) {
 		for _, b := range fences(t, path) {
 			if strings.HasPrefix(b.lang, "gscript") {
-				scripts = append(scripts, script{"docs/" + filepath.Base(path), b.line + 1, b.text})
+				scripts = append(scripts, script{docName(path), b.line + 1, b.text})
 			}
 		}
 	}
@@ -436,11 +436,12 @@ func TestGrammarWords(t *testing.T) {
 			t.Errorf("number %s has scopes %q", n, s)
 		}
 	}
-	for _, op := range []string{"@", "->", "+=", "==", "&&", "<<", "%", "~", "!="} {
+	for _, op := range []string{"@", "->", "+=", "==", "&&", "<<", "%", "~", "!=", "**", "**="} {
 		if s := scopeOf(t, g, "a "+op+" b", op); !strings.Contains(s, "keyword.operator") {
 			t.Errorf("operator %s has scopes %q", op, s)
 		}
 	}
+	testGrammarHostWords(t, g)
 	toks, st := g.tokenizeLine(`print("a\tb \"q\" %5.2f", x) // note`, lineState{})
 	if st.open != nil {
 		t.Fatalf("the string did not close: %v", toks)
@@ -466,5 +467,33 @@ func TestGrammarWords(t *testing.T) {
 	}
 	if _, st := g.tokenizeLine(`let s = "open`, lineState{}); st.open == nil {
 		t.Errorf("an unterminated string is not open at the end of its line")
+	}
+}
+
+// testGrammarHostWords checks the host language v3's words (HOST.md
+// section 3): try and catch, and in as a for loop's keyword but an
+// operator elsewhere, as is not in.
+func testGrammarHostWords(t *testing.T, g *grammar) {
+	t.Helper()
+	cases := []struct{ line, word, want string }{
+		{"try {", "try", "keyword.control"},
+		{"} catch e {", "catch", "keyword.control"},
+		{"for i in range(3) {", "in", "keyword.control"},
+		{"for k, v in d.items() {", "in", "keyword.control"},
+		{"for k, v in d.items() {", "for", "keyword.control"},
+		{"if k in d {", "in", "keyword.operator.word"},
+		{"let b = x not in l", "not", "keyword.operator.word"},
+		{"let b = x not in l", "in", "keyword.operator.word"},
+		{"let y = 2 ** 10", "**", "keyword.operator.arithmetic"},
+		{"y **= 2", "**=", "keyword.operator.assignment.compound"},
+	}
+	for _, c := range cases {
+		if s := scopeOf(t, g, c.line, c.word); !strings.Contains(s, c.want) {
+			t.Errorf("%q in %q has scopes %q, want %s", c.word, c.line, s, c.want)
+		}
+	}
+	// not is an operator only before in; elsewhere it is a name.
+	if s := scopeOf(t, g, "print(not, in_range)", "not"); isKeywordScope(s) {
+		t.Errorf("a lone not has scopes %q, want a name", s)
 	}
 }

@@ -595,3 +595,55 @@ func TestSessionLinesRestart(t *testing.T) {
 		t.Errorf("stderr %q", errOut.String())
 	}
 }
+
+// TestTryCatchCompletion: try and catch (host language v3) complete on
+// the host, from syntax.Keywords, and not inside a kernel body, where
+// they are a check error.
+func TestTryCatchCompletion(t *testing.T) {
+	if !slices.Contains(syntax.Keywords(), "try") {
+		t.Skip("needs the lang helper's try and catch keywords in syntax.Keywords")
+	}
+	s, err := newSession(testOptions(&fakeReader{}, &bytes.Buffer{}, &bytes.Buffer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	if got, _ := s.complete("tr", 0); !slices.Contains(got, "y") {
+		t.Errorf("tr<Tab> = %q, want try among them", got)
+	}
+	if got, _ := s.complete("} cat", 0); !slices.Contains(got, "ch") {
+		t.Errorf("} cat<Tab> = %q, want catch among them", got)
+	}
+	s.setPending([]string{"kernel k(x: array[f32]) {"})
+	if got, _ := s.complete("  tr", 0); slices.Contains(got, "y") {
+		t.Errorf("in a kernel: tr<Tab> = %q, want no try", got)
+	}
+}
+
+// TestMethodCompletion: after `NAME.` a list, a string and a dict offer
+// their methods (interp.AttrNames, the values helper's method table).
+func TestMethodCompletion(t *testing.T) {
+	t.Skip("needs the values helper's methods: attrNames's default case returns interp.AttrNames(v)")
+	s, err := newSession(testOptions(&fakeReader{}, &bytes.Buffer{}, &bytes.Buffer{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	s.exec(context.Background(), "let l = [1, 2]\nlet s = \"a b\"\nlet d = dict([[\"k\", 1]])")
+	cases := []struct {
+		before string
+		want   []string
+	}{
+		{"l.app", []string{"end"}},
+		{"l.re", []string{"move", "verse"}},
+		{"s.sp", []string{"lit"}},
+		{"s.st", []string{"artswith", "rip"}},
+		{"d.it", []string{"ems"}},
+		{"d.ke", []string{"ys"}},
+	}
+	for _, c := range cases {
+		if got, _ := s.complete(c.before, 0); !reflect.DeepEqual(got, c.want) {
+			t.Errorf("complete(%q) = %q, want %q", c.before, got, c.want)
+		}
+	}
+}
