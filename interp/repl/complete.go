@@ -128,7 +128,8 @@ func (s *session) topNames() []string {
 
 // attrNames are the attributes of the value named name: array attributes
 // for an array, settings for config, field names for a record or a struct
-// value, top-level names for an import.
+// value, top-level names for an import, methods for a list, a string or a
+// dict (interp.AttrNames).
 func (s *session) attrNames(name string) []string {
 	if name == "config" {
 		return interp.ConfigNames()
@@ -150,7 +151,10 @@ func (s *session) attrNames(name string) []string {
 			return names
 		}
 	}
-	return nil
+	if v == nil {
+		return nil
+	}
+	return interp.AttrNames(v)
 }
 
 // lookup finds a global (or the last value, `_`) by name.
