@@ -174,7 +174,16 @@ func (k *callCode) callValue(th *Thread, fr *frame, fn Value, m *method, recv Va
 	th.lastPos = &k.pos
 	b, operands := fn.(*Builtin)
 	operands = operands && b.Operands
-	a := &Args{Pos: k.pos, exprs: k.e.Args, Positional: make([]Value, len(k.args))}
+	var a *Args
+	if m != nil {
+		// The methods of lists, strings and dicts keep no Args: theirs
+		// come from the thread's stack of them (methodArgs).
+		a = th.methodArgs(len(k.args))
+		defer th.releaseArgs()
+	} else {
+		a = &Args{Positional: make([]Value, len(k.args))}
+	}
+	a.Pos, a.exprs = k.pos, k.e.Args
 	for i, f := range k.args {
 		v, err := f(th, fr)
 		if err != nil {
@@ -188,7 +197,7 @@ func (k *callCode) callValue(th *Thread, fr *frame, fn Value, m *method, recv Va
 		a.Positional[i] = v.box()
 	}
 	if len(k.kws) > 0 {
-		a.Names, a.Kw = k.kwNames, make([]Value, len(k.kws))
+		a.Names, a.Kw = k.kwNames, append(a.Kw[:0], make([]Value, len(k.kws))...)
 		for i, f := range k.kws {
 			v, err := f(th, fr)
 			if err != nil {
@@ -200,7 +209,7 @@ func (k *callCode) callValue(th *Thread, fr *frame, fn Value, m *method, recv Va
 	var v Value
 	var err error
 	if m != nil {
-		a.Fn = recv.Type() + "." + m.name
+		a.Fn = m.full
 		v, err = m.fn(th, recv, a)
 	} else {
 		v, err = th.call(fn, a)
@@ -209,6 +218,31 @@ func (k *callCode) callValue(th *Thread, fr *frame, fn Value, m *method, recv Va
 		return cell{}, th.errorAt(k.pos, nameFreed(err, k.e.Args, a.Positional))
 	}
 	return cell{v: v}, nil
+}
+
+// methodArgs is an Args for a method call with n positional arguments,
+// reused: a method that calls back into the script (sort's key=) takes the
+// next one, so a call in progress never shares its Args.
+func (th *Thread) methodArgs(n int) *Args {
+	if th.argDepth == len(th.argPool) {
+		th.argPool = append(th.argPool, &Args{})
+	}
+	a := th.argPool[th.argDepth]
+	th.argDepth++
+	if cap(a.Positional) < n {
+		a.Positional = make([]Value, n)
+	}
+	a.Positional = a.Positional[:n]
+	return a
+}
+
+// releaseArgs returns the last methodArgs, dropping its values.
+func (th *Thread) releaseArgs() {
+	th.argDepth--
+	a := th.argPool[th.argDepth]
+	clear(a.Positional)
+	clear(a.Kw)
+	a.Positional, a.Names, a.Kw = a.Positional[:0], nil, a.Kw[:0]
 }
 
 // methodCall compiles x.name(args). A list's, string's or dict's method

@@ -105,6 +105,9 @@ type Thread struct {
 	globals   *globalTable // the table of the chunk or fn running
 	calls     []callSite
 	frames    []*frame         // reused fn frames, by call depth (callClosure)
+	argPool   []*Args          // reused Args of method calls (methodArgs)
+	argDepth  int              // how many of argPool are in use
+	strBufs   *strBuffers      // the buffers s += t appends into (strs.go)
 	maxDepth  int              // Options.MaxDepth
 	devices   []mem.Device     // device scope stack; the last is current
 	allocs    []mem.AllocScope // allocator scope stack, outermost first

@@ -93,9 +93,14 @@ func strJoin(th *Thread, recv Value, args *Args) (Value, error) {
 		return nil, err
 	}
 	sep := string(recv.(String))
-	elems, err := th.collect(args.Positional[0])
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", args.Fn, err)
+	var elems []Value
+	if l, ok := args.Positional[0].(*List); ok {
+		elems = l.Elems // read in place: nothing below runs script code
+	} else {
+		var err error
+		if elems, err = th.collect(args.Positional[0]); err != nil {
+			return nil, fmt.Errorf("%s: %v", args.Fn, err)
+		}
 	}
 	n := len(sep) * max(len(elems)-1, 0)
 	for i, e := range elems {
@@ -214,25 +219,21 @@ func strMap(f func(string) string) methodFn {
 // buffer's whole contents (an older one) is copied as before. A few
 // buffers, reused round robin, keep interleaved builders linear.
 
-// strBuffers is a thread's buffers (kept under Thread.Local).
+// strBuffers is a thread's buffers (Thread.strBufs).
 type strBuffers struct {
 	bufs [4][]byte
 	next int
 }
-
-type strBuffersKey struct{}
 
 // strBufMin is the shortest result a new buffer is started for: below it
 // a plain concatenation costs less than the buffer's spare capacity.
 const strBufMin = 64
 
 func (th *Thread) strBuffers() *strBuffers {
-	if b, ok := th.Local(strBuffersKey{}).(*strBuffers); ok {
-		return b
+	if th.strBufs == nil {
+		th.strBufs = &strBuffers{}
 	}
-	b := &strBuffers{}
-	th.SetLocal(strBuffersKey{}, b)
-	return b
+	return th.strBufs
 }
 
 // concat is a + b, appending into a buffer when a is one's contents; start
