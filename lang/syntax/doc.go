@@ -125,4 +125,44 @@
 //   - Keywords lists reserved and contextual keywords together, sorted:
 //     its users (REPL completion) offer both, and a tool that needs the
 //     distinction can lex the word.
+//
+// # Host language v3 (HOST.md section 3)
+//
+//   - `**` (token.Pow) is parsed with the operand, not in the binary
+//     chain, as Python's grammar does: an operand with its suffixes, then
+//     "**" and a right operand that may carry prefix operators. So
+//     `2 ** 3 ** 2` is 2 ** (3 ** 2), `-2 ** 2` is -(2 ** 2), `2 ** -1`
+//     works and `-a ** -b ** c` is -(a ** -(b ** c)). A chain of "**" at
+//     one bracket depth counts against the prefix-operator limit (200), as
+//     the grammar recurses over it. `**=` is a compound assignment.
+//   - `in` and `not in` are binary operators at comparison precedence
+//     (left-associative with == and <: `a < b in c` is (a < b) in c).
+//     `not` is no keyword: the scanner reads `not` followed by `in` (spaces
+//     or tabs between, not a newline) as the one operator token, and
+//     `not` anywhere else is a name, so scripts that use it as one keep
+//     working. Python's `not x` (not before a name, literal, "!" or dict
+//     where no operand ends before it) is an error suggesting !x;
+//     `not(x)` and `not[i]` stay a call and an index of the name.
+//   - A "{" is a dict when it stands where an operand must: after an
+//     operator, "(", "[", ",", ":", "=", or the keywords in, return and
+//     assert. Everywhere else (statement start, after a name, literal,
+//     ")", "]", "}", another "{", else, try, catch) it opens a block, so
+//     `for k in {"a": 1} {` reads the dict then the body, and a statement
+//     `{ ... }` is always a block (`{1: 2}` alone is an error, not a
+//     dict). The scanner gives a dict's "{" its own token type (Dict);
+//     inside it newlines do not end statements, as inside "(" and "[".
+//     Entries are `key: value` separated by commas, a trailing comma
+//     allowed. A dict is ast.DictLit{Pos: "{", Keys, Values}.
+//   - `try { } catch e { }` and `try { } catch { }`: try and catch are
+//     reserved words; catch follows the try's "}" on its line (as else),
+//     and the error says so when it does not. ast.TryStmt{Pos, Body,
+//     CatchPos, Var (nil without a name), Catch}.
+//   - Unpacking: a statement `a, b = v` has its targets (each a name,
+//     index or attribute) in AssignStmt.Targets with a nil Target and Op
+//     token.Assign; a compound operator with several targets, and `a, b`
+//     without "=", are errors. The value of an assignment, a let and a
+//     return may be a bare list `x, y` (no trailing comma): an
+//     ast.ListLit with Tuple set, positioned at its first element. `for i,
+//     v in e {` puts two or more names in ForStmt.Vars with a nil Var.
+//     Call arguments, list elements and assert's message are unaffected.
 package syntax

@@ -24,7 +24,16 @@ func dump(n ast.Node) string {
 	case *ast.NilLit:
 		return "nil"
 	case *ast.ListLit:
+		if n.Tuple {
+			return "(tuple " + dumpList(n.Elems) + ")"
+		}
 		return "[" + dumpList(n.Elems) + "]"
+	case *ast.DictLit:
+		var parts []string
+		for i := range n.Keys {
+			parts = append(parts, dump(n.Keys[i])+": "+dump(n.Values[i]))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
 	case *ast.UnaryExpr:
 		return "(" + n.Op.String() + " " + dump(n.X) + ")"
 	case *ast.BinaryExpr:
@@ -78,13 +87,26 @@ func dumpStmt(n ast.Node) string {
 		}
 		return "(struct " + n.Name.Name + " [" + strings.Join(fields, " ") + "])"
 	case *ast.AssignStmt:
+		if n.Targets != nil {
+			return "(" + n.Op.String() + " [" + dumpList(n.Targets) + "] " + dump(n.Value) + ")"
+		}
 		return "(" + n.Op.String() + " " + dump(n.Target) + " " + dump(n.Value) + ")"
 	case *ast.ExprStmt:
 		return dump(n.X)
 	case *ast.IfStmt:
 		return "(if " + dump(n.Cond) + " " + dump(n.Then) + " " + dump(n.Else) + ")"
 	case *ast.ForStmt:
-		return "(for " + dump(n.Var) + " " + dump(n.Iter) + " " + dump(n.Body) + ")"
+		vars := dump(n.Var)
+		if n.Vars != nil {
+			var names []string
+			for _, v := range n.Vars {
+				names = append(names, v.Name)
+			}
+			vars = "[" + strings.Join(names, " ") + "]"
+		}
+		return "(for " + vars + " " + dump(n.Iter) + " " + dump(n.Body) + ")"
+	case *ast.TryStmt:
+		return "(try " + dump(n.Body) + " " + dump(n.Var) + " " + dump(n.Catch) + ")"
 	case *ast.WhileStmt:
 		return "(while " + dump(n.Cond) + " " + dump(n.Body) + ")"
 	case *ast.BranchStmt:

@@ -35,7 +35,7 @@ func TestEveryOperatorParses(t *testing.T) {
 }
 
 // Every pair of binary operators nests by token's precedence, equal
-// precedence to the left.
+// precedence to the left except "**", which associates to the right.
 func TestBinaryPrecedence(t *testing.T) {
 	for _, p := range token.All() {
 		for _, q := range token.All() {
@@ -44,7 +44,7 @@ func TestBinaryPrecedence(t *testing.T) {
 			}
 			src := fmt.Sprintf("x = a %s b %s c", p, q)
 			want := fmt.Sprintf("(%s (%s a b) c)", q, p)
-			if q.Precedence() > p.Precedence() {
+			if q.Precedence() > p.Precedence() || p == token.Pow && q == token.Pow {
 				want = fmt.Sprintf("(%s a (%s b c))", p, q)
 			}
 			if got := dump(mustParse(t, src).Stmts[0].(*ast.AssignStmt).Value); got != want {
@@ -58,11 +58,11 @@ func TestBinaryPrecedence(t *testing.T) {
 // error at its position, never a panic.
 func TestUnknownOperatorSpelling(t *testing.T) {
 	c := &converter{errs: &ast.ErrorList{}}
-	tok := lexer.Token{Value: "**", Pos: lexer.Position{Filename: "t.gs", Line: 2, Column: 5}}
+	tok := lexer.Token{Value: "***", Pos: lexer.Position{Filename: "t.gs", Line: 2, Column: 5}}
 	if op := c.op(tok, token.Op.IsBinary, "binary"); op != token.Invalid {
-		t.Errorf("op(**) = %s, want Invalid", op)
+		t.Errorf("op(***) = %s, want Invalid", op)
 	}
-	if err := c.errs.Err(); err == nil || err.Error() != `t.gs:2:5: unknown binary operator "**"` {
+	if err := c.errs.Err(); err == nil || err.Error() != `t.gs:2:5: unknown binary operator "***"` {
 		t.Errorf("error = %v", err)
 	}
 	tok.Value = "!"
