@@ -59,10 +59,10 @@ kernel oob(x: array[f32, 2]) {
     x[i, j + 2] = 1.0                  ### "index 3 out of bounds for axis 1 of array m with shape \[2, 3\]"
 }
 array m: f32[2, 3] on "cuda:0"
-fn try() {
+fn attempt() {
     launch oob[2, 3](m) on "cuda:0"
 }
-try()
+attempt()
 ---
 //!cuda
 config.debug = true
