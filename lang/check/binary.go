@@ -17,6 +17,10 @@ func (b *body) binaryExpr(e *ast.BinaryExpr) operand {
 		b.errs.Add(e.OpPos, "the matrix product @ is only available in host code, not in a %s", b.kind)
 		return invalid()
 	}
+	if isHostOnlyOp(e.Op) {
+		b.errs.Add(e.OpPos, "%s is host-only: a %s has no lists, dicts or strings to search", e.Op, b.kind)
+		return invalid()
+	}
 	x := b.expr(e.X)
 	y := b.expr(e.Y)
 	return b.binary(e, e.Op, e.OpPos, x, y)
@@ -27,6 +31,9 @@ func (b *body) binaryExpr(e *ast.BinaryExpr) operand {
 func (b *body) binary(e ast.Expr, op token.Op, pos ast.Pos, x, y operand) operand {
 	if x.mode == modeInvalid || y.mode == modeInvalid {
 		return invalid()
+	}
+	if op == token.Pow && !anyVec(x, y) {
+		return b.pow(e, pos, x, y)
 	}
 	if anyVec(x, y) && !op.IsShift() {
 		return b.vecBinary(e, op, pos, x, y)

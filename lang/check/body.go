@@ -203,6 +203,10 @@ func (b *body) stmts(blk *ast.Block) {
 }
 
 func (b *body) stmt(s ast.Stmt) {
+	if what, does := hostOnlyStmt(s); what != "" {
+		b.errs.Add(s.Start(), "%s is host-only: a %s cannot %s", what, b.kind, does)
+		return
+	}
 	switch s := s.(type) {
 	case *ast.LetStmt:
 		b.let(s)
@@ -227,6 +231,38 @@ func (b *body) stmt(s ast.Stmt) {
 	default:
 		b.errs.Add(s.Start(), "%s not allowed in a %s", stmtName(s), b.kind)
 	}
+}
+
+// hostOnlyStmt names a host-only statement form and what it does, or
+// returns "" when s is no such form (HOST.md section 5: none of the host
+// additions enter kernels).
+func hostOnlyStmt(s ast.Stmt) (what, does string) {
+	switch s := s.(type) {
+	case *ast.TryStmt:
+		return "try", "catch errors"
+	case *ast.AssignStmt:
+		if s.Targets != nil {
+			return "unpacking", "assign several targets at once"
+		}
+	case *ast.ForStmt:
+		if s.Vars != nil {
+			return "unpacking", "loop over several names"
+		}
+	case *ast.LetStmt:
+		if isTuple(s.Value) {
+			return "a list of values", "unpack one"
+		}
+	case *ast.ReturnStmt:
+		if isTuple(s.Value) {
+			return "returning several values", "return a list"
+		}
+	}
+	return "", ""
+}
+
+func isTuple(e ast.Expr) bool {
+	l, ok := e.(*ast.ListLit)
+	return ok && l.Tuple
 }
 
 func stmtName(s ast.Stmt) string {
