@@ -138,6 +138,9 @@ func (p *fileParser) report(err error, start int) int {
 	}
 	msg := p.unexpected(idx, expect)
 	p.errs.Add(astPos(p.sc.toks[idx].Pos), "%s", msg)
+	if p.catchOnNextLine(idx) {
+		return idx + 1 // resume after the catch block, which belongs to this try
+	}
 	return idx
 }
 
@@ -196,19 +199,25 @@ func (p *fileParser) unexpected(idx int, expect string) string {
 // catchMsg words a catch on the line after its try's "}" (the newline
 // ended the try), and a catch with no try before it.
 func (p *fileParser) catchMsg(idx int, want string) string {
-	toks := p.sc.toks
-	tok := toks[idx]
-	isCatch := func(t lexer.Token) bool { return t.Type == tKeyword && t.Value == "catch" }
 	switch {
-	case want == `"catch"` && tok.Value == termNewline && tok.Type == tTerm && isCatch(toks[idx+1]):
+	case want == `"catch"` && p.catchOnNextLine(idx):
 		return "unexpected newline before catch: put catch on the line of the closing }"
 	case want == `"catch"`:
 		return "unexpected " + p.describe(idx) + ": try needs a catch block after its }"
-	case isCatch(tok):
+	case isCatch(p.sc.toks[idx]):
 		return "unexpected keyword catch: catch follows the } of a try block"
 	}
 	return ""
 }
+
+// catchOnNextLine reports whether token idx is a newline terminator
+// right before the keyword catch.
+func (p *fileParser) catchOnNextLine(idx int) bool {
+	tok := p.sc.toks[idx]
+	return tok.Type == tTerm && tok.Value == termNewline && isCatch(p.sc.toks[idx+1])
+}
+
+func isCatch(t lexer.Token) bool { return t.Type == tKeyword && t.Value == "catch" }
 
 // describe names token idx for a message.
 func (p *fileParser) describe(idx int) string {
