@@ -136,3 +136,25 @@ func TestDictContinuation(t *testing.T) {
 		t.Error("still open after }}")
 	}
 }
+
+// The REPL asks for more after an open dict or a dangling "**" or "in",
+// and not after a try block without its catch (catch must follow on the
+// line of the "}").
+func TestHostV3Incomplete(t *testing.T) {
+	for src, want := range map[string]bool{
+		"let d = {":            true,
+		"let d = {1: 2,\n":     true,
+		"x = 2 **":             true,
+		"x = k not in":         true,
+		"try {":                true,
+		"try { f() }":          false,
+		"let d = {1: 2}":       false,
+		"x = {1 2}":            false,
+		"try { } catch e {\n ": true,
+	} {
+		_, err := Parse("t.gs", []byte(src))
+		if got := IsIncomplete(err); got != want {
+			t.Errorf("IsIncomplete(%q) = %v (%v), want %v", src, got, err, want)
+		}
+	}
+}
