@@ -142,7 +142,9 @@
 //     `not` anywhere else is a name, so scripts that use it as one keep
 //     working. Python's `not x` (not before a name, literal, "!" or dict
 //     where no operand ends before it) is an error suggesting !x;
-//     `not(x)` and `not[i]` stay a call and an index of the name.
+//     `not(x)` and `not[i]` stay a call and an index of the name. The one
+//     cost: a name not right before in is read as the operator, so `for
+//     not in l` is an error (as any misuse of a reserved word).
 //   - A "{" is a dict when it stands where an operand must: after an
 //     operator, "(", "[", ",", ":", "=", or the keywords in, return and
 //     assert. Everywhere else (statement start, after a name, literal,
