@@ -13,8 +13,9 @@ import (
 type fnCode struct {
 	body execFn
 	nest int
-	// escapes: a fn is declared in the body, and its closure may keep
-	// the call's frame, which must then be the call's own.
+	// escapes: a fn is declared in the body (FnDecl.Escapes, from the
+	// resolver), and its closure may keep the call's frame, which must
+	// then be the call's own.
 	escapes bool
 }
 
@@ -23,7 +24,7 @@ type fnCode struct {
 func (c *compiler) fnDecl(d *ast.FnDecl) execFn {
 	saved, savedMax := c.nest, c.maxNest
 	c.nest, c.maxNest = 0, 0
-	code := &fnCode{body: c.block(d.Body.Stmts), escapes: declaresFn(d.Body.Stmts)}
+	code := &fnCode{body: c.block(d.Body.Stmts), escapes: d.Escapes}
 	code.nest = c.maxNest + 1
 	c.nest, c.maxNest = saved, savedMax
 	set := c.storer(d.Name)
@@ -31,43 +32,6 @@ func (c *compiler) fnDecl(d *ast.FnDecl) execFn {
 		set(th, fr, cell{v: &Closure{Decl: d, code: code, parent: fr, globals: th.globals}})
 		return ctrlNone, nil
 	}
-}
-
-// declaresFn reports whether a fn is declared anywhere in stmts (nested
-// blocks included; not inside a kernel, which has no host fns).
-func declaresFn(stmts []ast.Stmt) bool {
-	for _, s := range stmts {
-		var inner [][]ast.Stmt
-		switch s := s.(type) {
-		case *ast.FnDecl:
-			return true
-		case *ast.Block:
-			inner = append(inner, s.Stmts)
-		case *ast.IfStmt:
-			inner = append(inner, s.Then.Stmts)
-			if s.Else != nil {
-				inner = append(inner, []ast.Stmt{s.Else})
-			}
-		case *ast.ForStmt:
-			inner = append(inner, s.Body.Stmts)
-		case *ast.WhileStmt:
-			inner = append(inner, s.Body.Stmts)
-		case *ast.TryStmt:
-			inner = append(inner, s.Body.Stmts, s.Catch.Stmts)
-		case *ast.DeviceBlock:
-			inner = append(inner, s.Body.Stmts)
-		case *ast.AllocatorBlock:
-			inner = append(inner, s.Body.Stmts)
-		case *ast.CaptureBlock:
-			inner = append(inner, s.Body.Stmts)
-		}
-		for _, list := range inner {
-			if declaresFn(list) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // call compiles a call. A fn called with positional arguments gets them
@@ -338,7 +302,7 @@ type callSite struct {
 var errDepth = errors.New("call stack too deep")
 
 // callClosure runs a fn with its positional arguments (cells) and keyword
-// arguments. A fn in which no other fn is declared (fnCode.escapes false)
+// arguments. A fn in which no other fn is declared (FnDecl.Escapes false)
 // runs in a frame the thread reuses for every call at its depth, so that
 // such calls allocate nothing.
 func (th *Thread) callClosure(cl *Closure, args []cell, names []string, kw []Value, pos *ast.Pos) (cell, error) {

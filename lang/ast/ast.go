@@ -189,6 +189,10 @@ type FnDecl struct {
 	Params    []*Param
 	Body      *Block
 	NumLocals int // frame size, set by the resolver (params first)
+	// Escapes, set by the resolver, says that a fn is declared inside
+	// this one: a closure may outlive the call and keep its frame, so
+	// the frame cannot be reused after the call returns.
+	Escapes bool
 }
 
 // KernelDecl is `kernel name(p: T, ...) [block(B0, ...)] [fast] { }`.

@@ -13,19 +13,13 @@ func (b *body) binaryExpr(e *ast.BinaryExpr) operand {
 	if e.Op.IsLogical() {
 		return b.logical(e)
 	}
-	switch e.Op {
-	case token.MatMul:
+	if e.Op == token.MatMul {
 		b.errs.Add(e.OpPos, "the matrix product @ is only available in host code, not in a %s", b.kind)
 		return invalid()
-	case token.In, token.NotIn:
-		b.errs.Add(e.OpPos, "%s is host-only: membership in a list, dict or string, which a %s has none of", e.Op, b.kind)
+	}
+	if isHostOnlyOp(e.Op) {
+		b.errs.Add(e.OpPos, "%s is host-only: a %s has no lists, dicts or strings to search", e.Op, b.kind)
 		return invalid()
-	case token.Pow:
-		// x ** y in a kernel is pow(x, y), as in Warp.
-		pow := &ast.CallExpr{Fun: &ast.Ident{Pos: e.OpPos, Name: "pow"}, Lparen: e.OpPos, Args: []ast.Expr{e.X, e.Y}}
-		x := b.call(pow, false)
-		x.expr = e
-		return x
 	}
 	x := b.expr(e.X)
 	y := b.expr(e.Y)
@@ -37,6 +31,9 @@ func (b *body) binaryExpr(e *ast.BinaryExpr) operand {
 func (b *body) binary(e ast.Expr, op token.Op, pos ast.Pos, x, y operand) operand {
 	if x.mode == modeInvalid || y.mode == modeInvalid {
 		return invalid()
+	}
+	if op == token.Pow && !anyVec(x, y) {
+		return b.pow(e, pos, x, y)
 	}
 	if anyVec(x, y) && !op.IsShift() {
 		return b.vecBinary(e, op, pos, x, y)

@@ -203,28 +203,20 @@ func (b *body) stmts(blk *ast.Block) {
 }
 
 func (b *body) stmt(s ast.Stmt) {
+	if what, does := hostOnlyStmt(s); what != "" {
+		b.errs.Add(s.Start(), "%s is host-only: a %s cannot %s", what, b.kind, does)
+		return
+	}
 	switch s := s.(type) {
 	case *ast.LetStmt:
-		if t, ok := s.Value.(*ast.ListLit); ok && t.Tuple {
-			b.errs.Add(t.Pos, "a list of values (let a, b = x, y) is host-only: a %s declares one name at a time", b.kind)
-			return
-		}
 		b.let(s)
 	case *ast.AssignStmt:
-		if len(s.Targets) > 0 {
-			b.errs.Add(s.Pos, "assigning several targets (a, b = ...) is host-only: a %s assigns one at a time", b.kind)
-			return
-		}
 		b.assign(s)
 	case *ast.ExprStmt:
 		b.exprStmt(s)
 	case *ast.IfStmt:
 		b.ifStmt(s)
 	case *ast.ForStmt:
-		if s.Var == nil {
-			b.errs.Add(s.Pos, "a for with several names is host-only: a %s loops over range(...) with one", b.kind)
-			return
-		}
 		b.forStmt(s)
 	case *ast.WhileStmt:
 		b.whileStmt(s)
@@ -241,12 +233,42 @@ func (b *body) stmt(s ast.Stmt) {
 	}
 }
 
+// hostOnlyStmt names a host-only statement form and what it does, or
+// returns "" when s is no such form (HOST.md section 5: none of the host
+// additions enter kernels).
+func hostOnlyStmt(s ast.Stmt) (what, does string) {
+	switch s := s.(type) {
+	case *ast.TryStmt:
+		return "try", "catch errors"
+	case *ast.AssignStmt:
+		if s.Targets != nil {
+			return "unpacking", "assign several targets at once"
+		}
+	case *ast.ForStmt:
+		if s.Vars != nil {
+			return "unpacking", "loop over several names"
+		}
+	case *ast.LetStmt:
+		if isTuple(s.Value) {
+			return "a list of values", "unpack one"
+		}
+	case *ast.ReturnStmt:
+		if isTuple(s.Value) {
+			return "returning several values", "return a list"
+		}
+	}
+	return "", ""
+}
+
+func isTuple(e ast.Expr) bool {
+	l, ok := e.(*ast.ListLit)
+	return ok && l.Tuple
+}
+
 func stmtName(s ast.Stmt) string {
 	switch s.(type) {
 	case *ast.AssertStmt:
 		return "assert"
-	case *ast.TryStmt:
-		return "try (host-only: errors are caught in host code)"
 	case *ast.FnDecl:
 		return "fn declaration"
 	case *ast.KernelDecl:

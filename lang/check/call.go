@@ -60,6 +60,10 @@ func isBuiltin(name string) bool {
 // statement (the result, if any, is dropped).
 func (b *body) call(e *ast.CallExpr, stmt bool) operand {
 	id, ok := e.Fun.(*ast.Ident)
+	if attr, isAttr := e.Fun.(*ast.AttrExpr); isAttr {
+		b.errs.Add(attr.Name.Pos, "method calls are host-only: a %s cannot call %s", b.kind, exprString(e.Fun))
+		return invalid()
+	}
 	if !ok {
 		b.errs.Add(e.Fun.Start(), "cannot call %s", exprString(e.Fun))
 		return invalid()

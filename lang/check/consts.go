@@ -221,11 +221,29 @@ func (e *constEval) binary(x *ast.BinaryExpr) (Const, bool) {
 	if x.Op.IsLogical() || x.Op.IsComparison() {
 		return e.boolOp(x, a.Val, b.Val), true
 	}
+	if x.Op == token.Pow {
+		return e.pow(x, t, a.Val, b.Val)
+	}
 	tok := binTokens[x.Op]
 	if x.Op == token.Quo && a.Val.Kind() == constant.Int && b.Val.Kind() == constant.Int && !t.IsFloat() {
 		tok = gotoken.QUO_ASSIGN // go/constant's truncated integer division
 	}
 	return e.result(x, t, constant.BinaryOp(a.Val, tok, b.Val))
+}
+
+// pow folds a ** b exactly (powConst); a float power of typed ints is
+// an error, as the type cannot hold it.
+func (e *constEval) pow(x *ast.BinaryExpr, t ir.Type, a, b constant.Value) (Const, bool) {
+	v, msg := powConst(a, b)
+	switch {
+	case msg != "":
+		e.errs.Add(x.OpPos, "%s", msg)
+		return Const{}, false
+	case v.Kind() == constant.Float && t.IsInt():
+		e.errs.Add(x.OpPos, "%s is a float, not %s", exprString(x), t)
+		return Const{}, false
+	}
+	return e.result(x, t, v)
 }
 
 // operandsFit reports (and explains) operands op does not take.
@@ -241,7 +259,7 @@ func (e *constEval) operandsFit(x *ast.BinaryExpr, a, b constant.Value) bool {
 		ok = bools || nums
 	case token.Rem, token.And, token.Or, token.Xor, token.Shl, token.Shr:
 		ok = ints
-	case token.Add, token.Sub, token.Mul, token.Quo, token.Lss, token.Leq, token.Gtr, token.Geq:
+	case token.Add, token.Sub, token.Mul, token.Quo, token.Lss, token.Leq, token.Gtr, token.Geq, token.Pow:
 		ok = nums
 	}
 	if !ok {

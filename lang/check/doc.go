@@ -228,14 +228,6 @@
 //
 // # Decisions where the design was silent
 //
-//   - The host language v3's forms stay host-only (HOST.md section 5): a
-//     kernel or func refuses dict literals, `in` and `not in`, try,
-//     several assignment targets, several for names and bare value lists
-//     with a message that says they are host-only. `x ** y` in a kernel is
-//     pow(x, y), as in Warp (a float, by pow's rules); a const refuses
-//     `**` (consts fold with go/constant, which has no power).
-//   - A catch block's name is scoped to the catch block; each name of
-//     `for a, b in xs` is a loop variable as the one name of a for is.
 //   - A `capture NAME` block binds NAME after its body, so the body still
 //     sees an earlier NAME. Array declarations and lets bind after their
 //     initializers.
@@ -326,4 +318,39 @@
 //   - Names inside kernels that are not visible there: a host variable
 //     gives `kernel K cannot use host variable X; pass it as a parameter`,
 //     a predeclared host builtin `kernel K cannot use host builtin X`.
+//
+// # Host language v3 (HOST.md sections 2, 3 and 5)
+//
+//   - The resolver gives a multi-name for's names (ForStmt.Vars)
+//     consecutive slots in a scope of the loop (VarUsed: the body reads
+//     any of them); a name repeated in one for clause is an error (as
+//     in Go; Python would bind the last value). A catch's name
+//     (TryStmt.Var) is a slot of the enclosing frame, visible in the catch
+//     block only; the try block is a scope of its own. Every one of an
+//     assignment's Targets is checked as a single target is. Dict keys
+//     and values resolve as any expression. Slots keep the existing
+//     numbering: params first, then declarations in source order.
+//   - FnDecl.Escapes is set on every fn that holds a fn declaration at any
+//     depth (its blocks, ifs, loops, try and catch blocks, and the bodies
+//     of its nested fns): a closure made there may keep its frame alive.
+//     A fn that only calls other fns does not escape.
+//   - Kernels and funcs refuse each host-only form with an error that says
+//     so, at the form's position: "dicts are host-only: a kernel cannot
+//     build one", "in is host-only: ...", "try is host-only: a kernel
+//     cannot catch errors", "unpacking is host-only: ..." (several
+//     targets, several for names), "a list of values is host-only" (let
+//     a, b = 1, 2), "returning several values is host-only", "method calls
+//     are host-only: a kernel cannot call x.append" (any call of an
+//     attribute, an import's member included).
+//   - `**` in a kernel or func: constant ** constant folds exactly
+//     (powConst: an int to a non-negative int stays an int and an
+//     untyped one may then take any int type that holds it; a negative or
+//     float exponent gives a float; a result of more than 128 bits is an
+//     "overflows" error without being computed, so 10 ** 100000 costs
+//     nothing). A float operand lowers as pow(x, y) does (the math op,
+//     the operands unified as pow's arguments are); an int ** int that is
+//     not constant is an error suggesting a float operand or a loop, since
+//     there is no int power op and a device would overflow silently. `x
+//     **= y` follows. Consts fold `**` the same way; in and not in are not
+//     constant operators.
 package check

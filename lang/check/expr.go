@@ -29,6 +29,9 @@ func (b *body) expr(e ast.Expr) operand {
 		return b.binaryExpr(e)
 	case *ast.CallExpr:
 		return b.call(e, false)
+	case *ast.DictLit:
+		b.errs.Add(e.Pos, "dicts are host-only: a %s cannot build one", b.kind)
+		return invalid()
 	case *ast.IndexExpr:
 		return b.index(e)
 	case *ast.SliceComponent:
@@ -59,12 +62,10 @@ func exprKind(e ast.Expr) string {
 	case *ast.NilLit:
 		return "nil"
 	case *ast.ListLit:
-		if e.(*ast.ListLit).Tuple {
+		if isTuple(e) {
 			return "a list of values (host-only)"
 		}
 		return "list"
-	case *ast.DictLit:
-		return "dict (dicts are host-only)"
 	}
 	return "expression"
 }

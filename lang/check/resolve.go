@@ -31,6 +31,7 @@ type resolver struct {
 	top        *rscope
 	scope      *rscope
 	frames     []*frame
+	fns        []*ast.FnDecl // the fns being resolved, outermost first
 	numGlobals int
 	loops      int                 // loop nesting inside the current fn (or top level)
 	declared   map[string]bool     // host names declared in this chunk outside fns
@@ -289,7 +290,7 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 		}
 	case *ast.AssignStmt:
 		r.expr(s.Value)
-		if s.Target != nil {
+		if s.Targets == nil {
 			r.assignTarget(s.Target)
 		}
 		for _, t := range s.Targets {
@@ -300,26 +301,11 @@ func (r *resolver) stmt(s ast.Stmt, top bool) {
 	case *ast.IfStmt:
 		r.ifStmt(s)
 	case *ast.ForStmt:
-		r.expr(s.Iter)
-		r.push()
-		if s.Var == nil { // for a, b in ...: each name is stored
-			for _, id := range s.Vars {
-				r.declare(id)
-			}
-			r.loop(s.Body)
-			r.pop()
-			return
-		}
-		b := r.declare(s.Var)
-		r.loop(s.Body)
-		r.pop()
-		s.VarUsed = r.used[b]
+		r.forStmt(s)
 	case *ast.TryStmt:
 		r.block(s.Body)
-		r.push() // the error's name is the catch block's
-		if s.Var != nil {
-			r.declare(s.Var)
-		}
+		r.push() // the error's name is seen only in the catch block
+		r.declare(s.Var)
 		r.block(s.Catch)
 		r.pop()
 	case *ast.WhileStmt:
@@ -397,6 +383,31 @@ func (r *resolver) declStmt(s ast.Stmt, top bool) {
 	}
 }
 
+// forStmt gives the loop's names (Var, or every one of Vars) slots in
+// a scope of their own; VarUsed says whether the body reads any of them.
+func (r *resolver) forStmt(s *ast.ForStmt) {
+	r.expr(s.Iter)
+	r.push()
+	names := s.Vars
+	if s.Var != nil {
+		names = []*ast.Ident{s.Var}
+	}
+	seen := map[string]bool{}
+	var bs []binding
+	for _, id := range names {
+		if seen[id.Name] {
+			r.errs.Add(id.Pos, "%s repeated in the for clause", id.Name)
+		}
+		seen[id.Name] = true
+		bs = append(bs, r.declare(id))
+	}
+	r.loop(s.Body)
+	r.pop()
+	for _, b := range bs {
+		s.VarUsed = s.VarUsed || r.used[b]
+	}
+}
+
 func (r *resolver) ifStmt(s *ast.IfStmt) {
 	r.expr(s.Cond)
 	r.block(s.Then)
@@ -412,7 +423,13 @@ func (r *resolver) loop(body *ast.Block) {
 }
 
 func (r *resolver) fnDecl(s *ast.FnDecl) {
-	// The name was hoisted by the enclosing block.
+	// The name was hoisted by the enclosing block. Every fn that holds
+	// this one, at any depth, may have its frame kept by a closure.
+	for _, outer := range r.fns {
+		outer.Escapes = true
+	}
+	r.fns = append(r.fns, s)
+	defer func() { r.fns = r.fns[:len(r.fns)-1] }()
 	f := &frame{}
 	r.frames = append(r.frames, f)
 	savedLoops := r.loops

@@ -190,9 +190,24 @@ func writeExpr(b *strings.Builder, e ast.Expr) {
 	case *ast.NilLit:
 		b.WriteString("nil")
 	case *ast.ListLit:
+		if e.Tuple {
+			writeList(b, e.Elems)
+			return
+		}
 		b.WriteByte('[')
 		writeList(b, e.Elems)
 		b.WriteByte(']')
+	case *ast.DictLit:
+		b.WriteByte('{')
+		for i := range e.Keys {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			writeExpr(b, e.Keys[i])
+			b.WriteString(": ")
+			writeExpr(b, e.Values[i])
+		}
+		b.WriteByte('}')
 	case *ast.UnaryExpr:
 		b.WriteString(e.Op.String())
 		writeExpr(b, e.X)

@@ -51,7 +51,7 @@ func (c *converter) stmt(s *pStmt) ast.Stmt {
 	case s.Branch != nil:
 		return &ast.BranchStmt{Pos: astPos(s.Branch.Pos), Tok: s.Branch.Value}
 	case s.Return != nil:
-		return &ast.ReturnStmt{Pos: astPos(s.Return.Kw.Pos), Value: c.tuple(s.Return.Value, s.Return.More)}
+		return &ast.ReturnStmt{Pos: astPos(s.Return.Kw.Pos), Value: c.optTuple(s.Return.Value)}
 	case s.Assert != nil:
 		return &ast.AssertStmt{Pos: astPos(s.Assert.Kw.Pos), Cond: c.expr(s.Assert.Cond), Msg: c.optExpr(s.Assert.Msg)}
 	case s.Import != nil:
@@ -68,11 +68,7 @@ func (c *converter) stmt(s *pStmt) ast.Stmt {
 		return c.scope(s.Scope)
 	case s.Try != nil:
 		t := s.Try
-		st := &ast.TryStmt{Pos: astPos(t.Kw.Pos), Body: c.block(t.Body), CatchPos: astPos(t.Catch.Pos), Catch: c.block(t.Handler)}
-		if t.Var != nil {
-			st.Var = c.ident(t.Var)
-		}
-		return st
+		return &ast.TryStmt{Pos: astPos(t.Kw.Pos), Body: c.block(t.Body), CatchPos: astPos(t.Catch.Pos), Var: c.ident(t.Var), Catch: c.block(t.Handler)}
 	case s.Block != nil:
 		return c.block(s.Block)
 	case s.Simple != nil:
@@ -94,31 +90,21 @@ func (c *converter) block(b *pBlock) *ast.Block {
 	return out
 }
 
+// forStmt puts one loop name in Var, several in Vars (Var nil).
 func (c *converter) forStmt(f *pFor) ast.Stmt {
 	s := &ast.ForStmt{Pos: astPos(f.Kw.Pos), Iter: c.expr(f.Iter), Body: c.block(f.Body)}
-	if len(f.Vars) == 0 {
-		s.Var = c.ident(f.Var)
+	if len(f.Vars) == 1 {
+		s.Var = c.ident(f.Vars[0])
 		return s
 	}
-	s.Vars = append(s.Vars, c.ident(f.Var))
 	for _, v := range f.Vars {
 		s.Vars = append(s.Vars, c.ident(v))
 	}
 	return s
 }
 
-// tuple is the value of `= x, y` or `return x, y`: a Tuple ListLit of
-// two or more values, else the one value (nil for none).
-func (c *converter) tuple(first *pExpr, more []*pExpr) ast.Expr {
-	x := c.optExpr(first)
-	if len(more) == 0 {
-		return x
-	}
-	return &ast.ListLit{Pos: x.Start(), Elems: append([]ast.Expr{x}, c.exprs(more)...), Tuple: true}
-}
-
 func (c *converter) let(l *pLet) ast.Stmt {
-	s := &ast.LetStmt{Pos: astPos(l.Kw.Pos), Type: c.typ(l.Type), Value: c.tuple(l.Value, l.More)}
+	s := &ast.LetStmt{Pos: astPos(l.Kw.Pos), Type: c.typ(l.Type), Value: c.tuple(l.Value)}
 	for _, n := range l.Names {
 		s.Names = append(s.Names, c.ident(n))
 	}
@@ -276,34 +262,61 @@ func (c *converter) scope(p *pScope) ast.Stmt {
 	return &ast.CaptureBlock{Pos: pos, Name: name, Device: dev, Body: body}
 }
 
+// simple converts an expression statement or an assignment; several
+// targets (a, b = ...) go to Targets with a nil Target and need "=".
 func (c *converter) simple(s *pSimple) ast.Stmt {
 	x := c.expr(s.X)
 	if s.Op == nil {
 		if len(s.More) > 0 {
-			c.errorf(c.expr(s.More[0]).Start(), "a list of expressions is not a statement (a, b = ... assigns them)")
-		}
-		if len(s.Vals) > 0 {
-			c.errorf(c.expr(s.Vals[0]).Start(), "unexpected \",\" after the statement")
+			c.errorf(c.expr(s.More[0]).Start(), "a list of expressions is not a statement (to unpack, write a, b = value)")
 		}
 		return &ast.ExprStmt{X: x}
 	}
-	targets := append([]ast.Expr{x}, c.exprs(s.More)...)
-	for _, t := range targets {
-		switch t.(type) {
-		case *ast.Ident, *ast.IndexExpr, *ast.AttrExpr:
-		default:
-			c.errorf(t.Start(), "cannot assign to %s", describeExpr(t))
-		}
+	targets := []ast.Expr{x}
+	for _, m := range s.More {
+		targets = append(targets, c.expr(m))
 	}
-	op := c.op(*s.Op, token.Op.IsAssign, "assignment")
-	st := &ast.AssignStmt{Pos: x.Start(), Target: x, Op: op, OpPos: astPos(s.Op.Pos), Value: c.tuple(s.Value, s.Vals)}
+	for _, t := range targets {
+		c.target(t)
+	}
+	op, opPos := c.op(*s.Op, token.Op.IsAssign, "assignment"), astPos(s.Op.Pos)
+	st := &ast.AssignStmt{Pos: x.Start(), Target: x, Op: op, OpPos: opPos, Value: c.tuple(s.Value)}
 	if len(targets) > 1 {
-		if op != token.Assign {
-			c.errorf(astPos(s.Op.Pos), "%s assigns to one target: several targets take =", op)
+		if op != token.Assign && op != token.Invalid {
+			c.errorf(opPos, "%s takes one target: several targets are assigned with =", op)
 		}
-		st.Target, st.Targets = nil, targets
+		st.Target, st.Targets, st.Op = nil, targets, token.Assign
 	}
 	return st
+}
+
+// target reports an expression that cannot be assigned to.
+func (c *converter) target(x ast.Expr) {
+	switch x.(type) {
+	case *ast.Ident, *ast.IndexExpr, *ast.AttrExpr:
+	default:
+		c.errorf(x.Start(), "cannot assign to %s", describeExpr(x))
+	}
+}
+
+// tuple converts a value: one expression, or a bare list a, b as a
+// ListLit with Tuple set (at the first element's position).
+func (c *converter) tuple(t *pTuple) ast.Expr {
+	if len(t.More) == 0 {
+		return c.expr(t.X)
+	}
+	elems, d := c.subExprs(append([]*pExpr{t.X}, t.More...))
+	l := &ast.ListLit{Pos: elems[0].Start(), Elems: elems, Tuple: true}
+	c.nested(l.Pos, d)
+	c.tooDeep = false
+	return l
+}
+
+func (c *converter) optTuple(t *pTuple) ast.Expr {
+	if t == nil {
+		return nil
+	}
+	return c.tuple(t)
 }
 
 // op maps an operator's spelling to the enum once, here; a spelling the
@@ -326,6 +339,8 @@ func describeExpr(x ast.Expr) string {
 		return "a literal"
 	case *ast.ListLit:
 		return "a list literal"
+	case *ast.DictLit:
+		return "a dict literal"
 	case *ast.ParenExpr:
 		return "a parenthesized expression"
 	}
@@ -418,31 +433,13 @@ func (c *converter) climb(x operand, rest []*pBin, ops []token.Op, i *int, minPr
 		*i++
 		yx, yd := c.unary(b.Y)
 		y := operand{yx, yd}
-		for *i < len(rest) && (ops[*i].Precedence() > prec || op == token.Pow && ops[*i] == token.Pow) {
-			next := prec + 1
-			if op == token.Pow {
-				next = prec // ** is right-associative: 2 ** 3 ** 2 is 2 ** 9
-			}
-			y = c.climb(y, rest, ops, i, next)
+		for *i < len(rest) && ops[*i].Precedence() > prec {
+			y = c.climb(y, rest, ops, i, prec+1)
 		}
 		pos := astPos(b.Op.Pos)
-		bin := ast.Expr(&ast.BinaryExpr{X: x.x, Op: op, OpPos: pos, Y: y.x})
-		if op == token.Pow {
-			bin = powUnder(x.x, pos, y.x)
-		}
-		x = operand{bin, c.nested(pos, max(x.depth, y.depth))}
+		x = operand{&ast.BinaryExpr{X: x.x, Op: op, OpPos: pos, Y: y.x}, c.nested(pos, max(x.depth, y.depth))}
 	}
 	return x
-}
-
-// powUnder builds x ** y where x may carry prefix operators: ** binds
-// tighter than they do (Python's rule), so -2 ** 2 is -(2 ** 2), while
-// (-2) ** 2, a ParenExpr, stays as written.
-func powUnder(x ast.Expr, pos ast.Pos, y ast.Expr) ast.Expr {
-	if u, ok := x.(*ast.UnaryExpr); ok {
-		return &ast.UnaryExpr{Pos: u.Pos, Op: u.Op, X: powUnder(u.X, pos, y)}
-	}
-	return &ast.BinaryExpr{X: x, Op: token.Pow, OpPos: pos, Y: y}
 }
 
 // unary builds prefix operators around their operand; suffixes bind
@@ -457,7 +454,12 @@ func (c *converter) unary(u *pUnary) (ast.Expr, int) {
 	for _, s := range u.Sufs {
 		x, d = c.suffix(x, d, s)
 	}
-	return x, d
+	if u.Pow == nil {
+		return x, d
+	}
+	pos := astPos(u.PowTok.Pos)
+	y, yd := c.unary(u.Pow)
+	return &ast.BinaryExpr{X: x, Op: c.op(*u.PowTok, token.Op.IsBinary, "binary"), OpPos: pos, Y: y}, c.nested(pos, max(d, yd))
 }
 
 func (c *converter) primary(p *pPrimary) (ast.Expr, int) {
@@ -471,15 +473,7 @@ func (c *converter) primary(p *pPrimary) (ast.Expr, int) {
 		elems, d := c.subExprs(p.List.Elems)
 		return &ast.ListLit{Pos: pos, Elems: elems}, c.nested(pos, d)
 	case p.Dict != nil:
-		pos := astPos(p.Dict.Lbrace.Pos)
-		dict, depth := &ast.DictLit{Pos: pos}, 0
-		for _, e := range p.Dict.Entries {
-			k, dk := c.subExpr(e.Key)
-			v, dv := c.subExpr(e.Value)
-			dict.Keys, dict.Values = append(dict.Keys, k), append(dict.Values, v)
-			depth = max(depth, dk, dv)
-		}
-		return dict, c.nested(pos, depth)
+		return c.dict(p.Dict)
 	}
 	t := *p.Tok
 	pos := astPos(t.Pos)
@@ -493,6 +487,17 @@ func (c *converter) primary(p *pPrimary) (ast.Expr, int) {
 	}
 	kind, v := literalValue(t)
 	return &ast.BasicLit{Pos: pos, Kind: kind, Raw: t.Value, Value: v}, 1
+}
+
+func (c *converter) dict(p *pDict) (ast.Expr, int) {
+	pos := astPos(p.Lbrace.Pos)
+	out, d := &ast.DictLit{Pos: pos}, 0
+	for _, e := range p.Entries {
+		k, kd := c.subExpr(e.Key)
+		v, vd := c.subExpr(e.Value)
+		out.Keys, out.Values, d = append(out.Keys, k), append(out.Values, v), max(d, kd, vd)
+	}
+	return out, c.nested(pos, d)
 }
 
 // suffix applies s to x, whose tree is d deep.

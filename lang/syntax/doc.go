@@ -79,30 +79,6 @@
 //     is an error.
 //   - "@" is a binary operator (matrix product, token.MatMul) at the
 //     precedence of "*", as in NumPy (token.Op.Precedence).
-//   - "**" (token.Pow) binds tighter than everything, the prefix
-//     operators on its left included, and associates to the right, as
-//     Python's: -2 ** 2 is -(2 ** 2), 2 ** 3 ** 2 is 2 ** 9, (-2) ** 2 is
-//     4; its right operand may carry a prefix operator (2 ** -1). The
-//     converter builds it (powUnder), since the grammar's chain puts the
-//     prefix operators on the operand.
-//   - `in` and `not in` are comparisons (Python's precedence). `not` is a
-//     word only before `in` (the scanner emits the one token "not in");
-//     elsewhere it is a name, so no script that names a variable not
-//     breaks.
-//   - A "{" opens a dict literal where an operand is expected: after "=",
-//     "(", "[", ",", ":", an operator, return or in, and inside a dict; a
-//     "{" that starts a statement or follows a statement's header (a
-//     name, ")", "]", "}", else, try, catch) opens a block. The scanner
-//     marks a dict's "{" as a DictOpen token, so the grammar stays LL(1),
-//     and inserts no terminator inside a dict's braces (entries may span
-//     lines), as inside "(" and "[". `for k in {"a": 1} {` reads the first
-//     brace as a dict and the one after its "}" as the body.
-//   - try and catch are reserved. `catch` follows the try block's "}" on
-//     its line, as else does; its name is optional (`catch {`).
-//   - A bare comma list of values (`a, b = b, a`, `let q, r = 1, 2`,
-//     `return q, r`) is an ast.ListLit with Tuple set; several assignment
-//     targets fill AssignStmt.Targets and take only "=", and
-//     `for i, v in xs` fills ForStmt.Vars.
 //   - Assignment targets are names, index expressions (slices included)
 //     and attributes; calls, literals and parenthesized expressions are
 //     errors.
@@ -149,4 +125,46 @@
 //   - Keywords lists reserved and contextual keywords together, sorted:
 //     its users (REPL completion) offer both, and a tool that needs the
 //     distinction can lex the word.
+//
+// # Host language v3 (HOST.md section 3)
+//
+//   - `**` (token.Pow) is parsed with the operand, not in the binary
+//     chain, as Python's grammar does: an operand with its suffixes, then
+//     "**" and a right operand that may carry prefix operators. So
+//     `2 ** 3 ** 2` is 2 ** (3 ** 2), `-2 ** 2` is -(2 ** 2), `2 ** -1`
+//     works and `-a ** -b ** c` is -(a ** -(b ** c)). A chain of "**" at
+//     one bracket depth counts against the prefix-operator limit (200), as
+//     the grammar recurses over it. `**=` is a compound assignment.
+//   - `in` and `not in` are binary operators at comparison precedence
+//     (left-associative with == and <: `a < b in c` is (a < b) in c).
+//     `not` is no keyword: the scanner reads `not` followed by `in` (spaces
+//     or tabs between, not a newline) as the one operator token, and
+//     `not` anywhere else is a name, so scripts that use it as one keep
+//     working. Python's `not x` (not before a name, literal, "!" or dict
+//     where no operand ends before it) is an error suggesting !x;
+//     `not(x)` and `not[i]` stay a call and an index of the name. The one
+//     cost: a name not right before in is read as the operator, so `for
+//     not in l` is an error (as any misuse of a reserved word).
+//   - A "{" is a dict when it stands where an operand must: after an
+//     operator, "(", "[", ",", ":", "=", or the keywords in, return and
+//     assert. Everywhere else (statement start, after a name, literal,
+//     ")", "]", "}", another "{", else, try, catch) it opens a block, so
+//     `for k in {"a": 1} {` reads the dict then the body, and a statement
+//     `{ ... }` is always a block (`{1: 2}` alone is an error, not a
+//     dict). The scanner gives a dict's "{" its own token type (Dict);
+//     inside it newlines do not end statements, as inside "(" and "[".
+//     Entries are `key: value` separated by commas, a trailing comma
+//     allowed. A dict is ast.DictLit{Pos: "{", Keys, Values}.
+//   - `try { } catch e { }` and `try { } catch { }`: try and catch are
+//     reserved words; catch follows the try's "}" on its line (as else),
+//     and the error says so when it does not. ast.TryStmt{Pos, Body,
+//     CatchPos, Var (nil without a name), Catch}.
+//   - Unpacking: a statement `a, b = v` has its targets (each a name,
+//     index or attribute) in AssignStmt.Targets with a nil Target and Op
+//     token.Assign; a compound operator with several targets, and `a, b`
+//     without "=", are errors. The value of an assignment, a let and a
+//     return may be a bare list `x, y` (no trailing comma): an
+//     ast.ListLit with Tuple set, positioned at its first element. `for i,
+//     v in e {` puts two or more names in ForStmt.Vars with a nil Var.
+//     Call arguments, list elements and assert's message are unaffected.
 package syntax

@@ -31,9 +31,9 @@ func dump(n ast.Node) string {
 	case *ast.DictLit:
 		var parts []string
 		for i := range n.Keys {
-			parts = append(parts, dump(n.Keys[i])+":"+dump(n.Values[i]))
+			parts = append(parts, dump(n.Keys[i])+": "+dump(n.Values[i]))
 		}
-		return "{" + strings.Join(parts, " ") + "}"
+		return "{" + strings.Join(parts, ", ") + "}"
 	case *ast.UnaryExpr:
 		return "(" + n.Op.String() + " " + dump(n.X) + ")"
 	case *ast.BinaryExpr:
@@ -91,21 +91,22 @@ func dumpStmt(n ast.Node) string {
 			return "(" + n.Op.String() + " [" + dumpList(n.Targets) + "] " + dump(n.Value) + ")"
 		}
 		return "(" + n.Op.String() + " " + dump(n.Target) + " " + dump(n.Value) + ")"
-	case *ast.TryStmt:
-		return "(try " + dump(n.Body) + " " + dump(n.Var) + " " + dump(n.Catch) + ")"
 	case *ast.ExprStmt:
 		return dump(n.X)
 	case *ast.IfStmt:
 		return "(if " + dump(n.Cond) + " " + dump(n.Then) + " " + dump(n.Else) + ")"
 	case *ast.ForStmt:
+		vars := dump(n.Var)
 		if n.Vars != nil {
 			var names []string
-			for _, id := range n.Vars {
-				names = append(names, id.Name)
+			for _, v := range n.Vars {
+				names = append(names, v.Name)
 			}
-			return "(for [" + strings.Join(names, " ") + "] " + dump(n.Iter) + " " + dump(n.Body) + ")"
+			vars = "[" + strings.Join(names, " ") + "]"
 		}
-		return "(for " + dump(n.Var) + " " + dump(n.Iter) + " " + dump(n.Body) + ")"
+		return "(for " + vars + " " + dump(n.Iter) + " " + dump(n.Body) + ")"
+	case *ast.TryStmt:
+		return "(try " + dump(n.Body) + " " + dump(n.Var) + " " + dump(n.Catch) + ")"
 	case *ast.WhileStmt:
 		return "(while " + dump(n.Cond) + " " + dump(n.Body) + ")"
 	case *ast.BranchStmt:

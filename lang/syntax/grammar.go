@@ -42,8 +42,8 @@ type pStmt struct {
 	Block  *pBlock      `parser:"| @@"`
 }
 
-// pTry is `try { } catch [name] { }`; catch follows the "}" on its line,
-// as else does.
+// pTry is `try { } catch [name] { }`; catch follows "}" on its line, as
+// else does.
 type pTry struct {
 	Kw      lexer.Token `parser:"@\"try\""`
 	Body    *pBlock     `parser:"@@"`
@@ -72,8 +72,7 @@ type pLet struct {
 	Kw    lexer.Token `parser:"@\"let\""`
 	Names []*pIdent   `parser:"@@ ( \",\" @@ )*"`
 	Type  *pType      `parser:"( \":\" @@ )?"`
-	Value *pExpr      `parser:"\"=\" @@"`
-	More  []*pExpr    `parser:"( \",\" @@ )*"`
+	Value *pTuple     `parser:"\"=\" @@"`
 }
 
 type pConst struct {
@@ -119,8 +118,7 @@ type pIf struct {
 
 type pFor struct {
 	Kw   lexer.Token `parser:"@\"for\""`
-	Var  *pIdent     `parser:"@@"`
-	Vars []*pIdent   `parser:"( \",\" @@ )* \"in\""`
+	Vars []*pIdent   `parser:"@@ ( \",\" @@ )* \"in\""`
 	Iter *pExpr      `parser:"@@"`
 	Body *pBlock     `parser:"@@"`
 }
@@ -133,8 +131,14 @@ type pWhile struct {
 
 type pReturn struct {
 	Kw    lexer.Token `parser:"@\"return\""`
-	Value *pExpr      `parser:"@@?"`
-	More  []*pExpr    `parser:"( \",\" @@ )*"`
+	Value *pTuple     `parser:"@@?"`
+}
+
+// pTuple is a value, or the bare list `a, b` of an assignment's, let's
+// or return's value (no trailing comma).
+type pTuple struct {
+	X    *pExpr   `parser:"@@"`
+	More []*pExpr `parser:"( \",\" @@ )*"`
 }
 
 type pAssert struct {
@@ -210,13 +214,13 @@ type pScope struct {
 	Body   *pBlock     `parser:"@@"`
 }
 
-// pSimple is an expression statement or an assignment.
+// pSimple is an expression statement or an assignment, with one target
+// or several (a, b = ...; convert refuses several without "=").
 type pSimple struct {
 	X     *pExpr       `parser:"@@"`
 	More  []*pExpr     `parser:"( \",\" @@ )*"`
 	Op    *lexer.Token `parser:"( @(\"=\" | \"+=\" | \"-=\" | \"*=\" | \"/=\" | \"%=\" | \"**=\")"`
-	Value *pExpr       `parser:"  @@"`
-	Vals  []*pExpr     `parser:"  ( \",\" @@ )* )?"`
+	Value *pTuple      `parser:"  @@ )?"`
 }
 
 // ---- expressions ----
@@ -230,18 +234,22 @@ type pExpr struct {
 }
 
 type pBin struct {
-	Op lexer.Token `parser:"@(\"||\" | \"&&\" | \"==\" | \"!=\" | \"<\" | \"<=\" | \">\" | \">=\" | \"in\" | \"not in\" | \"+\" | \"-\" | \"|\" | \"^\" | \"*\" | \"@\" | \"/\" | \"%\" | \"<<\" | \">>\" | \"&\" | \"**\")"`
+	Op lexer.Token `parser:"@(\"||\" | \"&&\" | \"==\" | \"!=\" | \"<\" | \"<=\" | \">\" | \">=\" | \"in\" | \"not in\" | \"+\" | \"-\" | \"|\" | \"^\" | \"*\" | \"@\" | \"/\" | \"%\" | \"<<\" | \">>\" | \"&\")"`
 	Y  *pUnary     `parser:"@@"`
 }
 
 // pUnary is a prefix operator and its operand, or an operand with its
 // suffixes (calls, indexing, attributes), which bind tighter than any
-// prefix operator.
+// prefix operator, and a power: as in Python, "**" binds tighter than a
+// prefix operator on its left (-a ** b is -(a ** b)) and its right
+// operand may be one (a ** -b); the recursion makes it right-associative.
 type pUnary struct {
-	P    *pPrimary    `parser:"  @@"`
-	Sufs []*pSuffix   `parser:"  ( @@ )*"`
-	Op   *lexer.Token `parser:"| @(\"-\" | \"+\" | \"!\" | \"~\")"`
-	X    *pUnary      `parser:"  @@"`
+	P      *pPrimary    `parser:"  @@"`
+	Sufs   []*pSuffix   `parser:"  ( @@ )*"`
+	PowTok *lexer.Token `parser:"  ( @\"**\""`
+	Pow    *pUnary      `parser:"    @@ )?"`
+	Op     *lexer.Token `parser:"| @(\"-\" | \"+\" | \"!\" | \"~\")"`
+	X      *pUnary      `parser:"  @@"`
 }
 
 // pSuffix is a call f(args), an index a[i, j, lo:hi:step] (components
@@ -285,13 +293,14 @@ type pPrimary struct {
 	Dict  *pDict       `parser:"| @@"`
 }
 
-// pDict is a dict literal; its "{" is a DictOpen token (the scanner's
-// dictOpens), so the grammar stays LL(1) beside blocks.
+// pDict is a dict literal; its "{" is a Dict token, which the scanner
+// gives a "{" in operand position, so a block is never read as one.
 type pDict struct {
-	Lbrace  lexer.Token `parser:"@DictOpen"`
+	Lbrace  lexer.Token `parser:"@\"{\":Dict"`
 	Entries []*pEntry   `parser:"( @@ ( (?! \",\" \"}\") \",\" @@ )* \",\"? )? \"}\""`
 }
 
+// pEntry is one key: value of a dict.
 type pEntry struct {
 	Key   *pExpr `parser:"@@ \":\""`
 	Value *pExpr `parser:"@@"`

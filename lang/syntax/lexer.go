@@ -25,22 +25,22 @@ const (
 	tString
 	tPunct
 	tTerm // statement terminator: ";", an inserted newline, or one implied before "}" or at EOF
-	tDict // the "{" that opens a dict literal (dictOpens), not a block
+	tDict // a "{" in operand position: it opens a dict literal, not a block
 )
 
 // symbols is a function, not a package var: the parser var is built during
 // package initialisation, possibly before such a var would be.
 func symbols() map[string]lexer.TokenType {
 	return map[string]lexer.TokenType{
-		"EOF":      lexer.EOF,
-		"Ident":    tIdent,
-		"Keyword":  tKeyword,
-		"Int":      tInt,
-		"Float":    tFloat,
-		"String":   tString,
-		"Punct":    tPunct,
-		"Term":     tTerm,
-		"DictOpen": tDict,
+		"EOF":     lexer.EOF,
+		"Ident":   tIdent,
+		"Keyword": tKeyword,
+		"Int":     tInt,
+		"Float":   tFloat,
+		"String":  tString,
+		"Punct":   tPunct,
+		"Term":    tTerm,
+		"Dict":    tDict,
 	}
 }
 
@@ -107,8 +107,8 @@ const incompleteMsg = "unexpected end of input"
 type bracket struct {
 	ch     byte
 	pos    lexer.Position
-	list   bool // a "[" that opens a list literal, not an index
-	commas int  // commas directly inside a list literal
+	list   bool // a "[" that opens a list literal, not an index, or a "{" that opens a dict
+	commas int  // commas directly inside a list or dict literal
 }
 
 // scanner turns source into tokens with statement terminators inserted.
@@ -125,6 +125,7 @@ type scanner struct {
 	stack    []bracket
 	unaryRun int
 	elseRun  [maxNesting + 1]int // else links since the last terminator, per bracket depth
+	powRun   [maxNesting + 1]int // "**" in the current power chain, per bracket depth
 	stopped  bool                // a nesting limit was hit; the rest of the input is not scanned
 	tooBig   bool                // a size limit was hit: not worth parsing at all
 	cutStr   bool                // the input ended inside a string literal
@@ -143,7 +144,23 @@ func scan(filename string, src []byte) *scanner {
 	s.run()
 	s.finish()
 	promoteContextual(s.toks)
+	s.checkNot()
 	return s
+}
+
+// checkNot reports Python's `not x`: the name not before an operand,
+// where no expression can continue, gets a hint to write !x (a
+// call not(x) and an index not[i] stay calls and indexes of a name).
+func (s *scanner) checkNot() {
+	for i := 0; i+1 < len(s.toks); i++ {
+		t := s.toks[i]
+		if t.Type != tIdent || t.Value != "not" || i > 0 && endsOperand(s.toks[i-1]) {
+			continue
+		}
+		if next := s.toks[i+1]; endsOperand(next) && !isPunct(next, ")") && !isPunct(next, "]") || next.Type == tDict || isPunct(next, "!") {
+			s.errorf(t.Pos, "not is no operator here: write !x for logical not (not only appears in `x not in y`)")
+		}
+	}
 }
 
 func (s *scanner) run() {
@@ -290,15 +307,19 @@ func (s *scanner) newline() {
 	s.lineStart = s.off
 }
 
-// inParens reports whether the innermost open bracket is ( or [, where
-// newlines never end a statement.
+// inParens reports whether the innermost open bracket is ( or [ or the
+// "{" of a dict, where newlines never end a statement.
 func (s *scanner) inParens() bool {
-	return len(s.stack) > 0 && s.stack[len(s.stack)-1].ch != '{'
+	if len(s.stack) == 0 {
+		return false
+	}
+	b := s.stack[len(s.stack)-1]
+	return b.ch != '{' || b.list
 }
 
 // inDict reports whether the innermost open bracket is a dict's "{".
 func (s *scanner) inDict() bool {
-	return len(s.stack) > 0 && s.stack[len(s.stack)-1].ch == 'd'
+	return len(s.stack) > 0 && s.stack[len(s.stack)-1].ch == '{' && s.stack[len(s.stack)-1].list
 }
 
 func (s *scanner) illegal(r rune, size int) {
@@ -325,8 +346,7 @@ func (s *scanner) ident() {
 		s.off += size
 	}
 	word := string(s.src[start:s.off])
-	if word == "not" && s.inFollows() {
-		s.emit(tPunct, "not in", p) // the one operator spelt with two words
+	if word == "not" && s.notIn(p) {
 		return
 	}
 	if keywords[word] {
@@ -336,44 +356,23 @@ func (s *scanner) ident() {
 	s.emit(tIdent, word, p)
 }
 
-// inFollows reports whether the next word (after blanks on the line) is
-// in, consuming it: `not in` is one operator; `not` elsewhere is a name.
-func (s *scanner) inFollows() bool {
+// notIn reads `not in` (spaces or tabs between the words) as one
+// operator token; `not` is otherwise a name, so Python's `not x` is two
+// operands in a row, which checkNot words as a hint to write !x.
+func (s *scanner) notIn(p lexer.Position) bool {
 	i := s.off
 	for i < len(s.src) && (s.src[i] == ' ' || s.src[i] == '\t') {
 		i++
 	}
-	if i+2 > len(s.src) || string(s.src[i:i+2]) != "in" {
+	if i == s.off || !bytes.HasPrefix(s.src[i:], []byte("in")) {
 		return false
 	}
-	if i+2 < len(s.src) {
-		if r, _ := utf8.DecodeRune(s.src[i+2:]); r == '_' || isLetter(r) || unicode.IsDigit(r) {
-			return false // not inside, not input
-		}
+	if r, _ := utf8.DecodeRune(s.src[i+2:]); i+2 < len(s.src) && (r == '_' || isLetter(r) || unicode.IsDigit(r)) {
+		return false // not inside, not in_x: a name follows
 	}
 	s.off = i + 2
+	s.emit(tPunct, "not in", p)
 	return true
-}
-
-// dictOpens reports whether a "{" here opens a dict literal: where an
-// operand is expected (after "=", "(", ",", ":", an operator, return or
-// in); a "{" that starts a statement or follows a statement header (a
-// name, ")", else, try, catch) opens a block.
-func (s *scanner) dictOpens() bool {
-	n := len(s.toks)
-	if n == 0 {
-		return false
-	}
-	t := s.toks[n-1]
-	switch t.Type {
-	case tDict:
-		return true
-	case tKeyword:
-		return t.Value == "return" || t.Value == "in"
-	case tPunct:
-		return t.Value != "{" && t.Value != ")" && t.Value != "]" && t.Value != "}"
-	}
-	return false
 }
 
 // trackNesting bounds runs of prefix operators, which the grammar parses
@@ -393,10 +392,40 @@ func (s *scanner) trackNesting() {
 		s.elseRun[len(s.stack)]++
 		run = s.elseRun[len(s.stack)]
 	}
-	if s.unaryRun > maxUnaryRun || run > maxElseRun {
+	if s.unaryRun > maxUnaryRun || run > maxElseRun || s.powChain(t) > maxUnaryRun {
 		s.errorf(t.Pos, "expression or statement too deeply nested")
 		s.stopped = true
 	}
+}
+
+// powChain counts the "**" of a chain a ** b ** c ... at the current
+// bracket depth, which the grammar parses recursively (right to left);
+// a terminator, a comma, a colon or a binary operator other than "**"
+// ends the chain (a "-" after an operand is binary, after "**" unary).
+func (s *scanner) powChain(t lexer.Token) int {
+	d := len(s.stack)
+	switch {
+	case t.Type == tTerm:
+		s.powRun[d] = 0
+	case t.Type == tDict || t.Type == tPunct && (t.Value == "(" || t.Value == "["):
+		s.powRun[d] = 0 // d is the new bracket's depth
+	case t.Type != tPunct:
+	case t.Value == "**":
+		s.powRun[d]++
+	case t.Value == "," || t.Value == ":" || t.Value == "=" || s.binaryAt(len(s.toks)-1):
+		s.powRun[d] = 0
+	}
+	return s.powRun[d]
+}
+
+// binaryAt reports whether token i is a binary operator: one that is not
+// also unary, or a unary spelling right after an operand.
+func (s *scanner) binaryAt(i int) bool {
+	op := token.Lookup(s.toks[i].Value)
+	if !op.IsBinary() {
+		return false
+	}
+	return !op.IsUnary() || i > 0 && endsOperand(s.toks[i-1])
 }
 
 // Operators, longest first within each leading byte.
@@ -436,14 +465,14 @@ func (s *scanner) operator(op string, p lexer.Position) {
 			s.stopped = true
 			return
 		}
-		if op == "{" && s.dictOpens() {
-			// No terminators inside a dict's braces, as inside "(" and "[".
-			s.stack = append(s.stack, bracket{ch: 'd', pos: p})
+		// A "[" after an operand indexes it; anywhere else it opens a
+		// list. A "{" in operand position opens a dict.
+		dict := op == "{" && s.dictOpens()
+		s.stack = append(s.stack, bracket{ch: op[0], pos: p, list: op == "[" && !s.lastEnds() || dict})
+		if dict {
 			s.emit(tDict, op, p)
 			return
 		}
-		// A "[" after an operand indexes it; anywhere else it opens a list.
-		s.stack = append(s.stack, bracket{ch: op[0], pos: p, list: op == "[" && !s.lastEnds()})
 	case ")", "]", "}":
 		if op == "}" && s.lastEnds() && !s.inDict() {
 			s.emit(tTerm, termImplied, p)
@@ -453,10 +482,32 @@ func (s *scanner) operator(op string, p lexer.Position) {
 	s.emit(tPunct, op, p)
 }
 
+// dictOpens reports whether a "{" scanned now stands where an operand
+// must: after an operator, "(", "[", ",", ":", "=" or the keywords in,
+// return and assert. After a name, a literal, ")", "]", "}", "{", a
+// terminator or another keyword (else, try, catch) it opens a block.
+func (s *scanner) dictOpens() bool {
+	n := len(s.toks)
+	if n == 0 {
+		return false
+	}
+	t := s.toks[n-1]
+	switch t.Type {
+	case tPunct:
+		return t.Value != ")" && t.Value != "]" && t.Value != "}" && t.Value != "{"
+	case tDict:
+		return false // {{: a dict key cannot be a dict; the parser says so
+	case tKeyword:
+		return t.Value == "in" || t.Value == "return" || t.Value == "assert"
+	}
+	return false
+}
+
 // countElem counts a comma directly inside a list literal: comma number
 // MaxListElems starts element MaxListElems+1 (or is a trailing comma).
 func (s *scanner) countElem(p lexer.Position) {
-	if len(s.stack) == 0 || !s.stack[len(s.stack)-1].list {
+	// A dict's entries take four tokens each: MaxTokens bounds them.
+	if len(s.stack) == 0 || !s.stack[len(s.stack)-1].list || s.stack[len(s.stack)-1].ch != '[' {
 		return
 	}
 	b := &s.stack[len(s.stack)-1]
@@ -475,7 +526,7 @@ func (s *scanner) lastIs(v string) bool {
 func (s *scanner) close(c byte) {
 	open := map[byte]byte{')': '(', ']': '[', '}': '{'}[c]
 	for i := len(s.stack) - 1; i >= 0; i-- {
-		if ch := s.stack[i].ch; ch == open || c == '}' && ch == 'd' {
+		if s.stack[i].ch == open {
 			s.stack = s.stack[:i]
 			return
 		}
@@ -488,11 +539,7 @@ func (s *scanner) unclosed() string {
 		return ""
 	}
 	b := s.stack[len(s.stack)-1]
-	ch := string(b.ch)
-	if b.ch == 'd' {
-		ch = "{"
-	}
-	return fmt.Sprintf("%q opened at %d:%d is not closed", ch, b.pos.Line, b.pos.Column)
+	return fmt.Sprintf("%q opened at %d:%d is not closed", string(b.ch), b.pos.Line, b.pos.Column)
 }
 
 func (s *scanner) str() {

@@ -35,7 +35,7 @@ func TestEveryOperatorParses(t *testing.T) {
 }
 
 // Every pair of binary operators nests by token's precedence, equal
-// precedence to the left but for ** (right-associative, as in Python).
+// precedence to the left except "**", which associates to the right.
 func TestBinaryPrecedence(t *testing.T) {
 	for _, p := range token.All() {
 		for _, q := range token.All() {
@@ -58,11 +58,11 @@ func TestBinaryPrecedence(t *testing.T) {
 // error at its position, never a panic.
 func TestUnknownOperatorSpelling(t *testing.T) {
 	c := &converter{errs: &ast.ErrorList{}}
-	tok := lexer.Token{Value: "=>", Pos: lexer.Position{Filename: "t.gs", Line: 2, Column: 5}}
+	tok := lexer.Token{Value: "***", Pos: lexer.Position{Filename: "t.gs", Line: 2, Column: 5}}
 	if op := c.op(tok, token.Op.IsBinary, "binary"); op != token.Invalid {
-		t.Errorf("op(=>) = %s, want Invalid", op)
+		t.Errorf("op(***) = %s, want Invalid", op)
 	}
-	if err := c.errs.Err(); err == nil || err.Error() != `t.gs:2:5: unknown binary operator "=>"` {
+	if err := c.errs.Err(); err == nil || err.Error() != `t.gs:2:5: unknown binary operator "***"` {
 		t.Errorf("error = %v", err)
 	}
 	tok.Value = "!"

@@ -138,6 +138,9 @@ func (p *fileParser) report(err error, start int) int {
 	}
 	msg := p.unexpected(idx, expect)
 	p.errs.Add(astPos(p.sc.toks[idx].Pos), "%s", msg)
+	if p.catchOnNextLine(idx) {
+		return idx + 1 // resume after the catch block, which belongs to this try
+	}
 	return idx
 }
 
@@ -178,7 +181,10 @@ func (p *fileParser) unexpected(idx int, expect string) string {
 	if tok.Type == tKeyword && tok.Value == "else" && idx > 1 && p.sc.toks[idx-1].Value == termNewline {
 		return "unexpected keyword else: put else on the line of the closing }"
 	}
-	if (want == `")"` || want == `"]"`) && idx > 0 && endsOperand(p.sc.toks[idx-1]) {
+	if msg := p.catchMsg(idx, want); msg != "" {
+		return msg
+	}
+	if (want == `")"` || want == `"]"` || want == `"}"`) && idx > 0 && endsOperand(p.sc.toks[idx-1]) {
 		want = `"," or ` + want // a list whose comma is missing
 	}
 	switch want {
@@ -189,6 +195,29 @@ func (p *fileParser) unexpected(idx int, expect string) string {
 	}
 	return "unexpected " + what + ", expected " + want
 }
+
+// catchMsg words a catch on the line after its try's "}" (the newline
+// ended the try), and a catch with no try before it.
+func (p *fileParser) catchMsg(idx int, want string) string {
+	switch {
+	case want == `"catch"` && p.catchOnNextLine(idx):
+		return "unexpected newline before catch: put catch on the line of the closing }"
+	case want == `"catch"`:
+		return "unexpected " + p.describe(idx) + ": try needs a catch block after its }"
+	case isCatch(p.sc.toks[idx]):
+		return "unexpected keyword catch: catch follows the } of a try block"
+	}
+	return ""
+}
+
+// catchOnNextLine reports whether token idx is a newline terminator
+// right before the keyword catch.
+func (p *fileParser) catchOnNextLine(idx int) bool {
+	tok := p.sc.toks[idx]
+	return tok.Type == tTerm && tok.Value == termNewline && isCatch(p.sc.toks[idx+1])
+}
+
+func isCatch(t lexer.Token) bool { return t.Type == tKeyword && t.Value == "catch" }
 
 // describe names token idx for a message.
 func (p *fileParser) describe(idx int) string {
@@ -230,7 +259,7 @@ func expectedText(msg string) string {
 var productionNames = map[string]string{
 	"PExpr": "expression", "PAnd": "expression", "PCmp": "expression", "PAdd": "expression",
 	"PMul": "expression", "PUnary": "expression", "PPostfix": "expression", "PPrimary": "expression",
-	"PArg": "expression", "PIdent": "name", "PType": "type", "PParam": "parameter name",
+	"PArg": "expression", "PTuple": "expression", "PEntry": "expression", "PIdent": "name", "PType": "type", "PParam": "parameter name",
 	"PStmt": "statement", "PBlock": `"{"`, "PComp": "index or slice", "PFieldEnd": `"," or newline`,
 }
 
@@ -302,7 +331,7 @@ func (p *fileParser) stmtKeyword(idx int) string {
 		switch {
 		case t.Type == tTerm && depth == 0:
 			return toks[i+1].Value
-		case t.Type != tPunct:
+		case t.Type != tPunct && t.Type != tDict:
 		case t.Value == ")" || t.Value == "]" || t.Value == "}":
 			depth++
 		case t.Value == "(" || t.Value == "[" || t.Value == "{":

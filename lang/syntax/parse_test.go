@@ -272,6 +272,8 @@ func checkInnerPositions(t *testing.T, src []byte, n ast.Node) {
 		at(n.End, "}")
 	case *ast.StructDecl:
 		at(n.End, "}")
+	case *ast.TryStmt:
+		at(n.CatchPos, "catch")
 	case *ast.KernelDecl:
 		if n.Block != nil {
 			at(n.BlockPos, "block")
@@ -294,7 +296,14 @@ func firstText(n ast.Node) string {
 	case *ast.NilLit:
 		return "nil"
 	case *ast.ListLit:
+		if n.Tuple {
+			return firstText(n.Elems[0])
+		}
 		return "["
+	case *ast.DictLit:
+		return "{"
+	case *ast.TryStmt:
+		return "try"
 	case *ast.ParenExpr:
 		return "("
 	case *ast.UnaryExpr:
@@ -354,6 +363,9 @@ func firstText(n ast.Node) string {
 	case *ast.AttrExpr:
 		return firstText(n.X)
 	case *ast.AssignStmt:
+		if n.Targets != nil {
+			return firstText(n.Targets[0])
+		}
 		return firstText(n.Target)
 	case *ast.ExprStmt:
 		return firstText(n.X)

@@ -32,7 +32,7 @@ func TestSpellings(t *testing.T) {
 			t.Errorf("%s has %d roles (binary, unary only, assignment), want 1", op, roles)
 		}
 	}
-	for _, s := range []string{"", "->", "=>", "***", "!!"} {
+	for _, s := range []string{"", "->", "=>", "***", "!!", "not", "notin"} {
 		if op := Lookup(s); op != Invalid {
 			t.Errorf("Lookup(%q) = %s, want Invalid", s, op)
 		}

@@ -79,3 +79,22 @@ struct P {
 }
 struct Q { a }           ### "missing type for field a of struct Q"
 let ok = 1
+---
+// host language v3: one error per bad statement, the rest still parses
+let d = {1 2}            ### "unexpected number 2, expected \":\""
+let e = {"a": }          ### "unexpected \"}\", expected expression"
+a, b += 1                ### "\+= takes one target: several targets are assigned with ="
+for a, in x { }          ### "unexpected keyword in, expected name"
+if not done { }          ### "not is no operator here: write !x for logical not"
+catch e { }              ### "unexpected keyword catch: catch follows the } of a try block"
+let ok = {"x": [1, {}]}
+try { f() } catch e { g(e) }
+x = k not in ok && 2 ** -1 < 1
+---
+// try without catch, and catch on the next line
+try { f() }              ### "unexpected newline: try needs a catch block after its }"
+let a = 1
+try {
+} ### "unexpected newline before catch: put catch on the line of the closing }"
+catch { }
+let b = 2

@@ -68,3 +68,23 @@ capture g on "cuda:0" {
 replay(g)
 { let inner = [[1, 2], [3, 4]]; inner[0] = [5,
    6] }
+
+// host language v3 (HOST.md section 3)
+let d = {"a": 1, 2: [3, {}],
+    "n": {1: 2},
+}
+d["b"] = 2 ** 3 ** 2
+let p, q = 1, 2
+p, q = q, p
+for k, v in d.items() {
+    if k in d && v not in [1, 2] {
+        d[k] **= 2
+    }
+}
+fn divmod(a, b) { return a / b, a % b }
+try {
+    error("boom")
+} catch e {
+    print(e.message)
+}
+try { f() } catch { }
