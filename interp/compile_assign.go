@@ -223,6 +223,23 @@ func (c *compiler) indexStore(t *ast.IndexExpr, op token.Op, valPos, opPos ast.P
 		}
 	}
 	idxf := c.values(t.Indices)
+	if len(idxf) == 1 && op == token.Invalid {
+		// d[k] = v and l[i] = v: the one index is read without a slice.
+		i0 := idxf[0]
+		return func(th *Thread, fr *frame, v Value) error {
+			x, k, err := evalPair(th, fr, xf, i0)
+			if err != nil {
+				return err
+			}
+			if d, ok := x.v.(*Dict); ok {
+				if v, err = th.materialise(v); err != nil {
+					return th.errorAt(valPos, err)
+				}
+				return th.errorAt(t.Lbrack, d.Set(th, k.box(), v))
+			}
+			return th.storeIndex(t, x.box(), []Value{k.box()}, op, v, valPos, opPos, func() func(Value) { return bindSetter(setVar, th, fr) })
+		}
+	}
 	return func(th *Thread, fr *frame, v Value) error {
 		x, err := xf(th, fr)
 		if err != nil {

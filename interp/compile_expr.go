@@ -576,9 +576,16 @@ func (c *compiler) index(e *ast.IndexExpr) evalFn {
 			if err != nil {
 				return cell{}, err
 			}
-			if l, ok := xv.v.(*List); ok {
-				if i, ok := iv.asInt(); ok && i >= 0 && i < int64(len(l.Elems)) {
-					return cell{v: l.Elems[i]}, nil
+			switch x := xv.v.(type) {
+			case *List:
+				if i, ok := iv.asInt(); ok && i >= 0 && i < int64(len(x.Elems)) {
+					return cell{v: x.Elems[i]}, nil
+				}
+			case *Dict:
+				if i, ok := iv.asInt(); ok {
+					if v, found := x.getInt(i); found {
+						return cell{v: v}, nil
+					}
 				}
 			}
 			var buf [1]Value

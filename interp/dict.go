@@ -142,6 +142,15 @@ func hashKey(k Value) (dictKey, error) {
 	return dictKey{kind: keyFloat, i: int64(math.Float64bits(f))}, nil
 }
 
+// getInt is d[k] for an int k, without boxing it.
+func (d *Dict) getInt(k int64) (Value, bool) {
+	i, ok := d.ints[k]
+	if !ok {
+		return nil, false
+	}
+	return d.entries[i].val, true
+}
+
 // Get returns the value under k; false when there is none. The error is
 // for a key that cannot be one (a list ...).
 func (d *Dict) Get(k Value) (Value, bool, error) {
