@@ -159,8 +159,14 @@ func (c *compiler) compoundSlot(t *ast.Ident, op token.Op, v evalFn, general fun
 		}
 		old := *p
 		if _, ok := old.v.(intMark); ok && op == token.Add {
-			if _, ok := x.v.(intMark); ok {
-				a, b := int64(old.n), int64(x.n)
+			b, isInt := int64(x.n), false
+			switch xv := x.v.(type) {
+			case intMark:
+				isInt = true
+			case Int: // an element of a list, a builtin's result
+				b, isInt = int64(xv), true
+			}
+			if a := int64(old.n); isInt {
 				if r := a + b; (r > a) == (b > 0) {
 					p.n = uint64(r)
 					return ctrlNone, nil
