@@ -127,8 +127,8 @@
 //   - Iter (iter.go) is the loop protocol: lists and dicts are iterated
 //     live and a size change since the loop began is an error at the next
 //     step (Python's dict rule, extended to lists, whose silent skips
-//     Python allows); arrays are read when the loop starts, as iterate
-//     did. iterate (the tree-walker's for) collects through Iter.
+//     Python allows); arrays are read when the loop starts, as the
+//     tree-walker's for did.
 //   - s += t appends into one of four per-thread buffers when s is exactly
 //     a buffer's contents; the result shares the buffer, whose bytes past
 //     the handed-out prefix are the only ones ever written, so strings

@@ -144,10 +144,6 @@ func (th *Thread) collect(x Value) ([]Value, error) {
 // Collect is collect for builtins (list(x), sorted(x) ...).
 func (th *Thread) Collect(x Value) ([]Value, error) { return th.collect(x) }
 
-// iterate lists the values a `for` over x visits: a snapshot, so that the
-// tree-walking loop is unaffected by changes its body makes.
-func iterate(th *Thread, x Value) ([]Value, error) { return th.collect(x) }
-
 // Unpack fills dst with the values of v for `let a, b = v`, `a, b = v`
 // and `for a, b in xs`: v must give exactly len(dst) values (a list, or
 // anything Iter takes). dst is the caller's, so unpacking allocates
