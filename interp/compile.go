@@ -326,20 +326,12 @@ func (c *compiler) while(s *ast.WhileStmt) execFn {
 	pos := s.Pos
 	return func(th *Thread, fr *frame) (ctrl, error) {
 		for {
-			if err := th.step(); err != nil {
-				return ctrlNone, th.errorAt(pos, err)
-			}
 			ok, err := cond(th, fr)
 			if err != nil || !ok {
 				return ctrlNone, err
 			}
-			switch r, err := body(th, fr); {
-			case err != nil:
-				return ctrlNone, err
-			case r == ctrlBreak:
-				return ctrlNone, nil
-			case r == ctrlReturn:
-				return r, nil
+			if r, done, err := loopBody(th, fr, body, pos); done {
+				return r, err
 			}
 		}
 	}

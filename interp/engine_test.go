@@ -3,34 +3,18 @@ package interp_test
 import (
 	"context"
 	"errors"
-	"io"
 	"strings"
 	"testing"
 
 	"github.com/gscript-lang/gscript/interp"
-	"github.com/gscript-lang/gscript/stdlib"
 )
-
-func newHost(t *testing.T, opts interp.Options) *interp.Interp {
-	t.Helper()
-	if opts.Stdout == nil {
-		opts.Stdout = io.Discard
-	}
-	opts.Device, opts.Predeclared = "cpu", stdlib.Universe()
-	in, err := interp.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { in.Close() })
-	return in
-}
 
 // TestCallsAllocateNothing: a fn whose locals no closure captures runs
 // in a frame the thread reuses, with its int arguments, locals and
 // result unboxed, so a loop of calls allocates nothing per call (HOST.md
 // section 1).
 func TestCallsAllocateNothing(t *testing.T) {
-	in := newHost(t, interp.Options{})
+	in := newLimited(t, interp.Options{})
 	setup := `
 fn add(a, b) {
     let c = a + b
@@ -53,7 +37,7 @@ fn fib(n) {
 // TestLoopsAllocateNothing: an int accumulator and a loop counter stay
 // unboxed, at top level and in a fn.
 func TestLoopsAllocateNothing(t *testing.T) {
-	in := newHost(t, interp.Options{})
+	in := newLimited(t, interp.Options{})
 	if err := in.Exec(context.Background(), "setup.gs", []byte(`fn f(n) { let s = 0; for i in range(n) { s += i * 3 - 1 }; return s }`)); err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +58,7 @@ func TestLoopsAllocateNothing(t *testing.T) {
 // with a backtrace of the first and last ten calls, and the interpreter
 // goes on.
 func TestMaxDepth(t *testing.T) {
-	in := newHost(t, interp.Options{MaxDepth: 50})
+	in := newLimited(t, interp.Options{MaxDepth: 50})
 	src := "fn down(n) {\n    return down(n + 1)\n}\ndown(0)\n"
 	err := in.Exec(context.Background(), "deep.gs", []byte(src))
 	var ee *interp.EvalError
@@ -102,7 +86,7 @@ func TestMaxDepth(t *testing.T) {
 // TestDefaultMaxDepth: 10 000 nested calls work by default (CPython's
 // limit is 1000); one more is an error, not a Go stack overflow.
 func TestDefaultMaxDepth(t *testing.T) {
-	in := newHost(t, interp.Options{})
+	in := newLimited(t, interp.Options{})
 	src := "fn d(n) { if n == 0 { return 0 }; return 1 + d(n - 1) }\nassert d(9990) == 9990\nd(20000)"
 	err := in.Exec(context.Background(), "deep.gs", []byte(src))
 	if err == nil || !strings.Contains(err.Error(), "more than 10000 nested fn calls") {
@@ -114,7 +98,7 @@ func TestDefaultMaxDepth(t *testing.T) {
 // value into the next call at that depth, and a fn that declares a fn
 // keeps its own frame for the closures made in it.
 func TestFnFramesAreNotShared(t *testing.T) {
-	in := newHost(t, interp.Options{})
+	in := newLimited(t, interp.Options{})
 	src := `
 fn set(first) {
     if first { let x = 1 }
@@ -160,7 +144,7 @@ func TestLimitsAreNotCatchable(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
 			tc.opts.Stdout = &out
-			in := newHost(t, tc.opts)
+			in := newLimited(t, tc.opts)
 			err := in.Exec(context.Background(), "limit.gs", []byte(tc.src))
 			if err == nil || !strings.Contains(err.Error(), tc.want) || out.Len() > 0 {
 				t.Errorf("err = %v, output %q; want %q, uncaught", err, out.String(), tc.want)
@@ -168,7 +152,7 @@ func TestLimitsAreNotCatchable(t *testing.T) {
 		})
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	in := newHost(t, interp.Options{})
+	in := newLimited(t, interp.Options{})
 	go cancel()
 	err := in.Exec(ctx, "cancel.gs", []byte("try { while true { } } catch { print(\"caught\") }"))
 	if !errors.Is(err, interp.ErrInterrupted) {

@@ -13,10 +13,14 @@ import (
 )
 
 // newLimited makes a cpu interpreter with the standard library and opts'
-// limits, closed when the test ends.
+// limits (and output: discarded when opts has none), closed when the test
+// ends.
 func newLimited(t *testing.T, opts interp.Options) *interp.Interp {
 	t.Helper()
-	opts.Stdout, opts.Device, opts.Predeclared = io.Discard, "cpu", stdlib.Universe()
+	if opts.Stdout == nil {
+		opts.Stdout = io.Discard
+	}
+	opts.Device, opts.Predeclared = "cpu", stdlib.Universe()
 	in, err := interp.New(opts)
 	if err != nil {
 		t.Fatal(err)
