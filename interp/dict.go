@@ -9,13 +9,14 @@ import (
 
 // Dict is an insertion-ordered hash map from hashable host values (nil,
 // bools, numbers, strings) to values. Entries live in one slice in
-// insertion order; an index maps a normalised key to its entry: ints and
-// strings, the common keys, have maps of their own (Go's fast hashes for
-// int64 and string keys), other keys share one. A delete leaves a
+// insertion order; an index maps a normalised key to its entry: ints have
+// a table of their own (intIndex: consecutive keys in consecutive slots,
+// as CPython's), strings a map of their own (Go's string hash), other
+// keys share one map. A delete leaves a
 // tombstone (a nil key) that a later compaction removes, so insert,
 // lookup and delete are amortised O(1).
 type Dict struct {
-	ints    map[int64]int
+	ints    intIndex // int keys (intindex.go)
 	strs    map[string]int
 	other   map[dictKey]int // nil, bools, huge u64s, non-integral floats
 	entries []dictEntry
@@ -57,7 +58,7 @@ func NewDict() *Dict { return &Dict{} }
 func (d *Dict) slot(k dictKey) (i int, found bool) {
 	switch k.kind {
 	case keyInt:
-		i, found = d.ints[k.i]
+		i, found = d.ints.get(k.i)
 	case keyString:
 		i, found = d.strs[k.s]
 	default:
@@ -70,10 +71,7 @@ func (d *Dict) slot(k dictKey) (i int, found bool) {
 func (d *Dict) setSlot(k dictKey, i int) {
 	switch k.kind {
 	case keyInt:
-		if d.ints == nil {
-			d.ints = map[int64]int{}
-		}
-		d.ints[k.i] = i
+		d.ints.set(k.i, i)
 	case keyString:
 		if d.strs == nil {
 			d.strs = map[string]int{}
@@ -90,7 +88,7 @@ func (d *Dict) setSlot(k dictKey, i int) {
 func (d *Dict) deleteSlot(k dictKey) {
 	switch k.kind {
 	case keyInt:
-		delete(d.ints, k.i)
+		d.ints.delete(k.i)
 	case keyString:
 		delete(d.strs, k.s)
 	default:
@@ -144,7 +142,7 @@ func hashKey(k Value) (dictKey, error) {
 
 // getInt is d[k] for an int k, without boxing it.
 func (d *Dict) getInt(k int64) (Value, bool) {
-	i, ok := d.ints[k]
+	i, ok := d.ints.get(k)
 	if !ok {
 		return nil, false
 	}
@@ -253,7 +251,7 @@ func (d *Dict) Delete(k Value) (Value, bool, error) {
 
 // Clear removes every entry.
 func (d *Dict) Clear() {
-	clear(d.ints)
+	d.ints.clear()
 	clear(d.strs)
 	clear(d.other)
 	clear(d.entries)
