@@ -9,16 +9,16 @@ import (
 
 // Dict is an insertion-ordered hash map from hashable host values (nil,
 // bools, numbers, strings) to values. Entries live in one slice in
-// insertion order; an index maps a normalised key to its entry: ints have
-// a table of their own (intIndex: consecutive keys in consecutive slots,
-// as CPython's), strings a map of their own (Go's string hash), other
-// keys share one map. A delete leaves a
+// insertion order; an index maps a normalised key to its entry: ints and
+// strings have tables of their own (keyIndex, probed as CPython's dict:
+// consecutive int keys in consecutive slots, a string hashed once per
+// operation), other keys share one map. A delete leaves a
 // tombstone (a nil key) that a later compaction removes, so insert,
 // lookup and delete are amortised O(1).
 type Dict struct {
-	ints    intIndex // int keys (intindex.go)
-	strs    map[string]int
-	other   map[dictKey]int // nil, bools, huge u64s, non-integral floats
+	ints    keyIndex[int64]  // int keys (intindex.go)
+	strs    keyIndex[string] // string keys
+	other   map[dictKey]int  // nil, bools, huge u64s, non-integral floats
 	entries []dictEntry
 	live    int
 	version uint64 // bumped when the size changes (iterators check it)
@@ -52,7 +52,9 @@ const (
 const dictEntryBytes = 2*listElemBytes + 64
 
 // NewDict makes an empty dict.
-func NewDict() *Dict { return &Dict{} }
+func NewDict() *Dict {
+	return &Dict{ints: keyIndex[int64]{hash: intHash}, strs: keyIndex[string]{hash: stringHash}}
+}
 
 // slot is where k's entry index is: found reports whether k is there.
 func (d *Dict) slot(k dictKey) (i int, found bool) {
@@ -60,7 +62,7 @@ func (d *Dict) slot(k dictKey) (i int, found bool) {
 	case keyInt:
 		i, found = d.ints.get(k.i)
 	case keyString:
-		i, found = d.strs[k.s]
+		i, found = d.strs.get(k.s)
 	default:
 		i, found = d.other[k]
 	}
@@ -73,10 +75,7 @@ func (d *Dict) setSlot(k dictKey, i int) {
 	case keyInt:
 		d.ints.set(k.i, i)
 	case keyString:
-		if d.strs == nil {
-			d.strs = map[string]int{}
-		}
-		d.strs[k.s] = i
+		d.strs.set(k.s, i)
 	default:
 		if d.other == nil {
 			d.other = map[dictKey]int{}
@@ -90,7 +89,7 @@ func (d *Dict) deleteSlot(k dictKey) {
 	case keyInt:
 		d.ints.delete(k.i)
 	case keyString:
-		delete(d.strs, k.s)
+		d.strs.delete(k.s)
 	default:
 		delete(d.other, k)
 	}
@@ -252,7 +251,7 @@ func (d *Dict) Delete(k Value) (Value, bool, error) {
 // Clear removes every entry.
 func (d *Dict) Clear() {
 	d.ints.clear()
-	clear(d.strs)
+	d.strs.clear()
 	clear(d.other)
 	clear(d.entries)
 	d.entries = d.entries[:0]

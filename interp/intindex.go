@@ -1,28 +1,40 @@
 package interp
 
-// intIndex maps a dict's int keys to their entries' indices: an open
-// addressing table probed as CPython's dict is (the first slot is the
-// key's low bits, then i = 5i + perturb + 1 with perturb the key shifted
-// down 5 bits a step). Go's map hashes an int to a random group, so the
-// slots of 10^6 consecutive keys are 10^6 cache misses; here consecutive
-// keys take consecutive slots, and the higher bits still break up any
-// strided run. The table is at most two thirds full, tombstones counted.
-type intIndex struct {
-	keys  []int64
+import "hash/maphash"
+
+// keyIndex maps a dict's int or string keys to their entries' indices:
+// an open addressing table probed as CPython's dict is (the first slot is
+// the hash's low bits, then i = 5i + perturb + 1 with perturb the hash
+// shifted down 5 bits a step). An int hashes to itself, as in CPython: Go's
+// map hashes it to a random group, so the slots of 10^6 consecutive keys
+// are 10^6 cache misses, where here consecutive keys take consecutive
+// slots and the higher bits still break up a strided run. A string hashes
+// with hash/maphash, once per operation (an insert into a Go map after a
+// lookup hashes twice). The table is at most two thirds full, tombstones
+// counted.
+type keyIndex[K int64 | string] struct {
+	keys  []K
 	slots []int // 0 empty, -1 a deleted key, else the entry's index + 1
 	live  int
 	used  int // live keys and tombstones
+	hash  func(K) uint64
 }
+
+func intHash(k int64) uint64 { return uint64(k) }
+
+var stringSeed = maphash.MakeSeed()
+
+func stringHash(k string) uint64 { return maphash.String(stringSeed, k) }
 
 const (
 	intSlotEmpty   = 0
 	intSlotDeleted = -1
 )
 
-// find is the slot of k, or -1 and the slot an insert of k takes.
-func (x *intIndex) find(k int64) (at, free int) {
+// find is the slot of k (hashed to h), or -1 and the slot an insert of k
+// takes.
+func (x *keyIndex[K]) find(k K, h uint64) (at, free int) {
 	mask := uint64(len(x.keys) - 1)
-	h := uint64(k)
 	i, perturb := h&mask, h
 	free = -1
 	for {
@@ -44,11 +56,11 @@ func (x *intIndex) find(k int64) (at, free int) {
 	}
 }
 
-func (x *intIndex) get(k int64) (int, bool) {
+func (x *keyIndex[K]) get(k K) (int, bool) {
 	if x.live == 0 {
 		return 0, false
 	}
-	at, _ := x.find(k)
+	at, _ := x.find(k, x.hash(k))
 	if at < 0 {
 		return 0, false
 	}
@@ -56,11 +68,11 @@ func (x *intIndex) get(k int64) (int, bool) {
 }
 
 // set makes k's entry index e.
-func (x *intIndex) set(k int64, e int) {
+func (x *keyIndex[K]) set(k K, e int) {
 	if 3*(x.used+1) > 2*len(x.keys) {
 		x.resize()
 	}
-	at, free := x.find(k)
+	at, free := x.find(k, x.hash(k))
 	if at >= 0 {
 		x.slots[at] = e + 1
 		return
@@ -72,33 +84,33 @@ func (x *intIndex) set(k int64, e int) {
 	x.live++
 }
 
-func (x *intIndex) delete(k int64) {
+func (x *keyIndex[K]) delete(k K) {
 	if x.live == 0 {
 		return
 	}
-	if at, _ := x.find(k); at >= 0 {
+	if at, _ := x.find(k, x.hash(k)); at >= 0 {
 		x.slots[at] = intSlotDeleted
 		x.live--
 	}
 }
 
-func (x *intIndex) clear() {
+func (x *keyIndex[K]) clear() {
 	clear(x.slots)
 	x.live, x.used = 0, 0
 }
 
 // resize rehashes the live keys into a table with room for twice them
 // (tombstones are dropped).
-func (x *intIndex) resize() {
+func (x *keyIndex[K]) resize() {
 	n := 8
 	for 3*(2*x.live+1) > 2*n {
 		n *= 2
 	}
 	keys, slots := x.keys, x.slots
-	x.keys, x.slots, x.live, x.used = make([]int64, n), make([]int, n), 0, 0
+	x.keys, x.slots, x.live, x.used = make([]K, n), make([]int, n), 0, 0
 	for i, s := range slots {
 		if s > 0 {
-			_, free := x.find(keys[i])
+			_, free := x.find(keys[i], x.hash(keys[i]))
 			x.keys[free], x.slots[free] = keys[i], s
 			x.live++
 			x.used++

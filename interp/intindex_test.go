@@ -1,16 +1,17 @@
 package interp
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
 
-// TestIntIndexMatchesMap: random inserts, overwrites and deletes of
+// TestKeyIndexMatchesMap: random inserts, overwrites and deletes of
 // consecutive, strided, negative and extreme keys leave the index
 // agreeing with a Go map, through resizes and tombstones.
-func TestIntIndexMatchesMap(t *testing.T) {
+func TestKeyIndexMatchesMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	var x intIndex
+	x := keyIndex[int64]{hash: intHash}
 	want := map[int64]int{}
 	keys := func() int64 {
 		switch r.IntN(5) {
@@ -47,6 +48,30 @@ func TestIntIndexMatchesMap(t *testing.T) {
 	for k, w := range want {
 		if got, ok := x.get(k); !ok || got != w {
 			t.Fatalf("get(%d) = %d, %v; want %d", k, got, ok, w)
+		}
+	}
+	if x.live != len(want) {
+		t.Errorf("live = %d, want %d", x.live, len(want))
+	}
+}
+
+// TestStringKeyIndex: the string table agrees with a Go map too.
+func TestStringKeyIndex(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	x := keyIndex[string]{hash: stringHash}
+	want := map[string]int{}
+	for step := range 50000 {
+		k := fmt.Sprint("k", r.IntN(3000))
+		if r.IntN(4) == 0 {
+			x.delete(k)
+			delete(want, k)
+		} else {
+			x.set(k, step)
+			want[k] = step
+		}
+		got, ok := x.get(k)
+		if w, wok := want[k]; ok != wok || got != w {
+			t.Fatalf("step %d: get(%q) = %d, %v; want %d, %v", step, k, got, ok, w, wok)
 		}
 	}
 	if x.live != len(want) {
