@@ -228,8 +228,11 @@ func (c *compiler) methodCall(e *ast.CallExpr, a *ast.AttrExpr) evalFn {
 			return cell{}, th.errorAt(xpos, err)
 		}
 		var meth *method
-		switch x.v.(type) {
+		switch l := x.v.(type) {
 		case *List:
+			if name == "append" && len(code.args) == 1 && len(code.kws) == 0 {
+				return code.appendOne(th, fr, l)
+			}
 			meth = listM
 		case String:
 			meth = strM
@@ -248,6 +251,25 @@ func (c *compiler) methodCall(e *ast.CallExpr, a *ast.AttrExpr) evalFn {
 		}
 		return code.invoke(th, fr, m)
 	}
+}
+
+// appendOne is l.append(x), the loop's way of building a list, without
+// the method call's Args.
+func (k *callCode) appendOne(th *Thread, fr *frame, l *List) (cell, error) {
+	if err := th.step(); err != nil {
+		return cell{}, th.errorAt(k.pos, err)
+	}
+	v, err := k.args[0](th, fr)
+	if err == nil {
+		v, err = th.mat(v)
+	}
+	if err != nil {
+		return cell{}, th.errorAt(k.argPos[0], err)
+	}
+	if err := th.Append(l, v.box()); err != nil {
+		return cell{}, th.errorAt(k.pos, fmt.Errorf("list.append: %w", err))
+	}
+	return cell{v: Nil}, nil
 }
 
 // Call calls a callable value: a fn, a builtin, a dtype (conversion) or a
