@@ -81,6 +81,3 @@ func boolCell(b bool) cell { return cell{v: Bool(b)} }
 // set reports whether the cell holds a value (a slot that was assigned).
 func (c cell) set() bool { return c.v != nil }
 
-// int and float read an unboxed number (the caller checked the tag).
-func (c cell) int() int64     { return int64(c.n) }
-func (c cell) float() float64 { return math.Float64frombits(c.n) }

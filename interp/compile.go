@@ -260,7 +260,7 @@ func (c *compiler) storer(id *ast.Ident) func(th *Thread, fr *frame, v cell) {
 
 func (c *compiler) let(s *ast.LetStmt) execFn {
 	if len(s.Names) != 1 {
-		return c.unpack(s.Pos, identTargets(c, s.Names), s.Value)
+		return c.unpack(identTargets(c, s.Names), s.Value)
 	}
 	v := c.value(s.Value)
 	set := c.storer(s.Names[0])

@@ -24,8 +24,8 @@ func identTargets(c *compiler, ids []*ast.Ident) []setFn {
 
 // unpack compiles `let a, b = value` and `a, b = value`: a tuple value
 // (`a, b = b, a`) is evaluated whole before any target is written, without
-// building a list; any other value must be a list of as many elements.
-func (c *compiler) unpack(pos ast.Pos, targets []setFn, value ast.Expr) execFn {
+// building a list; any other value must give as many values (Unpack).
+func (c *compiler) unpack(targets []setFn, value ast.Expr) execFn {
 	if t, ok := value.(*ast.ListLit); ok && t.Tuple && len(t.Elems) == len(targets) {
 		elems := c.values(t.Elems)
 		return func(th *Thread, fr *frame) (ctrl, error) {
@@ -81,7 +81,7 @@ func (c *compiler) assign(s *ast.AssignStmt) execFn {
 		for i, t := range s.Targets {
 			targets[i] = c.target(t)
 		}
-		return c.unpack(s.Pos, targets, s.Value)
+		return c.unpack(targets, s.Value)
 	}
 	op := s.Op.Compound() // token.Add for +=, token.Invalid for =
 	switch t := s.Target.(type) {

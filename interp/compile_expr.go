@@ -288,6 +288,8 @@ func (c *compiler) arithmetic(e *ast.BinaryExpr, mat bool) evalFn {
 		return f
 	}
 	x, y := c.operand(e.X), c.operand(e.Y)
+	// + and - of two ints, the host's commonest operators, are checked
+	// inline, without arith's call and intOp's switch.
 	switch op {
 	case token.Add:
 		return func(th *Thread, fr *frame) (cell, error) {

@@ -118,6 +118,7 @@ func (c *compiler) forRange(s *ast.ForStmt, call *ast.CallExpr, body execFn) exe
 			case set != nil:
 				set(th, fr, intCell(i))
 			}
+			// loopBody's work, inline: a range loop is the host's hottest.
 			if err := th.step(); err != nil {
 				return ctrlNone, th.errorAt(pos, err)
 			}
@@ -218,11 +219,14 @@ func (c *compiler) try(s *ast.TryStmt) execFn {
 	}
 }
 
+// uncatchable are the errors try leaves alone (catchable).
+var uncatchable = []error{ErrInterrupted, errStepBudget, errDepth, errEvalDepth, ErrClosed, mem.ErrMemoryLimit}
+
 // catchable reports whether try may catch err: not an interrupt, a step,
 // depth or memory limit, or a closed interpreter, so that an embedder's
 // limits hold whatever the script does.
 func catchable(err error) bool {
-	for _, target := range []error{ErrInterrupted, errStepBudget, errDepth, errEvalDepth, ErrClosed, mem.ErrMemoryLimit} {
+	for _, target := range uncatchable {
 		if errors.Is(err, target) {
 			return false
 		}

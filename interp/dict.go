@@ -16,7 +16,7 @@ import (
 // tombstone (a nil key) that a later compaction removes, so insert,
 // lookup and delete are amortised O(1).
 type Dict struct {
-	ints    keyIndex[int64]  // int keys (intindex.go)
+	ints    keyIndex[int64]  // int keys (keyindex.go)
 	strs    keyIndex[string] // string keys
 	other   map[dictKey]int  // nil, bools, huge u64s, non-integral floats
 	entries []dictEntry
@@ -260,33 +260,22 @@ func (d *Dict) Clear() {
 }
 
 // Keys lists the keys in insertion order.
-func (d *Dict) Keys() []Value {
-	out := make([]Value, 0, d.live)
-	for _, e := range d.entries {
-		if e.key != nil {
-			out = append(out, e.key)
-		}
-	}
-	return out
-}
+func (d *Dict) Keys() []Value { return d.list(func(e dictEntry) Value { return e.key }) }
 
 // Values lists the values in insertion order.
-func (d *Dict) Values() []Value {
-	out := make([]Value, 0, d.live)
-	for _, e := range d.entries {
-		if e.key != nil {
-			out = append(out, e.val)
-		}
-	}
-	return out
-}
+func (d *Dict) Values() []Value { return d.list(func(e dictEntry) Value { return e.val }) }
 
 // Items lists the entries as [key, value] lists, in insertion order.
 func (d *Dict) Items() []Value {
+	return d.list(func(e dictEntry) Value { return &List{Elems: []Value{e.key, e.val}} })
+}
+
+// list is f of each live entry, in insertion order.
+func (d *Dict) list(f func(dictEntry) Value) []Value {
 	out := make([]Value, 0, d.live)
 	for _, e := range d.entries {
 		if e.key != nil {
-			out = append(out, &List{Elems: []Value{e.key, e.val}})
+			out = append(out, f(e))
 		}
 	}
 	return out

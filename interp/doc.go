@@ -13,10 +13,11 @@
 //     is one engine: the tree-walker it replaced is gone (TestDiffEngines
 //     compared the two over generated programs and the repository's
 //     scripts; it runs against any reference binary, -gscript.ref).
-//     Closures were chosen over a register bytecode because the
-//     measured prototype ran fib(30) at 2.7x CPython in Go; a bytecode
-//     loop's dispatch switch costs about what a closure call does, and
-//     closures keep each node's code beside its compile step.
+//     Closures were chosen because the issue's anchor study found a
+//     closure-compiling prototype fastest in Go (fib(30) at 2.7x CPython;
+//     not re-measured here) and closures keep each node's code beside its
+//     compile step. A register bytecode was not built or measured: with
+//     fib at about 1x CPython, that comparison is the open next step.
 //   - Values in the engine are cells (cell.go): an int or a float unboxed
 //     beside its tag, anything else a Value. Results of host arithmetic,
 //     loop counters, fn arguments and results stay unboxed, so `s += i`

@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strconv"
@@ -138,6 +139,19 @@ func (e *ErrorValue) String() string {
 		return e.Message
 	}
 	return e.Position + ": " + e.Message
+}
+
+// newErrorValue is the ErrorValue a catch block binds for err.
+func newErrorValue(err error) *ErrorValue {
+	var ee *EvalError
+	if errors.As(err, &ee) {
+		pos := ""
+		if ee.Pos.IsValid() {
+			pos = ee.Pos.String()
+		}
+		return &ErrorValue{Message: ee.Msg, Position: pos, Err: err}
+	}
+	return &ErrorValue{Message: err.Error(), Err: err}
 }
 
 // errorAttrs are an ErrorValue's attributes.
