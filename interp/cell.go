@@ -80,4 +80,3 @@ func boolCell(b bool) cell { return cell{v: Bool(b)} }
 
 // set reports whether the cell holds a value (a slot that was assigned).
 func (c cell) set() bool { return c.v != nil }
-
