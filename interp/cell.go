@@ -76,6 +76,17 @@ func (c cell) asFloat() (float64, bool) {
 	return 0, false
 }
 
+// number reports whether the cell holds an unboxed number: a test
+// cheaper than a type assertion to an interface (Deferred), which the
+// values that fn calls pass most often skip with it.
+func (c cell) number() bool {
+	switch c.v.(type) {
+	case intMark, floatMark:
+		return true
+	}
+	return false
+}
+
 func boolCell(b bool) cell { return cell{v: Bool(b)} }
 
 // set reports whether the cell holds a value (a slot that was assigned).

@@ -299,6 +299,28 @@ func (c *compiler) ifStmt(s *ast.IfStmt) execFn {
 	case *ast.IfStmt:
 		els = c.stmt(e)
 	}
+	if i, op, k, ok := slotCompare(s.Cond); ok {
+		// if n < 2: an unboxed int in the slot is compared here, without
+		// the condition's call.
+		return func(th *Thread, fr *frame) (ctrl, error) {
+			a := fr.slots[i]
+			_, isInt := a.v.(intMark)
+			ok := isInt && intCompare(op, int64(a.n), k)
+			if !isInt {
+				var err error
+				if ok, err = cond(th, fr); err != nil {
+					return ctrlNone, err
+				}
+			}
+			switch {
+			case ok:
+				return then(th, fr)
+			case els != nil:
+				return els(th, fr)
+			}
+			return ctrlNone, nil
+		}
+	}
 	if els == nil {
 		return func(th *Thread, fr *frame) (ctrl, error) {
 			ok, err := cond(th, fr)
@@ -341,6 +363,15 @@ func (c *compiler) returnStmt(s *ast.ReturnStmt) execFn {
 	if s.Value == nil {
 		return func(_ *Thread, fr *frame) (ctrl, error) {
 			fr.result = cell{v: Nil}
+			return ctrlReturn, nil
+		}
+	}
+	if id, ok := localSlot(s.Value); ok {
+		i := id.Index
+		return func(th *Thread, fr *frame) (ctrl, error) {
+			if fr.result = fr.slots[i]; !fr.result.set() {
+				return ctrlNone, th.undefined(id)
+			}
 			return ctrlReturn, nil
 		}
 	}

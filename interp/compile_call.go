@@ -11,12 +11,16 @@ import (
 // it: a call adds it to Thread.evalDepth, so that deep recursion through
 // deeply nested expressions is an error before Go's stack runs out.
 type fnCode struct {
-	body execFn
-	nest int
-	// escapes: a fn is declared in the body (FnDecl.Escapes, from the
-	// resolver), and its closure may keep the call's frame, which must
-	// then be the call's own.
-	escapes bool
+	body   execFn
+	nest   int
+	locals int // the frame's slots (FnDecl.NumLocals)
+	params int
+	// reuse: no fn is declared in the body (FnDecl.Escapes, from the
+	// resolver), so no closure keeps the call's frame, and calls at one
+	// depth can share one.
+	reuse bool
+	// reuseArity is params when reuse, else -1: one test of fastRecord.
+	reuseArity int
 }
 
 // fnDecl compiles a fn declaration's body once and its binding, which
@@ -24,7 +28,10 @@ type fnCode struct {
 func (c *compiler) fnDecl(d *ast.FnDecl) execFn {
 	saved, savedMax := c.nest, c.maxNest
 	c.nest, c.maxNest = 0, 0
-	code := &fnCode{body: c.block(d.Body.Stmts), escapes: d.Escapes}
+	code := &fnCode{body: c.block(d.Body.Stmts), locals: d.NumLocals, params: len(d.Params), reuse: !d.Escapes, reuseArity: -1}
+	if code.reuse {
+		code.reuseArity = code.params
+	}
 	code.nest = c.maxNest + 1
 	c.nest, c.maxNest = saved, savedMax
 	set := c.storer(d.Name)
@@ -42,6 +49,9 @@ func (c *compiler) call(e *ast.CallExpr) evalFn {
 	}
 	code := c.callArgs(e)
 	if id, ok := e.Fun.(*ast.Ident); ok && id.Scope == ast.ScopeGlobal {
+		if len(code.kws) == 0 && len(code.args) <= smallArgs {
+			return code.globalFn(id)
+		}
 		// A call of a global fn reads the slot itself: most calls are.
 		i := id.Index
 		return func(th *Thread, fr *frame) (cell, error) {
@@ -95,41 +105,161 @@ const maxArgs = 8
 
 // invoke evaluates the arguments and calls fn with them.
 func (k *callCode) invoke(th *Thread, fr *frame, fn Value) (cell, error) {
-	if err := th.step(); err != nil {
-		return cell{}, th.errorAt(k.pos, err)
-	}
 	if cl, ok := fn.(*Closure); ok && len(k.kws) == 0 {
 		if len(k.args) <= smallArgs {
-			var buf [smallArgs]cell
-			return k.callFn(th, fr, cl, buf[:len(k.args)])
+			a0, a1, err := k.smallArgs(th, fr)
+			if err != nil {
+				return cell{}, err
+			}
+			return k.callSmall(th, cl, a0, a1)
 		}
 		if len(k.args) <= maxArgs {
 			var buf [maxArgs]cell
 			return k.callFn(th, fr, cl, buf[:len(k.args)])
 		}
 	}
+	if err := th.step(); err != nil {
+		return cell{}, th.errorAt(k.pos, err)
+	}
 	return k.callValue(th, fr, fn, nil, nil)
 }
 
-// callFn calls a fn with the arguments evaluated into buf.
-func (k *callCode) callFn(th *Thread, fr *frame, cl *Closure, buf []cell) (cell, error) {
-	for i, a := range k.args {
-		v, err := a(th, fr)
+// globalFn compiles the call of a global with at most smallArgs
+// positional arguments, the shape of most calls and of recursion: when
+// the global holds a fn, its arguments are evaluated into Go variables
+// and from there go into its frame (callSmall). A call with one argument
+// (fib(n - 1)) is compiled apart, with arg, callSmall and runBody
+// inlined by hand: Go does not inline them, and calls are what recursion
+// spends its time on (fib is 10% faster for it).
+func (k *callCode) globalFn(id *ast.Ident) evalFn {
+	i := id.Index
+	if len(k.args) == 1 {
+		a := k.args[0]
+		return func(th *Thread, fr *frame) (cell, error) {
+			f := th.globals.vals[i].v
+			cl, ok := f.(*Closure)
+			if !ok {
+				if f == nil {
+					return cell{}, th.undefined(id)
+				}
+				return k.invoke(th, fr, f)
+			}
+			x, err := a(th, fr)
+			if err != nil {
+				return cell{}, err
+			}
+			if !x.number() {
+				if x, err = th.mat(x); err != nil {
+					return cell{}, th.errorAt(k.argPos[0], err)
+				}
+			}
+			if err := th.step(); err != nil {
+				return cell{}, th.errorAt(k.pos, err)
+			}
+			rec := th.fastRecord(cl.code, 1)
+			if rec == nil {
+				buf := [1]cell{x}
+				r, err := th.callClosure(cl, buf[:], nil, nil, &k.pos)
+				return k.returned(th, r, err)
+			}
+			nf := th.push(rec, cl, &k.pos)
+			nf.slots[0] = x
+			caller := th.globals
+			th.globals = cl.globals
+			r, err := cl.code.body(th, nf)
+			th.globals = caller
+			return k.returned(th, th.finish(cl, nf, r), err)
+		}
+	}
+	return func(th *Thread, fr *frame) (cell, error) {
+		f := th.globals.vals[i].v
+		cl, ok := f.(*Closure)
+		if !ok {
+			if f == nil {
+				return cell{}, th.undefined(id)
+			}
+			return k.invoke(th, fr, f)
+		}
+		a0, a1, err := k.smallArgs(th, fr)
 		if err != nil {
 			return cell{}, err
 		}
-		if _, ok := v.v.(Deferred); ok {
-			if v, err = th.mat(v); err != nil {
-				return cell{}, th.errorAt(k.argPos[i], err)
-			}
+		return k.callSmall(th, cl, a0, a1)
+	}
+}
+
+// smallArgs evaluates a call's arguments when it has at most smallArgs
+// of them: the first into a0, the second into a1.
+func (k *callCode) smallArgs(th *Thread, fr *frame) (a0, a1 cell, err error) {
+	if len(k.args) > 0 {
+		if a0, err = k.arg(th, fr, 0); err == nil && len(k.args) > 1 {
+			a1, err = k.arg(th, fr, 1)
+		}
+	}
+	return a0, a1, err
+}
+
+// arg evaluates argument i of a fn call (an array expression is
+// materialised: a fn gets arrays).
+func (k *callCode) arg(th *Thread, fr *frame, i int) (cell, error) {
+	v, err := k.args[i](th, fr)
+	if err != nil {
+		return cell{}, err
+	}
+	if !v.number() {
+		if v, err = th.mat(v); err != nil {
+			return cell{}, th.errorAt(k.argPos[i], err)
+		}
+	}
+	return v, nil
+}
+
+// callFn calls a fn with its arguments evaluated into buf.
+func (k *callCode) callFn(th *Thread, fr *frame, cl *Closure, buf []cell) (cell, error) {
+	for i := range k.args {
+		v, err := k.arg(th, fr, i)
+		if err != nil {
+			return cell{}, err
 		}
 		buf[i] = v
 	}
+	if err := th.step(); err != nil {
+		return cell{}, th.errorAt(k.pos, err)
+	}
 	r, err := th.callClosure(cl, buf, nil, nil, &k.pos)
+	return k.returned(th, r, err)
+}
+
+// returned positions a fn call's error at the call.
+func (k *callCode) returned(th *Thread, r cell, err error) (cell, error) {
 	if err != nil {
 		return r, th.errorAt(k.pos, err)
 	}
 	return r, nil
+}
+
+// callSmall calls cl with the call's arguments, evaluated: a0 and a1 (as
+// many as the call has).
+func (k *callCode) callSmall(th *Thread, cl *Closure, a0, a1 cell) (cell, error) {
+	if err := th.step(); err != nil {
+		return cell{}, th.errorAt(k.pos, err)
+	}
+	n := len(k.args)
+	rec := th.fastRecord(cl.code, n)
+	if rec == nil {
+		buf := [smallArgs]cell{a0, a1}
+		r, err := th.callClosure(cl, buf[:n], nil, nil, &k.pos)
+		return k.returned(th, r, err)
+	}
+	nf := th.push(rec, cl, &k.pos)
+	if n > 0 {
+		nf.slots[0] = a0
+		if n > 1 {
+			nf.slots[1] = a1
+		}
+	}
+	r, err := th.runBody(cl, nf)
+	return k.returned(th, th.finish(cl, nf, r), err)
 }
 
 // callValue calls any callable with boxed Args, or with m the method m
@@ -313,33 +443,35 @@ func (th *Thread) call(fn Value, args *Args) (Value, error) {
 	return nil, fmt.Errorf("%s is not callable", fn.Type())
 }
 
-// callSite is one fn call on the thread's stack: the fn and the position
-// of the call (a backtrace's CallFrame, two words to push).
-type callSite struct {
-	fn  *ast.FnDecl
-	pos *ast.Pos
+// callRecord is one depth of the thread's call stack: the call running
+// there (a backtrace's CallFrame) and the frame that calls at this depth
+// reuse.
+type callRecord struct {
+	fn    *ast.FnDecl
+	pos   *ast.Pos
+	frame frame
 }
 
 // errDepth is the error of fn calls nested past Options.MaxDepth.
 var errDepth = errors.New("call stack too deep")
 
+func errArgCount(cl *Closure, n int) error {
+	d := cl.Decl
+	return fmt.Errorf("fn %s takes %d arguments, got %d", d.Name.Name, len(d.Params), n)
+}
+
 // callClosure runs a fn with its positional arguments (cells) and keyword
-// arguments. A fn in which no other fn is declared (FnDecl.Escapes false)
-// runs in a frame the thread reuses for every call at its depth, so that
-// such calls allocate nothing.
+// arguments.
 func (th *Thread) callClosure(cl *Closure, args []cell, names []string, kw []Value, pos *ast.Pos) (cell, error) {
 	d := cl.Decl
-	if len(th.calls) >= th.maxDepth {
-		return cell{}, fmt.Errorf("%w: more than %d nested fn calls (the interpreter's MaxDepth): unbounded recursion?", errDepth, th.maxDepth)
-	}
-	if th.evalDepth+cl.code.nest > maxEvalDepth {
-		return cell{}, errEvalDepth
-	}
 	if len(args) > len(d.Params) {
-		return cell{}, fmt.Errorf("fn %s takes %d arguments, got %d", d.Name.Name, len(d.Params), len(args))
+		return cell{}, errArgCount(cl, len(args))
 	}
-	fr := th.enter(cl)
-	for i, a := range args { // not copy: a call of typedslicecopy costs more for one or two
+	fr, err := th.enter(cl, pos)
+	if err != nil {
+		return cell{}, err
+	}
+	for i, a := range args {
 		fr.slots[i] = a
 	}
 	if len(args) < len(d.Params) || len(names) > 0 {
@@ -348,20 +480,59 @@ func (th *Thread) callClosure(cl *Closure, args []cell, names []string, kw []Val
 			return cell{}, err
 		}
 	}
-	th.calls = append(th.calls, callSite{d, pos})
+	return th.runFn(cl, fr)
+}
+
+// runFn runs cl's body in fr, the frame enter gave it, and leaves it.
+func (th *Thread) runFn(cl *Closure, fr *frame) (cell, error) {
+	r, err := th.runBody(cl, fr)
+	return th.finish(cl, fr, r), err
+}
+
+// runBody runs cl's body in fr, with cl's globals.
+func (th *Thread) runBody(cl *Closure, fr *frame) (ctrl, error) {
 	caller := th.globals
 	th.globals = cl.globals // a program's fn called after an Exec chunk, or the reverse
-	th.evalDepth += cl.code.nest
 	r, err := cl.code.body(th, fr)
-	th.evalDepth -= cl.code.nest
 	th.globals = caller
-	th.calls = th.calls[:len(th.calls)-1]
-	result := cell{v: Nil}
-	if r == ctrlReturn {
-		result = fr.result
+	return r, err
+}
+
+// finish is the result of a call whose body ended with r, and leaves fr.
+func (th *Thread) finish(cl *Closure, fr *frame, r ctrl) cell {
+	result := fr.result
+	if r != ctrlReturn {
+		result = cell{v: Nil}
 	}
 	th.leave(cl, fr)
-	return result, err
+	return result
+}
+
+// fastRecord is the record of the depth at which a call of a fn (code)
+// with n arguments runs when it can take the common way: the fn has n
+// parameters and reuses frames, and the depth was entered before (so
+// within MaxDepth) with a frame large enough. Else it is nil, and the
+// call takes callClosure's way.
+func (th *Thread) fastRecord(code *fnCode, n int) *callRecord {
+	depth := th.depth
+	if n != code.reuseArity || depth >= len(th.stack) || th.evalDepth+code.nest > maxEvalDepth {
+		return nil
+	}
+	if rec := th.stack[depth]; code.locals <= cap(rec.frame.slots) {
+		return rec
+	}
+	return nil
+}
+
+// push enters the call of cl made at pos at rec's depth (fastRecord)
+// and gives it rec's frame.
+func (th *Thread) push(rec *callRecord, cl *Closure, pos *ast.Pos) *frame {
+	rec.fn, rec.pos = cl.Decl, pos
+	th.depth++
+	th.evalDepth += cl.code.nest
+	fr := &rec.frame
+	fr.slots, fr.parent = fr.slots[:cl.code.locals], cl.parent
+	return fr
 }
 
 // bindParams binds keyword arguments and checks that every parameter got
@@ -385,30 +556,59 @@ func bindParams(d *ast.FnDecl, fr *frame, names []string, kw []Value) error {
 	return nil
 }
 
-// enter gives a call of cl its frame: a new one when cl's body declares a
-// fn (a closure may keep the frame), else the thread's frame for this call
-// depth, cleared.
-func (th *Thread) enter(cl *Closure) *frame {
-	n := cl.Decl.NumLocals
-	if cl.code.escapes {
-		return &frame{parent: cl.parent, slots: make([]cell, n)}
+// enter pushes a call of cl made at pos and gives it its frame: a new one
+// when cl's body declares a fn (a closure may keep the frame), else the
+// frame of the call depth, which every such call at that depth reuses, so
+// that calls allocate nothing. It fails past MaxDepth. The common case,
+// a depth entered before with a frame large enough, is short enough to be
+// inlined into the calls.
+func (th *Thread) enter(cl *Closure, pos *ast.Pos) (*frame, error) {
+	depth, code := th.depth, cl.code
+	if depth < len(th.stack) && code.reuse && th.evalDepth+code.nest <= maxEvalDepth {
+		rec := th.stack[depth]
+		if code.locals <= cap(rec.frame.slots) {
+			rec.fn, rec.pos = cl.Decl, pos
+			th.depth++
+			th.evalDepth += code.nest
+			rec.frame.slots, rec.frame.parent = rec.frame.slots[:code.locals], cl.parent
+			return &rec.frame, nil
+		}
 	}
-	depth := len(th.calls)
-	for len(th.frames) <= depth {
-		th.frames = append(th.frames, &frame{})
-	}
-	fr := th.frames[depth]
-	if cap(fr.slots) < n {
-		fr.slots = make([]cell, n)
-	}
-	fr.slots, fr.parent = fr.slots[:n], cl.parent
-	return fr
+	return th.enterSlow(cl, pos)
 }
 
-// leave drops a reused frame's values, which would otherwise stay alive
-// until the next call at its depth.
+func (th *Thread) enterSlow(cl *Closure, pos *ast.Pos) (*frame, error) {
+	depth, code := th.depth, cl.code
+	if depth >= th.maxDepth {
+		return nil, fmt.Errorf("%w: more than %d nested fn calls (the interpreter's MaxDepth): unbounded recursion?", errDepth, th.maxDepth)
+	}
+	if th.evalDepth+code.nest > maxEvalDepth {
+		return nil, errEvalDepth
+	}
+	if depth == len(th.stack) {
+		th.stack = append(th.stack, &callRecord{})
+	}
+	rec := th.stack[depth]
+	rec.fn, rec.pos = cl.Decl, pos
+	th.depth++
+	th.evalDepth += code.nest
+	if !code.reuse {
+		return &frame{parent: cl.parent, slots: make([]cell, code.locals)}, nil
+	}
+	fr := &rec.frame
+	if cap(fr.slots) < code.locals {
+		fr.slots = make([]cell, code.locals)
+	}
+	fr.slots, fr.parent = fr.slots[:code.locals], cl.parent
+	return fr, nil
+}
+
+// leave pops the call enter pushed, dropping a reused frame's values,
+// which would otherwise stay alive until the next call at its depth.
 func (th *Thread) leave(cl *Closure, fr *frame) {
-	if cl.code.escapes {
+	th.depth--
+	th.evalDepth -= cl.code.nest
+	if !cl.code.reuse {
 		return
 	}
 	for i := range fr.slots {

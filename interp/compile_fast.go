@@ -96,7 +96,7 @@ func (c *compiler) compareConst(e *ast.BinaryExpr, slow func(*Thread, cell, cell
 		return func(th *Thread, fr *frame) (bool, error) {
 			a := fr.slots[i]
 			if ai, ok := a.asInt(); ok {
-				return cmpResult(op, cmp3(ai < k, ai > k)), nil
+				return intCompare(op, ai, k), nil
 			}
 			if !a.set() {
 				return false, th.undefined(id)
@@ -111,10 +111,50 @@ func (c *compiler) compareConst(e *ast.BinaryExpr, slow func(*Thread, cell, cell
 			return false, err
 		}
 		if ai, ok := a.asInt(); ok {
-			return cmpResult(op, cmp3(ai < k, ai > k)), nil
+			return intCompare(op, ai, k), nil
 		}
 		return general(th, a)
 	}
+}
+
+// intCompare is a op b for a comparison operator.
+func intCompare(op token.Op, a, b int64) bool {
+	switch op {
+	case token.Lss:
+		return a < b
+	case token.Leq:
+		return a <= b
+	case token.Gtr:
+		return a > b
+	case token.Geq:
+		return a >= b
+	case token.Eql:
+		return a == b
+	}
+	return a != b
+}
+
+// slotCompare is e's parts when e is `x op k` (parenthesised or not) for
+// x a local of the running fn and k an int literal: the guard of a
+// recursion (`if n < 2`), which ifStmt tests without a condition's call.
+func slotCompare(e ast.Expr) (slot int, op token.Op, k int64, ok bool) {
+	for {
+		p, isParen := e.(*ast.ParenExpr)
+		if !isParen {
+			break
+		}
+		e = p.X
+	}
+	b, isBin := e.(*ast.BinaryExpr)
+	if !isBin || !isComparison(b.Op) {
+		return 0, 0, 0, false
+	}
+	id, isLocal := localSlot(b.X)
+	k, _, isInt := intLiteral(b.Y)
+	if !isLocal || !isInt {
+		return 0, 0, 0, false
+	}
+	return id.Index, b.Op, k, true
 }
 
 // condValue is a comparison's value as a condition.

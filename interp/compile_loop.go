@@ -206,12 +206,12 @@ func (c *compiler) try(s *ast.TryStmt) execFn {
 		set = c.storer(s.Var)
 	}
 	return func(th *Thread, fr *frame) (ctrl, error) {
-		calls, depth := len(th.calls), th.evalDepth
+		depth, nest := th.depth, th.evalDepth
 		r, err := body(th, fr)
 		if err == nil || !catchable(err) {
 			return r, err
 		}
-		th.calls, th.evalDepth = th.calls[:calls], depth
+		th.depth, th.evalDepth = depth, nest
 		if set != nil {
 			set(th, fr, cell{v: newErrorValue(err)})
 		}

@@ -87,12 +87,12 @@ func (th *Thread) errorAt(pos ast.Pos, err error) error {
 }
 
 func (th *Thread) backtrace() []CallFrame {
-	if len(th.calls) == 0 {
+	if th.depth == 0 {
 		return nil
 	}
-	bt := make([]CallFrame, len(th.calls))
-	for i, c := range th.calls {
-		bt[len(th.calls)-1-i] = CallFrame{Name: c.fn.Name.Name, Pos: *c.pos}
+	bt := make([]CallFrame, th.depth)
+	for i, c := range th.stack[:th.depth] {
+		bt[th.depth-1-i] = CallFrame{Name: c.fn.Name.Name, Pos: *c.pos}
 	}
 	return bt
 }

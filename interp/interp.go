@@ -102,9 +102,9 @@ type Thread struct {
 	in        *Interp
 	Stdout    io.Writer
 	Stderr    io.Writer
-	globals   *globalTable // the table of the chunk or fn running
-	calls     []callSite
-	frames    []*frame         // reused fn frames, by call depth (callClosure)
+	globals   *globalTable     // the table of the chunk or fn running
+	stack     []*callRecord    // the fn calls running, and their frames (enter)
+	depth     int              // how many of stack are running
 	argPool   []*Args          // reused Args of method calls (methodArgs)
 	argDepth  int              // how many of argPool are in use
 	strBufs   *strBuffers      // the buffers s += t appends into (strs.go)
@@ -123,6 +123,7 @@ type Thread struct {
 	locals    map[any]any      // builtins' per-thread state (Local)
 	defDev    *mem.Device      // the default device, once resolved
 	steps     int64            // loop iterations and calls in this session
+	pollAt    int64            // the step at which step polls next
 	maxSteps  int64            // Options.MaxSteps
 	evalDepth int              // nested evals on the Go stack now
 	logger    *slog.Logger     // Options.Logger
@@ -146,14 +147,32 @@ func (th *Thread) Warn(msg string) {
 }
 
 // step counts one loop iteration or call against the step budget and
-// polls cancellation.
+// polls cancellation every pollSteps steps (poll): the one compare it
+// costs otherwise is what every call and iteration pays.
 func (th *Thread) step() error {
+	th.steps++
+	if th.steps < th.pollAt {
+		return nil
+	}
+	return th.poll()
+}
+
+// pollSteps is how many steps run between two polls of cancellation: a
+// few microseconds of the fastest loop.
+const pollSteps = 1024
+
+// poll is step's check: cancellation, then the step budget; it sets the
+// step at which to check again.
+func (th *Thread) poll() error {
 	if th.canceled.Load() {
 		return ErrInterrupted
 	}
-	th.steps++
 	if th.maxSteps > 0 && th.steps > th.maxSteps {
 		return stepBudgetError(th.maxSteps)
+	}
+	th.pollAt = th.steps + pollSteps
+	if th.maxSteps > 0 {
+		th.pollAt = min(th.pollAt, th.maxSteps+1)
 	}
 	return nil
 }
@@ -345,7 +364,7 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 	th.canceled.Store(false)
 	stop := context.AfterFunc(ctx, func() { th.canceled.Store(true) })
 	defer stop()
-	th.steps = 0
+	th.steps, th.pollAt = 0, 0
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	th.launcher.begin(th.Stdout, &th.canceled)
@@ -353,7 +372,7 @@ func (th *Thread) session(ctx context.Context, fn func() error) (err error) {
 		if r := recover(); r != nil {
 			err = &EvalError{Pos: th.pos(), Msg: fmt.Sprintf("internal error: %v", r), Backtrace: th.backtrace(), internal: true}
 		}
-		th.calls, th.evalDepth = th.calls[:0], 0
+		th.depth, th.evalDepth = 0, 0
 	}()
 	err = fn()
 	if serr := th.syncUsed(); err == nil && serr != nil {
