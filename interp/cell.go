@@ -4,7 +4,8 @@ import "math"
 
 // cell is a host value as the compiled engine holds it in slots, frames
 // and temporaries: an int or a float unboxed in n (v is intTag or
-// floatTag), or any value in v. The zero cell is an unset slot.
+// floatTag), a string being built as a buffer and its length (v is a
+// *strBuf, strs.go), or any value in v. The zero cell is an unset slot.
 //
 // Boxing an int64 into a Value allocates (past 255), and a loop such as
 // `s += i` would allocate twice per iteration; cells keep the results of
@@ -44,11 +45,13 @@ func valCell(v Value) cell { return cell{v: v} }
 
 // box is the cell's Value (nil for an unset slot).
 func (c cell) box() Value {
-	switch c.v.(type) {
+	switch x := c.v.(type) {
 	case intMark:
 		return Int(int64(c.n))
 	case floatMark:
 		return Float(math.Float64frombits(c.n))
+	case *strBuf:
+		return x.prefix(int(c.n))
 	}
 	return c.v
 }

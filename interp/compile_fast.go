@@ -179,8 +179,9 @@ func directSlot(id *ast.Ident) (index int, local, ok bool) {
 }
 
 // compoundSlot compiles `x op= v` for a variable the engine addresses
-// directly; two ints or two floats are combined in place, anything else
-// goes to general (compoundIdent's path).
+// directly; two ints or two floats are combined in place, a string
+// appended to a string builds it in a buffer, anything else (and any
+// error, which general positions) goes to general (compoundIdent's path).
 func (c *compiler) compoundSlot(t *ast.Ident, op token.Op, v evalFn, general func(th *Thread, fr *frame, old, x cell) (ctrl, error)) execFn {
 	i, local, ok := directSlot(t)
 	if !ok {
@@ -198,17 +199,25 @@ func (c *compiler) compoundSlot(t *ast.Ident, op token.Op, v evalFn, general fun
 			p = &th.globals.vals[i]
 		}
 		old := *p
-		if _, ok := old.v.(intMark); ok && op == token.Add {
-			b, isInt := int64(x.n), false
-			switch xv := x.v.(type) {
+		if op == token.Add {
+			switch old.v.(type) {
 			case intMark:
-				isInt = true
-			case Int: // an element of a list, a builtin's result
-				b, isInt = int64(xv), true
-			}
-			if a := int64(old.n); isInt {
-				if r := a + b; (r > a) == (b > 0) {
-					p.n = uint64(r)
+				b, isInt := int64(x.n), false
+				switch xv := x.v.(type) {
+				case intMark:
+					isInt = true
+				case Int: // an element of a list, a builtin's result
+					b, isInt = int64(xv), true
+				}
+				if a := int64(old.n); isInt {
+					if r := a + b; (r > a) == (b > 0) {
+						p.n = uint64(r)
+						return ctrlNone, nil
+					}
+				}
+			case String, *strBuf: // s += t appends into s's buffer (strs.go)
+				if r, ok, err := th.appendCell(old, x); ok && err == nil {
+					*p = r
 					return ctrlNone, nil
 				}
 			}

@@ -45,6 +45,10 @@ func TestLoopsAllocateNothing(t *testing.T) {
 		"let s = 0\nfor i in range(%d) { s += i }",
 		"let s = 0.5\nlet i = 0\nwhile i < %d { s += 1.5; i += 1 }",
 		"let r = f(%d)",
+		// s += t appends into a buffer (strs.go): its doublings, not
+		// one string per iteration.
+		"let s = \"\"\nfor i in range(%d) { s += \"ab\" }",
+		"fn b(n) { let s = \"x\"; for i in range(n) { s += \"ab\" }; return len(s) }\nlet r = b(%d)",
 	} {
 		checkLoopAllocates(t, loop, func(src string) {
 			if err := in.Exec(context.Background(), "loop.gs", []byte(src)); err != nil {

@@ -211,17 +211,32 @@ func strMap(f func(string) string) methodFn {
 }
 
 // String building. `s += t` in a loop would copy s every time (quadratic);
-// instead s grows in an append-only byte buffer of the thread: when the
-// left operand is exactly a buffer's contents (the string the last append
-// returned), t is appended in place and the grown prefix is returned as
-// a string sharing the buffer. Bytes already handed out are never
-// written again, so strings stay immutable; a string that is not a
-// buffer's whole contents (an older one) is copied as before. A few
-// buffers, reused round robin, keep interleaved builders linear.
+// instead s grows in an append-only byte buffer (a strBuf): when the left
+// operand is exactly a buffer's contents, t is appended in place. Bytes
+// already handed out are never written again, so strings stay immutable;
+// a string that is not a buffer's whole contents (an older one) is
+// copied into a new buffer.
+//
+// In the compiled engine a variable being built holds a builder cell
+// (cell.go): the buffer and the string's length, unboxed, so that the
+// loop allocates nothing but the buffer's doublings; the cell becomes a
+// String (sharing the bytes) when it leaves the engine (box). A String
+// value that is a buffer's contents (a builder boxed, the dict value or
+// list element `d[k] += t` builds) is recognised by the thread's few most
+// recent buffers (strBuffers), reused round robin, so that interleaved
+// builders stay linear.
 
-// strBuffers is a thread's buffers (Thread.strBufs).
+// strBuf is an append-only string buffer. It is a Value only to sit in a
+// cell; box turns it into a String, and no script sees it.
+type strBuf struct{ b []byte }
+
+func (*strBuf) Type() string           { return "string" }
+func (*strBuf) String() string         { return "<string builder>" }
+func (sb *strBuf) prefix(n int) String { return String(unsafe.String(unsafe.SliceData(sb.b), n)) }
+
+// strBuffers are a thread's most recent buffers (Thread.strBufs).
 type strBuffers struct {
-	bufs [4][]byte
+	bufs [4]*strBuf
 	next int
 }
 
@@ -240,49 +255,110 @@ func (th *Thread) strBuffers() *strBuffers {
 // begins a buffer otherwise (s += t does; a plain + only extends). th may
 // be nil (a plain concatenation).
 func (th *Thread) concat(a, b String, start bool) (Value, error) {
-	n := len(a) + len(b)
-	if err := th.checkStringLen(n); err != nil {
-		return nil, err
-	}
-	if th == nil || len(b) == 0 || (len(a) < strBufMin && (!start || n < strBufMin)) {
-		// No buffer holds fewer than strBufMin bytes, nor would start.
-		return th.holdString(string(a + b))
-	}
-	sb := th.strBuffers()
-	for i, buf := range sb.bufs {
-		if len(a) > 0 && len(buf) == len(a) && unsafe.StringData(string(a)) == unsafe.SliceData(buf) {
-			return sb.extend(th, i, b)
-		}
-	}
-	if !start || n < strBufMin {
-		return th.holdString(string(a + b))
-	}
-	i := sb.next
-	sb.next = (sb.next + 1) % len(sb.bufs)
-	if err := sb.alloc(th, i, string(a), n); err != nil {
-		return nil, err
-	}
-	return sb.extend(th, i, b)
+	c, err := th.build(cell{v: a}, b, start)
+	return c.box(), err
 }
 
-// extend appends b to buffer i, moving it to a buffer twice the size when
-// it is full, and returns the whole contents as a string.
-func (sb *strBuffers) extend(th *Thread, i int, b String) (Value, error) {
-	buf := sb.bufs[i]
-	if len(buf)+len(b) > cap(buf) {
-		if err := sb.alloc(th, i, string(buf), len(buf)+len(b)); err != nil {
-			return nil, err
-		}
-		buf = sb.bufs[i]
+// build is a + b for a String or builder cell a: a builder cell when a
+// is a buffer's contents or start begins one, else a String cell.
+func (th *Thread) build(a cell, b String, start bool) (cell, error) {
+	if sb, ok := a.v.(*strBuf); ok && int(a.n) == len(sb.b) && len(sb.b)+len(b) <= cap(sb.b) {
+		// The loop's case: room in the buffer, whose whole capacity was
+		// counted (and checked) when it was allocated.
+		sb.b = append(sb.b, b...)
+		return cell{v: sb, n: uint64(len(sb.b))}, nil
 	}
-	buf = append(buf, b...)
-	sb.bufs[i] = buf
-	return String(unsafe.String(unsafe.SliceData(buf), len(buf))), nil
+	sb, n := th.builderOf(a)
+	total := n + len(b)
+	if err := th.checkStringLen(total); err != nil {
+		return cell{}, err
+	}
+	switch {
+	case sb != nil && len(b) == 0:
+		return a, nil
+	case sb != nil && n == len(sb.b):
+		return sb.extend(th, b)
+	case th == nil || !start || total < strBufMin:
+		s := a.box().(String)
+		v, err := th.holdString(string(s + b))
+		return cell{v: v}, err
+	}
+	s := a.box().(String)
+	nb, err := th.newStrBuf(string(s), total)
+	if err != nil {
+		return cell{}, err
+	}
+	return nb.extend(th, b)
 }
 
-// alloc gives buffer i a new array holding s with room for at least n
+// appendCell is old += x for a string (or builder cell) old and x, the
+// engine's way for a variable: the result is a builder cell. ok is false
+// for other operands.
+func (th *Thread) appendCell(old, x cell) (r cell, ok bool, err error) {
+	switch old.v.(type) {
+	case String, *strBuf:
+	default:
+		return cell{}, false, nil
+	}
+	var b String
+	switch xv := x.v.(type) {
+	case String:
+		b = xv
+	case *strBuf:
+		b = xv.prefix(int(x.n))
+	default:
+		return cell{}, false, nil
+	}
+	r, err = th.build(old, b, true)
+	return r, true, err
+}
+
+// builderOf is the buffer a's string is a prefix of (or nil), and the
+// string's length.
+func (th *Thread) builderOf(a cell) (*strBuf, int) {
+	if sb, ok := a.v.(*strBuf); ok {
+		return sb, int(a.n)
+	}
+	s := a.v.(String)
+	if th == nil || len(s) < strBufMin {
+		return nil, len(s)
+	}
+	for _, sb := range th.strBuffers().bufs {
+		if sb != nil && len(sb.b) == len(s) && unsafe.StringData(string(s)) == unsafe.SliceData(sb.b) {
+			return sb, len(s)
+		}
+	}
+	return nil, len(s)
+}
+
+// extend appends b to the buffer, moving it to an array twice the size
+// when it is full, and returns the whole contents as a builder cell.
+func (sb *strBuf) extend(th *Thread, b String) (cell, error) {
+	if len(sb.b)+len(b) > cap(sb.b) {
+		if err := sb.alloc(th, string(sb.prefix(len(sb.b))), len(sb.b)+len(b)); err != nil {
+			return cell{}, err
+		}
+	}
+	sb.b = append(sb.b, b...)
+	return cell{v: sb, n: uint64(len(sb.b))}, nil
+}
+
+// newStrBuf starts a buffer holding s with room for n bytes, one of the
+// thread's recent buffers.
+func (th *Thread) newStrBuf(s string, n int) (*strBuf, error) {
+	sb := &strBuf{}
+	if err := sb.alloc(th, s, n); err != nil {
+		return nil, err
+	}
+	bufs := th.strBuffers()
+	bufs.bufs[bufs.next] = sb
+	bufs.next = (bufs.next + 1) % len(bufs.bufs)
+	return sb, nil
+}
+
+// alloc gives the buffer a new array holding s with room for at least n
 // bytes (twice that, up to the cap), counted under the memory limit.
-func (sb *strBuffers) alloc(th *Thread, i int, s string, n int) error {
+func (sb *strBuf) alloc(th *Thread, s string, n int) error {
 	size := min(2*n, MaxStringBytes)
 	if b := th.hostBudget(int64(size)); int64(size) > b {
 		size = n // room for this string alone, which checkStringLen allowed
@@ -292,6 +368,6 @@ func (sb *strBuffers) alloc(th *Thread, i int, s string, n int) error {
 	if err := mem.HoldHost(th.Tracker, unsafe.SliceData(buf), size); err != nil {
 		return err
 	}
-	sb.bufs[i] = buf
+	sb.b = buf
 	return nil
 }

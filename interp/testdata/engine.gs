@@ -70,3 +70,28 @@ try {
 ---
 // an error in a catch block propagates
 try { error("one") } catch e { error("two: " + e.message) } ### "two: one"
+---
+// s += t builds in a buffer; older strings and copies stay as they were
+let s = ""
+for i in range(100) { s += "ab" }
+let t = s
+s += "x"
+t += "y"
+print(len(s), len(t), s[-3:], t[-3:])     //> 201 201 abx aby
+let u = s + "z"
+s += "w"
+print(u[-3:], s[-3:], u[:4], len(u))      //> bxz bxw abab 202
+let parts = [s, t]
+s += "!"
+print(parts[0][-2:], s[-2:], s == parts[0] + "!", type(s)) //> xw w! true string
+fn grow(n) {
+    let r = "<"
+    for i in range(n) { r += str(i % 10) }
+    return r
+}
+let g = grow(80)
+print(len(g), g[:5], g.upper()[:3], g.startswith("<01"))  //> 81 <0123 <01 true
+let d = {}
+d[g] = 1
+g += "."
+print(len(d), d[g[:-1]], g in d)          //> 1 1 false
