@@ -14,24 +14,30 @@ import "fmt"
 // return and the backtrace. It returns the callee and its base.
 func (vm *VM) call(in Instr, regs *[maxRegs]cell, pc, base int) (*Proto, int, error) {
 	fn, ok := regs[in.A].v.(*Fn)
-	if !ok {
-		return nil, 0, fmt.Errorf("%s is not callable", regs[in.A].typeName())
-	}
-	if vm.stop() {
-		return nil, 0, vm.stepError()
+	if !ok || vm.stop() || len(vm.frames) > vm.maxDepth || int(in.B) != fn.proto.NParams {
+		return nil, 0, vm.callError(in, regs)
 	}
 	q := fn.proto
-	if len(vm.frames) > vm.maxDepth {
-		return nil, 0, fmt.Errorf("%w: more than %d nested fn calls (MaxDepth): unbounded recursion?", ErrDepth, vm.maxDepth)
-	}
-	if int(in.B) != q.NParams {
-		return nil, 0, fmt.Errorf("fn %s takes %d arguments, got %d", q.Name, q.NParams, in.B)
-	}
 	vm.frames[len(vm.frames)-1].pc = pc
 	base += int(in.A) + 1
 	vm.frames = append(vm.frames, frame{proto: q, base: base})
 	vm.grow(base)
 	return q, base, nil
+}
+
+// callError is why a call failed the test of call (whose step, if it
+// got that far, is already counted).
+func (vm *VM) callError(in Instr, regs *[maxRegs]cell) error {
+	fn, ok := regs[in.A].v.(*Fn)
+	switch {
+	case !ok:
+		return fmt.Errorf("%s is not callable", regs[in.A].typeName())
+	case vm.steps > vm.limit || vm.canceled.Load():
+		return vm.stepError()
+	case len(vm.frames) > vm.maxDepth:
+		return fmt.Errorf("%w: more than %d nested fn calls (MaxDepth): unbounded recursion?", ErrDepth, vm.maxDepth)
+	}
+	return fmt.Errorf("fn %s takes %d arguments, got %d", fn.proto.Name, fn.proto.NParams, in.B)
 }
 
 // ret leaves the top frame, whose registers are regs, with result r: its

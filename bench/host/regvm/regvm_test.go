@@ -10,7 +10,7 @@ import (
 var dispatches = []struct {
 	name string
 	d    Dispatch
-}{{"switch", Switch}, {"table", Table}}
+}{{"switch", Switch}, {"table", Table}, {"twolevel", TwoLevel}}
 
 // run runs prog once with each dispatch on one VM per dispatch.
 func run(t *testing.T, prog func() *Program, opt Options, check func(t *testing.T, v Value, err error)) {

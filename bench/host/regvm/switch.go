@@ -135,19 +135,30 @@ func (vm *VM) runSwitch() (cell, error) {
 			i.n += regs[in.A+2].n // cannot overflow: the count stops the loop first
 			setInt(&regs[in.A+3], int64(i.n))
 			pc = int(in.D)
-		case OpCall:
-			q, nb, err := vm.call(in, regs, pc, base)
-			if err != nil {
-				return cell{}, vm.fail(pc-1, err)
+		case OpCall: // vm.call and vm.ret, inline: a call is fib's cost
+			fn, ok := regs[in.A].v.(*Fn)
+			if !ok || vm.stop() || len(vm.frames) > vm.maxDepth || int(in.B) != fn.proto.NParams {
+				return cell{}, vm.fail(pc-1, vm.callError(in, regs))
 			}
-			p, code, pc, base = q, q.Code, 0, nb
+			vm.frames[len(vm.frames)-1].pc = pc
+			base += int(in.A) + 1
+			p = fn.proto
+			vm.frames = append(vm.frames, frame{proto: p, base: base})
+			vm.grow(base)
 			regs = vm.window(base)
+			code, pc = p.Code, 0
 		case OpRet:
 			r := regs[in.A]
-			f := vm.ret(r, p, regs)
-			if f == nil {
+			for i := range regs[:p.NRegs] {
+				regs[i].v = nil
+			}
+			n := len(vm.frames) - 1
+			vm.frames = vm.frames[:n]
+			if n == 0 {
 				return r, nil
 			}
+			vm.stack[base-1] = r
+			f := &vm.frames[n-1]
 			p, code, pc, base = f.proto, f.proto.Code, f.pc, f.base
 			regs = vm.window(base)
 		}

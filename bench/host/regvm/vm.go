@@ -21,8 +21,9 @@ const DefaultMaxDepth = 10_000
 type Dispatch int
 
 const (
-	Switch Dispatch = iota // one loop, a switch over the opcode
-	Table                  // one loop, a call through a table of handlers
+	Switch   Dispatch = iota // one loop, a switch over the opcode
+	Table                    // one loop, a call through a table of handlers
+	TwoLevel                 // a switch that calls nothing, the handlers for the rest
 )
 
 // VM runs a Program. Its register stack and call frames are kept from
@@ -86,9 +87,12 @@ func (vm *VM) Run(d Dispatch) (Value, error) {
 	vm.grow(0)
 	var r cell
 	var err error
-	if d == Table {
+	switch d {
+	case Table:
 		r, err = vm.runTable()
-	} else {
+	case TwoLevel:
+		r, err = vm.runTwoLevel()
+	default:
 		r, err = vm.runSwitch()
 	}
 	return r.box(), err
