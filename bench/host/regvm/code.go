@@ -12,21 +12,21 @@ type Op uint8
 
 const (
 	OpMove    Op = iota // R[A] = R[B]
-	OpLoadI             // R[A] = D (an int)
-	OpLoadK             // R[A] = K[D]
-	OpGetG              // R[A] = G[D]
-	OpSetG              // G[D] = R[A]
-	OpFn                // R[A] = the program's fn D
+	OpLoadI             // R[A] = C (an int)
+	OpLoadK             // R[A] = K[C]
+	OpGetG              // R[A] = G[C]
+	OpSetG              // G[C] = R[A]
+	OpFn                // R[A] = the program's fn C
 	OpAdd               // R[A] = R[B] + R[C]
 	OpSub               // R[A] = R[B] - R[C]
 	OpLt                // R[A] = R[B] < R[C]
-	OpAddI              // R[A] = R[B] + D: add-immediate (x - 1 is AddI -1)
-	OpJmp               // goto D
-	OpJmpF              // if !R[A] goto D (R[A] must be a bool)
-	OpJNLt              // if !(R[A] < R[B]) goto D: compare-and-branch
-	OpJNLtI             // if !(R[A] < int8(C)) goto D: compare-with-constant-and-branch
-	OpForPrep           // range(R[A+1], R[A], R[A+2]) into R[A..A+3]; if empty goto D
-	OpForLoop           // next value into R[A+3] and goto D, or fall out of the loop
+	OpAddI              // R[A] = R[B] + C: add-immediate (x - 1 is AddI -1)
+	OpJmp               // goto C
+	OpJmpF              // if !R[A] goto C (R[A] must be a bool)
+	OpJNLt              // if !(R[A] < R[B]) goto C: compare-and-branch
+	OpJNLtI             // if !(R[A] < int8(B)) goto C: compare-with-constant-and-branch
+	OpForPrep           // range(R[A+1], R[A], R[A+2]) into R[A..A+3]; if empty goto C
+	OpForLoop           // next value into R[A+3] and goto C, or fall out of the loop
 	OpCall              // R[A] = R[A](R[A+1], ..., R[A+B])
 	OpRet               // return R[A]
 	numOps
@@ -42,14 +42,16 @@ func (o Op) String() string {
 	return fmt.Sprintf("op%d", uint8(o))
 }
 
-// Instr is one instruction, 8 bytes: three register operands (uint8, so
+// Instr is one instruction, 8 bytes: A and B are registers (uint8, so
 // that a frame's window of 256 registers is indexed without a bounds
-// check) and D, an immediate, a jump target (an absolute pc), or a global,
-// constant or fn index.
+// check; B is JNLTI's immediate), C a register (ADD SUB LT, as uint8(C)),
+// an immediate, a jump target (an absolute pc), or a global, constant or
+// fn index. Four fields, so that Go keeps an Instr in registers (it
+// keeps no struct of five).
 type Instr struct {
-	Op      Op
-	A, B, C uint8
-	D       int32
+	Op   Op
+	A, B uint8
+	C    int32
 }
 
 // maxRegs is a frame's window: registers are uint8.
@@ -124,26 +126,26 @@ func (prog *Program) check(p *Proto) error {
 }
 
 // checkInstr checks one instruction: the registers it uses inside the
-// frame, D inside what it indexes.
+// frame, C inside what it indexes.
 func (prog *Program) checkInstr(p *Proto, in Instr) error {
 	var top int // the highest register the instruction uses
-	var dmax int64 = math.MaxInt32
-	dmin := int64(0)
+	var cmax int64 = math.MaxInt32
+	cmin := int64(0)
 	switch in.Op {
 	case OpMove, OpJNLt:
 		top = max(int(in.A), int(in.B))
 	case OpLoadI:
-		top, dmin = int(in.A), math.MinInt32
+		top, cmin = int(in.A), math.MinInt32
 	case OpLoadK:
-		top, dmax = int(in.A), int64(len(p.Consts))-1
+		top, cmax = int(in.A), int64(len(p.Consts))-1
 	case OpGetG, OpSetG:
-		top, dmax = int(in.A), int64(len(prog.Globals))-1
+		top, cmax = int(in.A), int64(len(prog.Globals))-1
 	case OpFn:
-		top, dmax = int(in.A), int64(len(prog.Fns))-1
+		top, cmax = int(in.A), int64(len(prog.Fns))-1
 	case OpAdd, OpSub, OpLt:
-		top = max(int(in.A), int(in.B), int(in.C))
+		top, cmax = max(int(in.A), int(in.B)), int64(p.NRegs)-1
 	case OpAddI:
-		top, dmin = max(int(in.A), int(in.B)), math.MinInt32
+		top, cmin = max(int(in.A), int(in.B)), math.MinInt32
 	case OpJmp:
 	case OpJmpF, OpJNLtI, OpRet:
 		top = int(in.A)
@@ -156,13 +158,13 @@ func (prog *Program) checkInstr(p *Proto, in Instr) error {
 	}
 	switch in.Op {
 	case OpJmp, OpJmpF, OpJNLt, OpJNLtI, OpForPrep, OpForLoop:
-		dmax = int64(len(p.Code)) - 1
+		cmax = int64(len(p.Code)) - 1
 	}
 	if top >= p.NRegs {
 		return fmt.Errorf("register %d outside the frame of %d", top, p.NRegs)
 	}
-	if d := int64(in.D); d < dmin || d > dmax {
-		return fmt.Errorf("D %d outside [%d, %d]", d, dmin, dmax)
+	if c := int64(in.C); c < cmin || c > cmax {
+		return fmt.Errorf("C %d outside [%d, %d]", c, cmin, cmax)
 	}
 	return nil
 }
@@ -182,4 +184,4 @@ func (a *Asm) At(line, col int, in Instr) int {
 func (a *Asm) PC() int32 { return int32(len(a.P.Code)) }
 
 // Patch sets the jump target of the instruction at pc.
-func (a *Asm) Patch(pc int, target int32) { a.P.Code[pc].D = target }
+func (a *Asm) Patch(pc int, target int32) { a.P.Code[pc].C = target }

@@ -29,14 +29,14 @@ let result = fib(20)
 //	9  RET     r1
 func FibProgram(n int32) *Program {
 	a := &Asm{&Proto{Name: "fib", File: "fib.gs", NParams: 1, NRegs: 4}}
-	br := a.At(2, 10, Instr{Op: OpJNLtI, A: 0, C: 2})
+	br := a.At(2, 10, Instr{Op: OpJNLtI, A: 0, B: 2})
 	a.At(3, 9, Instr{Op: OpRet, A: 0})
 	a.Patch(br, a.PC())
-	a.At(5, 12, Instr{Op: OpGetG, A: 1, D: 0})
-	a.At(5, 18, Instr{Op: OpAddI, A: 2, B: 0, D: -1})
+	a.At(5, 12, Instr{Op: OpGetG, A: 1, C: 0})
+	a.At(5, 18, Instr{Op: OpAddI, A: 2, B: 0, C: -1})
 	a.At(5, 15, Instr{Op: OpCall, A: 1, B: 1})
-	a.At(5, 25, Instr{Op: OpGetG, A: 2, D: 0})
-	a.At(5, 31, Instr{Op: OpAddI, A: 3, B: 0, D: -2})
+	a.At(5, 25, Instr{Op: OpGetG, A: 2, C: 0})
+	a.At(5, 31, Instr{Op: OpAddI, A: 3, B: 0, C: -2})
 	a.At(5, 28, Instr{Op: OpCall, A: 2, B: 1})
 	a.At(5, 23, Instr{Op: OpAdd, A: 1, B: 1, C: 2})
 	a.At(5, 5, Instr{Op: OpRet, A: 1})
@@ -68,14 +68,14 @@ let result = loop(100000)
 //	7  RET     r1
 func LoopProgram(n int32) *Program {
 	a := &Asm{&Proto{Name: "loop", File: "loop.gs", NParams: 1, NRegs: 6}}
-	a.At(2, 5, Instr{Op: OpLoadI, A: 1, D: 0})
+	a.At(2, 5, Instr{Op: OpLoadI, A: 1, C: 0})
 	a.At(3, 20, Instr{Op: OpMove, A: 2, B: 0})
-	a.At(3, 14, Instr{Op: OpLoadI, A: 3, D: 0})
-	a.At(3, 14, Instr{Op: OpLoadI, A: 4, D: 1})
+	a.At(3, 14, Instr{Op: OpLoadI, A: 3, C: 0})
+	a.At(3, 14, Instr{Op: OpLoadI, A: 4, C: 1})
 	prep := a.At(3, 5, Instr{Op: OpForPrep, A: 2})
 	body := a.PC()
 	a.At(4, 11, Instr{Op: OpAdd, A: 1, B: 1, C: 5})
-	a.At(3, 5, Instr{Op: OpForLoop, A: 2, D: body})
+	a.At(3, 5, Instr{Op: OpForLoop, A: 2, C: body})
 	a.Patch(prep, a.PC())
 	a.At(6, 5, Instr{Op: OpRet, A: 1})
 	return &Program{Globals: []string{"loop", "result"}, Fns: []*Proto{a.P}, Main: callMain("loop.gs", "loop", 8, n)}
@@ -94,12 +94,12 @@ func LoopProgram(n int32) *Program {
 func callMain(file, name string, line int, n int32) *Proto {
 	col := len("let result = ") + 1
 	a := &Asm{&Proto{Name: "<main>", File: file, NRegs: 2}}
-	a.At(1, 1, Instr{Op: OpFn, A: 0, D: 0})
-	a.At(1, 1, Instr{Op: OpSetG, A: 0, D: 0})
-	a.At(line, col, Instr{Op: OpGetG, A: 0, D: 0})
-	a.At(line, col+len(name)+1, Instr{Op: OpLoadI, A: 1, D: n})
+	a.At(1, 1, Instr{Op: OpFn, A: 0, C: 0})
+	a.At(1, 1, Instr{Op: OpSetG, A: 0, C: 0})
+	a.At(line, col, Instr{Op: OpGetG, A: 0, C: 0})
+	a.At(line, col+len(name)+1, Instr{Op: OpLoadI, A: 1, C: n})
 	a.At(line, col+len(name), Instr{Op: OpCall, A: 0, B: 1})
-	a.At(line, 5, Instr{Op: OpSetG, A: 0, D: 1})
+	a.At(line, 5, Instr{Op: OpSetG, A: 0, C: 1})
 	a.At(line, 1, Instr{Op: OpRet, A: 0})
 	return a.P
 }

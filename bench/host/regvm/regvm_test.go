@@ -89,7 +89,7 @@ func TestRerun(t *testing.T) {
 // the general path of every instruction fib and loop use.
 func withArg(prog *Program, k Value) *Program {
 	prog.Main.Consts = []Value{k}
-	prog.Main.Code[3] = Instr{Op: OpLoadK, A: 1, D: 0}
+	prog.Main.Code[3] = Instr{Op: OpLoadK, A: 1, C: 0}
 	return prog
 }
 
@@ -113,12 +113,12 @@ func TestRangeOfFloat(t *testing.T) {
 //	let result = less(1)
 func lessProgram() *Program {
 	a := &Asm{&Proto{Name: "less", File: "less.gs", NParams: 1, NRegs: 3, Consts: []Value{String("x")}}}
-	a.At(2, 12, Instr{Op: OpLoadK, A: 1, D: 0})
+	a.At(2, 12, Instr{Op: OpLoadK, A: 1, C: 0})
 	br := a.At(2, 10, Instr{Op: OpJNLt, A: 0, B: 1})
-	a.At(3, 16, Instr{Op: OpLoadI, A: 2, D: 1})
+	a.At(3, 16, Instr{Op: OpLoadI, A: 2, C: 1})
 	a.At(3, 9, Instr{Op: OpRet, A: 2})
 	a.Patch(br, a.PC())
-	a.At(5, 12, Instr{Op: OpLoadI, A: 2, D: 0})
+	a.At(5, 12, Instr{Op: OpLoadI, A: 2, C: 0})
 	a.At(5, 5, Instr{Op: OpRet, A: 2})
 	return &Program{Globals: []string{"less", "result"}, Fns: []*Proto{a.P}, Main: callMain("less.gs", "less", 7, 1)}
 }
@@ -168,8 +168,8 @@ func TestCancel(t *testing.T) {
 //	let result = down(0)
 func downProgram() *Program {
 	a := &Asm{&Proto{Name: "down", File: "down.gs", NParams: 1, NRegs: 3}}
-	a.At(2, 12, Instr{Op: OpGetG, A: 1, D: 0})
-	a.At(2, 19, Instr{Op: OpAddI, A: 2, B: 0, D: 1})
+	a.At(2, 12, Instr{Op: OpGetG, A: 1, C: 0})
+	a.At(2, 19, Instr{Op: OpAddI, A: 2, B: 0, C: 1})
 	a.At(2, 16, Instr{Op: OpCall, A: 1, B: 1})
 	a.At(2, 5, Instr{Op: OpRet, A: 1})
 	return &Program{Globals: []string{"down", "result"}, Fns: []*Proto{a.P}, Main: callMain("down.gs", "down", 4, 0)}
@@ -191,7 +191,7 @@ func TestMaxDepth(t *testing.T) {
 func TestNotCallable(t *testing.T) {
 	run(t, func() *Program {
 		prog := FibProgram(3)
-		prog.Main.Code[0] = Instr{Op: OpLoadI, A: 0, D: 7} // fib = 7
+		prog.Main.Code[0] = Instr{Op: OpLoadI, A: 0, C: 7} // fib = 7
 		return prog
 	}, Options{}, wantError("fib.gs:7:17: int is not callable", nil))
 }
@@ -201,9 +201,9 @@ func TestValidate(t *testing.T) {
 		in   Instr
 		want string
 	}{
-		{Instr{Op: OpAdd, A: 1, B: 1, C: 9}, "register 9 outside the frame of 4"},
-		{Instr{Op: OpJmp, D: 99}, "D 99 outside [0, 9]"},
-		{Instr{Op: OpGetG, A: 1, D: 2}, "D 2 outside [0, 1]"},
+		{Instr{Op: OpAdd, A: 1, B: 1, C: 9}, "C 9 outside [0, 3]"},
+		{Instr{Op: OpJmp, C: 99}, "C 99 outside [0, 9]"},
+		{Instr{Op: OpGetG, A: 1, C: 2}, "C 2 outside [0, 1]"},
 		{Instr{Op: OpForLoop, A: 1}, "register 4 outside the frame of 4"},
 		{Instr{Op: numOps}, "unknown op"},
 	} {

@@ -15,17 +15,17 @@ func (vm *VM) runSwitch() (cell, error) {
 		case OpMove:
 			regs[in.A] = regs[in.B]
 		case OpLoadI:
-			regs[in.A] = intCell(int64(in.D))
+			regs[in.A] = intCell(int64(in.C))
 		case OpLoadK:
-			regs[in.A] = p.consts[in.D]
+			regs[in.A] = p.consts[in.C]
 		case OpGetG:
-			regs[in.A] = vm.globals[in.D]
+			regs[in.A] = vm.globals[in.C]
 		case OpSetG:
-			vm.globals[in.D] = regs[in.A]
+			vm.globals[in.C] = regs[in.A]
 		case OpFn:
-			regs[in.A] = cell{v: vm.prog.fns[in.D]}
+			regs[in.A] = cell{v: vm.prog.fns[in.C]}
 		case OpAdd:
-			x, y := &regs[in.B], &regs[in.C]
+			x, y := &regs[in.B], &regs[uint8(in.C)]
 			if _, ok := x.v.(intMark); ok {
 				if _, ok := y.v.(intMark); ok {
 					a, b := int64(x.n), int64(y.n)
@@ -41,7 +41,7 @@ func (vm *VM) runSwitch() (cell, error) {
 			}
 			regs[in.A] = r
 		case OpSub:
-			x, y := &regs[in.B], &regs[in.C]
+			x, y := &regs[in.B], &regs[uint8(in.C)]
 			if _, ok := x.v.(intMark); ok {
 				if _, ok := y.v.(intMark); ok {
 					a, b := int64(x.n), int64(y.n)
@@ -57,13 +57,13 @@ func (vm *VM) runSwitch() (cell, error) {
 			}
 			regs[in.A] = r
 		case OpLt:
-			r, err := less(regs[in.B], regs[in.C])
+			r, err := less(regs[in.B], regs[uint8(in.C)])
 			if err != nil {
 				return cell{}, vm.fail(pc-1, err)
 			}
 			regs[in.A] = cell{v: Bool(r)}
 		case OpAddI:
-			x, b := &regs[in.B], int64(in.D)
+			x, b := &regs[in.B], int64(in.C)
 			if _, ok := x.v.(intMark); ok {
 				a := int64(x.n)
 				if r := a + b; (r > a) == (b > 0) {
@@ -77,14 +77,14 @@ func (vm *VM) runSwitch() (cell, error) {
 			}
 			regs[in.A] = r
 		case OpJmp:
-			pc = int(in.D)
+			pc = int(in.C)
 		case OpJmpF:
 			t, err := truth(regs[in.A])
 			if err != nil {
 				return cell{}, vm.fail(pc-1, err)
 			}
 			if !t {
-				pc = int(in.D)
+				pc = int(in.C)
 			}
 		case OpJNLt:
 			t, err := less(regs[in.A], regs[in.B])
@@ -92,13 +92,13 @@ func (vm *VM) runSwitch() (cell, error) {
 				return cell{}, vm.fail(pc-1, err)
 			}
 			if !t {
-				pc = int(in.D)
+				pc = int(in.C)
 			}
 		case OpJNLtI:
-			x, k := &regs[in.A], int64(int8(in.C))
+			x, k := &regs[in.A], int64(int8(in.B))
 			if _, ok := x.v.(intMark); ok {
 				if int64(x.n) >= k {
-					pc = int(in.D)
+					pc = int(in.C)
 				}
 				continue
 			}
@@ -107,7 +107,7 @@ func (vm *VM) runSwitch() (cell, error) {
 				return cell{}, vm.fail(pc-1, err)
 			}
 			if !t {
-				pc = int(in.D)
+				pc = int(in.C)
 			}
 		case OpForPrep:
 			n, err := rangeCount(regs[in.A], regs[in.A+1], regs[in.A+2])
@@ -118,7 +118,7 @@ func (vm *VM) runSwitch() (cell, error) {
 				return cell{}, vm.fail(pc-1, err)
 			}
 			if n == 0 {
-				pc = int(in.D)
+				pc = int(in.C)
 				continue
 			}
 			regs[in.A] = cell{intMark{}, n} // the values left, counting this one
@@ -134,7 +134,7 @@ func (vm *VM) runSwitch() (cell, error) {
 			i := &regs[in.A+1]
 			i.n += regs[in.A+2].n // cannot overflow: the count stops the loop first
 			setInt(&regs[in.A+3], int64(i.n))
-			pc = int(in.D)
+			pc = int(in.C)
 		case OpCall: // vm.call and vm.ret, inline: a call is fib's cost
 			fn, ok := regs[in.A].v.(*Fn)
 			if !ok || vm.stop() || len(vm.frames) > vm.maxDepth || int(in.B) != fn.proto.NParams {

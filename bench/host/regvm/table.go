@@ -35,16 +35,16 @@ type handler func(m *machine, in Instr) bool
 
 var handlers = [numOps]handler{
 	OpMove:    func(m *machine, in Instr) bool { m.regs[in.A] = m.regs[in.B]; return false },
-	OpLoadI:   func(m *machine, in Instr) bool { m.regs[in.A] = intCell(int64(in.D)); return false },
-	OpLoadK:   func(m *machine, in Instr) bool { m.regs[in.A] = m.p.consts[in.D]; return false },
-	OpGetG:    func(m *machine, in Instr) bool { m.regs[in.A] = m.vm.globals[in.D]; return false },
-	OpSetG:    func(m *machine, in Instr) bool { m.vm.globals[in.D] = m.regs[in.A]; return false },
-	OpFn:      func(m *machine, in Instr) bool { m.regs[in.A] = cell{v: m.vm.prog.fns[in.D]}; return false },
+	OpLoadI:   func(m *machine, in Instr) bool { m.regs[in.A] = intCell(int64(in.C)); return false },
+	OpLoadK:   func(m *machine, in Instr) bool { m.regs[in.A] = m.p.consts[in.C]; return false },
+	OpGetG:    func(m *machine, in Instr) bool { m.regs[in.A] = m.vm.globals[in.C]; return false },
+	OpSetG:    func(m *machine, in Instr) bool { m.vm.globals[in.C] = m.regs[in.A]; return false },
+	OpFn:      func(m *machine, in Instr) bool { m.regs[in.A] = cell{v: m.vm.prog.fns[in.C]}; return false },
 	OpAdd:     opAdd,
 	OpSub:     opSub,
 	OpLt:      opLt,
 	OpAddI:    opAddI,
-	OpJmp:     func(m *machine, in Instr) bool { m.pc = int(in.D); return false },
+	OpJmp:     func(m *machine, in Instr) bool { m.pc = int(in.C); return false },
 	OpJmpF:    opJmpF,
 	OpJNLt:    opJNLt,
 	OpJNLtI:   opJNLtI,
@@ -66,13 +66,13 @@ func (m *machine) jumpIf(cond bool, err error, in Instr) bool {
 		return m.fail(err)
 	}
 	if cond {
-		m.pc = int(in.D)
+		m.pc = int(in.C)
 	}
 	return false
 }
 
 func opAdd(m *machine, in Instr) bool {
-	x, y := &m.regs[in.B], &m.regs[in.C]
+	x, y := &m.regs[in.B], &m.regs[uint8(in.C)]
 	if _, ok := x.v.(intMark); ok {
 		if _, ok := y.v.(intMark); ok {
 			a, b := int64(x.n), int64(y.n)
@@ -87,7 +87,7 @@ func opAdd(m *machine, in Instr) bool {
 }
 
 func opSub(m *machine, in Instr) bool {
-	x, y := &m.regs[in.B], &m.regs[in.C]
+	x, y := &m.regs[in.B], &m.regs[uint8(in.C)]
 	if _, ok := x.v.(intMark); ok {
 		if _, ok := y.v.(intMark); ok {
 			a, b := int64(x.n), int64(y.n)
@@ -102,7 +102,7 @@ func opSub(m *machine, in Instr) bool {
 }
 
 func opAddI(m *machine, in Instr) bool {
-	x, b := &m.regs[in.B], int64(in.D)
+	x, b := &m.regs[in.B], int64(in.C)
 	if _, ok := x.v.(intMark); ok {
 		a := int64(x.n)
 		if r := a + b; (r > a) == (b > 0) {
@@ -125,7 +125,7 @@ func (m *machine) store(in Instr, r cell, err error) bool {
 }
 
 func opLt(m *machine, in Instr) bool {
-	r, err := less(m.regs[in.B], m.regs[in.C])
+	r, err := less(m.regs[in.B], m.regs[uint8(in.C)])
 	if err != nil {
 		return m.fail(err)
 	}
@@ -144,10 +144,10 @@ func opJNLt(m *machine, in Instr) bool {
 }
 
 func opJNLtI(m *machine, in Instr) bool {
-	x, k := &m.regs[in.A], int64(int8(in.C))
+	x, k := &m.regs[in.A], int64(int8(in.B))
 	if _, ok := x.v.(intMark); ok {
 		if int64(x.n) >= k {
-			m.pc = int(in.D)
+			m.pc = int(in.C)
 		}
 		return false
 	}
@@ -165,7 +165,7 @@ func opForPrep(m *machine, in Instr) bool {
 		return m.fail(err)
 	}
 	if n == 0 {
-		m.pc = int(in.D)
+		m.pc = int(in.C)
 		return false
 	}
 	regs[in.A] = cell{intMark{}, n}
@@ -185,7 +185,7 @@ func opForLoop(m *machine, in Instr) bool {
 	i := &regs[in.A+1]
 	i.n += regs[in.A+2].n
 	setInt(&regs[in.A+3], int64(i.n))
-	m.pc = int(in.D)
+	m.pc = int(in.C)
 	return false
 }
 

@@ -41,15 +41,15 @@ func hot(m *machine) {
 			pc++
 			continue
 		case OpLoadI:
-			regs[in.A] = intCell(int64(in.D))
+			regs[in.A] = intCell(int64(in.C))
 			pc++
 			continue
 		case OpGetG:
-			regs[in.A] = vm.globals[in.D]
+			regs[in.A] = vm.globals[in.C]
 			pc++
 			continue
 		case OpAdd:
-			x, y := &regs[in.B], &regs[in.C]
+			x, y := &regs[in.B], &regs[uint8(in.C)]
 			_, xi := x.v.(intMark)
 			_, yi := y.v.(intMark)
 			a, b := int64(x.n), int64(y.n)
@@ -61,7 +61,7 @@ func hot(m *machine) {
 			pc++
 			continue
 		case OpSub:
-			x, y := &regs[in.B], &regs[in.C]
+			x, y := &regs[in.B], &regs[uint8(in.C)]
 			_, xi := x.v.(intMark)
 			_, yi := y.v.(intMark)
 			a, b := int64(x.n), int64(y.n)
@@ -73,7 +73,7 @@ func hot(m *machine) {
 			pc++
 			continue
 		case OpAddI:
-			x, b := &regs[in.B], int64(in.D)
+			x, b := &regs[in.B], int64(in.C)
 			_, xi := x.v.(intMark)
 			a := int64(x.n)
 			r := a + b
@@ -84,15 +84,15 @@ func hot(m *machine) {
 			pc++
 			continue
 		case OpJmp:
-			pc = int(in.D)
+			pc = int(in.C)
 			continue
 		case OpJNLtI:
 			x := &regs[in.A]
 			if _, ok := x.v.(intMark); !ok {
 				break
 			}
-			if int64(x.n) >= int64(int8(in.C)) {
-				pc = int(in.D)
+			if int64(x.n) >= int64(int8(in.B)) {
+				pc = int(in.C)
 			} else {
 				pc++
 			}
@@ -112,7 +112,7 @@ func hot(m *machine) {
 			i := &regs[in.A+1]
 			i.n += regs[in.A+2].n
 			setInt(&regs[in.A+3], int64(i.n))
-			pc = int(in.D)
+			pc = int(in.C)
 			continue
 		case OpCall:
 			fn, ok := regs[in.A].v.(*Fn)
