@@ -144,12 +144,26 @@ func TestStepBudget(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
+	// Canceled before the run: the first poll, the top level's call, stops it.
+	for _, d := range dispatches {
+		vm, err := New(LoopProgram(10), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vm.Cancel()
+		_, err = vm.Run(d.d)
+		if !errors.Is(err, ErrInterrupted) || err.Error() != "loop.gs:8:18: interrupted" {
+			t.Errorf("%s: got %v, want loop.gs:8:18: interrupted", d.name, err)
+		}
+	}
+	// Canceled from another goroutine, before or during a loop of 2^31
+	// iterations: either way the run stops.
 	for _, d := range dispatches {
 		vm, err := New(LoopProgram(math.MaxInt32), Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		go vm.Cancel() // before or during the loop: either way the loop stops
+		go vm.Cancel()
 		_, err = vm.Run(d.d)
 		if !errors.Is(err, ErrInterrupted) {
 			t.Fatalf("%s: got %v, want %v", d.name, err, ErrInterrupted)
@@ -265,3 +279,31 @@ func BenchmarkRegFib(b *testing.B) { bench(b, FibProgram(20), Int(6765), fibCall
 
 // BenchmarkRegLoop is loop(10^5) per op: 10^5 iterations of s += i.
 func BenchmarkRegLoop(b *testing.B) { bench(b, LoopProgram(100000), Int(4999950000), 1e5, "iter") }
+
+// TestRebind: a call reads its callee from the global each time.
+//
+//	fn f() { return 1 }
+//	let r = f()
+//	fn f() { return 2 }  (the global rebound)
+//	r + f()
+func TestRebind(t *testing.T) {
+	run(t, func() *Program {
+		fns := make([]*Proto, 2)
+		for i := range fns {
+			a := &Asm{&Proto{Name: "f", File: "f.gs", NRegs: 1}}
+			a.At(i+1, 10, Instr{Op: OpLoadI, A: 0, C: int32(i + 1)})
+			a.At(i+1, 10, Instr{Op: OpRet, A: 0})
+			fns[i] = a.P
+		}
+		m := &Asm{&Proto{Name: "<main>", File: "f.gs", NRegs: 2}}
+		for i, r := range []uint8{0, 1} {
+			m.At(1, 1, Instr{Op: OpFn, A: r, C: int32(i)})
+			m.At(1, 1, Instr{Op: OpSetG, A: r})
+			m.At(2, 9, Instr{Op: OpGetG, A: r})
+			m.At(2, 10, Instr{Op: OpCall, A: r})
+		}
+		m.At(4, 3, Instr{Op: OpAdd, A: 0, B: 0, C: 1})
+		m.At(4, 1, Instr{Op: OpRet, A: 0})
+		return &Program{Globals: []string{"f"}, Fns: fns, Main: m.P}
+	}, Options{}, wantValue(Int(3)))
+}
