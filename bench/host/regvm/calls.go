@@ -20,7 +20,8 @@ func (vm *VM) call(in Instr, regs *[maxRegs]cell, pc, base int) (*Proto, int, er
 	q := fn.proto
 	vm.frames[len(vm.frames)-1].pc = pc
 	base += int(in.A) + 1
-	vm.frames = append(vm.frames, frame{proto: q, base: base})
+	vm.frames = append(vm.frames, frame{proto: q, globals: fn.globals, base: base})
+	vm.globals = fn.globals
 	vm.grow(base)
 	return q, base, nil
 }
@@ -55,5 +56,7 @@ func (vm *VM) ret(r cell, p *Proto, regs *[maxRegs]cell) *frame {
 		return nil
 	}
 	vm.stack[base-1] = r
-	return &vm.frames[n-1]
+	f := &vm.frames[n-1]
+	vm.globals = f.globals
+	return f
 }

@@ -84,17 +84,12 @@ type Program struct {
 	Globals []string
 	Fns     []*Proto
 	Main    *Proto
-	fns     []Value // a *Fn for each of Fns, made once
 }
 
 // Validate checks every instruction's operands, so that the VM can trust
 // them: a register inside its fn's frame, a jump inside its fn's code, an
 // index inside its table, and code that ends in RET or JMP.
 func (prog *Program) Validate() error {
-	prog.fns = make([]Value, len(prog.Fns))
-	for i, p := range prog.Fns {
-		prog.fns[i] = &Fn{p}
-	}
 	for _, p := range append([]*Proto{prog.Main}, prog.Fns...) {
 		if err := prog.check(p); err != nil {
 			return fmt.Errorf("regvm: fn %s: %w", p.Name, err)

@@ -19,11 +19,11 @@ func (vm *VM) runSwitch() (cell, error) {
 		case OpLoadK:
 			regs[in.A] = p.consts[in.C]
 		case OpGetG:
-			regs[in.A] = vm.globals[in.C]
+			regs[in.A] = vm.globals.vals[in.C]
 		case OpSetG:
-			vm.globals[in.C] = regs[in.A]
+			vm.globals.vals[in.C] = regs[in.A]
 		case OpFn:
-			regs[in.A] = cell{v: vm.prog.fns[in.C]}
+			regs[in.A] = cell{v: vm.fns[in.C]}
 		case OpAdd:
 			x, y := &regs[in.B], &regs[uint8(in.C)]
 			if _, ok := x.v.(intMark); ok {
@@ -143,7 +143,8 @@ func (vm *VM) runSwitch() (cell, error) {
 			vm.frames[len(vm.frames)-1].pc = pc
 			base += int(in.A) + 1
 			p = fn.proto
-			vm.frames = append(vm.frames, frame{proto: p, base: base})
+			vm.frames = append(vm.frames, frame{proto: p, globals: fn.globals, base: base})
+			vm.globals = fn.globals
 			vm.grow(base)
 			regs = vm.window(base)
 			code, pc = p.Code, 0
@@ -160,6 +161,7 @@ func (vm *VM) runSwitch() (cell, error) {
 			vm.stack[base-1] = r
 			f := &vm.frames[n-1]
 			p, code, pc, base = f.proto, f.proto.Code, f.pc, f.base
+			vm.globals = f.globals
 			regs = vm.window(base)
 		}
 	}

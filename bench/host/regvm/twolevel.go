@@ -45,7 +45,7 @@ func hot(m *machine) {
 			pc++
 			continue
 		case OpGetG:
-			regs[in.A] = vm.globals[in.C]
+			regs[in.A] = vm.globals.vals[in.C]
 			pc++
 			continue
 		case OpAdd:
@@ -125,7 +125,8 @@ func hot(m *machine) {
 			vm.frames[n-1].pc = pc + 1
 			p, base = fn.proto, nb
 			vm.frames = vm.frames[:n+1]
-			vm.frames[n] = frame{proto: p, base: base}
+			vm.frames[n] = frame{proto: p, globals: fn.globals, base: base}
+			vm.globals = fn.globals
 			regs = (*[maxRegs]cell)(vm.stack[base : base+maxRegs])
 			code, pc = p.Code, 0
 			continue
@@ -142,6 +143,7 @@ func hot(m *machine) {
 			vm.stack[base-1] = r
 			f := &vm.frames[n-1]
 			p, code, pc, base = f.proto, f.proto.Code, f.pc, f.base
+			vm.globals = f.globals
 			regs = (*[maxRegs]cell)(vm.stack[base : base+maxRegs])
 			continue
 		}

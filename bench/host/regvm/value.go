@@ -38,8 +38,16 @@ func (b Bool) String() string   { return strconv.FormatBool(bool(b)) }
 func (none) String() string     { return "nil" }
 
 // Fn is a fn value: a global slot holds one, and CALL looks it up there on
-// every call (a global can be rebound).
-type Fn struct{ proto *Proto }
+// every call (a global can be rebound). It runs with its program's
+// globals, whoever calls it (interp's Closure keeps its globals so: a
+// program's fn called from another chunk), so a call switches them.
+type Fn struct {
+	proto   *Proto
+	globals *Globals
+}
+
+// Globals are a program's global slots.
+type Globals struct{ vals []cell }
 
 func (*Fn) Type() string     { return "fn" }
 func (f *Fn) String() string { return fmt.Sprintf("<fn %s>", f.proto.Name) }

@@ -30,9 +30,11 @@ const (
 // run to run and reused per call depth, so that a call allocates nothing.
 type VM struct {
 	prog     *Program
-	globals  []cell
-	stack    []cell  // the registers of every active call, windows of it
-	frames   []frame // the active calls, the top level first
+	own      *Globals // the program's
+	globals  *Globals // the running fn's
+	fns      []Value  // a *Fn for each of prog.Fns, over own
+	stack    []cell   // the registers of every active call, windows of it
+	frames   []frame  // the active calls, the top level first
 	steps    int64
 	limit    int64 // steps allowed: MaxSteps, or no limit
 	maxSteps int64
@@ -41,12 +43,14 @@ type VM struct {
 	machine  machine // runTable's state
 }
 
-// frame is one active call: its fn, the base of its registers in the
-// stack and, while it calls another fn, the pc after the call.
+// frame is one active call: its fn and its globals, the base of its
+// registers in the stack and, while it calls another fn, the pc after the
+// call.
 type frame struct {
-	proto *Proto
-	base  int
-	pc    int
+	proto   *Proto
+	globals *Globals
+	base    int
+	pc      int
 }
 
 // New makes a VM for prog (validated here).
@@ -54,7 +58,10 @@ func New(prog *Program, opt Options) (*VM, error) {
 	if err := prog.Validate(); err != nil {
 		return nil, err
 	}
-	vm := &VM{prog: prog, globals: make([]cell, len(prog.Globals)), maxSteps: opt.MaxSteps, maxDepth: opt.MaxDepth}
+	vm := &VM{prog: prog, own: &Globals{make([]cell, len(prog.Globals))}, maxSteps: opt.MaxSteps, maxDepth: opt.MaxDepth}
+	for _, p := range prog.Fns {
+		vm.fns = append(vm.fns, &Fn{p, vm.own})
+	}
 	if vm.maxDepth <= 0 {
 		vm.maxDepth = DefaultMaxDepth
 	}
@@ -69,7 +76,7 @@ func (vm *VM) Cancel() { vm.canceled.Store(true) }
 func (vm *VM) Global(name string) (Value, bool) {
 	for i, g := range vm.prog.Globals {
 		if g == name {
-			return vm.globals[i].box(), vm.globals[i].v != nil
+			return vm.own.vals[i].box(), vm.own.vals[i].v != nil
 		}
 	}
 	return nil, false
@@ -83,7 +90,8 @@ func (vm *VM) Run(d Dispatch) (Value, error) {
 		vm.limit = math.MaxInt64
 	}
 	main := vm.prog.Main
-	vm.frames = append(vm.frames[:0], frame{proto: main})
+	vm.globals = vm.own
+	vm.frames = append(vm.frames[:0], frame{proto: main, globals: vm.own})
 	vm.grow(0)
 	var r cell
 	var err error
