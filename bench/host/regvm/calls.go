@@ -2,7 +2,8 @@ package regvm
 
 import "fmt"
 
-// The call protocol both dispatch loops share. A call's arguments are in
+// The call protocol: the general path of CALL and RET (runSwitch has it
+// inline, twolevel's fast path a copy of it). A call's arguments are in
 // the registers above the callee's (R[A+1..A+B]); the callee's frame
 // starts there (base + A + 1), so that the arguments are its first
 // registers without a copy, and its result goes to stack[base-1], the

@@ -21,7 +21,7 @@ const (
 	OpSub               // R[A] = R[B] - R[C]
 	OpLt                // R[A] = R[B] < R[C]
 	OpAddI              // R[A] = R[B] + C: add-immediate (x - 1 is AddI -1)
-	OpJmp               // goto C
+	OpJmp               // goto C (a step when it jumps back)
 	OpJmpF              // if !R[A] goto C (R[A] must be a bool)
 	OpJNLt              // if !(R[A] < R[B]) goto C: compare-and-branch
 	OpJNLtI             // if !(R[A] < int8(B)) goto C: compare-with-constant-and-branch
@@ -113,16 +113,18 @@ func (prog *Program) check(p *Proto) error {
 		return fmt.Errorf("code ends in %s, not RET or JMP", last)
 	}
 	for pc, in := range p.Code {
-		if err := prog.checkInstr(p, in); err != nil {
+		if err := prog.checkInstr(p, pc, in); err != nil {
 			return fmt.Errorf("pc %d: %s: %w", pc, in.Op, err)
 		}
 	}
 	return nil
 }
 
-// checkInstr checks one instruction: the registers it uses inside the
-// frame, C inside what it indexes.
-func (prog *Program) checkInstr(p *Proto, in Instr) error {
+// checkInstr checks instruction pc: the registers it uses inside the
+// frame, C inside what it indexes. Only JMP and FORLOOP may jump back:
+// they poll the step counter and the cancel flag when they do, so that
+// every loop polls.
+func (prog *Program) checkInstr(p *Proto, pc int, in Instr) error {
 	var top int // the highest register the instruction uses
 	var cmax int64 = math.MaxInt32
 	cmin := int64(0)
@@ -152,7 +154,10 @@ func (prog *Program) checkInstr(p *Proto, in Instr) error {
 		return fmt.Errorf("unknown op")
 	}
 	switch in.Op {
-	case OpJmp, OpJmpF, OpJNLt, OpJNLtI, OpForPrep, OpForLoop:
+	case OpJmpF, OpJNLt, OpJNLtI, OpForPrep:
+		cmin = int64(pc) + 1 // forward only
+		fallthrough
+	case OpJmp, OpForLoop:
 		cmax = int64(len(p.Code)) - 1
 	}
 	if top >= p.NRegs {

@@ -220,6 +220,7 @@ func TestValidate(t *testing.T) {
 		{Instr{Op: OpGetG, A: 1, C: 2}, "C 2 outside [0, 1]"},
 		{Instr{Op: OpForLoop, A: 1}, "register 4 outside the frame of 4"},
 		{Instr{Op: numOps}, "unknown op"},
+		{Instr{Op: OpJNLtI, C: 1}, "C 1 outside [3, 9]"}, // a loop must go back through JMP or FORLOOP
 	} {
 		prog := FibProgram(1)
 		prog.Fns[0].Code[2] = tc.in
@@ -306,4 +307,25 @@ func TestRebind(t *testing.T) {
 		m.At(4, 1, Instr{Op: OpRet, A: 0})
 		return &Program{Globals: []string{"f"}, Fns: fns, Main: m.P}
 	}, Options{}, wantValue(Int(3)))
+}
+
+// TestJumpBackPolls: a loop of JMP (a while loop's back edge) counts its
+// iterations and polls the cancel flag.
+func TestJumpBackPolls(t *testing.T) {
+	spin := func() *Program {
+		a := &Asm{&Proto{Name: "<main>", File: "spin.gs", NRegs: 1}}
+		a.At(1, 1, Instr{Op: OpJmp, C: 0})
+		return &Program{Main: a.P}
+	}
+	run(t, spin, Options{MaxSteps: 100}, wantError("spin.gs:1:1: step budget exhausted: 100 loop iterations and calls", ErrStepBudget))
+	for _, d := range dispatches {
+		vm, err := New(spin(), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		vm.Cancel()
+		if _, err := vm.Run(d.d); !errors.Is(err, ErrInterrupted) {
+			t.Errorf("%s: got %v, want %v", d.name, err, ErrInterrupted)
+		}
+	}
 }

@@ -77,6 +77,9 @@ func (vm *VM) runSwitch() (cell, error) {
 			}
 			regs[in.A] = r
 		case OpJmp:
+			if int(in.C) < pc && vm.stop() { // a loop's iteration
+				return cell{}, vm.fail(pc-1, vm.stepError())
+			}
 			pc = int(in.C)
 		case OpJmpF:
 			t, err := truth(regs[in.A])

@@ -44,7 +44,7 @@ var handlers = [numOps]handler{
 	OpSub:     opSub,
 	OpLt:      opLt,
 	OpAddI:    opAddI,
-	OpJmp:     func(m *machine, in Instr) bool { m.pc = int(in.C); return false },
+	OpJmp:     opJmp,
 	OpJmpF:    opJmpF,
 	OpJNLt:    opJNLt,
 	OpJNLtI:   opJNLtI,
@@ -68,6 +68,14 @@ func (m *machine) jumpIf(cond bool, err error, in Instr) bool {
 	if cond {
 		m.pc = int(in.C)
 	}
+	return false
+}
+
+func opJmp(m *machine, in Instr) bool {
+	if int(in.C) < m.pc && m.vm.stop() { // a loop's iteration
+		return m.fail(m.vm.stepError())
+	}
+	m.pc = int(in.C)
 	return false
 }
 

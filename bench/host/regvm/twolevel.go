@@ -84,6 +84,12 @@ func hot(m *machine) {
 			pc++
 			continue
 		case OpJmp:
+			if int(in.C) <= pc { // a loop's iteration
+				if vm.steps >= vm.limit || vm.canceled.Load() {
+					break
+				}
+				vm.steps++
+			}
 			pc = int(in.C)
 			continue
 		case OpJNLtI:
