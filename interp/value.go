@@ -38,10 +38,15 @@ type (
 		T    ir.Type
 		Bits uint64 // raw bits as stored in an array element
 	}
-	// List is a mutable list. version counts the size changes its
+	// List is a mutable list (list.go). Its elements live in one of three
+	// storages, its strategy: ints unboxed, floats unboxed, or any values;
+	// only the one kind names is used. version counts the size changes its
 	// methods make, which an iterator over it checks (iter.go).
 	List struct {
-		Elems   []Value
+		ints    []int64
+		floats  []float64
+		vals    []Value
+		kind    listKind
 		version uint64
 	}
 	// Array is a gscript array. Elem is the element type of an array of
