@@ -138,11 +138,7 @@ func (th *Thread) HoldList(l *List) (Value, error) {
 
 // value writes v; quote quotes strings (elements of lists and records).
 func (f *formatter) value(v Value, quote bool) {
-	if f.err != nil {
-		return
-	}
-	if f.nodes++; f.th != nil && f.nodes%PollEvery == 0 && f.th.Canceled() {
-		f.err = ErrInterrupted
+	if !f.node() {
 		return
 	}
 	switch v := v.(type) {
@@ -173,6 +169,26 @@ func (f *formatter) value(v Value, quote bool) {
 	}
 }
 
+// node counts one value written, polling cancellation; false when
+// writing has stopped.
+func (f *formatter) node() bool {
+	if f.err != nil {
+		return false
+	}
+	if f.nodes++; f.th != nil && f.nodes%PollEvery == 0 && f.th.Canceled() {
+		f.err = ErrInterrupted
+		return false
+	}
+	return true
+}
+
+// number writes s, a number's text, as one value.
+func (f *formatter) number(s string) {
+	if f.node() {
+		f.write(s)
+	}
+}
+
 // enter starts writing container c; false (having written elided) when c
 // is being written already (a list inside itself) or nests too deep.
 func (f *formatter) enter(c Value, elided string) bool {
@@ -199,7 +215,14 @@ func (f *formatter) list(l *List) {
 		if i > 0 {
 			f.write(", ")
 		}
-		f.value(l.At(i), true)
+		switch l.kind {
+		case listInts: // unboxed: formatted without boxing
+			f.number(Int(l.ints[i]).String())
+		case listFloats:
+			f.number(Float(l.floats[i]).String())
+		default:
+			f.value(l.vals[i], true)
+		}
 	}
 	f.write("]")
 	f.open = f.open[:len(f.open)-1]

@@ -69,6 +69,9 @@ func extremeFn(k reduce.Kind) fn {
 				return reduceOperand(th, args, k, a, nil)
 			case *interp.List:
 				if len(args.Names) == 0 {
+					if x, ok := unboxedExtreme(v, k == reduce.Max); ok {
+						return x, nil
+					}
 					return extremeOf(args.Fn, v.Values(), k == reduce.Max)
 				}
 			}
@@ -105,6 +108,29 @@ func extremeOf(name string, vs []interp.Value, isMax bool) (interp.Value, error)
 		}
 	}
 	return best, nil
+}
+
+// unboxedExtreme is extremeOf of a non-empty int or float list, read in
+// place: < as interp.Less has it (a NaN is never better, so a first NaN
+// stays); ok is false for other lists.
+func unboxedExtreme(l *interp.List, isMax bool) (interp.Value, bool) {
+	if xs, ok := l.Ints(); ok && len(xs) > 0 {
+		if isMax {
+			return interp.Int(slices.Max(xs)), true
+		}
+		return interp.Int(slices.Min(xs)), true
+	}
+	xs, ok := l.Floats()
+	if !ok || len(xs) == 0 {
+		return nil, false
+	}
+	best := xs[0]
+	for _, x := range xs[1:] {
+		if isMax && best < x || !isMax && x < best {
+			best = x
+		}
+	}
+	return interp.Float(best), true
 }
 
 // listReduction is sum, prod, mean, any or all of a host list, with host

@@ -121,3 +121,12 @@ let p, q = [1, 2, 3]                       ### "cannot unpack 3 values into 2 na
 [1, 2].index(5)                            ### "list.index: 5 not in list"
 ---
 sum([9223372036854775807, 1])              ### "overflow"
+---
+// max and min of an unboxed list keep < as it is on floats (a NaN is never
+// better); printing writes each element as print does
+let n = float("nan")
+print(max([1.5, n, 3.0]), min([n, 1.0, 0.5]), max([n, 2.0]), min([2.0, n]), max([-0.0, 0.0]), min([0.0, -0.0]))  //> 3.0 nan nan 2.0 -0.0 0.0
+print(max([3, 9, 2]), min([3, 9, -2]), max([2.5]), min([1, 2.5]))  //> 9 -2 2.5 1
+print([1, 2, 300000], [0.1, 1e300, -0.0, n], str([2.0]))  //> [1, 2, 300000] [0.1, 1e+300, -0.0, nan] [2.0]
+---
+max([])                                    ### "max of an empty list"
