@@ -77,17 +77,8 @@ func valuesKind(vs []Value) listKind {
 }
 
 // NewList is a list of vs, in the storage their kinds allow. The list
-// does not keep vs.
+// does not keep vs (so a call's variadic slice can stay on its stack).
 func NewList(vs ...Value) *List {
-	if valuesKind(vs) == listValues {
-		return &List{vals: slices.Clone(vs), kind: listValues}
-	}
-	return listOf(vs)
-}
-
-// listOf is NewList for a slice that is the caller's to give: a generic
-// list keeps vs as its storage.
-func listOf(vs []Value) *List {
 	l := &List{kind: valuesKind(vs)}
 	switch l.kind {
 	case listInts:
@@ -101,9 +92,18 @@ func listOf(vs []Value) *List {
 			l.floats[i] = float64(v.(Float))
 		}
 	case listValues:
-		l.vals = vs
+		l.vals = slices.Clone(vs)
 	}
 	return l
+}
+
+// listOf is NewList for a slice that is the caller's to give: a generic
+// list keeps vs as its storage.
+func listOf(vs []Value) *List {
+	if valuesKind(vs) == listValues {
+		return &List{vals: vs, kind: listValues}
+	}
+	return NewList(vs...)
 }
 
 // NewIntList is a list of the ints xs (copied).
@@ -454,8 +454,8 @@ func (l *List) truncate() {
 	l.version++
 }
 
-// reverse reverses l in place.
-func (l *List) reverse() {
+// Reverse reverses l in place.
+func (l *List) Reverse() {
 	slices.Reverse(l.ints)
 	slices.Reverse(l.floats)
 	slices.Reverse(l.vals)

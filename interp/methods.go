@@ -280,7 +280,7 @@ func listReverse(th *Thread, recv Value, args *Args) (Value, error) {
 	if err := args.Check(0, 0); err != nil {
 		return nil, err
 	}
-	recv.(*List).reverse()
+	recv.(*List).Reverse()
 	return Nil, nil
 }
 

@@ -42,6 +42,11 @@ func reversed(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1); err != nil {
 		return nil, err
 	}
+	if l, ok := args.Positional[0].(*interp.List); ok {
+		c := l.Copy() // in its storage: an int list stays unboxed
+		c.Reverse()
+		return th.HoldList(c)
+	}
 	xs, err := th.Collect(args.Positional[0])
 	if err != nil {
 		return nil, fmt.Errorf("reversed: %v", err)
@@ -62,6 +67,11 @@ func enumerate(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 			return nil, fmt.Errorf("enumerate: start: %v", err)
 		}
 	}
+	if l, ok := args.Positional[0].(*interp.List); ok {
+		if ns, ok := l.Ints(); ok {
+			return th.HoldList(intPairs(start, ns))
+		}
+	}
 	xs, err := th.Collect(args.Positional[0])
 	if err != nil {
 		return nil, fmt.Errorf("enumerate: %v", err)
@@ -70,6 +80,15 @@ func enumerate(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		xs[i] = interp.NewList(interp.Int(start+i), x)
 	}
 	return th.HoldList(interp.NewList(xs...))
+}
+
+// intPairs is enumerate of the ints ns: int pairs, built unboxed.
+func intPairs(start int, ns []int64) *interp.List {
+	pairs := make([]interp.Value, len(ns))
+	for i, n := range ns {
+		pairs[i] = interp.NewIntList([]int64{int64(start + i), n})
+	}
+	return interp.NewList(pairs...)
 }
 
 // zip(a, b, ...) is the list of [a[i], b[i], ...], as long as the shortest.
