@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -217,9 +218,9 @@ func (f *formatter) list(l *List) {
 		}
 		switch l.kind {
 		case listInts: // unboxed: formatted without boxing
-			f.number(Int(l.ints[i]).String())
+			f.number(Int(l.nums[i]).String())
 		case listFloats:
-			f.number(Float(l.floats[i]).String())
+			f.number(Float(math.Float64frombits(l.nums[i])).String())
 		default:
 			f.value(l.vals[i], true)
 		}

@@ -2,14 +2,17 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"unsafe"
 
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // listKind is a list's storage strategy (PyPy's list strategies; the
 // Decisions in doc.go say why): a list whose elements are all ints keeps
-// them unboxed in ints, one of floats only in floats, any other in vals.
+// them unboxed in nums, one of floats only also in nums (their bits, as a
+// cell holds them), any other in vals.
 // An empty list takes the kind of its first element; storing an element
 // another kind into an int or float list converts it to vals, once. A
 // list never leaves listValues.
@@ -17,8 +20,8 @@ type listKind uint8
 
 const (
 	listEmpty  listKind = iota // nothing stored yet
-	listInts                   // every element an int, in ints
-	listFloats                 // every element a float, in floats
+	listInts                   // every element an int, in nums
+	listFloats                 // every element a float, its bits in nums
 	listValues                 // any values, in vals
 )
 
@@ -81,15 +84,10 @@ func valuesKind(vs []Value) listKind {
 func NewList(vs ...Value) *List {
 	l := &List{kind: valuesKind(vs)}
 	switch l.kind {
-	case listInts:
-		l.ints = make([]int64, len(vs))
+	case listInts, listFloats:
+		l.nums = make([]uint64, len(vs))
 		for i, v := range vs {
-			l.ints[i] = int64(v.(Int))
-		}
-	case listFloats:
-		l.floats = make([]float64, len(vs))
-		for i, v := range vs {
-			l.floats[i] = float64(v.(Float))
+			l.nums[i] = valCell(v).bits()
 		}
 	case listValues:
 		l.vals = slices.Clone(vs)
@@ -111,7 +109,7 @@ func NewIntList(xs []int64) *List {
 	if len(xs) == 0 {
 		return &List{}
 	}
-	return &List{ints: slices.Clone(xs), kind: listInts}
+	return &List{nums: slices.Clone(unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs))), kind: listInts}
 }
 
 // NewFloatList is a list of the floats xs (copied).
@@ -119,18 +117,18 @@ func NewFloatList(xs []float64) *List {
 	if len(xs) == 0 {
 		return &List{}
 	}
-	return &List{floats: slices.Clone(xs), kind: listFloats}
+	return &List{nums: slices.Clone(unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs))), kind: listFloats}
 }
 
 // Len is the number of elements. Only the storage of l's kind is ever
 // non-empty, so the sum is that one's length.
-func (l *List) Len() int { return len(l.ints) + len(l.floats) + len(l.vals) }
+func (l *List) Len() int { return len(l.nums) + len(l.vals) }
 
-func (l *List) cap() int { return cap(l.ints) + cap(l.floats) + cap(l.vals) }
+func (l *List) cap() int { return cap(l.nums) + cap(l.vals) }
 
 // bytes is what l's storage costs under the memory limit.
 func (l *List) bytes() int {
-	return (cap(l.ints)+cap(l.floats))*numElemBytes + cap(l.vals)*listElemBytes
+	return cap(l.nums)*numElemBytes + cap(l.vals)*listElemBytes
 }
 
 // At is element i, 0 <= i < Len() (else it panics, as a slice does); an
@@ -138,9 +136,9 @@ func (l *List) bytes() int {
 func (l *List) At(i int) Value {
 	switch l.kind {
 	case listInts:
-		return Int(l.ints[i])
+		return Int(l.nums[i])
 	case listFloats:
-		return Float(l.floats[i])
+		return Float(math.Float64frombits(l.nums[i]))
 	}
 	return l.vals[i]
 }
@@ -150,11 +148,22 @@ func (l *List) At(i int) Value {
 func (l *List) cellAt(i int) cell {
 	switch l.kind {
 	case listInts:
-		return intCell(l.ints[i])
+		return cell{intTag, l.nums[i]}
 	case listFloats:
-		return floatCell(l.floats[i])
+		return cell{floatTag, l.nums[i]}
 	}
 	return cell{v: l.vals[i]}
+}
+
+// bits is an int or float cell's number as nums holds it.
+func (c cell) bits() uint64 {
+	switch x := c.v.(type) {
+	case Int:
+		return uint64(x)
+	case Float:
+		return math.Float64bits(float64(x))
+	}
+	return c.n
 }
 
 // slot is the element an index cell names, counted from the end when
@@ -177,15 +186,10 @@ func listOfCells(cs []cell) *List {
 	}
 	l := &List{kind: k}
 	switch k {
-	case listInts:
-		l.ints = make([]int64, len(cs))
+	case listInts, listFloats:
+		l.nums = make([]uint64, len(cs))
 		for i, c := range cs {
-			l.ints[i], _ = c.asInt()
-		}
-	case listFloats:
-		l.floats = make([]float64, len(cs))
-		for i, c := range cs {
-			l.floats[i], _ = c.asFloat()
+			l.nums[i] = c.bits()
 		}
 	case listValues:
 		l.vals = make([]Value, len(cs))
@@ -200,10 +204,8 @@ func listOfCells(cs []cell) *List {
 func (l *List) slice(count int, at func(int) int) *List {
 	out := &List{kind: l.kind}
 	switch l.kind {
-	case listInts:
-		out.ints = pick(l.ints, count, at)
-	case listFloats:
-		out.floats = pick(l.floats, count, at)
+	case listInts, listFloats:
+		out.nums = pick(l.nums, count, at)
 	case listValues:
 		out.vals = pick(l.vals, count, at)
 	}
@@ -236,14 +238,24 @@ func (l *List) Values() []Value {
 // Ints is the storage of a list of ints only, read in place (the caller
 // must neither change it nor keep it past a change to l); ok is false
 // for any other list, an empty one included.
-func (l *List) Ints() (xs []int64, ok bool) { return l.ints, l.kind == listInts }
+func (l *List) Ints() (xs []int64, ok bool) {
+	if l.kind != listInts {
+		return nil, false
+	}
+	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(l.nums))), len(l.nums)), true
+}
 
 // Floats is Ints for a list of floats only.
-func (l *List) Floats() (xs []float64, ok bool) { return l.floats, l.kind == listFloats }
+func (l *List) Floats() (xs []float64, ok bool) {
+	if l.kind != listFloats {
+		return nil, false
+	}
+	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(l.nums))), len(l.nums)), true
+}
 
 // Copy is a shallow copy, in the same storage.
 func (l *List) Copy() *List {
-	return &List{ints: slices.Clone(l.ints), floats: slices.Clone(l.floats), vals: slices.Clone(l.vals), kind: l.kind}
+	return &List{nums: slices.Clone(l.nums), vals: slices.Clone(l.vals), kind: l.kind}
 }
 
 // Append adds vs at the end of l, growing it by doubling so a loop of
@@ -254,13 +266,9 @@ func (th *Thread) Append(l *List, vs ...Value) error {
 		return err
 	}
 	switch l.kind {
-	case listInts:
+	case listInts, listFloats:
 		for _, v := range vs {
-			l.ints = append(l.ints, int64(v.(Int)))
-		}
-	case listFloats:
-		for _, v := range vs {
-			l.floats = append(l.floats, float64(v.(Float)))
+			l.nums = append(l.nums, valCell(v).bits())
 		}
 	case listValues:
 		l.vals = append(l.vals, vs...)
@@ -273,19 +281,10 @@ func (th *Thread) Append(l *List, vs ...Value) error {
 // float into a float list) with room left is stored unboxed, allocating
 // nothing.
 func (l *List) appendCell(th *Thread, c cell) error {
-	switch l.kind {
-	case listInts:
-		if n, ok := c.asInt(); ok && len(l.ints) < cap(l.ints) {
-			l.ints = append(l.ints, n)
-			l.version++
-			return nil
-		}
-	case listFloats:
-		if f, ok := c.asFloat(); ok && len(l.floats) < cap(l.floats) {
-			l.floats = append(l.floats, f)
-			l.version++
-			return nil
-		}
+	if cellKind(c) == l.kind && len(l.nums) < cap(l.nums) {
+		l.nums = append(l.nums, c.bits())
+		l.version++
+		return nil
 	}
 	return th.appendGrow(l, c)
 }
@@ -295,15 +294,10 @@ func (th *Thread) appendGrow(l *List, c cell) error {
 	if err := th.reserve(l, cellKind(c), l.Len()+1); err != nil {
 		return err
 	}
-	switch l.kind {
-	case listInts:
-		n, _ := c.asInt()
-		l.ints = append(l.ints, n)
-	case listFloats:
-		f, _ := c.asFloat()
-		l.floats = append(l.floats, f)
-	default:
+	if l.kind == listValues {
 		l.vals = append(l.vals, c.box())
+	} else {
+		l.nums = append(l.nums, c.bits())
 	}
 	l.version++
 	return nil
@@ -312,17 +306,9 @@ func (th *Thread) appendGrow(l *List, c cell) error {
 // setCell is l[i] = c, 0 <= i < Len(): an element of another kind
 // converts an int or float list to generic storage.
 func (th *Thread) setCell(l *List, i int, c cell) error {
-	switch l.kind {
-	case listInts:
-		if n, ok := c.asInt(); ok {
-			l.ints[i] = n
-			return nil
-		}
-	case listFloats:
-		if f, ok := c.asFloat(); ok {
-			l.floats[i] = f
-			return nil
-		}
+	if l.kind != listValues && cellKind(c) == l.kind {
+		l.nums[i] = c.bits()
+		return nil
 	}
 	if err := th.reserve(l, listValues, l.Len()); err != nil {
 		return err
@@ -364,28 +350,21 @@ func (th *Thread) reserve(l *List, k listKind, n int) error {
 		return err
 	}
 	var err error
-	switch k {
-	case listInts:
-		l.ints, err = regrow(th, l.ints, want)
-	case listFloats:
-		l.floats, err = regrow(th, l.floats, want)
-	default:
+	if k == listValues {
 		vals := make([]Value, l.Len(), want)
 		for i := range vals {
 			vals[i] = l.At(i)
 		}
-		l.ints, l.floats, l.vals = nil, nil, vals
+		l.nums, l.vals = nil, vals
 		err = holdStorage(th, vals, listElemBytes)
+	} else {
+		nums := make([]uint64, len(l.nums), want)
+		copy(nums, l.nums)
+		l.nums = nums
+		err = holdStorage(th, nums, numElemBytes)
 	}
 	l.kind = k
 	return err
-}
-
-// regrow is s copied into new storage of capacity want, counted.
-func regrow[T int64 | float64](th *Thread, s []T, want int) ([]T, error) {
-	out := make([]T, len(s), want)
-	copy(out, s)
-	return out, holdStorage(th, out, numElemBytes)
 }
 
 // holdStorage counts s's backing array under the memory limit while it
@@ -415,13 +394,10 @@ func (th *Thread) insertAt(l *List, i int, v Value) error {
 	if err := th.Append(l, v); err != nil {
 		return err
 	}
-	switch l.kind {
-	case listInts:
-		moveLast(l.ints, i)
-	case listFloats:
-		moveLast(l.floats, i)
-	default:
+	if l.kind == listValues {
 		moveLast(l.vals, i)
+	} else {
+		moveLast(l.nums, i)
 	}
 	return nil
 }
@@ -436,13 +412,10 @@ func moveLast[T any](s []T, i int) {
 // deleteAt removes element i (slices.Delete clears the freed slot, so
 // that the value it held can be collected).
 func (l *List) deleteAt(i int) {
-	switch l.kind {
-	case listInts:
-		l.ints = slices.Delete(l.ints, i, i+1)
-	case listFloats:
-		l.floats = slices.Delete(l.floats, i, i+1)
-	default:
+	if l.kind == listValues {
 		l.vals = slices.Delete(l.vals, i, i+1)
+	} else {
+		l.nums = slices.Delete(l.nums, i, i+1)
 	}
 	l.version++
 }
@@ -450,14 +423,13 @@ func (l *List) deleteAt(i int) {
 // truncate removes every element, keeping the storage.
 func (l *List) truncate() {
 	clear(l.vals)
-	l.ints, l.floats, l.vals = l.ints[:0], l.floats[:0], l.vals[:0]
+	l.nums, l.vals = l.nums[:0], l.vals[:0]
 	l.version++
 }
 
 // Reverse reverses l in place.
 func (l *List) Reverse() {
-	slices.Reverse(l.ints)
-	slices.Reverse(l.floats)
+	slices.Reverse(l.nums)
 	slices.Reverse(l.vals)
 }
 
@@ -465,13 +437,10 @@ func (l *List) Reverse() {
 // over them.
 func (l *List) overwrite(vs []Value) {
 	for i, v := range vs {
-		switch l.kind {
-		case listInts:
-			l.ints[i] = int64(v.(Int))
-		case listFloats:
-			l.floats[i] = float64(v.(Float))
-		default:
+		if l.kind == listValues {
 			l.vals[i] = v
+		} else {
+			l.nums[i] = valCell(v).bits()
 		}
 	}
 }
@@ -504,11 +473,11 @@ func (l *List) equalAt(i int, x Value) bool {
 	switch x := x.(type) {
 	case Int:
 		if l.kind == listInts {
-			return l.ints[i] == int64(x)
+			return l.nums[i] == uint64(x)
 		}
 	case Float:
 		if l.kind == listFloats {
-			return l.floats[i] == float64(x)
+			return math.Float64frombits(l.nums[i]) == float64(x)
 		}
 	}
 	eq, err := equal(l.At(i), x)
@@ -524,11 +493,13 @@ func listEqual(a, b *List, depth int) (bool, error) {
 	if depth >= maxFormatDepth {
 		return false, fmt.Errorf("cannot compare lists nested more than %d deep", maxFormatDepth)
 	}
-	switch {
-	case a.kind == listInts && b.kind == listInts:
-		return slices.Equal(a.ints, b.ints), nil
-	case a.kind == listFloats && b.kind == listFloats:
-		return slices.Equal(a.floats, b.floats), nil
+	if a.kind == listInts && b.kind == listInts {
+		return slices.Equal(a.nums, b.nums), nil
+	}
+	if x, ok := a.Floats(); ok {
+		if y, ok := b.Floats(); ok {
+			return slices.Equal(x, y), nil // ==, not the bits: nan, -0.0
+		}
 	}
 	for i := range a.Len() {
 		eq, err := equalDepth(a.At(i), b.At(i), depth+1)
@@ -546,10 +517,8 @@ func (th *Thread) extendList(l, o *List) error {
 		return err
 	}
 	switch l.kind {
-	case listInts:
-		l.ints = append(l.ints, o.ints[:n]...)
-	case listFloats:
-		l.floats = append(l.floats, o.floats[:n]...)
+	case listInts, listFloats:
+		l.nums = append(l.nums, o.nums[:n]...)
 	case listValues:
 		l.vals = o.appendTo(l.vals)
 	}
@@ -565,10 +534,8 @@ func (th *Thread) concatLists(a, b *List) (Value, error) {
 		return nil, err
 	}
 	switch l.kind {
-	case listInts:
-		l.ints = append(append(make([]int64, 0, n), a.ints...), b.ints...)
-	case listFloats:
-		l.floats = append(append(make([]float64, 0, n), a.floats...), b.floats...)
+	case listInts, listFloats:
+		l.nums = append(append(make([]uint64, 0, n), a.nums...), b.nums...)
 	case listValues:
 		l.vals = b.appendTo(a.appendTo(make([]Value, 0, n)))
 	}
@@ -597,10 +564,8 @@ func (th *Thread) repeatList(l *List, count int) (Value, error) {
 	}
 	out := &List{kind: l.kind}
 	switch l.kind {
-	case listInts:
-		out.ints = repeated(l.ints, count)
-	case listFloats:
-		out.floats = repeated(l.floats, count)
+	case listInts, listFloats:
+		out.nums = repeated(l.nums, count)
 	case listValues:
 		out.vals = repeated(l.vals, count)
 	}

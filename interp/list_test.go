@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"testing"
+	"unsafe"
 )
 
 // runGlobal runs src in a fresh interpreter (no stdlib) and returns its
@@ -108,6 +109,16 @@ func TestListAPI(t *testing.T) {
 	}
 	if m := NewList(Int(1), String("a")); m.kind != listValues || m.String() != `[1, "a"]` {
 		t.Errorf("NewList(1, \"a\"): %d %s", m.kind, m)
+	}
+	if xs, ok := NewIntList([]int64{-1, 2}).Ints(); !ok || xs[0] != -1 || xs[1] != 2 {
+		t.Errorf("NewIntList([-1, 2]).Ints() = %v %v", xs, ok)
+	}
+	if xs, ok := NewFloatList([]float64{-0.5}).Floats(); !ok || xs[0] != -0.5 {
+		t.Errorf("NewFloatList([-0.5]).Floats() = %v %v", xs, ok)
+	}
+	// d.items(), enumerate and zip make a List per pair: it stays small.
+	if size := unsafe.Sizeof(List{}); size > 64 {
+		t.Errorf("a List is %d bytes", size)
 	}
 }
 
