@@ -12,10 +12,9 @@ import (
 // listKind is a list's storage strategy (PyPy's list strategies; the
 // Decisions in doc.go say why): a list whose elements are all ints keeps
 // them unboxed in nums, one of floats only also in nums (their bits, as a
-// cell holds them), any other in vals.
-// An empty list takes the kind of its first element; storing an element
-// another kind into an int or float list converts it to vals, once. A
-// list never leaves listValues.
+// cell holds them), any other in vals. An empty list takes the kind of
+// its first element; storing an element of another kind into an int or
+// float list converts it to vals, once. A list never leaves listValues.
 type listKind uint8
 
 const (
@@ -109,7 +108,7 @@ func NewIntList(xs []int64) *List {
 	if len(xs) == 0 {
 		return &List{}
 	}
-	return &List{nums: slices.Clone(unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs))), kind: listInts}
+	return &List{nums: slices.Clone(numsAs[uint64](xs)), kind: listInts}
 }
 
 // NewFloatList is a list of the floats xs (copied).
@@ -117,7 +116,13 @@ func NewFloatList(xs []float64) *List {
 	if len(xs) == 0 {
 		return &List{}
 	}
-	return &List{nums: slices.Clone(unsafe.Slice((*uint64)(unsafe.Pointer(unsafe.SliceData(xs))), len(xs))), kind: listFloats}
+	return &List{nums: slices.Clone(numsAs[uint64](xs)), kind: listFloats}
+}
+
+// numsAs is s's 8-byte numbers as U's: nums holds an int list's ints and a
+// float list's floats as their bits, the same memory.
+func numsAs[U, T int64 | uint64 | float64](s []T) []U {
+	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
 // Len is the number of elements. Only the storage of l's kind is ever
@@ -242,7 +247,7 @@ func (l *List) Ints() (xs []int64, ok bool) {
 	if l.kind != listInts {
 		return nil, false
 	}
-	return unsafe.Slice((*int64)(unsafe.Pointer(unsafe.SliceData(l.nums))), len(l.nums)), true
+	return numsAs[int64](l.nums), true
 }
 
 // Floats is Ints for a list of floats only.
@@ -250,7 +255,7 @@ func (l *List) Floats() (xs []float64, ok bool) {
 	if l.kind != listFloats {
 		return nil, false
 	}
-	return unsafe.Slice((*float64)(unsafe.Pointer(unsafe.SliceData(l.nums))), len(l.nums)), true
+	return numsAs[float64](l.nums), true
 }
 
 // Copy is a shallow copy, in the same storage.
@@ -322,7 +327,7 @@ func (th *Thread) setCell(l *List, i int, c cell) error {
 // counted under th's memory limit (th may be nil: the caps alone).
 func (th *Thread) SetElem(l *List, i int, v Value) error {
 	if i < 0 || i >= l.Len() {
-		return fmt.Errorf("list index %d out of range for a list of %d elements", i, l.Len())
+		return fmt.Errorf("index %d out of range for list of length %d", i, l.Len())
 	}
 	return th.setCell(l, i, valCell(v))
 }
@@ -349,22 +354,21 @@ func (th *Thread) reserve(l *List, k listKind, n int) error {
 	if err := th.checkList(want, k.elemBytes()); err != nil {
 		return err
 	}
-	var err error
 	if k == listValues {
-		vals := make([]Value, l.Len(), want)
-		for i := range vals {
-			vals[i] = l.At(i)
+		vals := l.appendTo(make([]Value, 0, want)) // boxed when it converts
+		if err := holdStorage(th, vals, listElemBytes); err != nil {
+			return err
 		}
 		l.nums, l.vals = nil, vals
-		err = holdStorage(th, vals, listElemBytes)
 	} else {
-		nums := make([]uint64, len(l.nums), want)
-		copy(nums, l.nums)
+		nums := append(make([]uint64, 0, want), l.nums...)
+		if err := holdStorage(th, nums, numElemBytes); err != nil {
+			return err
+		}
 		l.nums = nums
-		err = holdStorage(th, nums, numElemBytes)
 	}
 	l.kind = k
-	return err
+	return nil
 }
 
 // holdStorage counts s's backing array under the memory limit while it
