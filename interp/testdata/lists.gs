@@ -99,6 +99,13 @@ let k = [1, 2, 3]
 k += [4]
 k += [4.5]
 print(k)                                   //> [1, 2, 3, 4, 4.5]
+let o = [1, 2]
+o[0] += 5
+o[-1] *= 2.5
+let m = [[1, 2], [3.5]]
+m[0][1] = 9
+m[1][0] += 1
+print(o, type(o[0]), type(o[1]), m)        //> [6, 5.0] int float [[1, 9], [4.5]]
 ---
 let l = [1, 2, 3]
 for v in l { l.append(v) }                 ### "list changed size during iteration"
