@@ -40,13 +40,13 @@ func Fill(a *mem.Array, v Value) error {
 
 // ListShape returns the shape of a nested list, checking it is rectangular.
 func ListShape(l *List) ([]int, error) {
-	shape := []int{len(l.Elems)}
-	if len(l.Elems) == 0 {
+	shape := []int{l.Len()}
+	if l.kind != listValues { // numbers (or nothing): no rows
 		return shape, nil
 	}
-	first, ok := l.Elems[0].(*List)
+	first, ok := l.vals[0].(*List)
 	if !ok {
-		for _, e := range l.Elems {
+		for _, e := range l.vals {
 			if _, isList := e.(*List); isList {
 				return nil, fmt.Errorf("list is not rectangular")
 			}
@@ -57,7 +57,7 @@ func ListShape(l *List) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, e := range l.Elems[1:] {
+	for _, e := range l.vals[1:] {
 		sub, ok := e.(*List)
 		if !ok {
 			return nil, fmt.Errorf("list is not rectangular")
@@ -128,8 +128,8 @@ func fillFromList(x *Array, l *List) error {
 			n++
 			return nil
 		}
-		for _, e := range sub.Elems {
-			if err := pack(e); err != nil {
+		for j := range sub.Len() {
+			if err := pack(sub.At(j)); err != nil {
 				return err
 			}
 		}
@@ -210,7 +210,7 @@ func ShapeArg(vs []Value) ([]int, error) {
 func shapeInts(vs []Value) ([]int, error) {
 	if len(vs) == 1 {
 		if l, ok := vs[0].(*List); ok {
-			vs = l.Elems
+			vs = l.Values()
 		}
 	}
 	if len(vs) < 1 || len(vs) > mem.MaxDims {

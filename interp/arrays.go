@@ -69,7 +69,7 @@ func index(th *Thread, x Value, idx []Value) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		return x.Elems[i], nil
+		return x.At(i), nil
 	case *Array:
 		return indexArray(x, idx)
 	case *Vector:
@@ -89,7 +89,7 @@ func listIndex(l *List, idx []Value) (int, error) {
 	if len(idx) != 1 {
 		return 0, fmt.Errorf("a list takes one index, got %d", len(idx))
 	}
-	return seqIndex("list", idx[0], len(l.Elems))
+	return seqIndex("list", idx[0], l.Len())
 }
 
 // seqIndex is index v into a list or string of n elements, counted from
@@ -169,8 +169,7 @@ func setIndex(th *Thread, x Value, idx []Value, v Value) error {
 		if err != nil {
 			return err
 		}
-		x.Elems[i] = v
-		return nil
+		return th.setCell(x, i, valCell(v))
 	case *Array:
 		return storeElem(x, idx, v)
 	case *Dict:
@@ -211,7 +210,7 @@ func storeElem(x *Array, idx []Value, v Value) error {
 func length(x Value) (int, error) {
 	switch x := x.(type) {
 	case *List:
-		return len(x.Elems), nil
+		return x.Len(), nil
 	case String:
 		return len(x), nil
 	case *Dict:

@@ -92,9 +92,9 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 }
 
 func intList(xs []int) *List {
-	l := &List{Elems: make([]Value, len(xs))}
+	l := &List{nums: make([]uint64, len(xs)), kind: listInts}
 	for i, x := range xs {
-		l.Elems[i] = Int(x)
+		l.nums[i] = uint64(x)
 	}
 	return l
 }

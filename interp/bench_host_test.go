@@ -78,3 +78,22 @@ fn loop(n) {
 let result = loop(100000)
 `, 4999950000)
 }
+
+// BenchmarkAppend is 10^5 `l.append(i)` then a sum loop over the list per
+// op (bench/host/append.gs at a tenth of its size).
+func BenchmarkAppend(b *testing.B) {
+	benchHost(b, `
+fn build(n) {
+    let l = []
+    for i in range(n) {
+        l.append(i)
+    }
+    let s = 0
+    for v in l {
+        s += v
+    }
+    return s
+}
+let result = build(100000)
+`, 4999950000)
+}

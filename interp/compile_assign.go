@@ -53,13 +53,13 @@ func (c *compiler) unpack(targets []setFn, value ast.Expr) execFn {
 		if err != nil {
 			return ctrlNone, err
 		}
-		var buf [4]Value
+		var buf [4]cell
 		elems := valueBuf(buf[:], len(targets))
-		if err := th.Unpack(x.box(), elems); err != nil {
+		if err := th.unpackCells(x.box(), elems); err != nil {
 			return ctrlNone, th.errorAt(at, err)
 		}
 		for i, set := range targets {
-			if err := set(th, fr, valCell(elems[i])); err != nil {
+			if err := set(th, fr, elems[i]); err != nil {
 				return ctrlNone, err
 			}
 		}
@@ -68,11 +68,11 @@ func (c *compiler) unpack(targets []setFn, value ast.Expr) execFn {
 }
 
 // valueBuf is buf[:n], or a new slice when n is past its capacity.
-func valueBuf(buf []Value, n int) []Value {
+func valueBuf[T any](buf []T, n int) []T {
 	if n <= len(buf) {
 		return buf[:n]
 	}
-	return make([]Value, n)
+	return make([]T, n)
 }
 
 func (c *compiler) assign(s *ast.AssignStmt) execFn {
@@ -119,8 +119,7 @@ func (c *compiler) target(e ast.Expr) setFn {
 			return nil
 		}
 	case *ast.IndexExpr:
-		store := c.indexStore(t, token.Invalid, t.Lbrack, t.Lbrack)
-		return func(th *Thread, fr *frame, v cell) error { return store(th, fr, v.box()) }
+		return c.indexStore(t, token.Invalid, t.Lbrack, t.Lbrack)
 	case *ast.AttrExpr:
 		store := c.attrStore(t, token.Invalid, t.Name.Pos)
 		return func(th *Thread, fr *frame, v cell) error { return store(th, fr, v.box()) }
@@ -197,7 +196,7 @@ func (c *compiler) assignIndex(t *ast.IndexExpr, op token.Op, s *ast.AssignStmt)
 	return func(th *Thread, fr *frame) (ctrl, error) {
 		x, err := v(th, fr)
 		if err == nil {
-			err = store(th, fr, x.box())
+			err = store(th, fr, x)
 		}
 		return ctrlNone, err
 	}
@@ -205,12 +204,12 @@ func (c *compiler) assignIndex(t *ast.IndexExpr, op token.Op, s *ast.AssignStmt)
 
 // indexStore compiles the store of a value, which may be a deferred array
 // expression (valPos is its position), into an element or a view.
-func (c *compiler) indexStore(t *ast.IndexExpr, op token.Op, valPos, opPos ast.Pos) func(th *Thread, fr *frame, v Value) error {
+func (c *compiler) indexStore(t *ast.IndexExpr, op token.Op, valPos, opPos ast.Pos) setFn {
 	xf := c.value(t.X)
 	setVar := c.varSetter(t.X)
 	if t.Slices() {
 		comps := c.comps(t.Indices)
-		return func(th *Thread, fr *frame, v Value) error {
+		return func(th *Thread, fr *frame, v cell) error {
 			x, err := xf(th, fr)
 			if err != nil {
 				return err
@@ -219,28 +218,37 @@ func (c *compiler) indexStore(t *ast.IndexExpr, op token.Op, valPos, opPos ast.P
 			if err != nil {
 				return err
 			}
-			return th.assignSlice(t, x.box(), cs, op, v, opPos)
+			return th.assignSlice(t, x.box(), cs, op, v.box(), opPos)
 		}
 	}
 	idxf := c.values(t.Indices)
 	if len(idxf) == 1 && op == token.Invalid {
-		// d[k] = v and l[i] = v: the one index is read without a slice.
+		// d[k] = v and l[i] = v: the one index is read without a slice,
+		// and an int or float stored into a list of them stays unboxed.
 		i0 := idxf[0]
-		return func(th *Thread, fr *frame, v Value) error {
+		return func(th *Thread, fr *frame, v cell) error {
 			x, k, err := evalPair(th, fr, xf, i0)
 			if err != nil {
 				return err
 			}
-			if d, ok := x.v.(*Dict); ok {
-				if v, err = th.materialise(v); err != nil {
+			switch x := x.v.(type) {
+			case *Dict:
+				if v, err = th.mat(v); err != nil {
 					return th.errorAt(valPos, err)
 				}
-				return th.errorAt(t.Lbrack, d.Set(th, k.box(), v))
+				return th.errorAt(t.Lbrack, x.Set(th, k.box(), v.box()))
+			case *List:
+				if i, ok := x.slot(k); ok {
+					if v, err = th.mat(v); err != nil {
+						return th.errorAt(valPos, err)
+					}
+					return th.errorAt(t.Lbrack, th.setCell(x, i, v))
+				}
 			}
-			return th.storeIndex(t, x.box(), []Value{k.box()}, op, v, valPos, opPos, func() func(Value) { return bindSetter(setVar, th, fr) })
+			return th.storeIndex(t, x.box(), []Value{k.box()}, op, v.box(), valPos, opPos, func() func(Value) { return bindSetter(setVar, th, fr) })
 		}
 	}
-	return func(th *Thread, fr *frame, v Value) error {
+	return func(th *Thread, fr *frame, v cell) error {
 		x, err := xf(th, fr)
 		if err != nil {
 			return err
@@ -249,7 +257,7 @@ func (c *compiler) indexStore(t *ast.IndexExpr, op token.Op, valPos, opPos ast.P
 		if err != nil {
 			return err
 		}
-		return th.storeIndex(t, x.box(), idx, op, v, valPos, opPos, func() func(Value) { return bindSetter(setVar, th, fr) })
+		return th.storeIndex(t, x.box(), idx, op, v.box(), valPos, opPos, func() func(Value) { return bindSetter(setVar, th, fr) })
 	}
 }
 

@@ -384,7 +384,7 @@ func (c *compiler) methodCall(e *ast.CallExpr, a *ast.AttrExpr) evalFn {
 }
 
 // appendOne is l.append(x), the loop's way of building a list, without
-// the method call's Args.
+// the method call's Args; an int or float stays unboxed (appendCell).
 func (k *callCode) appendOne(th *Thread, fr *frame, l *List) (cell, error) {
 	if err := th.step(); err != nil {
 		return cell{}, th.errorAt(k.pos, err)
@@ -396,7 +396,7 @@ func (k *callCode) appendOne(th *Thread, fr *frame, l *List) (cell, error) {
 	if err != nil {
 		return cell{}, th.errorAt(k.argPos[0], err)
 	}
-	if err := th.Append(l, v.box()); err != nil {
+	if err := l.appendCell(th, v); err != nil {
 		return cell{}, th.errorAt(k.pos, fmt.Errorf("list.append: %w", err))
 	}
 	return cell{v: Nil}, nil

@@ -176,11 +176,15 @@ func (th *Thread) undefined(id *ast.Ident) error {
 func (c *compiler) list(e *ast.ListLit) evalFn {
 	elems := c.values(e.Elems)
 	return func(th *Thread, fr *frame) (cell, error) {
-		vals, err := evalAll(th, fr, elems)
-		if err != nil {
-			return cell{}, err
+		var buf [8]cell
+		cs := valueBuf(buf[:], len(elems))
+		for i, f := range elems {
+			var err error
+			if cs[i], err = f(th, fr); err != nil {
+				return cell{}, err
+			}
 		}
-		return cell{v: &List{Elems: vals}}, nil
+		return cell{v: listOfCells(cs)}, nil
 	}
 }
 
@@ -580,8 +584,8 @@ func (c *compiler) index(e *ast.IndexExpr) evalFn {
 			}
 			switch x := xv.v.(type) {
 			case *List:
-				if i, ok := iv.asInt(); ok && i >= 0 && i < int64(len(x.Elems)) {
-					return cell{v: x.Elems[i]}, nil
+				if i, ok := x.slot(iv); ok {
+					return x.cellAt(i), nil
 				}
 			case *Dict:
 				if i, ok := iv.asInt(); ok {

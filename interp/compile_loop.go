@@ -38,6 +38,9 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 		if err != nil {
 			return ctrlNone, err
 		}
+		if l, ok := x.v.(*List); ok {
+			return forList(th, fr, l.iter(), bind, body, pos, iterPos)
+		}
 		iter, err := th.Iter(x.box())
 		if err != nil {
 			return ctrlNone, th.errorAt(iterPos, err)
@@ -50,7 +53,7 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 			if !ok {
 				return ctrlNone, nil
 			}
-			if err := bind(th, fr, v); err != nil {
+			if err := bind(th, fr, valCell(v)); err != nil {
 				return ctrlNone, th.errorAt(pos, err)
 			}
 			if r, done, err := loopBody(th, fr, body, pos); done {
@@ -60,16 +63,36 @@ func (c *compiler) forStmt(s *ast.ForStmt) execFn {
 	}
 }
 
+// forList is `for v in l`: the elements are read as cells, so an int or
+// float list's stay unboxed.
+func forList(th *Thread, fr *frame, it *listIter, bind setFn, body execFn, pos, iterPos ast.Pos) (ctrl, error) {
+	for {
+		v, ok, err := it.nextCell()
+		if err != nil {
+			return ctrlNone, th.errorAt(iterPos, err)
+		}
+		if !ok {
+			return ctrlNone, nil
+		}
+		if err := bind(th, fr, v); err != nil {
+			return ctrlNone, th.errorAt(pos, err)
+		}
+		if r, done, err := loopBody(th, fr, body, pos); done {
+			return r, err
+		}
+	}
+}
+
 // loopVars compiles the binding of a loop's element: one name, or several
 // that unpack it. A single name the body never reads is not stored.
-func (c *compiler) loopVars(s *ast.ForStmt) func(th *Thread, fr *frame, v Value) error {
+func (c *compiler) loopVars(s *ast.ForStmt) setFn {
 	if len(s.Vars) == 0 {
 		if !s.VarUsed {
-			return func(*Thread, *frame, Value) error { return nil }
+			return func(*Thread, *frame, cell) error { return nil }
 		}
 		set := c.storer(s.Var)
-		return func(th *Thread, fr *frame, v Value) error {
-			set(th, fr, valCell(v))
+		return func(th *Thread, fr *frame, v cell) error {
+			set(th, fr, v)
 			return nil
 		}
 	}
@@ -77,14 +100,14 @@ func (c *compiler) loopVars(s *ast.ForStmt) func(th *Thread, fr *frame, v Value)
 	for i, id := range s.Vars {
 		sets[i] = c.storer(id)
 	}
-	return func(th *Thread, fr *frame, v Value) error {
-		var buf [4]Value
+	return func(th *Thread, fr *frame, v cell) error {
+		var buf [4]cell
 		elems := valueBuf(buf[:], len(sets))
-		if err := th.Unpack(v, elems); err != nil {
+		if err := th.unpackCells(v.box(), elems); err != nil {
 			return err
 		}
 		for i, set := range sets {
-			set(th, fr, valCell(elems[i]))
+			set(th, fr, elems[i])
 		}
 		return nil
 	}

@@ -267,7 +267,7 @@ func (d *Dict) Values() []Value { return d.list(func(e dictEntry) Value { return
 
 // Items lists the entries as [key, value] lists, in insertion order.
 func (d *Dict) Items() []Value {
-	return d.list(func(e dictEntry) Value { return &List{Elems: []Value{e.key, e.val}} })
+	return d.list(func(e dictEntry) Value { return NewList(e.key, e.val) })
 }
 
 // list is f of each live entry, in insertion order.

@@ -2,6 +2,7 @@ package interp
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -20,7 +21,8 @@ const (
 	// MaxListLen is the longest host list: 2^24 elements (256 MiB of
 	// element slots).
 	MaxListLen = 1 << 24
-	// listElemBytes is what one list element costs (an interface value).
+	// listElemBytes is what one generic list element costs (an interface
+	// value; an unboxed int or float costs numElemBytes).
 	listElemBytes = 16
 	// maxFormatDepth bounds the nesting of lists that formatting writes
 	// out (deeper ones print as [...], as a list inside itself does) and
@@ -78,15 +80,10 @@ func (th *Thread) NewString(s string) (Value, error) {
 // CheckStringLen refuses a string of n bytes before it is built.
 func (th *Thread) CheckStringLen(n int) error { return th.checkStringLen(n) }
 
-// CheckListLen refuses a list of n elements before it is built.
+// CheckListLen refuses a list of n elements before it is built, counting
+// each as a generic element (an int or float list costs half that).
 func (th *Thread) CheckListLen(n int) error {
-	if n > MaxListLen {
-		return fmt.Errorf("list of %d elements is longer than the limit of %d elements", n, MaxListLen)
-	}
-	if b := th.hostBudget(int64(n) * listElemBytes); int64(n)*listElemBytes > b {
-		return fmt.Errorf("list of %d elements does not fit in the memory limit (%d bytes left)", n, max(b, 0))
-	}
-	return nil
+	return th.checkList(n, listElemBytes)
 }
 
 // formatter writes a value into one builder, so nested lists cost their
@@ -133,7 +130,7 @@ func (th *Thread) holdString(s string) (String, error) {
 // it lives, like holdString.
 func (th *Thread) HoldList(l *List) (Value, error) {
 	if th != nil && th.Tracker != nil {
-		if err := mem.HoldHost(th.Tracker, l, cap(l.Elems)*listElemBytes); err != nil {
+		if err := mem.HoldHost(th.Tracker, l, l.bytes()); err != nil {
 			return nil, err
 		}
 	}
@@ -142,11 +139,7 @@ func (th *Thread) HoldList(l *List) (Value, error) {
 
 // value writes v; quote quotes strings (elements of lists and records).
 func (f *formatter) value(v Value, quote bool) {
-	if f.err != nil {
-		return
-	}
-	if f.nodes++; f.th != nil && f.nodes%PollEvery == 0 && f.th.Canceled() {
-		f.err = ErrInterrupted
+	if !f.node() {
 		return
 	}
 	switch v := v.(type) {
@@ -177,6 +170,26 @@ func (f *formatter) value(v Value, quote bool) {
 	}
 }
 
+// node counts one value written, polling cancellation; false when
+// writing has stopped.
+func (f *formatter) node() bool {
+	if f.err != nil {
+		return false
+	}
+	if f.nodes++; f.th != nil && f.nodes%PollEvery == 0 && f.th.Canceled() {
+		f.err = ErrInterrupted
+		return false
+	}
+	return true
+}
+
+// number writes s, a number's text, as one value.
+func (f *formatter) number(s string) {
+	if f.node() {
+		f.write(s)
+	}
+}
+
 // enter starts writing container c; false (having written elided) when c
 // is being written already (a list inside itself) or nests too deep.
 func (f *formatter) enter(c Value, elided string) bool {
@@ -199,11 +212,18 @@ func (f *formatter) list(l *List) {
 		return
 	}
 	f.write("[")
-	for i, e := range l.Elems {
+	for i := range l.Len() {
 		if i > 0 {
 			f.write(", ")
 		}
-		f.value(e, true)
+		switch l.kind {
+		case listInts: // unboxed: formatted without boxing
+			f.number(Int(l.nums[i]).String())
+		case listFloats:
+			f.number(Float(math.Float64frombits(l.nums[i])).String())
+		default:
+			f.value(l.vals[i], true)
+		}
 	}
 	f.write("]")
 	f.open = f.open[:len(f.open)-1]

@@ -24,7 +24,7 @@ var (
 func (th *Thread) Iter(x Value) (Iterator, error) {
 	switch x := x.(type) {
 	case *List:
-		return &listIter{l: x, n: len(x.Elems), version: x.version}, nil
+		return x.iter(), nil
 	case *Dict:
 		return &dictIter{d: x, version: x.version}, nil
 	case String:
@@ -45,15 +45,24 @@ type listIter struct {
 	version uint64
 }
 
+func (l *List) iter() *listIter { return &listIter{l: l, n: l.Len(), version: l.version} }
+
 func (it *listIter) Next() (Value, bool, error) {
-	if it.l.version != it.version || len(it.l.Elems) != it.n {
-		return nil, false, errListChanged
+	c, ok, err := it.nextCell()
+	return c.box(), ok, err
+}
+
+// nextCell is Next for the engine: the element as a cell, unboxed when
+// the list stores it unboxed.
+func (it *listIter) nextCell() (cell, bool, error) {
+	if it.l.version != it.version || it.l.Len() != it.n {
+		return cell{}, false, errListChanged
 	}
 	if it.i >= it.n {
-		return nil, false, nil
+		return cell{}, false, nil
 	}
 	it.i++
-	return it.l.Elems[it.i-1], true, nil
+	return it.l.cellAt(it.i - 1), true, nil
 }
 
 type dictIter struct {
@@ -120,19 +129,19 @@ func arrayRows(x *Array) ([]Value, error) {
 // polling cancellation and sizing the list as it grows.
 func (th *Thread) collect(x Value) ([]Value, error) {
 	if l, ok := x.(*List); ok {
-		return append([]Value(nil), l.Elems...), nil
+		return l.Values(), nil
 	}
 	it, err := th.Iter(x)
 	if err != nil {
 		return nil, err
 	}
-	out := &List{}
+	out := &List{kind: listValues} // kept generic: its storage is the result
 	for {
 		v, ok, err := it.Next()
 		if err != nil || !ok {
-			return out.Elems, err
+			return out.vals, err
 		}
-		if len(out.Elems)%PollEvery == PollEvery-1 && th != nil && th.Canceled() {
+		if out.Len()%PollEvery == PollEvery-1 && th != nil && th.Canceled() {
 			return nil, ErrInterrupted
 		}
 		if err := th.Append(out, v); err != nil {
@@ -150,10 +159,12 @@ func (th *Thread) Collect(x Value) ([]Value, error) { return th.collect(x) }
 // nothing; the values are all read before the caller assigns any.
 func (th *Thread) Unpack(v Value, dst []Value) error {
 	if l, ok := v.(*List); ok {
-		if len(l.Elems) != len(dst) {
-			return errUnpack(len(l.Elems), len(dst), "")
+		if l.Len() != len(dst) {
+			return errUnpack(l.Len(), len(dst), "")
 		}
-		copy(dst, l.Elems)
+		for i := range dst {
+			dst[i] = l.At(i)
+		}
 		return nil
 	}
 	it, err := th.Iter(v)
@@ -177,6 +188,29 @@ func (th *Thread) Unpack(v Value, dst []Value) error {
 	}
 	if n != len(dst) {
 		return errUnpack(n, len(dst), "")
+	}
+	return nil
+}
+
+// unpackCells is Unpack for the engine: a list's elements as cells,
+// unboxed where the list stores them unboxed.
+func (th *Thread) unpackCells(v Value, dst []cell) error {
+	if l, ok := v.(*List); ok {
+		if l.Len() != len(dst) {
+			return errUnpack(l.Len(), len(dst), "")
+		}
+		for i := range dst {
+			dst[i] = l.cellAt(i)
+		}
+		return nil
+	}
+	var buf [4]Value
+	vals := valueBuf(buf[:], len(dst))
+	if err := th.Unpack(v, vals); err != nil {
+		return err
+	}
+	for i, x := range vals {
+		dst[i] = valCell(x)
 	}
 	return nil
 }

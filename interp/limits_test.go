@@ -186,3 +186,33 @@ func TestHostValuesCountTowardMemoryLimit(t *testing.T) {
 		t.Fatalf("replacing a 1 MiB string 100 times and a 1.6 MB list 40 times: %v", err)
 	}
 }
+
+// TestIntListsUnderMemoryLimit: an int list is counted at 8 bytes an
+// element, a generic one at 16, and converting one counts the new
+// storage: 2^22 ints fit in 56 MiB (32 MiB, and 48 while the last
+// growth copies), 2^22 strings do not, nor the int list once a string
+// makes it generic; 10^7 ints do not either.
+func TestIntListsUnderMemoryLimit(t *testing.T) {
+	const limit = 56 << 20
+	ctx := context.Background()
+	in := newLimited(t, interp.Options{MemoryLimit: limit})
+	if err := in.Exec(ctx, "ints.gs", []byte("let l = []\nfor i in range(4194304) { l.append(i) }")); err != nil {
+		t.Fatalf("2^22 ints under 56 MiB: %v", err)
+	}
+	if used := in.Thread().Tracker.Used(); used < 32<<20 || used > limit {
+		t.Errorf("2^22 ints: %d bytes counted, want 32 MiB to the limit", used)
+	}
+	err := in.Exec(ctx, "convert.gs", []byte(`l.append("s")`))
+	if err == nil || !strings.Contains(err.Error(), "memory limit") {
+		t.Errorf("converting 2^22 ints to generic under 56 MiB: %v", err)
+	}
+	for _, src := range []string{
+		"let l = []\nfor i in range(4194304) { l.append(\"s\") }",
+		"let l = []\nfor i in range(10000000) { l.append(i) }",
+	} {
+		err := newLimited(t, interp.Options{MemoryLimit: limit}).Exec(ctx, "big.gs", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), "does not fit in the memory limit") {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+}

@@ -5,8 +5,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-
-	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // Methods of lists, strings and dicts (HOST.md section 2). The engine
@@ -185,41 +183,6 @@ func init() {
 	})
 }
 
-// Append adds vs at the end of l, growing it by doubling so a loop of
-// appends is amortised O(1); a new backing array is checked against the
-// caps and counted under the memory limit. th may be nil (caps alone).
-func (th *Thread) Append(l *List, vs ...Value) error {
-	n := len(l.Elems) + len(vs)
-	if n > cap(l.Elems) {
-		if err := th.growList(l, n); err != nil {
-			return err
-		}
-	}
-	l.Elems = append(l.Elems, vs...)
-	l.version++
-	return nil
-}
-
-// growList gives l room for n elements: twice its capacity, at least n.
-func (th *Thread) growList(l *List, n int) error {
-	if n > MaxListLen {
-		return fmt.Errorf("list of %d elements is longer than the limit of %d elements", n, MaxListLen)
-	}
-	want := min(max(n, 2*cap(l.Elems), 8), MaxListLen)
-	if err := th.CheckListLen(want); err != nil {
-		return err
-	}
-	elems := make([]Value, len(l.Elems), want)
-	copy(elems, l.Elems)
-	if th != nil {
-		if err := mem.HoldHost(th.Tracker, &elems[:1][0], want*listElemBytes); err != nil {
-			return err
-		}
-	}
-	l.Elems = elems
-	return nil
-}
-
 func listAppendMethod(th *Thread, recv Value, args *Args) (Value, error) {
 	if err := args.Check(1, 1); err != nil {
 		return nil, err
@@ -237,7 +200,7 @@ func listExtend(th *Thread, recv Value, args *Args) (Value, error) {
 // extend appends the elements of the iterable x to l (l.extend(l) doubles l).
 func (th *Thread) extend(l *List, x Value) error {
 	if o, ok := x.(*List); ok {
-		return th.Append(l, o.Elems...)
+		return th.extendList(l, o)
 	}
 	elems, err := th.collect(x)
 	if err != nil {
@@ -255,17 +218,11 @@ func listInsert(th *Thread, recv Value, args *Args) (Value, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
-	n := len(l.Elems)
+	n := l.Len()
 	if i < 0 {
 		i = max(i+n, 0)
 	}
-	i = min(i, n)
-	if err := th.Append(l, Nil); err != nil {
-		return nil, err
-	}
-	copy(l.Elems[i+1:], l.Elems[i:n])
-	l.Elems[i] = args.Positional[1]
-	return Nil, nil
+	return Nil, th.insertAt(l, min(i, n), args.Positional[1])
 }
 
 func listPop(th *Thread, recv Value, args *Args) (Value, error) {
@@ -273,39 +230,19 @@ func listPop(th *Thread, recv Value, args *Args) (Value, error) {
 		return nil, err
 	}
 	l := recv.(*List)
-	if len(l.Elems) == 0 {
+	if l.Len() == 0 {
 		return nil, fmt.Errorf("pop from an empty list")
 	}
-	i := len(l.Elems) - 1
+	i := l.Len() - 1
 	if len(args.Positional) == 1 {
 		var err error
-		if i, err = seqIndex("list", args.Positional[0], len(l.Elems)); err != nil {
+		if i, err = seqIndex("list", args.Positional[0], l.Len()); err != nil {
 			return nil, fmt.Errorf("%s: %v", args.Fn, err)
 		}
 	}
-	v := l.Elems[i]
+	v := l.At(i)
 	l.deleteAt(i)
 	return v, nil
-}
-
-// deleteAt removes element i, clearing the freed slot so that the value
-// it held can be collected.
-func (l *List) deleteAt(i int) {
-	copy(l.Elems[i:], l.Elems[i+1:])
-	l.Elems[len(l.Elems)-1] = nil
-	l.Elems = l.Elems[:len(l.Elems)-1]
-	l.version++
-}
-
-// find is the index of the first element equal to x, or -1; values of
-// other types are unequal, not an error.
-func (l *List) find(x Value) int {
-	for i, e := range l.Elems {
-		if eq, err := equal(e, x); err == nil && eq {
-			return i
-		}
-	}
-	return -1
 }
 
 func listRemove(th *Thread, recv Value, args *Args) (Value, error) {
@@ -336,20 +273,14 @@ func listCount(th *Thread, recv Value, args *Args) (Value, error) {
 	if err := args.Check(1, 1); err != nil {
 		return nil, err
 	}
-	n := 0
-	for _, e := range recv.(*List).Elems {
-		if eq, err := equal(e, args.Positional[0]); err == nil && eq {
-			n++
-		}
-	}
-	return Int(n), nil
+	return Int(recv.(*List).count(args.Positional[0])), nil
 }
 
 func listReverse(th *Thread, recv Value, args *Args) (Value, error) {
 	if err := args.Check(0, 0); err != nil {
 		return nil, err
 	}
-	slices.Reverse(recv.(*List).Elems)
+	recv.(*List).Reverse()
 	return Nil, nil
 }
 
@@ -357,30 +288,57 @@ func listSort(th *Thread, recv Value, args *Args) (Value, error) {
 	if err := args.Check(0, 0, "key", "reverse"); err != nil {
 		return nil, err
 	}
-	l := recv.(*List)
-	n := len(l.Elems)
-	sorted, err := th.SortValues(l.Elems, args.Kwarg("key"), args.Kwarg("reverse"))
-	if err != nil {
+	if err := th.SortList(recv.(*List), args.Kwarg("key"), args.Kwarg("reverse")); err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
-	if len(l.Elems) != n { // the key fn changed it
-		return nil, fmt.Errorf("%s: list changed size during sort", args.Fn)
-	}
-	copy(l.Elems, sorted)
 	return Nil, nil
+}
+
+// SortList sorts l in place as SortValues does (l.sort and sorted). An
+// int list sorted by its values is sorted unboxed (equal ints are
+// indistinguishable, so stability holds).
+func (th *Thread) SortList(l *List, key, reverse Value) error {
+	desc, err := reverseArg(reverse)
+	if err != nil {
+		return err
+	}
+	if xs, ok := l.Ints(); ok && (key == nil || key == Nil) {
+		slices.Sort(xs)
+		if desc {
+			slices.Reverse(xs)
+		}
+		return nil
+	}
+	n := l.Len()
+	sorted, err := th.SortValues(l.Values(), key, reverse)
+	if err != nil {
+		return err
+	}
+	if l.Len() != n { // the key fn changed it
+		return fmt.Errorf("list changed size during sort")
+	}
+	l.overwrite(sorted)
+	return nil
+}
+
+func reverseArg(reverse Value) (bool, error) {
+	if reverse == nil {
+		return false, nil
+	}
+	b, ok := reverse.(Bool)
+	if !ok {
+		return false, fmt.Errorf("reverse must be a bool, not %s", describe(reverse))
+	}
+	return bool(b), nil
 }
 
 // SortValues returns xs sorted stably by < (or by key(x) when key is not
 // nil; descending when reverse is true), for sort and sorted. The first
 // comparison error (a string beside an int) stops it.
 func (th *Thread) SortValues(xs []Value, key, reverse Value) ([]Value, error) {
-	desc := false
-	if reverse != nil {
-		b, ok := reverse.(Bool)
-		if !ok {
-			return nil, fmt.Errorf("reverse must be a bool, not %s", describe(reverse))
-		}
-		desc = bool(b)
+	desc, err := reverseArg(reverse)
+	if err != nil {
+		return nil, err
 	}
 	n := len(xs)
 	keys := slices.Clone(xs)
@@ -423,17 +381,14 @@ func listCopy(th *Thread, recv Value, args *Args) (Value, error) {
 	if err := args.Check(0, 0); err != nil {
 		return nil, err
 	}
-	return th.HoldList(&List{Elems: slices.Clone(recv.(*List).Elems)})
+	return th.HoldList(recv.(*List).Copy())
 }
 
 func listClear(th *Thread, recv Value, args *Args) (Value, error) {
 	if err := args.Check(0, 0); err != nil {
 		return nil, err
 	}
-	l := recv.(*List)
-	clear(l.Elems)
-	l.Elems = l.Elems[:0]
-	l.version++
+	recv.(*List).truncate()
 	return Nil, nil
 }
 
@@ -491,7 +446,7 @@ func dictList(list func(*Dict) []Value) methodFn {
 		if err := args.Check(0, 0); err != nil {
 			return nil, err
 		}
-		return th.HoldList(&List{Elems: list(recv.(*Dict))})
+		return th.HoldList(listOf(list(recv.(*Dict))))
 	}
 }
 

@@ -44,11 +44,7 @@ func binary(th *Thread, op token.Op, x, y Value) (Value, error) {
 			}
 		case *List:
 			if b, ok := y.(*List); ok {
-				if err := th.CheckListLen(len(a.Elems) + len(b.Elems)); err != nil {
-					return nil, err
-				}
-				elems := make([]Value, 0, len(a.Elems)+len(b.Elems))
-				return th.HoldList(&List{Elems: append(append(elems, a.Elems...), b.Elems...)})
+				return th.concatLists(a, b)
 			}
 		}
 	case token.Mul:
@@ -93,20 +89,7 @@ func equalDepth(x, y Value, depth int) (bool, error) {
 			return structEqual(a, b)
 		}
 	case *List:
-		b := y.(*List)
-		if len(a.Elems) != len(b.Elems) {
-			return false, nil
-		}
-		if depth >= maxFormatDepth {
-			return false, fmt.Errorf("cannot compare lists nested more than %d deep", maxFormatDepth)
-		}
-		for i := range a.Elems {
-			eq, err := equalDepth(a.Elems[i], b.Elems[i], depth+1)
-			if err != nil || !eq {
-				return false, err
-			}
-		}
-		return true, nil
+		return listEqual(a, y.(*List), depth)
 	case *Dict:
 		if depth >= maxFormatDepth {
 			return false, fmt.Errorf("cannot compare dicts nested more than %d deep", maxFormatDepth)
@@ -165,8 +148,8 @@ func compareLists(a, b *List, depth int) (int, error) {
 	if depth >= maxFormatDepth {
 		return 0, fmt.Errorf("cannot compare lists nested more than %d deep", maxFormatDepth)
 	}
-	for i := range min(len(a.Elems), len(b.Elems)) {
-		x, y := a.Elems[i], b.Elems[i]
+	for i := range min(a.Len(), b.Len()) {
+		x, y := a.At(i), b.At(i)
 		eq, err := equalDepth(x, y, depth+1)
 		if err != nil {
 			return 0, err
@@ -188,7 +171,7 @@ func compareLists(a, b *List, depth int) (int, error) {
 		}
 		return 1, nil
 	}
-	return cmp3(len(a.Elems) < len(b.Elems), len(a.Elems) > len(b.Elems)), nil
+	return cmp3(a.Len() < b.Len(), a.Len() > b.Len()), nil
 }
 
 func unary(op token.Op, x Value) (Value, error) {
@@ -419,12 +402,7 @@ func Negate(v Value) (Value, error) { return negate(v) }
 func contains(c, x Value) (bool, error) {
 	switch c := c.(type) {
 	case *List:
-		for _, e := range c.Elems {
-			if eq, err := equal(e, x); err == nil && eq {
-				return true, nil
-			}
-		}
-		return false, nil
+		return c.find(x) >= 0, nil
 	case *Dict:
 		_, ok, err := c.Get(x)
 		return ok, err
@@ -463,17 +441,7 @@ func (th *Thread) repeat(x, y Value) (Value, bool, error) {
 		v, err := th.holdString(strings.Repeat(string(s), count))
 		return v, true, err
 	case *List:
-		if len(s.Elems) > 0 && count > MaxListLen/len(s.Elems) {
-			return nil, true, fmt.Errorf("list of %d elements repeated %d times is longer than the limit of %d elements", len(s.Elems), count, MaxListLen)
-		}
-		if err := th.CheckListLen(len(s.Elems) * count); err != nil {
-			return nil, true, err
-		}
-		elems := make([]Value, 0, len(s.Elems)*count)
-		for range count {
-			elems = append(elems, s.Elems...)
-		}
-		v, err := th.HoldList(&List{Elems: elems})
+		v, err := th.repeatList(s, count)
 		return v, true, err
 	}
 	return nil, false, nil

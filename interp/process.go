@@ -37,7 +37,7 @@ func processBuiltins(opts Options) map[string]Value {
 	}
 	lookup := opts.Env
 	return map[string]Value{
-		"argv": &List{Elems: argv},
+		"argv": listOf(argv),
 		"env":  &Builtin{Name: "env", Fn: func(th *Thread, args *Args) (Value, error) { return envFn(lookup, args) }},
 		"exit": &Builtin{Name: "exit", Fn: exitFn},
 	}

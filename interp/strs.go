@@ -81,9 +81,9 @@ func strSplit(th *Thread, recv Value, args *Args) (Value, error) {
 		}
 		parts = strings.Split(s, sep)
 	}
-	l := &List{Elems: make([]Value, len(parts))}
+	l := &List{vals: make([]Value, len(parts)), kind: listValues}
 	for i, p := range parts {
-		l.Elems[i] = String(p)
+		l.vals[i] = String(p)
 	}
 	return th.HoldList(l)
 }
@@ -95,7 +95,7 @@ func strJoin(th *Thread, recv Value, args *Args) (Value, error) {
 	sep := string(recv.(String))
 	var elems []Value
 	if l, ok := args.Positional[0].(*List); ok {
-		elems = l.Elems // read in place: nothing below runs script code
+		elems = l.view() // read in place: nothing below runs script code
 	} else {
 		var err error
 		if elems, err = th.collect(args.Positional[0]); err != nil {

@@ -38,10 +38,16 @@ type (
 		T    ir.Type
 		Bits uint64 // raw bits as stored in an array element
 	}
-	// List is a mutable list. version counts the size changes its
-	// methods make, which an iterator over it checks (iter.go).
+	// List is a mutable list (list.go). Its elements live in one of two
+	// storages, by its strategy (kind): ints or floats unboxed in nums (as
+	// a cell's n holds them; one slice for both keeps a List, and so each
+	// of the many small ones such as d.items()'s pairs, at 64 bytes), any
+	// values in vals. version counts the size changes its methods make,
+	// which an iterator over it checks (iter.go).
 	List struct {
-		Elems   []Value
+		nums    []uint64
+		vals    []Value
+		kind    listKind
 		version uint64
 	}
 	// Array is a gscript array. Elem is the element type of an array of

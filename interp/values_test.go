@@ -85,7 +85,7 @@ func TestDictDeleteCompacts(t *testing.T) {
 	if cap(d.entries) > 1024 {
 		t.Errorf("entries grew to %d for at most 1010 live", cap(d.entries))
 	}
-	if got := (&List{Elems: d.Keys()}).String(); got != "[990, 991, 992, 993, 994, 995, 996, 997, 998, 999]" {
+	if got := NewList(d.Keys()...).String(); got != "[990, 991, 992, 993, 994, 995, 996, 997, 998, 999]" {
 		t.Errorf("keys %s", got)
 	}
 	for i := 990; i < 1000; i++ {
@@ -109,7 +109,7 @@ func TestDictUnderMemoryLimit(t *testing.T) {
 // A size change while iterating is an error at the next step; changes
 // of values are not.
 func TestIterSizeChange(t *testing.T) {
-	l := &List{Elems: []Value{Int(1), Int(2)}}
+	l := NewList(Int(1), Int(2))
 	d := NewDict()
 	d.Set(nil, String("a"), Int(1))
 	d.Set(nil, String("b"), Int(2))
@@ -239,9 +239,9 @@ func TestInPlaceStrings(t *testing.T) {
 
 // l += other extends l itself; other operands are left to binary.
 func TestInPlaceList(t *testing.T) {
-	l := &List{Elems: []Value{Int(1)}}
+	l := NewList(Int(1))
 	alias := l
-	v, ok, err := (*Thread)(nil).InPlace(token.Add, l, &List{Elems: []Value{Int(2)}})
+	v, ok, err := (*Thread)(nil).InPlace(token.Add, l, NewList(Int(2)))
 	if !ok || err != nil || v != Value(alias) || alias.String() != "[1, 2]" {
 		t.Errorf("l += [2]: %v %v %v, alias %s", v, ok, err, alias)
 	}
@@ -297,12 +297,12 @@ func posInf() float64 { return math.Inf(1) }
 func TestContains(t *testing.T) {
 	d := NewDict()
 	d.Set(nil, Int(1), Nil)
-	l := &List{Elems: []Value{Int(1), String("a"), &List{Elems: []Value{Int(2)}}}}
+	l := NewList(Int(1), String("a"), NewList(Int(2)))
 	for _, c := range []struct {
 		x, c Value
 		want bool
 	}{
-		{Float(1), l, true}, {String("a"), l, true}, {&List{Elems: []Value{Int(2)}}, l, true}, {Int(5), l, false},
+		{Float(1), l, true}, {String("a"), l, true}, {NewList(Int(2)), l, true}, {Int(5), l, false},
 		{Float(1), d, true}, {Int(2), d, false}, {String("ell"), String("hello"), true}, {String("x"), String("hello"), false},
 	} {
 		got, err := binary(nil, token.In, c.x, c.c)
@@ -325,7 +325,7 @@ func TestContains(t *testing.T) {
 func TestRepeatLimits(t *testing.T) {
 	_, err := binary(nil, token.Mul, String("ab"), Int(1<<62))
 	wantErr(t, `"ab" * 2^62`, err, "longer than the limit")
-	_, err = binary(nil, token.Mul, &List{Elems: []Value{Nil}}, Int(MaxListLen+1))
+	_, err = binary(nil, token.Mul, NewList(Nil), Int(MaxListLen+1))
 	wantErr(t, "[nil] * (MaxListLen+1)", err, "longer than the limit")
 }
 
@@ -362,8 +362,8 @@ func TestDictFormatAndEqual(t *testing.T) {
 		t.Errorf("self-containing dict prints %s", d)
 	}
 	a, b := NewDict(), NewDict()
-	a.Set(nil, Int(1), &List{Elems: []Value{String("x")}})
-	b.Set(nil, Float(1), &List{Elems: []Value{String("x")}})
+	a.Set(nil, Int(1), NewList(String("x")))
+	b.Set(nil, Float(1), NewList(String("x")))
 	if eq, err := equal(a, b); !eq || err != nil {
 		t.Errorf("a == b: %v %v", eq, err)
 	}
@@ -379,10 +379,10 @@ func TestUnpack(t *testing.T) {
 		v    Value
 		want string
 	}{
-		{&List{Elems: []Value{Int(1), Int(2)}}, "[1, 2]"},
+		{NewList(Int(1), Int(2)), "[1, 2]"},
 		{String("ab"), `["a", "b"]`},
 	} {
-		if err := (*Thread)(nil).Unpack(c.v, dst); err != nil || (&List{Elems: dst}).String() != c.want {
+		if err := (*Thread)(nil).Unpack(c.v, dst); err != nil || NewList(dst...).String() != c.want {
 			t.Errorf("unpack %v: %v, %v", c.v, dst, err)
 		}
 	}
@@ -390,16 +390,17 @@ func TestUnpack(t *testing.T) {
 		v    Value
 		want string
 	}{
-		{&List{Elems: []Value{Int(1)}}, "cannot unpack 1 value into 2 names"},
-		{&List{Elems: []Value{Int(1), Int(2), Int(3)}}, "cannot unpack 3 values into 2 names"},
+		{NewList(Int(1)), "cannot unpack 1 value into 2 names"},
+		{NewList(Int(1), Int(2), Int(3)), "cannot unpack 3 values into 2 names"},
 		{String("abc"), "cannot unpack at least 3 values into 2 names"},
 		{Int(1), "cannot unpack int into 2 names"},
 	} {
 		wantErr(t, "unpack "+c.v.String(), (*Thread)(nil).Unpack(c.v, dst), c.want)
 	}
+	l := NewList(String("a"), Nil)
 	if allocs := testing.AllocsPerRun(10, func() {
-		(*Thread)(nil).Unpack(&List{Elems: dst}, dst)
-	}); allocs > 1 {
+		(*Thread)(nil).Unpack(l, dst)
+	}); allocs > 0 {
 		t.Errorf("unpacking a list: %v allocations", allocs)
 	}
 }

@@ -40,11 +40,7 @@ func sliceValue(x Value, cs []comp) (Value, error) {
 	at := func(i int) int { return start + i*cs[0].step }
 	switch x := x.(type) {
 	case *List:
-		out := make([]Value, count)
-		for i := range out {
-			out[i] = x.Elems[at(i)]
-		}
-		return &List{Elems: out}, nil
+		return x.slice(count, at), nil
 	case String:
 		out := make([]byte, count)
 		for i := range out {

@@ -2,6 +2,7 @@ package stdlib
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/dtype"
@@ -162,10 +163,10 @@ func firstLeaf(v interp.Value) interp.Value {
 		if !ok {
 			return v
 		}
-		if len(l.Elems) == 0 {
+		if l.Len() == 0 {
 			return nil
 		}
-		v = l.Elems[0]
+		v = l.At(0)
 	}
 }
 
@@ -200,8 +201,17 @@ func inferDType(l *interp.List) ir.Type {
 	walk = func(v interp.Value) {
 		switch v := v.(type) {
 		case *interp.List:
-			for _, e := range v.Elems {
-				walk(e)
+			if xs, ok := v.Ints(); ok { // unboxed: read in place
+				allBool = allBool && len(xs) == 0
+				big = big || slices.ContainsFunc(xs, func(x int64) bool { return x != int64(int32(x)) })
+				return
+			}
+			if xs, ok := v.Floats(); ok {
+				allBool, anyFloat = allBool && len(xs) == 0, anyFloat || len(xs) > 0
+				return
+			}
+			for i := range v.Len() {
+				walk(v.At(i))
 			}
 		case interp.Bool:
 		case interp.Int:
@@ -222,7 +232,7 @@ func inferDType(l *interp.List) ir.Type {
 	}
 	walk(l)
 	switch {
-	case len(l.Elems) > 0 && allBool:
+	case l.Len() > 0 && allBool:
 		return ir.Bool
 	case dt != ir.Invalid:
 		if anyFloat && !dt.IsFloat() {
@@ -311,9 +321,9 @@ func transpose(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if !ok {
 		return nil, fmt.Errorf("transpose: axes must be a list of ints, not %s", args.Positional[1].Type())
 	}
-	axes := make([]int, len(l.Elems))
-	for i, e := range l.Elems {
-		if axes[i], err = interp.ToInt(e); err != nil {
+	axes := make([]int, l.Len())
+	for i := range axes {
+		if axes[i], err = interp.ToInt(l.At(i)); err != nil {
 			return nil, fmt.Errorf("transpose: axes: %v", err)
 		}
 	}

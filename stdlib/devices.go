@@ -24,9 +24,11 @@ func devices(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(0, 0); err != nil {
 		return nil, err
 	}
-	l := &interp.List{}
+	l := interp.NewList()
 	for _, n := range DeviceNames() {
-		l.Elems = append(l.Elems, interp.String(n))
+		if err := th.Append(l, interp.String(n)); err != nil {
+			return nil, err
+		}
 	}
 	return l, nil
 }
@@ -103,21 +105,21 @@ func memInfo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 			return nil, err
 		}
 	}
-	arrays := &interp.List{}
+	var arrays []interp.Value
 	used := 0
 	for _, b := range th.Tracker.Live() {
 		if b.Device != dev {
 			continue
 		}
 		used += b.Bytes
-		arrays.Elems = append(arrays.Elems, &interp.Record{
+		arrays = append(arrays, &interp.Record{
 			Names:  []string{"device", "kind", "bytes", "allocator"},
 			Values: []interp.Value{interp.String(b.Device.String()), interp.Kind(b.Kind), interp.Int(b.Bytes), interp.String(b.Allocator)},
 		})
 	}
 	return &interp.Record{
 		Names:  []string{"device", "free", "total", "used_by_arrays", "cached", "arrays"},
-		Values: []interp.Value{interp.String(dev.String()), interp.Int(free), interp.Int(total), interp.Int(used), interp.Int(cached), arrays},
+		Values: []interp.Value{interp.String(dev.String()), interp.Int(free), interp.Int(total), interp.Int(used), interp.Int(cached), interp.NewList(arrays...)},
 	}, nil
 }
 

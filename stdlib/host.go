@@ -21,15 +21,20 @@ func sorted(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1, "key", "reverse"); err != nil {
 		return nil, err
 	}
-	xs, err := th.Collect(args.Positional[0])
-	if err != nil {
+	var l *interp.List
+	if x, ok := args.Positional[0].(*interp.List); ok {
+		l = x.Copy() // in its storage: an int list sorts unboxed
+	} else {
+		xs, err := th.Collect(args.Positional[0])
+		if err != nil {
+			return nil, fmt.Errorf("sorted: %v", err)
+		}
+		l = interp.NewList(xs...)
+	}
+	if err := th.SortList(l, args.Kwarg("key"), args.Kwarg("reverse")); err != nil {
 		return nil, fmt.Errorf("sorted: %v", err)
 	}
-	out, err := th.SortValues(xs, args.Kwarg("key"), args.Kwarg("reverse"))
-	if err != nil {
-		return nil, fmt.Errorf("sorted: %v", err)
-	}
-	return th.HoldList(&interp.List{Elems: out})
+	return th.HoldList(l)
 }
 
 // reversed(x) is a new list of any iterable's values, last first.
@@ -37,12 +42,17 @@ func reversed(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(1, 1); err != nil {
 		return nil, err
 	}
+	if l, ok := args.Positional[0].(*interp.List); ok {
+		c := l.Copy() // in its storage: an int list stays unboxed
+		c.Reverse()
+		return th.HoldList(c)
+	}
 	xs, err := th.Collect(args.Positional[0])
 	if err != nil {
 		return nil, fmt.Errorf("reversed: %v", err)
 	}
 	slices.Reverse(xs)
-	return th.HoldList(&interp.List{Elems: xs})
+	return th.HoldList(interp.NewList(xs...))
 }
 
 // enumerate(x[, start]) is the list of [i, v] pairs, i counting from start.
@@ -57,14 +67,28 @@ func enumerate(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 			return nil, fmt.Errorf("enumerate: start: %v", err)
 		}
 	}
+	if l, ok := args.Positional[0].(*interp.List); ok {
+		if ns, ok := l.Ints(); ok {
+			return th.HoldList(intPairs(start, ns))
+		}
+	}
 	xs, err := th.Collect(args.Positional[0])
 	if err != nil {
 		return nil, fmt.Errorf("enumerate: %v", err)
 	}
 	for i, x := range xs {
-		xs[i] = &interp.List{Elems: []interp.Value{interp.Int(start + i), x}}
+		xs[i] = interp.NewList(interp.Int(start+i), x)
 	}
-	return th.HoldList(&interp.List{Elems: xs})
+	return th.HoldList(interp.NewList(xs...))
+}
+
+// intPairs is enumerate of the ints ns: int pairs, built unboxed.
+func intPairs(start int, ns []int64) *interp.List {
+	pairs := make([]interp.Value, len(ns))
+	for i, n := range ns {
+		pairs[i] = interp.NewIntList([]int64{int64(start + i), n})
+	}
+	return interp.NewList(pairs...)
 }
 
 // zip(a, b, ...) is the list of [a[i], b[i], ...], as long as the shortest.
@@ -89,9 +113,9 @@ func zip(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		for c := range cols {
 			row[c] = cols[c][r]
 		}
-		rows[r] = &interp.List{Elems: row}
+		rows[r] = interp.NewList(row...)
 	}
-	return th.HoldList(&interp.List{Elems: rows})
+	return th.HoldList(interp.NewList(rows...))
 }
 
 // dict() is an empty dict; dict(x) a copy of a dict, or the dict of a list
@@ -113,10 +137,10 @@ func dict(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	d := interp.NewDict()
 	for i, p := range pairs {
 		kv, ok := p.(*interp.List)
-		if !ok || len(kv.Elems) != 2 {
+		if !ok || kv.Len() != 2 {
 			return nil, fmt.Errorf("dict: element %d is %s, not a [key, value] pair", i, describePair(p))
 		}
-		if err := d.Set(th, kv.Elems[0], kv.Elems[1]); err != nil {
+		if err := d.Set(th, kv.At(0), kv.At(1)); err != nil {
 			return nil, fmt.Errorf("dict: %v", err)
 		}
 	}
@@ -125,7 +149,7 @@ func dict(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 
 func describePair(v interp.Value) string {
 	if l, ok := v.(*interp.List); ok {
-		return fmt.Sprintf("a list of %d elements", len(l.Elems))
+		return fmt.Sprintf("a list of %d elements", l.Len())
 	}
 	return v.Type()
 }
@@ -136,13 +160,16 @@ func list(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, err
 	}
 	if len(args.Positional) == 0 {
-		return &interp.List{}, nil
+		return interp.NewList(), nil
+	}
+	if l, ok := args.Positional[0].(*interp.List); ok {
+		return th.HoldList(l.Copy())
 	}
 	xs, err := th.Collect(args.Positional[0])
 	if err != nil {
 		return nil, fmt.Errorf("list: %v", err)
 	}
-	return th.HoldList(&interp.List{Elems: xs})
+	return th.HoldList(interp.NewList(xs...))
 }
 
 // raise is error(msg): it fails with msg, which the engine positions at

@@ -77,14 +77,14 @@ func explainAccess(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 }
 
 func explanationRecord(e mem.Explanation) *interp.Record {
-	facts := &interp.List{Elems: make([]interp.Value, len(e.Facts))}
+	facts := make([]interp.Value, len(e.Facts))
 	for i, f := range e.Facts {
-		facts.Elems[i] = interp.String(f)
+		facts[i] = interp.String(f)
 	}
 	return &interp.Record{
 		Names: []string{"accessible", "kind", "owner", "target", "rule", "facts", "remedy", "text"},
 		Values: []interp.Value{interp.Bool(e.Accessible), interp.Kind(e.Kind), interp.String(e.Owner.String()),
-			interp.String(e.Target.String()), interp.String(e.Rule), facts, interp.String(e.Remedy), interp.String(e.Text)},
+			interp.String(e.Target.String()), interp.String(e.Rule), interp.NewList(facts...), interp.String(e.Remedy), interp.String(e.Text)},
 		Display: e.Text,
 	}
 }

@@ -33,7 +33,7 @@ func arange(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if len(p) > 2 {
 		bounds[2] = p[2]
 	}
-	dt, err := dtypeArg(args, inferDType(&interp.List{Elems: bounds[:]}))
+	dt, err := dtypeArg(args, inferDType(interp.NewList(bounds[:]...)))
 	if err != nil {
 		return nil, err
 	}

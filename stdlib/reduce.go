@@ -37,7 +37,7 @@ func reduction(k reduce.Kind) fn {
 			return nil, err
 		}
 		if l, ok := args.Positional[0].(*interp.List); ok && len(args.Names) == 0 {
-			return listReduction(k, args.Fn, l.Elems)
+			return listReduction(k, args.Fn, l)
 		}
 		if v, ok := args.Positional[0].(fuse.Value); ok {
 			return reduceOperand(th, args, k, nil, v.E)
@@ -69,7 +69,10 @@ func extremeFn(k reduce.Kind) fn {
 				return reduceOperand(th, args, k, a, nil)
 			case *interp.List:
 				if len(args.Names) == 0 {
-					return extremeOf(args.Fn, v.Elems, k == reduce.Max)
+					if x, ok := unboxedExtreme(v, k == reduce.Max); ok {
+						return x, nil
+					}
+					return extremeOf(args.Fn, v.Values(), k == reduce.Max)
 				}
 			}
 		}
@@ -107,14 +110,37 @@ func extremeOf(name string, vs []interp.Value, isMax bool) (interp.Value, error)
 	return best, nil
 }
 
+// unboxedExtreme is extremeOf of a non-empty int or float list, read in
+// place: < as interp.Less has it (a NaN is never better, so a first NaN
+// stays); ok is false for other lists.
+func unboxedExtreme(l *interp.List, isMax bool) (interp.Value, bool) {
+	if xs, ok := l.Ints(); ok && len(xs) > 0 {
+		if isMax {
+			return interp.Int(slices.Max(xs)), true
+		}
+		return interp.Int(slices.Min(xs)), true
+	}
+	xs, ok := l.Floats()
+	if !ok || len(xs) == 0 {
+		return nil, false
+	}
+	best := xs[0]
+	for _, x := range xs[1:] {
+		if isMax && best < x || !isMax && x < best {
+			best = x
+		}
+	}
+	return interp.Float(best), true
+}
+
 // listReduction is sum, prod, mean, any or all of a host list, with host
 // arithmetic (ints exact, overflow an error).
-func listReduction(k reduce.Kind, name string, vs []interp.Value) (interp.Value, error) {
+func listReduction(k reduce.Kind, name string, l *interp.List) (interp.Value, error) {
 	switch k {
 	case reduce.Sum, reduce.Prod, reduce.Mean:
-		return listArith(k, name, vs)
+		return listArith(k, name, l)
 	case reduce.Any, reduce.All:
-		for _, v := range vs {
+		for _, v := range l.Values() {
 			b, ok := v.(interp.Bool)
 			if !ok {
 				return nil, fmt.Errorf("%s: list elements must be bools, not %s", name, v.Type())
@@ -128,7 +154,56 @@ func listReduction(k reduce.Kind, name string, vs []interp.Value) (interp.Value,
 	return nil, fmt.Errorf("%s: argument 1 must be an array, not list", name)
 }
 
-func listArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, error) {
+func listArith(k reduce.Kind, name string, l *interp.List) (interp.Value, error) {
+	var acc interp.Value
+	ok := false
+	if k != reduce.Prod {
+		acc, ok = unboxedSum(l)
+	}
+	if !ok {
+		var err error
+		if acc, err = boxedArith(k, name, l.Values()); err != nil {
+			return nil, err
+		}
+	}
+	if k != reduce.Mean {
+		return acc, nil
+	}
+	if l.Len() == 0 {
+		return nil, fmt.Errorf("mean of an empty list")
+	}
+	s, err := interp.ToFloat(acc)
+	return interp.Float(s / float64(l.Len())), err
+}
+
+// unboxedSum is the sum of an int or float list, read in place, as the
+// host's + would add its elements one by one from the int 0; ok is false
+// for other lists and for an int sum that overflows (whose error
+// boxedArith gives).
+func unboxedSum(l *interp.List) (interp.Value, bool) {
+	if xs, ok := l.Ints(); ok {
+		var s int64
+		for _, x := range xs {
+			t := s + x
+			if (t > s) != (x > 0) {
+				return nil, false
+			}
+			s = t
+		}
+		return interp.Int(s), true
+	}
+	if xs, ok := l.Floats(); ok && len(xs) > 0 { // an empty one sums to the int 0
+		var s float64
+		for _, x := range xs {
+			s += x
+		}
+		return interp.Float(s), true
+	}
+	return nil, false
+}
+
+// boxedArith is the sum or product of host values, with host arithmetic.
+func boxedArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, error) {
 	op, acc := token.Add, interp.Value(interp.Int(0))
 	if k == reduce.Prod {
 		op, acc = token.Mul, interp.Int(1)
@@ -144,14 +219,7 @@ func listArith(k reduce.Kind, name string, vs []interp.Value) (interp.Value, err
 			return nil, fmt.Errorf("%s: %v", name, err)
 		}
 	}
-	if k != reduce.Mean {
-		return acc, nil
-	}
-	if len(vs) == 0 {
-		return nil, fmt.Errorf("mean of an empty list")
-	}
-	s, err := interp.ToFloat(acc)
-	return interp.Float(s / float64(len(vs))), err
+	return acc, nil
 }
 
 // reduceOperand reduces an array a, or else an array expression e, along
@@ -286,9 +354,9 @@ func axisArg(args *interp.Args, k reduce.Kind) ([]int, error) {
 		}
 		return nil, fmt.Errorf("%s: axis must be %s, not %s", args.Fn, what, v.Type())
 	}
-	axes := make([]int, len(l.Elems))
-	for i, e := range l.Elems {
-		n, err := interp.ToInt(e)
+	axes := make([]int, l.Len())
+	for i := range axes {
+		n, err := interp.ToInt(l.At(i))
 		if err != nil {
 			return nil, fmt.Errorf("%s: axis list: %v", args.Fn, err)
 		}

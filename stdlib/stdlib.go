@@ -79,7 +79,7 @@ func length(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	}
 	switch v := args.Positional[0].(type) {
 	case *interp.List:
-		return interp.Int(len(v.Elems)), nil
+		return interp.Int(v.Len()), nil
 	case interp.String:
 		return interp.Int(len(v)), nil
 	case *interp.Dict:
@@ -132,16 +132,16 @@ func rangeList(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 }
 
 // rangeElems builds the list lo, lo+step, ... of n ints, polling
-// cancellation as it goes (boxing millions of ints takes a while).
+// cancellation as it goes (millions of ints take a while).
 func rangeElems(th *interp.Thread, lo, step int64, n int) (interp.Value, error) {
-	elems := make([]interp.Value, n)
+	elems := make([]int64, n)
 	for k := range elems {
 		if k%interp.PollEvery == 0 && th.Canceled() {
 			return nil, interp.ErrInterrupted
 		}
-		elems[k] = interp.Int(lo + int64(k)*step)
+		elems[k] = lo + int64(k)*step
 	}
-	return th.HoldList(&interp.List{Elems: elems})
+	return th.HoldList(interp.NewIntList(elems))
 }
 
 func typeOf(th *interp.Thread, args *interp.Args) (interp.Value, error) {
