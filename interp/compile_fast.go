@@ -199,27 +199,25 @@ func (c *compiler) compoundSlot(t *ast.Ident, op token.Op, v evalFn, general fun
 			p = &th.globals.vals[i]
 		}
 		old := *p
-		if op == token.Add {
-			switch old.v.(type) {
+		if _, ok := old.v.(intMark); ok && op == token.Add {
+			b, isInt := int64(x.n), false
+			switch xv := x.v.(type) {
 			case intMark:
-				b, isInt := int64(x.n), false
-				switch xv := x.v.(type) {
-				case intMark:
-					isInt = true
-				case Int: // an element of a list, a builtin's result
-					b, isInt = int64(xv), true
-				}
-				if a := int64(old.n); isInt {
-					if r := a + b; (r > a) == (b > 0) {
-						p.n = uint64(r)
-						return ctrlNone, nil
-					}
-				}
-			case String, *strBuf: // s += t appends into s's buffer (strs.go)
-				if r, ok, err := th.appendCell(old, x); ok && err == nil {
-					*p = r
+				isInt = true
+			case Int: // an element of a list, a builtin's result
+				b, isInt = int64(xv), true
+			}
+			if a := int64(old.n); isInt {
+				if r := a + b; (r > a) == (b > 0) {
+					p.n = uint64(r)
 					return ctrlNone, nil
 				}
+			}
+		} else if op == token.Add && old.v != nil {
+			// s += t appends into s's buffer (strs.go)
+			if r, ok, err := th.appendCell(old, x); ok && err == nil {
+				*p = r
+				return ctrlNone, nil
 			}
 		}
 		if r, ok, err := arith(op, old, x); ok && err == nil {
