@@ -79,6 +79,14 @@ func (c cell) asFloat() (float64, bool) {
 	return 0, false
 }
 
+// asReal is the cell's float, or its int as a float.
+func (c cell) asReal() (float64, bool) {
+	if i, ok := c.asInt(); ok {
+		return float64(i), true
+	}
+	return c.asFloat()
+}
+
 // number reports whether the cell holds an unboxed number: a test
 // cheaper than a type assertion to an interface (Deferred), which the
 // values that fn calls pass most often skip with it.

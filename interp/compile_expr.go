@@ -358,19 +358,22 @@ var intArith = [...]bool{token.Add: true, token.Sub: true, token.Mul: true, toke
 // arith is a op b for two ints or two floats, unboxed; ok is false for
 // other operands and operators (binary() handles them).
 func arith(op token.Op, a, b cell) (cell, bool, error) {
-	if ai, ok := a.asInt(); ok {
-		bi, ok := b.asInt()
-		if !ok || int(op) >= len(intArith) || !intArith[op] {
+	ai, aInt := a.asInt()
+	bi, bInt := b.asInt()
+	if aInt && bInt {
+		if int(op) >= len(intArith) || !intArith[op] {
 			return cell{}, false, nil
 		}
 		r, err := intOp(op, ai, bi)
 		return intCell(r), true, err
 	}
-	af, ok := a.asFloat()
+	// A float, or an int with a float (i * 0.5): a float, as binary's
+	// promotion gives.
+	af, ok := a.asReal()
 	if !ok {
 		return cell{}, false, nil
 	}
-	bf, ok := b.asFloat()
+	bf, ok := b.asReal()
 	if !ok {
 		return cell{}, false, nil
 	}

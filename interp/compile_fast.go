@@ -40,7 +40,8 @@ func (c *compiler) constOperand(e *ast.BinaryExpr, slow func(*Thread, cell, cell
 	if !ok || (e.Op != token.Add && e.Op != token.Sub) {
 		return nil
 	}
-	if e.Op == token.Sub {
+	op := e.Op
+	if op == token.Sub {
 		k = -k // a literal is not negative: -k cannot overflow
 	}
 	if id, ok := localSlot(e.X); ok {
@@ -55,7 +56,7 @@ func (c *compiler) constOperand(e *ast.BinaryExpr, slow func(*Thread, cell, cell
 			if !a.set() {
 				return cell{}, th.undefined(id)
 			}
-			return slow(th, a, kc)
+			return arithOrSlow(th, op, a, kc, slow) // a float: x - 1 of 0.5
 		}
 	}
 	x := c.operand(e.X)
@@ -69,7 +70,7 @@ func (c *compiler) constOperand(e *ast.BinaryExpr, slow func(*Thread, cell, cell
 				return intCell(r), nil
 			}
 		}
-		return slow(th, a, kc)
+		return arithOrSlow(th, op, a, kc, slow)
 	}
 }
 

@@ -45,6 +45,7 @@ func TestLoopsAllocateNothing(t *testing.T) {
 		"let s = 0\nfor i in range(%d) { s += i }",
 		"let s = 0.5\nlet i = 0\nwhile i < %d { s += 1.5; i += 1 }",
 		"let r = f(%d)",
+		"let s = 0.0\nfor i in range(%d) { s += i * 0.5 - 1 }",
 		// s += t appends into a buffer (strs.go): its doublings, not
 		// one string per iteration.
 		"let s = \"\"\nfor i in range(%d) { s += \"ab\" }",

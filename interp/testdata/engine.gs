@@ -95,3 +95,12 @@ let d = {}
 d[g] = 1
 g += "."
 print(len(d), d[g[:-1]], g in d)          //> 1 1 false
+---
+// an int with a float is a float, in the engine's fast paths as in binary
+let s = 0.0
+for i in range(5) { s += i * 0.5 }
+let z = 0
+print(s, 3 / 2.0, 7 - 0.5, 1 + 2.0, type(1 + 2.0), 1 / 0.0, z / 0.0, 9007199254740993 * 1.0) //> 5.0 1.5 6.5 3.0 float inf nan 9007199254740992.0
+let t = 1
+t *= 2.5
+print(t, type(t))                         //> 2.5 float
