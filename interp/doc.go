@@ -13,13 +13,31 @@
 //     is one engine: the tree-walker it replaced is gone (TestDiffEngines
 //     compared the two over generated programs and the repository's
 //     scripts; it runs against any reference binary, -gscript.ref).
-//     Closures were chosen because the issue's anchor study found a
-//     closure-compiling prototype fastest in Go (fib(30) at 2.7x CPython;
-//     not re-measured here) and closures keep each node's code beside its
-//     compile step. A register bytecode was not built or measured: with
-//     fib at about 1x CPython, that comparison is the open next step.
+//     Closures were chosen first on the issue's anchor study (a
+//     closure-compiling prototype fastest in Go). Measured since, beside
+//     a register bytecode with the same obligations (bench/host/regvm:
+//     tagged registers, step and cancel polls, MaxDepth, backtraces,
+//     calls through rebindable globals, frames reused), in one session
+//     on the 2-core machine: the VM's call-free two-level dispatch ran
+//     fib(20) at 17.9 ns a call against these closures' 27.8 (after the
+//     call path below was tuned; 39 before), and the 10^5 loop in a fn
+//     at 4.2 ns an iteration against 7.1; a plain opcode switch ran 21.3
+//     and 5.6, a handler table 34.2 and 7.5. The register bytecode wins,
+//     most on calls (no Go call per node, no argument copy, no Go
+//     recursion to guard), but only shaped around Go's register
+//     allocator; moving the engine to it is the open step toward
+//     HOST.md's fib goal (2.0x CPython; these closures reach about 1.35x).
+//   - A call of a global fn with at most two arguments evaluates them
+//     into Go variables and, in the common case (a depth entered before,
+//     its reused frame large enough), stores them into the frame and runs
+//     the body with no other Go call between (compile_call.go globalFn;
+//     the one-argument call has it written out, as Go does not inline
+//     it). The call stack is a stack of per-depth records holding the
+//     call (for backtraces) and the frame. Steps poll cancellation and
+//     the budget every pollSteps (1024) steps: one compare per step.
 //   - Values in the engine are cells (cell.go): an int or a float unboxed
-//     beside its tag, anything else a Value. Results of host arithmetic,
+//     beside its tag, a string being built (`s += t`) as its buffer and
+//     length, anything else a Value. Results of host arithmetic,
 //     loop counters, fn arguments and results stay unboxed, so `s += i`
 //     and a call of a fn whose body declares no fn allocate nothing
 //     (TestLoopsAllocateNothing, TestCallsAllocateNothing); a number that
