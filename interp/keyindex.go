@@ -12,12 +12,25 @@ import "hash/maphash"
 // with hash/maphash, once per operation (an insert into a Go map after a
 // lookup hashes twice). The table is at most two thirds full, tombstones
 // counted.
+//
+// A slot holds the key, the entry's index and the hash's high bits
+// together, so that a probe reads one cache line: a lookup in a large
+// dict is a cache miss on the slot and one on the entry (as CPython's),
+// and a string key is compared only when the hash bits agree.
 type keyIndex[K int64 | string] struct {
-	keys  []K
-	slots []int // 0 empty, -1 a deleted key, else the entry's index + 1
+	slots []keySlot[K]
 	live  int
 	used  int // live keys and tombstones
 	hash  func(K) uint64
+}
+
+// keySlot is one slot of a keyIndex: e is 0 when empty, -1 for a deleted
+// key, else the entry's index + 1 (a dict holds at most MaxListLen live
+// entries, so its entries fit in an int32).
+type keySlot[K int64 | string] struct {
+	key K
+	tag uint32 // the hash's high 32 bits
+	e   int32
 }
 
 func intHash(k int64) uint64 { return uint64(k) }
@@ -34,21 +47,21 @@ const (
 // find is the slot of k (hashed to h), or -1 and the slot an insert of k
 // takes.
 func (x *keyIndex[K]) find(k K, h uint64) (at, free int) {
-	mask := uint64(len(x.keys) - 1)
-	i, perturb := h&mask, h
+	mask := uint64(len(x.slots) - 1)
+	i, perturb, tag := h&mask, h, uint32(h>>32)
 	free = -1
 	for {
-		switch s := x.slots[i]; {
-		case s == intSlotEmpty:
+		switch s := &x.slots[i]; {
+		case s.e == intSlotEmpty:
 			if free < 0 {
 				free = int(i)
 			}
 			return -1, free
-		case s == intSlotDeleted:
+		case s.e == intSlotDeleted:
 			if free < 0 {
 				free = int(i)
 			}
-		case x.keys[i] == k:
+		case s.tag == tag && s.key == k:
 			return int(i), -1
 		}
 		perturb >>= 5
@@ -64,23 +77,24 @@ func (x *keyIndex[K]) get(k K) (int, bool) {
 	if at < 0 {
 		return 0, false
 	}
-	return x.slots[at] - 1, true
+	return int(x.slots[at].e) - 1, true
 }
 
 // set makes k's entry index e.
 func (x *keyIndex[K]) set(k K, e int) {
-	if 3*(x.used+1) > 2*len(x.keys) {
+	if 3*(x.used+1) > 2*len(x.slots) {
 		x.resize()
 	}
-	at, free := x.find(k, x.hash(k))
+	h := x.hash(k)
+	at, free := x.find(k, h)
 	if at >= 0 {
-		x.slots[at] = e + 1
+		x.slots[at].e = int32(e + 1)
 		return
 	}
-	if x.slots[free] == intSlotEmpty {
+	if x.slots[free].e == intSlotEmpty {
 		x.used++
 	}
-	x.keys[free], x.slots[free] = k, e+1
+	x.slots[free] = keySlot[K]{key: k, tag: uint32(h >> 32), e: int32(e + 1)}
 	x.live++
 }
 
@@ -89,7 +103,8 @@ func (x *keyIndex[K]) delete(k K) {
 		return
 	}
 	if at, _ := x.find(k, x.hash(k)); at >= 0 {
-		x.slots[at] = intSlotDeleted
+		var zero K
+		x.slots[at] = keySlot[K]{key: zero, e: intSlotDeleted} // the key is not kept alive
 		x.live--
 	}
 }
@@ -106,12 +121,13 @@ func (x *keyIndex[K]) resize() {
 	for 3*(2*x.live+1) > 2*n {
 		n *= 2
 	}
-	keys, slots := x.keys, x.slots
-	x.keys, x.slots, x.live, x.used = make([]K, n), make([]int, n), 0, 0
-	for i, s := range slots {
-		if s > 0 {
-			_, free := x.find(keys[i], x.hash(keys[i]))
-			x.keys[free], x.slots[free] = keys[i], s
+	old := x.slots
+	x.slots, x.live, x.used = make([]keySlot[K], n), 0, 0
+	for _, s := range old {
+		if s.e > 0 {
+			h := x.hash(s.key)
+			_, free := x.find(s.key, h)
+			x.slots[free] = keySlot[K]{key: s.key, tag: uint32(h >> 32), e: s.e}
 			x.live++
 			x.used++
 		}
