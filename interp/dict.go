@@ -10,15 +10,15 @@ import (
 // Dict is an insertion-ordered hash map from hashable host values (nil,
 // bools, numbers, strings) to values. Entries live in one slice in
 // insertion order; an index maps a normalised key to its entry: ints and
-// strings have tables of their own (keyIndex, probed as CPython's dict:
+// strings have tables of their own (intIndex and strIndex, probed as CPython's dict:
 // consecutive int keys in consecutive slots, a string hashed once per
 // operation), other keys share one map. A delete leaves a
 // tombstone (a nil key) that a later compaction removes, so insert,
 // lookup and delete are amortised O(1).
 type Dict struct {
-	ints    keyIndex[int64]  // int keys (keyindex.go)
-	strs    keyIndex[string] // string keys
-	other   map[dictKey]int  // nil, bools, huge u64s, non-integral floats
+	ints    intIndex        // int keys (keyindex.go)
+	strs    strIndex        // string keys
+	other   map[dictKey]int // nil, bools, huge u64s, non-integral floats
 	entries []dictEntry
 	live    int
 	version uint64 // bumped when the size changes (iterators check it)
@@ -53,7 +53,7 @@ const dictEntryBytes = 2*listElemBytes + 64
 
 // NewDict makes an empty dict.
 func NewDict() *Dict {
-	return &Dict{ints: keyIndex[int64]{hash: intHash}, strs: keyIndex[string]{hash: stringHash}}
+	return &Dict{}
 }
 
 // slot is where k's entry index is: found reports whether k is there.

@@ -11,7 +11,7 @@ import (
 // agreeing with a Go map, through resizes and tombstones.
 func TestKeyIndexMatchesMap(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	x := keyIndex[int64]{hash: intHash}
+	var x intIndex
 	want := map[int64]int{}
 	keys := func() int64 {
 		switch r.IntN(5) {
@@ -58,7 +58,7 @@ func TestKeyIndexMatchesMap(t *testing.T) {
 // TestStringKeyIndex: the string table agrees with a Go map too.
 func TestStringKeyIndex(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	x := keyIndex[string]{hash: stringHash}
+	var x strIndex
 	want := map[string]int{}
 	for step := range 50000 {
 		k := fmt.Sprint("k", r.IntN(3000))
@@ -76,5 +76,13 @@ func TestStringKeyIndex(t *testing.T) {
 	}
 	if x.live != len(want) {
 		t.Errorf("live = %d, want %d", x.live, len(want))
+	}
+}
+
+// TestEntryIndexFits: a dict's entries (at most twice MaxListLen, with
+// tombstones) are numbered within a slot's int32.
+func TestEntryIndexFits(t *testing.T) {
+	if 2*MaxListLen >= 1<<31-1 {
+		t.Errorf("2*MaxListLen = %d does not fit a keyIndex slot", 2*MaxListLen)
 	}
 }
