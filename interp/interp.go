@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"runtime"
 	"sort"
@@ -147,22 +148,18 @@ func (th *Thread) Warn(msg string) {
 }
 
 // step counts one loop iteration or call against the step budget and
-// polls cancellation every pollSteps steps (poll): the one compare it
-// costs otherwise is what every call and iteration pays.
+// polls cancellation: a load and two compares, which every call and
+// iteration pays (poll does the rest).
 func (th *Thread) step() error {
 	th.steps++
-	if th.steps < th.pollAt {
+	if th.steps < th.pollAt && !th.canceled.Load() {
 		return nil
 	}
 	return th.poll()
 }
 
-// pollSteps is how many steps run between two polls of cancellation: a
-// few microseconds of the fastest loop.
-const pollSteps = 1024
-
-// poll is step's check: cancellation, then the step budget; it sets the
-// step at which to check again.
+// poll is step's slow path: an interrupt, or the step budget reached; it
+// sets the step at which the budget is checked again.
 func (th *Thread) poll() error {
 	if th.canceled.Load() {
 		return ErrInterrupted
@@ -170,9 +167,9 @@ func (th *Thread) poll() error {
 	if th.maxSteps > 0 && th.steps > th.maxSteps {
 		return stepBudgetError(th.maxSteps)
 	}
-	th.pollAt = th.steps + pollSteps
+	th.pollAt = math.MaxInt64
 	if th.maxSteps > 0 {
-		th.pollAt = min(th.pollAt, th.maxSteps+1)
+		th.pollAt = th.maxSteps + 1
 	}
 	return nil
 }
