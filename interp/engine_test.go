@@ -3,10 +3,13 @@ package interp_test
 import (
 	"context"
 	"errors"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/stdlib"
 )
 
 // TestCallsAllocateNothing: a fn whose locals no closure captures runs
@@ -162,5 +165,34 @@ func TestLimitsAreNotCatchable(t *testing.T) {
 	err := in.Exec(ctx, "cancel.gs", []byte("try { while true { } } catch { print(\"caught\") }"))
 	if !errors.Is(err, interp.ErrInterrupted) {
 		t.Errorf("err = %v, want ErrInterrupted", err)
+	}
+}
+
+// TestInterruptStopsTheNextStep: the step after a cancel is the last, so
+// a loop whose body is a slow builtin stops at once (HOST.md section 1:
+// Ctrl-C within 10 ms), not after a batch of further calls.
+func TestInterruptStopsTheNextStep(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	calls := 0
+	env := stdlib.Universe()
+	env["slow"] = &interp.Builtin{Name: "slow", Fn: func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+		calls++
+		if calls == 50 {
+			cancel()
+			for deadline := time.Now().Add(5 * time.Second); !th.Canceled() && time.Now().Before(deadline); {
+				time.Sleep(time.Millisecond) // the context's AfterFunc sets the flag on its own goroutine
+			}
+		}
+		return interp.Nil, nil
+	}}
+	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	err = in.Exec(ctx, "slow.gs", []byte("for i in range(100000) { slow() }"))
+	if !errors.Is(err, interp.ErrInterrupted) || calls != 50 {
+		t.Errorf("err = %v after %d calls, want ErrInterrupted after 50", err, calls)
 	}
 }
