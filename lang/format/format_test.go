@@ -194,6 +194,7 @@ func TestCases(t *testing.T) {
 		{"\uFEFFx=1", "x = 1\n"},
 		{"if a { b }\nelse_ = 1", "if a {\n    b\n}\nelse_ = 1\n"},
 		{"x = - -a - -1", "x = - -a - -1\n"},
+		{"x = -(a) + !(b) - -[1][0] + ~ a", "x = -(a) + !(b) - -[1][0] + ~a\n"},
 		{"x = 1 // no newline at the end", "x = 1 // no newline at the end\n"},
 		{"for i in l { f(i) }   // c\n", "for i in l {\n    f(i)\n} // c\n"},
 		{"a = 1;  b = 2   // c\n", "a = 1\nb = 2 // c\n"},
