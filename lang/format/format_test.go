@@ -195,6 +195,8 @@ func TestCases(t *testing.T) {
 		{"if a { b }\nelse_ = 1", "if a {\n    b\n}\nelse_ = 1\n"},
 		{"x = - -a - -1", "x = - -a - -1\n"},
 		{"x = -(a) + !(b) - -[1][0] + ~ a", "x = -(a) + !(b) - -[1][0] + ~a\n"},
+		{"struct P {\n}\nd = {\n}\nf(\n)\nfn g() {\n}\n", "struct P {}\nd = {}\nf()\nfn g() {}\n"},
+		{"0 .A00\n1.5 .x\n", "0 .A00\n1.5 .x\n"},
 		{"x = 1 // no newline at the end", "x = 1 // no newline at the end\n"},
 		{"for i in l { f(i) }   // c\n", "for i in l {\n    f(i)\n} // c\n"},
 		{"a = 1;  b = 2   // c\n", "a = 1\nb = 2 // c\n"},

@@ -251,8 +251,10 @@ func (p *printer) breaksBefore(t syntax.Token, closing bool) bool {
 	switch {
 	case !p.printed:
 		return false
+	case closing && f != nil && !f.hasAny:
+		return false // empty brackets close on their line: {}, f(), []
 	case f != nil && f.kind == fBlock && closing:
-		return f.hasAny // an empty block stays {}
+		return true
 	case f != nil && f.kind == fStruct && (closing || !f.hasAny):
 		return f.multi
 	case f == nil || f.kind == fBlock:
@@ -334,6 +336,8 @@ func (p *printer) spaceBefore(i int, t syntax.Token) bool {
 		return f.kind == fStruct && !isCloser(t) // { a: f32 }, but {} and no space inside other brackets
 	case isCloser(t):
 		return f != nil && f.kind == fStruct
+	case t.Text == "." && (prev.Kind == syntax.Int || prev.Kind == syntax.Float):
+		return true // 0 .x: 0.x would be a float literal (and 1.5.x reads as one)
 	case t.Text == "," || t.Text == "." || prev.Text == ".":
 		return false
 	case t.Text == ":":
