@@ -39,8 +39,9 @@
 //     grammar allows none). Struct fields are separated by commas: a
 //     struct written on one line stays `struct P { a: f32, b: i32 }`
 //     (spaces inside its braces, as the repository writes them), and a
-//     struct on several lines has one field per line written as written,
-//     each ending with a comma, its "}" on a line of its own.
+//     struct on several lines keeps its fields' line breaks, each line of
+//     fields ending with a comma (";" becomes one), its "}" on a line of
+//     its own. Empty brackets close on their line: {}, f(), [].
 //   - Spacing: one space around binary operators, assignment operators,
 //     "->", and keywords; none after a prefix operator (`-a`, `!ok`, but
 //     `- -a`), none inside brackets, none before "," (one after), none
