@@ -9,7 +9,9 @@ kernel k3(a: array[f32], b: array[f32], c: array[f32]) {
 array a: f32[1]
 array b: f32[1]
 array c: f32[1]
-for i in range(2000) { launch k3[1](a, b, c) }    // warm-up: compile, load, first launches
+for i in range(2000) {
+    launch k3[1](a, b, c)
+} // warm-up: compile, load, first launches
 synchronize()
 let n = 200000
 let t0 = time()

@@ -7,8 +7,15 @@
 // ../shared/bench/workloads.py managed (cupy_managed_first,
 // cupy_managed_prefetch) in the same visit. MEMORY.md section 8's goal:
 // auto within 1.1x of explicit, and never slower than off.
-kernel init(x: array[f32], y: array[f32]) { let i = tid(); x[i] = 1.0; y[i] = 2.0 }
-kernel saxpy(x: array[f32], y: array[f32], a: f32) { let i = tid(); y[i] = a * x[i] + y[i] }
+kernel init(x: array[f32], y: array[f32]) {
+    let i = tid()
+    x[i] = 1.0
+    y[i] = 2.0
+}
+kernel saxpy(x: array[f32], y: array[f32], a: f32) {
+    let i = tid()
+    y[i] = a * x[i] + y[i]
+}
 let n = 1 << 28                                     // gscript run bench/managed_first_use.gs [N]
 if len(argv) > 1 {
     n = int(argv[1])
@@ -67,7 +74,7 @@ for k in range(3) {
     let r = runs[k]
     med[k] = median3(r[0], r[1], r[2])
     print("gscript managed first use, prefetch", modes[k], n, "f32 saxpy:", round(med[k] * 10.0) / 10.0, "GB/s (runs:",
-          round(r[0]), round(r[1]), round(r[2]), ")")
+        round(r[0]), round(r[1]), round(r[2]), ")")
 }
 print("auto / explicit:", round(med[1] / med[2] * 100.0) / 100.0, " auto / off:", round(med[1] / med[0] * 100.0) / 100.0)
 free(x)

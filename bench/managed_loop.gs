@@ -2,7 +2,10 @@
 // config.prefetch "auto" against "off", 3 interleaved rounds of 20000
 // launches: the automatic policy must add nothing measurable to a launch
 // whose arrays the GPU already holds (MEMORY.md section 8).
-kernel saxpy(x: array[f32], y: array[f32], a: f32) { let i = tid(); y[i] = a * x[i] + y[i] }
+kernel saxpy(x: array[f32], y: array[f32], a: f32) {
+    let i = tid()
+    y[i] = a * x[i] + y[i]
+}
 let n = 1024
 array x: f32[n] on "cuda:0" using managed
 array y: f32[n] on "cuda:0" using managed

@@ -105,7 +105,7 @@ kernel update(p: array[vec3], v: array[vec3], a: array[vec3], dt: f32) {
 }
 // the loop per component, over three f32 arrays (workloads.py's layout)
 func accel_soa_at(i: i32, px: array[f32], py: array[f32], pz: array[f32], m: array[f32],
-                  ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) {
+    ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) {
     let xi = px[i]
     let yi = py[i]
     let zi = pz[i]
@@ -127,11 +127,11 @@ func accel_soa_at(i: i32, px: array[f32], py: array[f32], pz: array[f32], m: arr
     az[i] = fz
 }
 kernel accel_soa(px: array[f32], py: array[f32], pz: array[f32], m: array[f32],
-                 ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) {
+    ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) {
     accel_soa_at(tid(), px, py, pz, m, ax, ay, az, eps2)
 }
 kernel accel_soa_fast(px: array[f32], py: array[f32], pz: array[f32], m: array[f32],
-                      ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) fast {
+    ax: array[f32], ay: array[f32], az: array[f32], eps2: f32) fast {
     accel_soa_at(tid(), px, py, pz, m, ax, ay, az, eps2)
 }
 let n = 65536

@@ -2,11 +2,12 @@
 // an empty kernel captured once, the graph replayed 2000 times. Compare with
 // ../shared/bench/baseline.cu's "C graph replay" (also an empty kernel) in
 // the same visit.
-kernel empty() {
-}
+kernel empty() {}
 launch empty[1]()                                 // compile and load before the capture
 capture g {
-    for i in range(100) { launch empty[1]() }
+    for i in range(100) {
+        launch empty[1]()
+    }
 }
 replay(g, 10)
 synchronize()

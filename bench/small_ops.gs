@@ -17,12 +17,36 @@ kernel bump(x: array[f32]) {
 array s: f32[1024] = 0.0 on dev
 array e: f32[1024] = 1.0 on dev
 array d: i32[1024] = 0 on dev
-fn fills(n) { for i in range(n) { s[:] = 0.0 } }
-fn copies(n) { for i in range(n) { d[:] = e } }
-fn updates(n) { for i in range(n) { s += 0.5 * e } }
-fn temps(n) { for i in range(n) { let z = s * e + s } }
-fn sums(n) { for i in range(n) { let v = sum(e) } }
-fn launches(n) { for i in range(n) { launch bump[1024](s) on dev } }
+fn fills(n) {
+    for i in range(n) {
+        s[:] = 0.0
+    }
+}
+fn copies(n) {
+    for i in range(n) {
+        d[:] = e
+    }
+}
+fn updates(n) {
+    for i in range(n) {
+        s += 0.5 * e
+    }
+}
+fn temps(n) {
+    for i in range(n) {
+        let z = s * e + s
+    }
+}
+fn sums(n) {
+    for i in range(n) {
+        let v = sum(e)
+    }
+}
+fn launches(n) {
+    for i in range(n) {
+        launch bump[1024](s) on dev
+    }
+}
 fn bench(name, f) {
     f(200)
     synchronize()

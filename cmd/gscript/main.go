@@ -4,6 +4,7 @@
 //	gscript run FILE [ARGS...]    run a script, ARGS as argv (also: gscript FILE ARGS...; FILE - reads stdin)
 //	gscript check FILE            report every syntax, resolve and type error; run nothing
 //	gscript cuda FILE [KERNEL]    print the CUDA C generated for the file's kernels
+//	gscript fmt [-w|-d|-l] [PATH...] format scripts (stdin to stdout without PATH)
 //	gscript help [NAME|builtins]  usage, a builtin's signature and summary, or every builtin
 //	gscript devices               list devices and their capabilities
 //	gscript version               print the version (also --version)
@@ -45,6 +46,9 @@ const usage = `usage:
                                      FILE - reads the script from stdin)
   gscript check FILE                 report all syntax, resolve and type errors without running
   gscript cuda FILE [KERNEL]         print the CUDA C generated for the file's kernels (or one of them)
+  gscript fmt [-w] [-d] [-l] [FILE | DIR ...]
+                                     format scripts in the one layout, stdin to stdout without FILE; -w rewrites
+                                     the files, -d prints diffs, -l lists the files that differ (gscript fmt -h)
   gscript help [NAME | builtins]     this text; a builtin's signature and summary; every builtin
   gscript devices                    list devices and their capabilities
   gscript version                    print the version
@@ -150,6 +154,10 @@ func parseArgs(argv []string) (command, error) {
 			pos = append(pos, argv...) // FILE: the rest is the script's
 			break
 		}
+		if len(pos) == 1 && pos[0] == "fmt" {
+			pos = append(pos, argv...) // fmt has flags of its own (-w, -d, -l)
+			break
+		}
 	}
 	switch {
 	case len(pos) > 0 && isScript(pos[0]):
@@ -160,7 +168,7 @@ func parseArgs(argv []string) (command, error) {
 	return c, nil
 }
 
-var commands = []string{"repl", "run", "check", "cuda", "help", "devices", "version"}
+var commands = []string{"repl", "run", "check", "cuda", "fmt", "help", "devices", "version"}
 
 // isScript reports whether a first argument names a script rather than
 // a command: stdin, a .gs name, or an existing file.
@@ -200,6 +208,8 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 			return usageError("cuda takes a FILE and, optionally, a KERNEL")
 		}
 		return printCUDA(c.args, stdin, stdout)
+	case "fmt":
+		return fmtCommand(c.args, stdin, stdout, stderr)
 	case "help":
 		return printHelp(c.args, stdout)
 	case "devices":

@@ -12,7 +12,11 @@ kernel scale_add(x: array[f32], y: array[f32], a: f32) {
 }
 
 // norm is the Euclidean length of a 1-D array.
-fn norm(v) { return sqrt(sum(v * v)) }
+fn norm(v) {
+    return sqrt(sum(v * v))
+}
 
 // close reports whether two numbers agree within eps, relative to b.
-fn close(a, b) { return abs(a - b) <= eps * abs(b) }
+fn close(a, b) {
+    return abs(a - b) <= eps * abs(b)
+}

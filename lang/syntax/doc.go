@@ -122,6 +122,12 @@
 //     not a reserved word. `launch util.k[...]` launches a kernel of an
 //     import (ast.LaunchStmt.Module), and grid stays a keyword there.
 //     Where an import may stand is the checker's rule.
+//   - Tokens is the scanner's stream with the comments kept (and a #!
+//     line, as a comment), for gscript fmt and editors: the same tokens
+//     the parser reads, terminators and classified keywords included, each
+//     with its source text and position, and a Comment token for each //
+//     comment merged in by offset. The parser's own scan never records
+//     comments, so parsing costs what it did.
 //   - Keywords lists reserved and contextual keywords together, sorted:
 //     its users (REPL completion) offer both, and a tool that needs the
 //     distinction can lex the word.

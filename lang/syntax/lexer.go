@@ -24,8 +24,9 @@ const (
 	tFloat
 	tString
 	tPunct
-	tTerm // statement terminator: ";", an inserted newline, or one implied before "}" or at EOF
-	tDict // a "{" in operand position: it opens a dict literal, not a block
+	tTerm    // statement terminator: ";", an inserted newline, or one implied before "}" or at EOF
+	tDict    // a "{" in operand position: it opens a dict literal, not a block
+	tComment // a comment, only in the stream Tokens returns; participle never sees one
 )
 
 // symbols is a function, not a package var: the parser var is built during
@@ -129,17 +130,24 @@ type scanner struct {
 	stopped  bool                // a nesting limit was hit; the rest of the input is not scanned
 	tooBig   bool                // a size limit was hit: not worth parsing at all
 	cutStr   bool                // the input ended inside a string literal
+
+	keepComments bool          // record comments (Tokens); the parser's scan leaves it off
+	comments     []lexer.Token // the comments and a #! line, in source order, when keepComments
 }
 
 // scan tokenizes src. The token slice always ends with an EOF token.
 func scan(filename string, src []byte) *scanner {
-	s := &scanner{src: src, file: filename, line: 1}
-	if len(src) > MaxSourceBytes {
+	return scanSource(&scanner{src: src, file: filename, line: 1})
+}
+
+// scanSource runs s, a fresh scanner, over its whole source.
+func scanSource(s *scanner) *scanner {
+	if len(s.src) > MaxSourceBytes {
 		s.limit(s.posAt(MaxSourceBytes), "source longer than %d bytes (MaxSourceBytes)", MaxSourceBytes)
 	}
 	s.skipBOM()
 	if s.peekAt(0) == '#' && s.peekAt(1) == '!' {
-		s.skipLine()
+		s.comment()
 	}
 	s.run()
 	s.finish()
@@ -199,6 +207,17 @@ func (s *scanner) pos() lexer.Position {
 
 func (s *scanner) errorf(p lexer.Position, format string, args ...any) {
 	s.errs.Add(astPos(p), format, args...)
+}
+
+// comment skips a // comment (or the #! line), recording it when the
+// scanner keeps comments; the parser's tokens never include one.
+func (s *scanner) comment() {
+	p, start := s.pos(), s.off
+	s.skipLine()
+	if s.keepComments {
+		text := strings.TrimRight(string(s.src[start:s.off]), "\r")
+		s.comments = append(s.comments, lexer.Token{Type: tComment, Value: text, Pos: p})
+	}
 }
 
 func (s *scanner) skipLine() {
@@ -272,7 +291,7 @@ func (s *scanner) token() {
 	case c == ' ' || c == '\t' || c == '\r':
 		s.off++
 	case c == '/' && s.peekAt(1) == '/':
-		s.skipLine()
+		s.comment()
 	case isDigit(c) || (c == '.' && isDigit(s.peekAt(1))):
 		s.number()
 	case c == '"':
