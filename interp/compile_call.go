@@ -139,10 +139,7 @@ func (k *callCode) globalFn(id *ast.Ident) evalFn {
 			f := th.globals.vals[i].v
 			cl, ok := f.(*Closure)
 			if !ok {
-				if f == nil {
-					return cell{}, th.undefined(id)
-				}
-				return k.invoke(th, fr, f)
+				return k.notFn(th, fr, f, id)
 			}
 			x, err := a(th, fr)
 			if err != nil {
@@ -175,10 +172,7 @@ func (k *callCode) globalFn(id *ast.Ident) evalFn {
 		f := th.globals.vals[i].v
 		cl, ok := f.(*Closure)
 		if !ok {
-			if f == nil {
-				return cell{}, th.undefined(id)
-			}
-			return k.invoke(th, fr, f)
+			return k.notFn(th, fr, f, id)
 		}
 		a0, a1, err := k.smallArgs(th, fr)
 		if err != nil {
@@ -186,6 +180,14 @@ func (k *callCode) globalFn(id *ast.Ident) evalFn {
 		}
 		return k.callSmall(th, cl, a0, a1)
 	}
+}
+
+// notFn calls f, the value of the global id, when it is not a fn.
+func (k *callCode) notFn(th *Thread, fr *frame, f Value, id *ast.Ident) (cell, error) {
+	if f == nil {
+		return cell{}, th.undefined(id)
+	}
+	return k.invoke(th, fr, f)
 }
 
 // smallArgs evaluates a call's arguments when it has at most smallArgs
