@@ -19,8 +19,6 @@ type fnCode struct {
 	// resolver), so no closure keeps the call's frame, and calls at one
 	// depth can share one.
 	reuse bool
-	// reuseArity is params when reuse, else -1: one test of fastRecord.
-	reuseArity int
 }
 
 // fnDecl compiles a fn declaration's body once and its binding, which
@@ -28,10 +26,7 @@ type fnCode struct {
 func (c *compiler) fnDecl(d *ast.FnDecl) execFn {
 	saved, savedMax := c.nest, c.maxNest
 	c.nest, c.maxNest = 0, 0
-	code := &fnCode{body: c.block(d.Body.Stmts), locals: d.NumLocals, params: len(d.Params), reuse: !d.Escapes, reuseArity: -1}
-	if code.reuse {
-		code.reuseArity = code.params
-	}
+	code := &fnCode{body: c.block(d.Body.Stmts), locals: d.NumLocals, params: len(d.Params), reuse: !d.Escapes}
 	code.nest = c.maxNest + 1
 	c.nest, c.maxNest = saved, savedMax
 	set := c.storer(d.Name)
@@ -153,8 +148,8 @@ func (k *callCode) globalFn(id *ast.Ident) evalFn {
 			if err := th.step(); err != nil {
 				return cell{}, th.errorAt(k.pos, err)
 			}
-			rec := th.fastRecord(cl.code, 1)
-			if rec == nil {
+			rec := th.reusedRecord(cl.code)
+			if rec == nil || cl.code.params != 1 {
 				buf := [1]cell{x}
 				r, err := th.callClosure(cl, buf[:], nil, nil, &k.pos)
 				return k.returned(th, r, err)
@@ -247,8 +242,8 @@ func (k *callCode) callSmall(th *Thread, cl *Closure, a0, a1 cell) (cell, error)
 		return cell{}, th.errorAt(k.pos, err)
 	}
 	n := len(k.args)
-	rec := th.fastRecord(cl.code, n)
-	if rec == nil {
+	rec := th.reusedRecord(cl.code)
+	if rec == nil || cl.code.params != n {
 		buf := [smallArgs]cell{a0, a1}
 		r, err := th.callClosure(cl, buf[:n], nil, nil, &k.pos)
 		return k.returned(th, r, err)
@@ -510,14 +505,13 @@ func (th *Thread) finish(cl *Closure, fr *frame, r ctrl) cell {
 	return result
 }
 
-// fastRecord is the record of the depth at which a call of a fn (code)
-// with n arguments runs when it can take the common way: the fn has n
-// parameters and reuses frames, and the depth was entered before (so
-// within MaxDepth) with a frame large enough. Else it is nil, and the
-// call takes callClosure's way.
-func (th *Thread) fastRecord(code *fnCode, n int) *callRecord {
+// reusedRecord is the record of the depth a call of a fn (code) runs at
+// when it can take the common way: the fn reuses frames, and the depth was
+// entered before (so within MaxDepth) with a frame large enough. Else it
+// is nil, and the call takes enterSlow's way.
+func (th *Thread) reusedRecord(code *fnCode) *callRecord {
 	depth := th.depth
-	if n != code.reuseArity || depth >= len(th.stack) || th.evalDepth+code.nest > maxEvalDepth {
+	if !code.reuse || depth >= len(th.stack) || th.evalDepth+code.nest > maxEvalDepth {
 		return nil
 	}
 	if rec := th.stack[depth]; code.locals <= cap(rec.frame.slots) {
@@ -526,7 +520,7 @@ func (th *Thread) fastRecord(code *fnCode, n int) *callRecord {
 	return nil
 }
 
-// push enters the call of cl made at pos at rec's depth (fastRecord)
+// push enters the call of cl made at pos at rec's depth (reusedRecord)
 // and gives it rec's frame.
 func (th *Thread) push(rec *callRecord, cl *Closure, pos *ast.Pos) *frame {
 	rec.fn, rec.pos = cl.Decl, pos
@@ -561,24 +555,16 @@ func bindParams(d *ast.FnDecl, fr *frame, names []string, kw []Value) error {
 // enter pushes a call of cl made at pos and gives it its frame: a new one
 // when cl's body declares a fn (a closure may keep the frame), else the
 // frame of the call depth, which every such call at that depth reuses, so
-// that calls allocate nothing. It fails past MaxDepth. The common case,
-// a depth entered before with a frame large enough, is short enough to be
-// inlined into the calls.
+// that calls allocate nothing. It fails past MaxDepth.
 func (th *Thread) enter(cl *Closure, pos *ast.Pos) (*frame, error) {
-	depth, code := th.depth, cl.code
-	if depth < len(th.stack) && code.reuse && th.evalDepth+code.nest <= maxEvalDepth {
-		rec := th.stack[depth]
-		if code.locals <= cap(rec.frame.slots) {
-			rec.fn, rec.pos = cl.Decl, pos
-			th.depth++
-			th.evalDepth += code.nest
-			rec.frame.slots, rec.frame.parent = rec.frame.slots[:code.locals], cl.parent
-			return &rec.frame, nil
-		}
+	if rec := th.reusedRecord(cl.code); rec != nil {
+		return th.push(rec, cl, pos), nil
 	}
 	return th.enterSlow(cl, pos)
 }
 
+// enterSlow is enter's way for a depth not entered before, a frame too
+// small, a fn that needs a frame of its own, or a call past the limits.
 func (th *Thread) enterSlow(cl *Closure, pos *ast.Pos) (*frame, error) {
 	depth, code := th.depth, cl.code
 	if depth >= th.maxDepth {

@@ -151,25 +151,31 @@ func (d *Dict) getInt(k int64) (Value, bool) {
 // Get returns the value under k; false when there is none. The error is
 // for a key that cannot be one (a list ...).
 func (d *Dict) Get(k Value) (Value, bool, error) {
-	hk, err := hashKey(k)
-	if err != nil {
+	i, _, ok, err := d.entryOf(k)
+	if !ok {
 		return nil, false, err
 	}
-	i, ok := d.slot(hk)
-	if !ok {
-		return nil, false, nil
-	}
 	return d.entries[i].val, true, nil
+}
+
+// entryOf is the index of k's entry and k normalised; ok is false when k
+// is not there, and the error for a key that cannot be one.
+func (d *Dict) entryOf(k Value) (i int, hk dictKey, ok bool, err error) {
+	if hk, err = hashKey(k); err != nil {
+		return 0, hk, false, err
+	}
+	i, ok = d.slot(hk)
+	return i, hk, ok, nil
 }
 
 // Set puts v under k, keeping k's place when it is there already. th
 // (which may be nil) counts a growing dict toward its memory limit.
 func (d *Dict) Set(th *Thread, k, v Value) error {
-	hk, err := hashKey(k)
+	i, hk, ok, err := d.entryOf(k)
 	if err != nil {
 		return err
 	}
-	if i, ok := d.slot(hk); ok {
+	if ok {
 		d.entries[i].val = v
 		return nil
 	}
@@ -229,13 +235,9 @@ func (d *Dict) compact() {
 
 // Delete removes k; false when it was not there.
 func (d *Dict) Delete(k Value) (Value, bool, error) {
-	hk, err := hashKey(k)
-	if err != nil {
-		return nil, false, err
-	}
-	i, ok := d.slot(hk)
+	i, hk, ok, err := d.entryOf(k)
 	if !ok {
-		return nil, false, nil
+		return nil, false, err
 	}
 	v := d.entries[i].val
 	d.deleteSlot(hk)
