@@ -135,11 +135,32 @@ func (c *compiler) target(e ast.Expr) setFn {
 // (Thread.InPlace); numbers take the engine's unboxed path.
 func (c *compiler) compoundIdent(t *ast.Ident, op token.Op, s *ast.AssignStmt) execFn {
 	get := c.loader(t)
-	set := c.storer(t)
 	v := c.operand(s.Value)
+	general := c.compoundGeneral(t, op, s)
+	if f := c.compoundSlot(t, op, v, general); f != nil {
+		return f
+	}
+	return func(th *Thread, fr *frame) (ctrl, error) {
+		x, err := v(th, fr)
+		if err != nil {
+			return ctrlNone, err
+		}
+		old, err := get(th, fr)
+		if err != nil {
+			return ctrlNone, err
+		}
+		return general(th, fr, old, x)
+	}
+}
+
+// compoundGeneral is the general path of `t op= v`, given t's value (old)
+// and v's (x): an array updated in place, a list or string extended, or
+// binary() of the two, stored into t.
+func (c *compiler) compoundGeneral(t *ast.Ident, op token.Op, s *ast.AssignStmt) func(th *Thread, fr *frame, old, x cell) (ctrl, error) {
+	set := c.storer(t)
 	valPos, opPos := s.Value.Start(), s.OpPos
 	exprs := []ast.Expr{s.Target, s.Value}
-	general := func(th *Thread, fr *frame, old, x cell) (ctrl, error) {
+	return func(th *Thread, fr *frame, old, x cell) (ctrl, error) {
 		if r, ok, err := arith(op, old, x); ok {
 			if err != nil {
 				return ctrlNone, th.errorAt(opPos, err)
@@ -164,20 +185,6 @@ func (c *compiler) compoundIdent(t *ast.Ident, op token.Op, s *ast.AssignStmt) e
 		}
 		set(th, fr, valCell(r))
 		return ctrlNone, nil
-	}
-	if f := c.compoundSlot(t, op, v, general); f != nil {
-		return f
-	}
-	return func(th *Thread, fr *frame) (ctrl, error) {
-		x, err := v(th, fr)
-		if err != nil {
-			return ctrlNone, err
-		}
-		old, err := get(th, fr)
-		if err != nil {
-			return ctrlNone, err
-		}
-		return general(th, fr, old, x)
 	}
 }
 

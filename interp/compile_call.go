@@ -19,6 +19,10 @@ type fnCode struct {
 	// resolver), so no closure keeps the call's frame, and calls at one
 	// depth can share one.
 	reuse bool
+	vm    *vmCode // the register code that runs the body (vm.go), or nil
+	// vmReuse: vm and reuse, the calls the machine makes without a Go
+	// call (one test).
+	vmReuse bool
 }
 
 // fnDecl compiles a fn declaration's body once and its binding, which
@@ -26,7 +30,14 @@ type fnCode struct {
 func (c *compiler) fnDecl(d *ast.FnDecl) execFn {
 	saved, savedMax := c.nest, c.maxNest
 	c.nest, c.maxNest = 0, 0
-	code := &fnCode{body: c.block(d.Body.Stmts), locals: d.NumLocals, params: len(d.Params), reuse: !d.Escapes}
+	code := &fnCode{locals: d.NumLocals, params: len(d.Params), reuse: !d.Escapes}
+	if vc := c.compileVM(d); vc != nil {
+		code.vm, code.locals, code.vmReuse = vc, vc.nregs, code.reuse
+		code.body = func(th *Thread, fr *frame) (ctrl, error) { return th.runVM(code, fr) }
+	} else {
+		c.nest, c.maxNest = 0, 0
+		code.body = c.block(d.Body.Stmts)
+	}
 	code.nest = c.maxNest + 1
 	c.nest, c.maxNest = saved, savedMax
 	set := c.storer(d.Name)
@@ -447,6 +458,7 @@ type callRecord struct {
 	fn    *ast.FnDecl
 	pos   *ast.Pos
 	frame frame
+	ret   vmReturn // where a call the register machine made returns to
 }
 
 // errDepth is the error of fn calls nested past Options.MaxDepth.
@@ -560,17 +572,17 @@ func (th *Thread) enter(cl *Closure, pos *ast.Pos) (*frame, error) {
 	if rec := th.reusedRecord(cl.code); rec != nil {
 		return th.push(rec, cl, pos), nil
 	}
-	return th.enterSlow(cl, pos)
+	return th.enterSlow(cl, pos, cl.code.nest)
 }
 
 // enterSlow is enter's way for a depth not entered before, a frame too
 // small, a fn that needs a frame of its own, or a call past the limits.
-func (th *Thread) enterSlow(cl *Closure, pos *ast.Pos) (*frame, error) {
+func (th *Thread) enterSlow(cl *Closure, pos *ast.Pos, nest int) (*frame, error) {
 	depth, code := th.depth, cl.code
 	if depth >= th.maxDepth {
 		return nil, fmt.Errorf("%w: more than %d nested fn calls (the interpreter's MaxDepth): unbounded recursion?", errDepth, th.maxDepth)
 	}
-	if th.evalDepth+code.nest > maxEvalDepth {
+	if th.evalDepth+nest > maxEvalDepth {
 		return nil, errEvalDepth
 	}
 	if depth == len(th.stack) {
@@ -579,7 +591,7 @@ func (th *Thread) enterSlow(cl *Closure, pos *ast.Pos) (*frame, error) {
 	rec := th.stack[depth]
 	rec.fn, rec.pos = cl.Decl, pos
 	th.depth++
-	th.evalDepth += code.nest
+	th.evalDepth += nest
 	if !code.reuse {
 		return &frame{parent: cl.parent, slots: make([]cell, code.locals)}, nil
 	}
@@ -593,10 +605,14 @@ func (th *Thread) enterSlow(cl *Closure, pos *ast.Pos) (*frame, error) {
 
 // leave pops the call enter pushed, dropping a reused frame's values,
 // which would otherwise stay alive until the next call at its depth.
-func (th *Thread) leave(cl *Closure, fr *frame) {
+func (th *Thread) leave(cl *Closure, fr *frame) { th.leaveCode(cl.code, fr, cl.code.nest) }
+
+// leaveCode is leave for a call of a fn compiled to code that counted
+// nest against the Go stack's bound.
+func (th *Thread) leaveCode(code *fnCode, fr *frame, nest int) {
 	th.depth--
-	th.evalDepth -= cl.code.nest
-	if !cl.code.reuse {
+	th.evalDepth -= nest
+	if !code.reuse {
 		return
 	}
 	for i := range fr.slots {

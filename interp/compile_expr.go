@@ -273,21 +273,8 @@ func (c *compiler) binary(e *ast.BinaryExpr) evalFn {
 // arithmetic compiles an arithmetic or bit operator; with mat, an array
 // expression it makes is materialised (value's context).
 func (c *compiler) arithmetic(e *ast.BinaryExpr, mat bool) evalFn {
-	op, pos := e.Op, e.OpPos
-	exprs := []ast.Expr{e.X, e.Y}
-	slow := func(th *Thread, a, b cell) (cell, error) {
-		av, bv := a.box(), b.box()
-		v, err := binary(th, op, av, bv)
-		if err != nil { // the operands' slices only on the error path: binary ops are the host's hot path
-			return cell{}, th.errorAt(pos, nameFreed(err, exprs, []Value{av, bv}))
-		}
-		if d, ok := v.(Deferred); ok && mat {
-			if v, err = d.Materialise(th); err != nil {
-				return cell{}, th.errorAt(e.Start(), err)
-			}
-		}
-		return cell{v: v}, nil
-	}
+	op := e.Op
+	slow := c.arithSlow(e, mat)
 	if f := c.constOperand(e, slow); f != nil {
 		return f
 	}
@@ -332,6 +319,27 @@ func (c *compiler) arithmetic(e *ast.BinaryExpr, mat bool) evalFn {
 			return cell{}, err
 		}
 		return arithOrSlow(th, op, a, b, slow)
+	}
+}
+
+// arithSlow is the general path of an arithmetic or bit operator:
+// binary() on the operands boxed, its errors positioned; with mat, an
+// array expression it makes is materialised.
+func (c *compiler) arithSlow(e *ast.BinaryExpr, mat bool) func(th *Thread, a, b cell) (cell, error) {
+	op, pos := e.Op, e.OpPos
+	exprs := []ast.Expr{e.X, e.Y}
+	return func(th *Thread, a, b cell) (cell, error) {
+		av, bv := a.box(), b.box()
+		v, err := binary(th, op, av, bv)
+		if err != nil { // the operands' slices only on the error path: binary ops are the host's hot path
+			return cell{}, th.errorAt(pos, nameFreed(err, exprs, []Value{av, bv}))
+		}
+		if d, ok := v.(Deferred); ok && mat {
+			if v, err = d.Materialise(th); err != nil {
+				return cell{}, th.errorAt(e.Start(), err)
+			}
+		}
+		return cell{v: v}, nil
 	}
 }
 

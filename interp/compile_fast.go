@@ -199,35 +199,46 @@ func (c *compiler) compoundSlot(t *ast.Ident, op token.Op, v evalFn, general fun
 		} else {
 			p = &th.globals.vals[i]
 		}
-		old := *p
-		if _, ok := old.v.(intMark); ok && op == token.Add {
-			b, isInt := int64(x.n), false
-			switch xv := x.v.(type) {
-			case intMark:
-				isInt = true
-			case Int: // an element of a list, a builtin's result
-				b, isInt = int64(xv), true
-			}
-			if a := int64(old.n); isInt {
-				if r := a + b; (r > a) == (b > 0) {
-					p.n = uint64(r)
-					return ctrlNone, nil
-				}
-			}
-		} else if op == token.Add && old.v != nil {
-			// s += t appends into s's buffer (strs.go)
-			if r, ok, err := th.appendCell(old, x); ok && err == nil {
-				*p = r
-				return ctrlNone, nil
-			}
-		}
-		if r, ok, err := arith(op, old, x); ok && err == nil {
-			*p = r
+		if th.compoundCell(p, op, x) {
 			return ctrlNone, nil
 		}
+		old := *p
 		if !old.set() {
 			return ctrlNone, th.undefined(t)
 		}
 		return general(th, fr, old, x)
 	}
+}
+
+// compoundCell is `*p op= x` when it takes the engine's unboxed way: two
+// ints or two floats combined in place, or a string appended to a string
+// being built (strs.go). False leaves *p alone, for the general path
+// (which words any error).
+func (th *Thread) compoundCell(p *cell, op token.Op, x cell) bool {
+	old := *p
+	if _, ok := old.v.(intMark); ok && op == token.Add {
+		b, isInt := int64(x.n), false
+		switch xv := x.v.(type) {
+		case intMark:
+			isInt = true
+		case Int: // an element of a list, a builtin's result
+			b, isInt = int64(xv), true
+		}
+		if a := int64(old.n); isInt {
+			if r := a + b; (r > a) == (b > 0) {
+				p.n = uint64(r)
+				return true
+			}
+		}
+	} else if op == token.Add && old.v != nil {
+		if r, ok, err := th.appendCell(old, x); ok && err == nil {
+			*p = r
+			return true
+		}
+	}
+	if r, ok, err := arith(op, old, x); ok && err == nil {
+		*p = r
+		return true
+	}
+	return false
 }

@@ -32,11 +32,16 @@ func TestDiffEngines(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
 	for seed := range 400 {
-		name := filepath.Join(dir, fmt.Sprintf("gen%03d.gs", seed))
-		if err := os.WriteFile(name, []byte(genProgram(rand.New(rand.NewPCG(uint64(seed), 7)))), 0o644); err != nil {
-			t.Fatal(err)
+		// Each program twice: at top level (globals, the closures) and as
+		// a fn's body (locals, the register machine).
+		for _, inFn := range []bool{false, true} {
+			name := filepath.Join(dir, fmt.Sprintf("gen%03d_%v.gs", seed, inFn))
+			src := genProgram(rand.New(rand.NewPCG(uint64(seed), 7)), inFn)
+			if err := os.WriteFile(name, []byte(src), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, name)
 		}
-		files = append(files, name)
 	}
 	// The examples run in a copy: some write files beside themselves.
 	examples := filepath.Join(dir, "examples")
@@ -104,21 +109,35 @@ func firstLine(s string) string {
 // bounded) and prints, where any step may fail (overflow, division by
 // zero, a type error) as well as succeed. It keeps to what v2 and v3
 // define alike, so that a v2 build can be the reference.
-func genProgram(r *rand.Rand) string {
-	g := &gen{r: r, vars: []string{"a", "b", "c"}}
+//
+// With inFn the statements are the body of a fn, run once: its variables
+// are locals, and a return may end it early.
+func genProgram(r *rand.Rand, inFn bool) string {
+	g := &gen{r: r, vars: []string{"a", "b", "c"}, inFn: inFn}
 	var b strings.Builder
-	b.WriteString("let a = 7\nlet b = -3\nlet c = 2.5\n")
 	b.WriteString("fn f(x, y) {\n    if x < 1 { return y }\n    return f(x - 1, y + x)\n}\n")
-	for range 12 {
-		b.WriteString(g.stmt(0))
+	depth := 0
+	if inFn {
+		b.WriteString("fn main() {\n")
+		depth = 1
 	}
-	b.WriteString("print(a, b, c)\n")
+	ind := strings.Repeat("    ", depth)
+	b.WriteString(ind + "let a = 7\n" + ind + "let b = -3\n" + ind + "let c = 2.5\n")
+	for range 12 {
+		b.WriteString(g.stmt(depth))
+	}
+	b.WriteString(ind + "print(a, b, c)\n")
+	if inFn {
+		b.WriteString("}\nprint(main())\n")
+	}
 	return b.String()
 }
 
 type gen struct {
-	r    *rand.Rand
-	vars []string
+	r     *rand.Rand
+	vars  []string
+	inFn  bool // statements of a fn's body: return is allowed
+	loops int  // loops around the statement being written
 }
 
 func (g *gen) pick(xs ...string) string { return xs[g.r.IntN(len(xs))] }
@@ -141,13 +160,33 @@ func (g *gen) expr(depth int) string {
 
 func (g *gen) stmt(depth int) string {
 	ind := strings.Repeat("    ", depth+0)
-	switch k := g.r.IntN(8); {
+	switch k := g.r.IntN(12); {
+	case k == 8 && depth < 3:
+		// a bounded while loop; its counter is the loop's own
+		n := fmt.Sprintf("n%d", depth)
+		g.loops++
+		body := g.stmt(depth + 1)
+		g.loops--
+		return ind + "let " + n + " = 0\n" + ind + "while " + n + " < " + fmt.Sprint(g.r.IntN(4)) + " {\n" +
+			ind + "    " + n + " += 1\n" + body + ind + "}\n"
+	case k == 9 && depth < 3:
+		g.loops++
+		body := g.stmt(depth + 1)
+		g.loops--
+		return ind + "for v in [a, b, " + g.expr(1) + "] {\n" + ind + "    c = v\n" + body + ind + "}\n"
+	case k == 10 && g.loops > 0:
+		return ind + "if " + g.expr(1) + " { " + g.pick("break", "continue") + " }\n"
+	case k == 11 && g.inFn:
+		return ind + "if " + g.expr(1) + " { return " + g.expr(1) + " }\n"
 	case k < 3:
 		return ind + g.vars[g.r.IntN(len(g.vars))] + " " + g.pick("=", "+=", "-=", "*=") + " " + g.expr(0) + "\n"
-	case k == 3 && depth < 2:
+	case k == 3 && depth < 3:
 		return ind + "if " + g.expr(0) + " {\n" + g.stmt(depth+1) + ind + "} else {\n" + g.stmt(depth+1) + ind + "}\n"
-	case k == 4 && depth < 2:
-		return ind + "for i in range(" + fmt.Sprint(g.r.IntN(5)) + ") {\n" + ind + "    a += i\n" + g.stmt(depth+1) + ind + "}\n"
+	case k == 4 && depth < 3:
+		g.loops++
+		body := g.stmt(depth + 1)
+		g.loops--
+		return ind + "for i in range(" + fmt.Sprint(g.r.IntN(5)) + ") {\n" + ind + "    a += i\n" + body + ind + "}\n"
 	case k == 5:
 		return ind + "print(" + g.expr(0) + ")\n"
 	case k == 6:
