@@ -19,8 +19,11 @@ type fnCode struct {
 	// resolver), so no closure keeps the call's frame, and calls at one
 	// depth can share one.
 	reuse bool
-	vm    *vmCode // the register code that runs the body (vm.go), or nil
-	// vmReuse: vm and reuse, the calls the machine makes without a Go
+	// vm is the register code that runs the body (vm.go) when onVM; in
+	// the fnCode itself, one load closer to the machine's calls.
+	vm   vmCode
+	onVM bool
+	// vmReuse: onVM and reuse, the calls the machine makes without a Go
 	// call (one test).
 	vmReuse bool
 }
@@ -32,7 +35,7 @@ func (c *compiler) fnDecl(d *ast.FnDecl) execFn {
 	c.nest, c.maxNest = 0, 0
 	code := &fnCode{locals: d.NumLocals, params: len(d.Params), reuse: !d.Escapes}
 	if vc := c.compileVM(d); vc != nil {
-		code.vm, code.locals, code.vmReuse = vc, vc.nregs, code.reuse
+		code.vm, code.onVM, code.locals, code.vmReuse = *vc, true, vc.nregs, code.reuse
 		code.body = func(th *Thread, fr *frame) (ctrl, error) { return th.runVM(code, fr) }
 	} else {
 		c.nest, c.maxNest = 0, 0

@@ -199,6 +199,14 @@ func (c *compiler) compoundSlot(t *ast.Ident, op token.Op, v evalFn, general fun
 		} else {
 			p = &th.globals.vals[i]
 		}
+		if _, ok := p.v.(intMark); ok && op == token.Add {
+			if _, ok := x.v.(intMark); ok { // s += i, compoundCell's first case, inline
+				if a, b := int64(p.n), int64(x.n); (a+b > a) == (b > 0) {
+					p.n = uint64(a + b)
+					return ctrlNone, nil
+				}
+			}
+		}
 		if th.compoundCell(p, op, x) {
 			return ctrlNone, nil
 		}

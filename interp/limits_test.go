@@ -152,11 +152,19 @@ launch spin[1000](o, 1000000)`
 
 // TestEvalDepthAcrossCalls: each fn call may nest an expression a thousand
 // levels deep (the parser's bound), and 2000 calls of that overflowed Go's
-// stack (a fatal error); nested evaluation is bounded as a whole.
+// stack (a fatal error); nested evaluation is bounded as a whole. The
+// register machine runs such an expression flat, on no Go stack: the
+// closures' nesting is bounded where they run it (here inside a list).
 func TestEvalDepthAcrossCalls(t *testing.T) {
 	in := newLimited(t, interp.Options{})
 	chain := strings.Repeat(" + 1", 995)
+	var out strings.Builder
+	flat := newLimited(t, interp.Options{Stdout: &out})
 	src := "fn f(n) {\n  if n == 0 { return 0 }\n  return f(n - 1)" + chain + "\n}\nprint(f(1990))"
+	if err := flat.Exec(context.Background(), "flat.gs", []byte(src)); err != nil || out.String() != "1980050\n" {
+		t.Fatalf("the register machine's f(1990): %q, %v", out.String(), err)
+	}
+	src = "fn f(n) {\n  if n == 0 { return 0 }\n  return [f(n - 1)" + chain + "][0]\n}\nprint(f(1990))"
 	err := in.Exec(context.Background(), "deep.gs", []byte(src))
 	if err == nil || !strings.Contains(err.Error(), "deep.gs:3:") || !strings.Contains(err.Error(), "evaluation nested too deeply") {
 		t.Fatalf("err = %v", err)

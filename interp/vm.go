@@ -139,7 +139,6 @@ func (*vmIter) String() string { return "<iterator>" }
 // machine is the state of one run of the loop.
 type machine struct {
 	th     *Thread
-	vc     *vmCode
 	pc     int
 	regs   []cell
 	fr     *frame
@@ -152,7 +151,7 @@ type machine struct {
 
 // runVM runs fn's body in fr, the frame of a call already entered.
 func (th *Thread) runVM(fn *fnCode, fr *frame) (ctrl, error) {
-	m := machine{th: th, vc: fn.vm, regs: fr.slots, fr: fr, fn: fn, entry: th.depth}
+	m := machine{th: th, regs: fr.slots, fr: fr, fn: fn, entry: th.depth}
 	for !m.done {
 		m.hot()
 		m.general()
@@ -171,7 +170,7 @@ func (m *machine) hot() {
 	// Only what most instructions use is kept in Go variables, so that
 	// Go keeps it in machine registers; the running code and frame stay
 	// in m, read by the calls and returns.
-	pc, regs, ins := m.pc, m.regs, m.vc.ins
+	pc, regs, ins := m.pc, m.regs, m.fn.vm.ins
 	for {
 		// Each case finishes its instruction and continues, or breaks
 		// out of the switch to the general path.
@@ -186,7 +185,7 @@ func (m *machine) hot() {
 			pc++
 			continue
 		case opLoadK:
-			regs[in.a] = m.vc.consts[in.c]
+			regs[in.a] = m.fn.vm.consts[in.c]
 			pc++
 			continue
 		case opGetG:
@@ -361,11 +360,12 @@ func (m *machine) hot() {
 			}
 			pc = int(in.c)
 			continue
-		case opCallG:
-			regs[in.a] = th.globals.vals[in.c] // unset: not a closure, the general path's error
-			fallthrough
-		case opCall:
-			cl, ok := regs[in.a].v.(*Closure)
+		case opCallG, opCall:
+			f := regs[in.a].v
+			if in.op == opCallG {
+				f = th.globals.vals[in.c].v // unset: not a closure, the general path's error
+			}
+			cl, ok := f.(*Closure)
 			if !ok {
 				break
 			}
@@ -378,31 +378,30 @@ func (m *machine) hot() {
 			if code.locals > cap(rec.frame.slots) {
 				break
 			}
-			args, numbers := regs[int(in.a)+1:int(in.a)+1+n], true
-			for i := range args {
-				switch args[i].v.(type) {
-				case intMark, floatMark:
-				default:
-					numbers = false // an array expression to materialise, perhaps
-				}
-			}
-			if !numbers {
-				break
-			}
+			// The arguments were computed materialised (vm_compile.go's
+			// call): no array expression is left to compute.
+			args := regs[int(in.a)+1 : int(in.a)+1+n]
 			th.steps++
-			rec.fn, rec.pos = cl.Decl, &m.vc.info[pc].pos
+			rec.fn, rec.pos = cl.Decl, &m.fn.vm.info[pc].pos
 			// The fields one by one: a struct literal goes through a
 			// temporary on the stack, and its copy stalls.
 			ret := &rec.ret
 			ret.pc, ret.dst, ret.fr, ret.fn, ret.globals = pc+1, in.a, m.fr, m.fn, th.globals
 			th.depth = depth + 1
 			nf := &rec.frame
-			nf.slots, nf.parent = nf.slots[:code.locals], cl.parent
+			if len(nf.slots) != code.locals { // a frame's stores only when they change it
+				nf.slots = nf.slots[:code.locals]
+			}
+			if nf.parent != cl.parent {
+				nf.parent = cl.parent
+			}
 			for i := range args {
 				nf.slots[i] = args[i]
 			}
-			th.globals = cl.globals
-			m.vc, m.fr, m.fn = code.vm, nf, code
+			if cl.globals != th.globals { // a fn of another file
+				th.globals = cl.globals
+			}
+			m.fr, m.fn = nf, code
 			pc, regs, ins = 0, nf.slots, code.vm.ins
 			continue
 		case opRet:
@@ -424,8 +423,10 @@ func (m *machine) hot() {
 			// returns through the general path. rec.ret is left as it
 			// is: it holds code and a frame of a running call, alive.
 			ret := &rec.ret
-			th.globals = ret.globals
-			m.vc, m.fr, m.fn = ret.fn.vm, ret.fr, ret.fn
+			if ret.globals != th.globals {
+				th.globals = ret.globals
+			}
+			m.fr, m.fn = ret.fr, ret.fn
 			pc, regs, ins = ret.pc, ret.fr.slots, ret.fn.vm.ins
 			regs[ret.dst] = r
 			continue
@@ -455,20 +456,20 @@ func intHolds(cmp vmOp, a, b int64) bool {
 
 // general runs the instruction at m.pc, all of it, whatever it needs.
 func (m *machine) general() {
-	if err := m.step(m.vc.ins[m.pc]); err != nil {
+	if err := m.step(m.fn.vm.ins[m.pc]); err != nil {
 		m.fail(err)
 	}
 }
 
 func (m *machine) step(in instr) error {
-	th, info := m.th, &m.vc.info[m.pc]
+	th, info := m.th, &m.fn.vm.info[m.pc]
 	switch in.op {
 	case opMove:
 		x, err := m.operand(int(in.b), info.x)
 		m.set(in.a, x)
 		return err
 	case opLoadK:
-		m.set(in.a, m.vc.consts[in.c])
+		m.set(in.a, m.fn.vm.consts[in.c])
 	case opGetG:
 		x := th.globals.vals[in.c]
 		if !x.set() {
@@ -504,7 +505,7 @@ func (m *machine) step(in instr) error {
 	case opIterNext:
 		return m.iterNext(in, info)
 	case opBind:
-		if err := m.vc.binds[in.c](th, m.fr, m.regs[in.a]); err != nil {
+		if err := m.fn.vm.binds[in.c](th, m.fr, m.regs[in.a]); err != nil {
 			return th.errorAt(info.pos, err)
 		}
 		m.pc++
@@ -524,9 +525,9 @@ func (m *machine) step(in instr) error {
 		}
 		m.ret(x)
 	case opRetK:
-		m.ret(m.vc.consts[in.c])
+		m.ret(m.fn.vm.consts[in.c])
 	case opEval:
-		x, err := m.vc.evals[in.c](th, m.fr)
+		x, err := m.fn.vm.evals[in.c](th, m.fr)
 		if err != nil {
 			return th.errorAt(info.pos, err)
 		}
@@ -778,7 +779,7 @@ func (m *machine) iterNext(in instr, info *vmInfo) error {
 }
 
 func (m *machine) exec(in instr, info *vmInfo) error {
-	x := m.vc.execs[in.c]
+	x := m.fn.vm.execs[in.c]
 	r, err := x.fn(m.th, m.fr)
 	if err != nil {
 		return m.th.errorAt(info.pos, err)
@@ -821,7 +822,7 @@ func (m *machine) call(in instr, info *vmInfo) error {
 		return th.errorAt(info.pos, err)
 	}
 	code := cl.code
-	if code.vm == nil || n != code.params {
+	if !code.onVM || n != code.params {
 		var buf [maxArgs]cell
 		copy(buf[:], args)
 		r, err := th.callClosure(cl, buf[:n], nil, nil, &info.pos)
@@ -840,7 +841,7 @@ func (m *machine) call(in instr, info *vmInfo) error {
 	copy(fr.slots, args)
 	th.stack[th.depth-1].ret = vmReturn{pc: m.pc + 1, dst: in.a, fr: m.fr, fn: m.fn, globals: th.globals}
 	th.globals = cl.globals
-	m.vc, m.pc, m.regs, m.fr, m.fn = code.vm, 0, fr.slots, fr, code
+	m.pc, m.regs, m.fr, m.fn = 0, fr.slots, fr, code
 	return nil
 }
 
@@ -898,7 +899,7 @@ func (m *machine) pop() uint8 {
 	th.leaveCode(m.fn, m.fr, 0)
 	ret := &rec.ret
 	th.globals = ret.globals
-	m.vc, m.pc, m.fr, m.fn, m.regs = ret.fn.vm, ret.pc, ret.fr, ret.fn, ret.fr.slots
+	m.pc, m.fr, m.fn, m.regs = ret.pc, ret.fr, ret.fn, ret.fr.slots
 	return ret.dst
 }
 

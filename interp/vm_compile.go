@@ -317,29 +317,38 @@ func (b *vmBuilder) returnStmt(s *ast.ReturnStmt) {
 			return
 		}
 	}
-	r := b.alloc(1)
-	b.exprTo(s.Value, r, true)
+	r := b.valueReg(s.Value, true)
 	b.emit(opRet, r, 0, 0, vmInfo{pos: s.Pos})
 }
 
 // operandReg is the register holding e's value as an operand (an array
-// expression left deferred): a local's own register, or a temporary.
-// In a fn whose locals a nested fn may assign (Escapes), a local is
-// copied first, so that an operand read before a call is not changed by
-// it.
-func (b *vmBuilder) operandReg(e ast.Expr) int {
+// expression left deferred).
+func (b *vmBuilder) operandReg(e ast.Expr) int { return b.valueReg(e, false) }
+
+// valueReg compiles e into the register it is cheapest in: a local's own
+// (in a fn whose locals a nested fn may assign, Escapes, a local is
+// copied, so that an operand read before a call is not changed by it), a
+// call's, an operator's first temporary operand, or a new temporary. The
+// registers above it are free again.
+func (b *vmBuilder) valueReg(e ast.Expr, mat bool) int {
 	if id, ok := e.(*ast.Ident); ok && !b.d.Escapes {
 		if r, ok := b.localReg(id); ok {
 			return r
 		}
 	}
-	if call, ok := e.(*ast.CallExpr); ok {
-		if r, ok := b.call(call); ok {
+	switch x := e.(type) {
+	case *ast.CallExpr:
+		if r, ok := b.call(x); ok {
 			return r // the call's own register: no copy
+		}
+	case *ast.BinaryExpr:
+		if r, ok := b.binary(x, -1, mat); ok {
+			b.top = r + 1
+			return r
 		}
 	}
 	r := b.alloc(1)
-	b.exprTo(e, r, false)
+	b.exprTo(e, r, mat)
 	return r
 }
 
@@ -373,7 +382,7 @@ func (b *vmBuilder) exprTo(e ast.Expr, dst int, mat bool) {
 		b.emit(opLoadK, dst, 0, b.konst(cell{v: Nil}), vmInfo{})
 		return
 	case *ast.BinaryExpr:
-		if b.binary(e, dst, mat) {
+		if _, ok := b.binary(e, dst, mat); ok {
 			return
 		}
 	case *ast.CallExpr:
@@ -395,16 +404,31 @@ func (b *vmBuilder) eval(e ast.Expr, dst int, mat bool) {
 	b.emit(opEval, dst, 0, len(b.vc.evals)-1, vmInfo{pos: e.Start()})
 }
 
-// binary compiles an arithmetic operator or a comparison into dst; false
-// for the operators the closures compile (&&, ||, @).
-func (b *vmBuilder) binary(e *ast.BinaryExpr, dst int, mat bool) bool {
+// binary compiles an arithmetic operator or a comparison into dst, or,
+// when dst is -1, into a temporary operand of its own or a new one, and
+// returns the register; false for the operators the closures compile
+// (&&, ||, @).
+func (b *vmBuilder) binary(e *ast.BinaryExpr, dst int, mat bool) (int, bool) {
 	if e.Op.IsLogical() || e.Op == token.MatMul {
-		return false
+		return 0, false
+	}
+	own := b.top // the registers from here are this expression's
+	into := func(x, y int) int {
+		switch {
+		case dst >= 0:
+			return dst
+		case x >= own:
+			return x
+		case y >= own:
+			return y
+		}
+		return b.alloc(1)
 	}
 	if isComparison(e.Op) {
 		x, y := b.operandReg(e.X), b.operandReg(e.Y)
+		dst = into(x, y)
 		b.emit(opCmp, dst, x, y, vmInfo{pos: e.OpPos, op: e.Op, x: e.X, y: e.Y, slow: b.c.compareSlow(e), mat: mat})
-		return true
+		return dst, true
 	}
 	info := vmInfo{pos: e.OpPos, op: e.Op, x: e.X, y: e.Y, slow: b.c.arithSlow(e, mat), mat: mat}
 	if k, _, ok := intLiteral(e.Y); ok && (e.Op == token.Add || e.Op == token.Sub) && k <= math.MaxInt32 {
@@ -412,8 +436,9 @@ func (b *vmBuilder) binary(e *ast.BinaryExpr, dst int, mat bool) bool {
 			k = -k
 		}
 		x := b.operandReg(e.X)
+		dst = into(x, -1)
 		b.emit(opAddI, dst, x, int(k), info)
-		return true
+		return dst, true
 	}
 	x, y := b.operandReg(e.X), b.operandReg(e.Y)
 	op := opArith
@@ -423,8 +448,9 @@ func (b *vmBuilder) binary(e *ast.BinaryExpr, dst int, mat bool) bool {
 	case token.Sub:
 		op = opSub
 	}
+	dst = into(x, y)
 	b.emit(op, dst, x, y, info)
-	return true
+	return dst, true
 }
 
 // call compiles a call of a global with positional arguments into a new
@@ -443,8 +469,11 @@ func (b *vmBuilder) call(e *ast.CallExpr) (int, bool) {
 	if !pure {
 		b.emit(opGetG, a, 0, id.Index, vmInfo{x: id})
 	}
+	// The arguments are materialised, as a fn gets arrays (and a builtin
+	// a global holds gets them computed too), so that the machine's call
+	// copies them without a test.
 	for i, arg := range e.Args {
-		b.exprTo(arg, a+1+i, false)
+		b.exprTo(arg, a+1+i, true)
 	}
 	if pure {
 		// No argument can rebind the global, so it is read by the call
