@@ -148,6 +148,11 @@ func TestLimitsAreNotCatchable(t *testing.T) {
 		{"steps", interp.Options{MaxSteps: 1000}, "try { while true { } } catch { print(\"caught\") }", "step budget of 1000"},
 		{"memory", interp.Options{MemoryLimit: 1 << 20}, "try { let a = zeros(1 << 20) } catch { print(\"caught\") }", "memory limit"},
 		{"depth", interp.Options{MaxDepth: 20}, "fn f(n) { return f(n + 1) }\ntry { f(0) } catch { print(\"caught\") }", "call stack too deep"},
+		// the same in fn bodies, which the register machine runs
+		{"steps in a fn", interp.Options{MaxSteps: 1000}, "fn spin() { while true { } }\nfn g() { try { spin() } catch { print(\"caught\") } }\ng()", "step budget of 1000"},
+		{"steps in a range", interp.Options{MaxSteps: 1000}, "fn g() { try { for i in range(1000000) { } } catch { print(\"caught\") } }\ng()", "step budget of 1000"},
+		{"steps of calls", interp.Options{MaxSteps: 1000}, "fn f(n) { if n < 1 { return 0 }\nreturn f(n - 1) + f(n - 1) }\nfn g() { try { f(30) } catch { print(\"caught\") } }\ng()", "step budget of 1000"},
+		{"depth in a fn", interp.Options{MaxDepth: 20}, "fn f(n) { return f(n + 1) }\nfn g() { try { f(0) } catch { print(\"caught\") } }\ng()", "call stack too deep"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder
@@ -165,6 +170,17 @@ func TestLimitsAreNotCatchable(t *testing.T) {
 	err := in.Exec(ctx, "cancel.gs", []byte("try { while true { } } catch { print(\"caught\") }"))
 	if !errors.Is(err, interp.ErrInterrupted) {
 		t.Errorf("err = %v, want ErrInterrupted", err)
+	}
+	for _, src := range []string{
+		"fn g() { try { while true { } } catch { print(\"caught\") } }\ng()",
+		"fn h(x) { return x }\nfn g() { try { while true { h(1) } } catch { print(\"caught\") } }\ng()",
+	} {
+		ctx, cancel := context.WithCancel(context.Background())
+		in := newLimited(t, interp.Options{})
+		go cancel()
+		if err := in.Exec(ctx, "cancel.gs", []byte(src)); !errors.Is(err, interp.ErrInterrupted) {
+			t.Errorf("%s: err = %v, want ErrInterrupted", src, err)
+		}
 	}
 }
 

@@ -290,9 +290,11 @@ func (b *vmBuilder) forIter(s *ast.ForStmt) {
 	t := b.alloc(2)
 	b.exprTo(s.Iter, t, true)
 	b.emit(opIterPrep, t, 0, 0, vmInfo{pos: s.Iter.Start()})
-	v, direct := b.loopVar(s)
-	if !direct || len(s.Vars) > 0 {
-		v = t + 1
+	v := t + 1 // several names, or one of an enclosing frame: bound by the closures
+	if len(s.Vars) == 0 {
+		if r, direct := b.loopVar(s); direct {
+			v = r
+		}
 	}
 	top := b.emit(opIterNext, t, v, 0, vmInfo{pos: s.Iter.Start()})
 	if v == t+1 {
