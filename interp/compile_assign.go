@@ -230,29 +230,14 @@ func (c *compiler) indexStore(t *ast.IndexExpr, op token.Op, valPos, opPos ast.P
 	}
 	idxf := c.values(t.Indices)
 	if len(idxf) == 1 && op == token.Invalid {
-		// d[k] = v and l[i] = v: the one index is read without a slice,
-		// and an int or float stored into a list of them stays unboxed.
 		i0 := idxf[0]
+		store := c.store1(t, valPos, opPos)
 		return func(th *Thread, fr *frame, v cell) error {
 			x, k, err := evalPair(th, fr, xf, i0)
 			if err != nil {
 				return err
 			}
-			switch x := x.v.(type) {
-			case *Dict:
-				if v, err = th.mat(v); err != nil {
-					return th.errorAt(valPos, err)
-				}
-				return th.errorAt(t.Lbrack, x.Set(th, k.box(), v.box()))
-			case *List:
-				if i, ok := x.slot(k); ok {
-					if v, err = th.mat(v); err != nil {
-						return th.errorAt(valPos, err)
-					}
-					return th.errorAt(t.Lbrack, th.setCell(x, i, v))
-				}
-			}
-			return th.storeIndex(t, x.box(), []Value{k.box()}, op, v.box(), valPos, opPos, func() func(Value) { return bindSetter(setVar, th, fr) })
+			return store(th, fr, x, k, v)
 		}
 	}
 	return func(th *Thread, fr *frame, v cell) error {
@@ -302,6 +287,34 @@ func (th *Thread) storeIndex(t *ast.IndexExpr, x Value, idx []Value, op token.Op
 
 // varSetter is the store into e when e is a variable (a vector's
 // component assignment replaces the variable's vector), else nil.
+// store1Fn stores v into x[k], evaluated.
+type store1Fn func(th *Thread, fr *frame, x, k, v cell) error
+
+// store1 compiles `t = v` for t an element with one index, not a slice:
+// d[k] = v and l[i] = v read the index without a slice, and an int or
+// float stored into a list of them stays unboxed.
+func (c *compiler) store1(t *ast.IndexExpr, valPos, opPos ast.Pos) store1Fn {
+	setVar := c.varSetter(t.X)
+	return func(th *Thread, fr *frame, x, k, v cell) error {
+		var err error
+		switch x := x.v.(type) {
+		case *Dict:
+			if v, err = th.mat(v); err != nil {
+				return th.errorAt(valPos, err)
+			}
+			return th.errorAt(t.Lbrack, x.Set(th, k.box(), v.box()))
+		case *List:
+			if i, ok := x.slot(k); ok {
+				if v, err = th.mat(v); err != nil {
+					return th.errorAt(valPos, err)
+				}
+				return th.errorAt(t.Lbrack, th.setCell(x, i, v))
+			}
+		}
+		return th.storeIndex(t, x.box(), []Value{k.box()}, token.Invalid, v.box(), valPos, opPos, func() func(Value) { return bindSetter(setVar, th, fr) })
+	}
+}
+
 func (c *compiler) varSetter(e ast.Expr) func(th *Thread, fr *frame) func(Value) {
 	id, ok := e.(*ast.Ident)
 	if !ok || (id.Scope != ast.ScopeLocal && id.Scope != ast.ScopeGlobal) {

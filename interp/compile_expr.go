@@ -593,22 +593,7 @@ func (c *compiler) index(e *ast.IndexExpr) evalFn {
 			if err != nil {
 				return cell{}, err
 			}
-			switch x := xv.v.(type) {
-			case *List:
-				if i, ok := x.slot(iv); ok {
-					return x.cellAt(i), nil
-				}
-			case *Dict:
-				if i, ok := iv.asInt(); ok {
-					if v, found := x.getInt(i); found {
-						return cell{v: v}, nil
-					}
-				}
-			}
-			var buf [1]Value
-			buf[0] = iv.box()
-			v, err := index(th, xv.box(), buf[:])
-			return cell{v: v}, th.errorAt(pos, err)
+			return th.index1(xv, iv, pos)
 		}
 	}
 	return func(th *Thread, fr *frame) (cell, error) {
@@ -623,6 +608,27 @@ func (c *compiler) index(e *ast.IndexExpr) evalFn {
 		v, err := index(th, xv.box(), iv)
 		return cell{v: v}, th.errorAt(pos, err)
 	}
+}
+
+// index1 is x[i] for one index, not a slice: a list's element and a
+// dict's value of an int key without boxing the index.
+func (th *Thread) index1(x, i cell, pos ast.Pos) (cell, error) {
+	switch x := x.v.(type) {
+	case *List:
+		if k, ok := x.slot(i); ok {
+			return x.cellAt(k), nil
+		}
+	case *Dict:
+		if k, ok := i.asInt(); ok {
+			if v, found := x.getInt(k); found {
+				return cell{v: v}, nil
+			}
+		}
+	}
+	var buf [1]Value
+	buf[0] = i.box()
+	v, err := index(th, x.box(), buf[:])
+	return cell{v: v}, th.errorAt(pos, err)
 }
 
 // comps compiles the components of a slicing index expression. A step

@@ -35,21 +35,23 @@ type instr struct {
 type vmOp uint8
 
 const (
-	opMove     vmOp = iota // R[A] = R[B]
-	opLoadK                // R[A] = K[C]
-	opGetG                 // R[A] = G[C]
-	opSetG                 // G[C] = R[A]
-	opAdd                  // R[A] = R[B] + R[C]
-	opSub                  // R[A] = R[B] - R[C]
-	opAddI                 // R[A] = R[B] + C
-	opArith                // R[A] = R[B] op R[C], op an arithmetic operator (info)
-	opCmp                  // R[A] = R[B] op R[C], op a comparison (info)
-	opAddTo                // R[A] += R[B]
-	opCompound             // R[A] op= R[B] (info)
-	opJmp                  // goto C
-	opJmpF                 // if R[A] is false goto C (a bool, else an error)
-	opJmpT                 // if R[A] is true goto C
-	opJNLt                 // if !(R[A] < R[B]) goto C
+	opMove      vmOp = iota // R[A] = R[B]
+	opLoadK                 // R[A] = K[C]
+	opGetG                  // R[A] = G[C]
+	opSetG                  // G[C] = R[A]
+	opAdd                   // R[A] = R[B] + R[C]
+	opSub                   // R[A] = R[B] - R[C]
+	opAddI                  // R[A] = R[B] + C
+	opArith                 // R[A] = R[B] op R[C], op an arithmetic operator (info)
+	opArithK                // R[A] = R[B] op K[C]
+	opCmp                   // R[A] = R[B] op R[C], op a comparison (info)
+	opAddTo                 // R[A] += R[B]
+	opCompound              // R[A] op= R[B] (info)
+	opCompoundK             // R[A] op= K[C]
+	opJmp                   // goto C
+	opJmpF                  // if R[A] is false goto C (a bool, else an error)
+	opJmpT                  // if R[A] is true goto C
+	opJNLt                  // if !(R[A] < R[B]) goto C
 	opJNLe
 	opJNGt
 	opJNGe
@@ -71,6 +73,8 @@ const (
 	opCall     // R[A] = R[A](R[A+1], ..., R[A+B])
 	opRet      // return R[A]
 	opRetK     // return K[C]
+	opIndex    // R[A] = R[B][R[C]]
+	opSetIndex // R[A][R[B]] = R[C]
 	opEval     // R[A] = evals[C]()
 	opExec     // execs[C](), and the break, continue or return it ends with
 )
@@ -103,7 +107,9 @@ type vmInfo struct {
 	pos    ast.Pos
 	op     token.Op
 	x, y   ast.Expr
+	z      ast.Expr // opSetIndex: the value's
 	slow   func(th *Thread, a, b cell) (cell, error)
+	store  store1Fn
 	update func(th *Thread, fr *frame, old, x cell) (ctrl, error)
 	call   *ast.CallExpr
 	dst    int // opForPrep: the loop variable's register
@@ -210,7 +216,7 @@ func (m *machine) hot() {
 				if (r > a) != (b > 0) {
 					break
 				}
-				regs[in.a] = cell{intTag, uint64(r)}
+				setIntReg(&regs[in.a], r)
 				pc++
 				continue
 			}
@@ -219,7 +225,7 @@ func (m *machine) hot() {
 			if !xf || !yf {
 				break
 			}
-			regs[in.a] = cell{floatTag, math.Float64bits(math.Float64frombits(x.n) + math.Float64frombits(y.n))}
+			setFloatReg(&regs[in.a], math.Float64bits(math.Float64frombits(x.n)+math.Float64frombits(y.n)))
 			pc++
 			continue
 		case opSub:
@@ -232,7 +238,7 @@ func (m *machine) hot() {
 				if (r < a) != (b > 0) {
 					break
 				}
-				regs[in.a] = cell{intTag, uint64(r)}
+				setIntReg(&regs[in.a], r)
 				pc++
 				continue
 			}
@@ -241,7 +247,7 @@ func (m *machine) hot() {
 			if !xf || !yf {
 				break
 			}
-			regs[in.a] = cell{floatTag, math.Float64bits(math.Float64frombits(x.n) - math.Float64frombits(y.n))}
+			setFloatReg(&regs[in.a], math.Float64bits(math.Float64frombits(x.n)-math.Float64frombits(y.n)))
 			pc++
 			continue
 		case opAddI:
@@ -254,7 +260,7 @@ func (m *machine) hot() {
 			if (r > a) != (b > 0) {
 				break
 			}
-			regs[in.a] = cell{intTag, uint64(r)}
+			setIntReg(&regs[in.a], r)
 			pc++
 			continue
 		case opAddTo:
@@ -356,7 +362,7 @@ func (m *machine) hot() {
 			next := &regs[in.a+1]
 			next.n += regs[in.a+2].n
 			if in.b != noReg {
-				regs[in.b] = cell{intTag, next.n}
+				setIntReg(&regs[in.b], int64(next.n))
 			}
 			pc = int(in.c)
 			continue
@@ -431,9 +437,32 @@ func (m *machine) hot() {
 			regs[ret.dst] = r
 			continue
 		}
-		m.pc, m.regs = pc, regs
+		// m.regs is stored only when a call or a return changed it: a
+		// slice's store pays a write barrier while the collector runs.
+		if len(regs) != len(m.regs) || len(regs) > 0 && &regs[0] != &m.regs[0] {
+			m.regs = regs
+		}
+		m.pc = pc
 		return
 	}
+}
+
+// setIntReg and setFloatReg store a number into a register, only its
+// number word when the register holds one of that type already: a
+// register's tag is a pointer, whose store pays a write barrier while the
+// collector runs.
+func setIntReg(r *cell, i int64) {
+	if _, ok := r.v.(intMark); !ok {
+		r.v = intTag
+	}
+	r.n = uint64(i)
+}
+
+func setFloatReg(r *cell, bits uint64) {
+	if _, ok := r.v.(floatMark); !ok {
+		r.v = floatTag
+	}
+	r.n = bits
 }
 
 // intHolds is cmp (0 for <, then <=, >, >=, ==, !=: the order of the
@@ -479,11 +508,11 @@ func (m *machine) step(in instr) error {
 	case opSetG:
 		th.globals.vals[in.c] = m.regs[in.a]
 		m.pc++
-	case opAdd, opSub, opArith, opAddI:
+	case opAdd, opSub, opArith, opArithK, opAddI:
 		return m.arith(in, info)
 	case opCmp:
 		return m.compare(in, info)
-	case opAddTo, opCompound:
+	case opAddTo, opCompound, opCompoundK:
 		return m.compound(in, info)
 	case opJmp:
 		m.pc = int(in.c)
@@ -526,6 +555,17 @@ func (m *machine) step(in instr) error {
 		m.ret(x)
 	case opRetK:
 		m.ret(m.fn.vm.consts[in.c])
+	case opIndex:
+		x, k, err := m.operands(in, info)
+		if err == nil {
+			x, err = th.index1(x, k, info.pos)
+		}
+		if err != nil {
+			return err
+		}
+		m.set(in.a, x)
+	case opSetIndex:
+		return m.setIndex(in, info)
 	case opEval:
 		x, err := m.fn.vm.evals[in.c](th, m.fr)
 		if err != nil {
@@ -564,8 +604,11 @@ func (m *machine) operands(in instr, info *vmInfo) (x, y cell, err error) {
 	if x, err = m.operand(int(in.b), info.x); err != nil {
 		return x, y, err
 	}
-	if in.op == opAddI {
+	switch in.op {
+	case opAddI:
 		return x, intCell(int64(in.c)), nil
+	case opArithK:
+		return x, m.fn.vm.consts[in.c], nil
 	}
 	y, err = m.operand(int(in.c), info.y)
 	return x, y, err
@@ -611,8 +654,11 @@ func (m *machine) compare(in instr, info *vmInfo) error {
 
 // compound is x op= v for a local x (R[A]) and v in R[B].
 func (m *machine) compound(in instr, info *vmInfo) error {
-	v, err := m.operand(int(in.b), info.y)
-	if err != nil {
+	var v cell
+	var err error
+	if in.op == opCompoundK {
+		v = m.fn.vm.consts[in.c]
+	} else if v, err = m.operand(int(in.b), info.y); err != nil {
 		return err
 	}
 	p := &m.regs[in.a]
@@ -773,6 +819,26 @@ func (m *machine) iterNext(in instr, info *vmInfo) error {
 	}
 	if in.b != noReg {
 		m.regs[in.b] = v
+	}
+	m.pc++
+	return nil
+}
+
+func (m *machine) setIndex(in instr, info *vmInfo) error {
+	x, err := m.operand(int(in.a), info.x)
+	if err != nil {
+		return err
+	}
+	k, err := m.operand(int(in.b), info.y)
+	if err != nil {
+		return err
+	}
+	v, err := m.operand(int(in.c), info.z)
+	if err != nil {
+		return err
+	}
+	if err := info.store(m.th, m.fr, x, k, v); err != nil {
+		return err
 	}
 	m.pc++
 	return nil

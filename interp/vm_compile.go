@@ -164,6 +164,10 @@ func (b *vmBuilder) localReg(id *ast.Ident) (int, bool) {
 func (b *vmBuilder) assign(s *ast.AssignStmt) {
 	t, isIdent := s.Target.(*ast.Ident)
 	op := s.Op.Compound()
+	if ix, ok := s.Target.(*ast.IndexExpr); ok && len(s.Targets) == 0 && op == token.Invalid && !ix.Slices() && len(ix.Indices) == 1 {
+		b.setIndex(s, ix)
+		return
+	}
 	if !isIdent || len(s.Targets) > 0 {
 		b.exec(b.c.assign(s), s.Pos)
 		return
@@ -177,15 +181,28 @@ func (b *vmBuilder) assign(s *ast.AssignStmt) {
 		b.exprTo(s.Value, x, true)
 		b.emit(opSetG, x, 0, t.Index, vmInfo{pos: s.Pos})
 	case local:
+		info := vmInfo{pos: s.OpPos, op: op, x: t, y: s.Value, update: b.c.compoundGeneral(t, op, s)}
+		if k, ok := b.literal(s.Value); ok { // s += "ab": the constant itself, no register
+			b.emit(opCompoundK, r, 0, k, info)
+			return
+		}
 		x := b.operandReg(s.Value)
 		vop := opCompound
 		if op == token.Add {
 			vop = opAddTo
 		}
-		b.emit(vop, r, x, 0, vmInfo{pos: s.OpPos, op: op, x: t, y: s.Value, update: b.c.compoundGeneral(t, op, s)})
+		b.emit(vop, r, x, 0, info)
 	default:
 		b.exec(b.c.assign(s), s.Pos)
 	}
+}
+
+// setIndex is `x[k] = v`: v is computed first, as the closures do (an
+// array expression left for the store to write in place).
+func (b *vmBuilder) setIndex(s *ast.AssignStmt, t *ast.IndexExpr) {
+	v := b.valueReg(s.Value, false)
+	x, k := b.valueReg(t.X, true), b.valueReg(t.Indices[0], true)
+	b.emit(opSetIndex, x, k, v, vmInfo{pos: s.Pos, x: t.X, y: t.Indices[0], z: s.Value, store: b.c.store1(t, s.Value.Start(), s.OpPos)})
 }
 
 func (b *vmBuilder) ifStmt(s *ast.IfStmt) {
@@ -392,6 +409,12 @@ func (b *vmBuilder) exprTo(e ast.Expr, dst int, mat bool) {
 			b.emit(opMove, dst, r, 0, vmInfo{})
 			return
 		}
+	case *ast.IndexExpr:
+		if !e.Slices() && len(e.Indices) == 1 {
+			x, k := b.valueReg(e.X, true), b.valueReg(e.Indices[0], true)
+			b.emit(opIndex, dst, x, k, vmInfo{pos: e.Lbrack, x: e.X, y: e.Indices[0]})
+			return
+		}
 	}
 	b.eval(e, dst, mat)
 }
@@ -442,17 +465,38 @@ func (b *vmBuilder) binary(e *ast.BinaryExpr, dst int, mat bool) (int, bool) {
 		b.emit(opAddI, dst, x, int(k), info)
 		return dst, true
 	}
-	x, y := b.operandReg(e.X), b.operandReg(e.Y)
 	op := opArith
 	switch e.Op {
 	case token.Add:
 		op = opAdd
 	case token.Sub:
 		op = opSub
+	default:
+		if k, ok := b.literal(e.Y); ok { // x * 2: the constant itself, no register
+			x := b.operandReg(e.X)
+			dst = into(x, -1)
+			b.emit(opArithK, dst, x, k, info)
+			return dst, true
+		}
 	}
+	x, y := b.operandReg(e.X), b.operandReg(e.Y)
 	dst = into(x, y)
 	b.emit(op, dst, x, y, info)
 	return dst, true
+}
+
+// literal is the index of e's value among the constants when e is a
+// number or string literal.
+func (b *vmBuilder) literal(e ast.Expr) (int, bool) {
+	lit, ok := e.(*ast.BasicLit)
+	if !ok {
+		return 0, false
+	}
+	v, err := literal(lit)
+	if err != nil {
+		return 0, false // the closures' error, raised where it runs
+	}
+	return b.konst(cell{v: v}), true
 }
 
 // call compiles a call of a global with positional arguments into a new
