@@ -5,35 +5,54 @@
 // # Decisions
 //
 //   - Host code is compiled once per chunk, program and imported file,
-//     after check, into Go closures over resolved slots (compile*.go):
-//     an expression is an evalFn, a statement an execFn, a condition a
-//     condFn; each holds its operands' closures, positions and slot
-//     numbers, and gets the Thread and frame as arguments, so a Program's
-//     code is immutable and shared by the interpreters that run it. There
-//     is one engine: the tree-walker it replaced is gone (TestDiffEngines
-//     compared the two over generated programs and the repository's
-//     scripts; it runs against any reference binary, -gscript.ref).
-//     Closures were chosen first on the issue's anchor study (a
-//     closure-compiling prototype fastest in Go). Measured since, beside
-//     a register bytecode with the same obligations (bench/host/regvm:
-//     tagged registers, step and cancel polls, MaxDepth, backtraces,
-//     calls through rebindable globals, frames reused), in one session
-//     on the 2-core machine: the VM's call-free two-level dispatch ran
-//     fib(20) at 17.9 ns a call against these closures' 27.8 (after the
-//     call path below was tuned; 39 before), and the 10^5 loop in a fn
-//     at 4.2 ns an iteration against 7.1; a plain opcode switch ran 21.3
-//     and 5.6, a handler table 34.2 and 7.5. The register bytecode wins,
-//     most on calls (no Go call per node, no argument copy, no Go
-//     recursion to guard), but only shaped around Go's register
-//     allocator; moving the engine to it is the open step toward
-//     HOST.md's fib goal (2.0x CPython; these closures reach about 1.35x).
-//   - A call of a global fn with at most two arguments evaluates them
-//     into Go variables and, in the common case (a depth entered before,
-//     its reused frame large enough), stores them into the frame and runs
-//     the body with no other Go call between (compile_call.go globalFn;
-//     the one-argument call has it written out, as Go does not inline
-//     it). The call stack is a stack of per-depth records holding the
-//     call (for backtraces) and the frame. A step reads the cancel flag
+//     after check, and never walked again; a Program's code is immutable
+//     and shared by the interpreters that run it. A fn body becomes
+//     register code (vm.go, vm_compile.go): its locals are its frame's
+//     slots and its registers, temporaries above them; control flow,
+//     locals, globals, literals, arithmetic, comparisons, x[k], x[k] = v,
+//     for loops and calls of global fns are instructions. Every other
+//     form, and a file's top level (run once; its variables are globals),
+//     is compiled into Go closures over resolved slots (compile*.go: an
+//     evalFn, an execFn, a condFn), which an instruction calls (opEval,
+//     opExec) over the same frame; a break, continue or return they end
+//     with goes where the machine's own would. So there is one compiler
+//     of each form and one definition of each operator (binary()); the
+//     tree-walker the closures replaced is gone. TestDiffEngines compares
+//     the engine with any reference binary (-gscript.ref) over generated
+//     programs, each also as a fn body, and the repository's scripts.
+//   - Why register code: measured in bench/host/regvm beside the
+//     closures, with the same obligations (tagged registers, step and
+//     cancel polls, MaxDepth, backtraces, rebindable globals, reused
+//     frames), a register VM's call-free two-level dispatch ran fib(20) at
+//     17.9 ns a call against the closures' 27.8 and the 10^5 loop in a fn
+//     at 4.2 ns an iteration against 7.1 (2-core machine); a plain switch
+//     ran 21.3 and 5.6, a handler table 34.2 and 7.5. The machine here has
+//     that shape: hot runs the common case of each instruction in a switch
+//     that calls no function, so Go keeps its state in registers; anything
+//     else (not two unboxed numbers, an error, a closure to call) leaves
+//     it for step, which may call anything. A call of a fn compiled to
+//     register code whose frame can be reused runs in the same loop: it
+//     fills the callee's call record (the return's pc and register) and
+//     switches code, with no Go call, so recursion costs no Go stack and
+//     its calls count nothing against the bound on Go's stack. fib(30):
+//     0.074 s on the closures, 0.050 s here, 2.0x CPython (2-core).
+//   - Stores into registers are heap stores, which pay a write barrier
+//     while the collector runs: a number's register keeps its tag when it
+//     has one (setIntReg), the arguments of a call are computed
+//     materialised so the call copies them without a test, a global
+//     callee is read by the call itself when no argument can rebind it
+//     (opCallG: only an undefined callee's error then comes after an
+//     argument's), and a literal operand of a compound assignment or a
+//     non-additive operator is read from the constants (opCompoundK,
+//     opArithK).
+//   - A call through the closures (a fn called from top level, from a
+//     builtin, or from a closure-compiled form) of a global fn with at most
+//     two arguments evaluates them into Go variables and, in the common
+//     case (a depth entered before, its reused frame large enough), stores
+//     them into the frame and runs the body with no other Go call between
+//     (compile_call.go globalFn). The call stack is a stack of per-depth
+//     records holding the call (for backtraces), the frame and, for a call
+//     the machine made, where it returns. A step reads the cancel flag
 //     and compares its count with the next step the budget needs
 //     checking at: a load and two compares. (Reading the flag only every
 //     1024 steps would let a loop of 1 ms builtin calls run on for a
@@ -55,8 +74,9 @@
 //     closure (compile_fast.go); anything but two ints or two floats takes
 //     binary(), the one definition of the operators.
 //   - Fn calls nest at most Options.MaxDepth deep (default 10 000); each
-//     call also counts its body's deepest expression nesting against a
-//     bound on the Go stack as a whole, so no script overflows it.
+//     call through the closures also counts its body's deepest expression
+//     nesting against a bound on the Go stack as a whole, so no script
+//     overflows it (the machine's own calls use none).
 //     Errors print their backtrace as `  in NAME (file:line:col)` lines,
 //     at most the first and last ten.
 //   - try/catch catches any run-time error raised in its body, in the fns

@@ -160,7 +160,10 @@ func (th *Thread) runVM(fn *fnCode, fr *frame) (ctrl, error) {
 	m := machine{th: th, regs: fr.slots, fr: fr, fn: fn, entry: th.depth}
 	for !m.done {
 		m.hot()
-		m.general()
+		// The instruction hot left, run all of it here.
+		if err := m.step(m.fn.vm.ins[m.pc]); err != nil {
+			m.fail(err)
+		}
 	}
 	if m.err != nil {
 		return ctrlNone, m.err
@@ -483,13 +486,7 @@ func intHolds(cmp vmOp, a, b int64) bool {
 	return a != b
 }
 
-// general runs the instruction at m.pc, all of it, whatever it needs.
-func (m *machine) general() {
-	if err := m.step(m.fn.vm.ins[m.pc]); err != nil {
-		m.fail(err)
-	}
-}
-
+// step runs the instruction at m.pc, in, all of it, whatever it needs.
 func (m *machine) step(in instr) error {
 	th, info := m.th, &m.fn.vm.info[m.pc]
 	switch in.op {
