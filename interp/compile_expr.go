@@ -593,7 +593,7 @@ func (c *compiler) index(e *ast.IndexExpr) evalFn {
 			if err != nil {
 				return cell{}, err
 			}
-			return th.index1(xv, iv, pos)
+			return th.index1(xv, iv, &pos)
 		}
 	}
 	return func(th *Thread, fr *frame) (cell, error) {
@@ -612,7 +612,7 @@ func (c *compiler) index(e *ast.IndexExpr) evalFn {
 
 // index1 is x[i] for one index, not a slice: a list's element and a
 // dict's value of an int key without boxing the index.
-func (th *Thread) index1(x, i cell, pos ast.Pos) (cell, error) {
+func (th *Thread) index1(x, i cell, pos *ast.Pos) (cell, error) {
 	switch x := x.v.(type) {
 	case *List:
 		if k, ok := x.slot(i); ok {
@@ -628,7 +628,10 @@ func (th *Thread) index1(x, i cell, pos ast.Pos) (cell, error) {
 	var buf [1]Value
 	buf[0] = i.box()
 	v, err := index(th, x.box(), buf[:])
-	return cell{v: v}, th.errorAt(pos, err)
+	if err != nil {
+		return cell{}, th.errorAt(*pos, err)
+	}
+	return cell{v: v}, nil
 }
 
 // comps compiles the components of a slicing index expression. A step

@@ -190,7 +190,8 @@ func (g *gen) stmt(depth int) string {
 	case k == 5:
 		return ind + "print(" + g.expr(0) + ")\n"
 	case k == 6:
-		return ind + "let l = [a, b, c]\n" + ind + "l[" + fmt.Sprint(g.r.IntN(4)) + "] = " + g.expr(0) + "\n" + ind + "print(l)\n"
+		return ind + "let l = [a, b, c]\n" + ind + "l[" + fmt.Sprint(g.r.IntN(4)) + "] = " + g.expr(0) + "\n" +
+			ind + "l.append(" + g.expr(1) + ")\n" + ind + "print(l, l[" + fmt.Sprint(g.r.IntN(9)-4) + "])\n"
 	}
 	return ind + "print(f(" + fmt.Sprint(g.r.IntN(20)) + ", " + g.expr(0) + "))\n"
 }

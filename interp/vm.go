@@ -74,6 +74,8 @@ const (
 	opRet      // return R[A]
 	opRetK     // return K[C]
 	opIndex    // R[A] = R[B][R[C]]
+	opIndexI   // R[A] = R[B][C]
+	opAppend   // R[B].append(R[C]); R[A] = nil
 	opSetIndex // R[A][R[B]] = R[C]
 	opEval     // R[A] = evals[C]()
 	opExec     // execs[C](), and the break, continue or return it ends with
@@ -369,6 +371,41 @@ func (m *machine) hot() {
 			}
 			pc = int(in.c)
 			continue
+		case opIndex, opIndexI: // a list's element: the loop's x = l[i]
+			l, ok := regs[in.b].v.(*List)
+			if !ok {
+				break
+			}
+			k := cell{intTag, uint64(int64(in.c))}
+			if in.op == opIndex {
+				k = regs[in.c]
+			}
+			i, ok := l.slot(k)
+			if !ok {
+				break
+			}
+			regs[in.a] = l.cellAt(i)
+			pc++
+			continue
+		case opIterNext: // the next element of a list not changed since the loop began
+			it, ok := regs[in.a].v.(*vmIter)
+			if !ok || it.list == nil {
+				break
+			}
+			li := it.list
+			if li.l.version != li.version || li.l.Len() != li.n {
+				break // the general path's error
+			}
+			if li.i >= li.n {
+				pc = int(in.c)
+				continue
+			}
+			if in.b != noReg {
+				regs[in.b] = li.l.cellAt(li.i)
+			}
+			li.i++
+			pc++
+			continue
 		case opCallG, opCall:
 			f := regs[in.a].v
 			if in.op == opCallG {
@@ -552,10 +589,10 @@ func (m *machine) step(in instr) error {
 		m.ret(x)
 	case opRetK:
 		m.ret(m.fn.vm.consts[in.c])
-	case opIndex:
+	case opIndex, opIndexI:
 		x, k, err := m.operands(in, info)
 		if err == nil {
-			x, err = th.index1(x, k, info.pos)
+			x, err = th.index1(x, k, &info.pos)
 		}
 		if err != nil {
 			return err
@@ -563,6 +600,8 @@ func (m *machine) step(in instr) error {
 		m.set(in.a, x)
 	case opSetIndex:
 		return m.setIndex(in, info)
+	case opAppend:
+		return m.append(in, info)
 	case opEval:
 		x, err := m.fn.vm.evals[in.c](th, m.fr)
 		if err != nil {
@@ -602,7 +641,7 @@ func (m *machine) operands(in instr, info *vmInfo) (x, y cell, err error) {
 		return x, y, err
 	}
 	switch in.op {
-	case opAddI:
+	case opAddI, opIndexI:
 		return x, intCell(int64(in.c)), nil
 	case opArithK:
 		return x, m.fn.vm.consts[in.c], nil
@@ -818,6 +857,45 @@ func (m *machine) iterNext(in instr, info *vmInfo) error {
 		m.regs[in.b] = v
 	}
 	m.pc++
+	return nil
+}
+
+// append is x.append(v) (vm_compile.go's appendCall): a list's append
+// without a method call, anything else's append method called.
+func (m *machine) append(in instr, info *vmInfo) error {
+	th := m.th
+	x, err := m.operand(int(in.b), info.x)
+	if err != nil {
+		return err
+	}
+	v, err := m.operand(int(in.c), info.y)
+	if err != nil {
+		return err
+	}
+	if x, err = th.mat(x); err != nil {
+		return th.errorAt(info.x.Start(), err)
+	}
+	if err := th.step(); err != nil {
+		return th.errorAt(info.pos, err)
+	}
+	var r Value = Nil
+	if l, ok := x.v.(*List); ok {
+		if err := l.appendCell(th, v); err != nil {
+			return th.errorAt(info.pos, fmt.Errorf("list.append: %w", err))
+		}
+	} else {
+		attr := info.call.Fun.(*ast.AttrExpr)
+		f, err := getAttr(th, x.box(), "append")
+		if err != nil {
+			return th.errorAt(attr.Name.Pos, err)
+		}
+		th.lastPos = &info.pos
+		a := &Args{Pos: info.pos, Positional: []Value{v.box()}, exprs: info.call.Args}
+		if r, err = th.call(f, a); err != nil {
+			return th.errorAt(info.pos, nameFreed(err, info.call.Args, a.Positional))
+		}
+	}
+	m.set(in.a, cell{v: r})
 	return nil
 }
 

@@ -409,10 +409,18 @@ func (b *vmBuilder) exprTo(e ast.Expr, dst int, mat bool) {
 			b.emit(opMove, dst, r, 0, vmInfo{})
 			return
 		}
+		if b.appendCall(e, dst) {
+			return
+		}
 	case *ast.IndexExpr:
 		if !e.Slices() && len(e.Indices) == 1 {
-			x, k := b.valueReg(e.X, true), b.valueReg(e.Indices[0], true)
-			b.emit(opIndex, dst, x, k, vmInfo{pos: e.Lbrack, x: e.X, y: e.Indices[0]})
+			info := vmInfo{pos: e.Lbrack, x: e.X, y: e.Indices[0]}
+			x := b.valueReg(e.X, true)
+			if k, _, ok := intLiteral(e.Indices[0]); ok && k <= math.MaxInt32 {
+				b.emit(opIndexI, dst, x, int(k), info) // l[0]: the index in the instruction
+				return
+			}
+			b.emit(opIndex, dst, x, b.valueReg(e.Indices[0], true), info)
 			return
 		}
 	}
@@ -531,6 +539,20 @@ func (b *vmBuilder) call(e *ast.CallExpr) (int, bool) {
 	}
 	b.top = a + 1
 	return a, true
+}
+
+// appendCall compiles x.append(v), the loop's way of building a list,
+// into dst (opAppend) when v is pure: the closures evaluate v after they
+// look the method up, and only a pure v cannot tell the difference.
+func (b *vmBuilder) appendCall(e *ast.CallExpr, dst int) bool {
+	a, ok := e.Fun.(*ast.AttrExpr)
+	if !ok || a.Name.Name != "append" || len(e.Args) != 1 || len(e.Kwargs) > 0 || !pureExpr(e.Args[0]) {
+		return false
+	}
+	x := b.valueReg(a.X, false)
+	v := b.valueReg(e.Args[0], true)
+	b.emit(opAppend, dst, x, v, vmInfo{pos: e.Lparen, x: a.X, y: e.Args[0], call: e})
+	return true
 }
 
 // pureExpr reports whether evaluating e runs no script code and binds

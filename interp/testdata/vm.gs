@@ -183,3 +183,28 @@ fn down(n) {
     return 1 + down(n + 1)           ### "call stack too deep"
 }
 down(0)
+---
+// x.append and x[k] as instructions: lists, dicts, negative and literal indices
+fn f() {
+    let l = []
+    let d = {0: "zero", "k": 2}
+    for i in range(3) { l.append(i * 2) }
+    l.append(arange(2) + 1)
+    return [l[0], l[-2], l[1 + 1], d[0], d["k"], len(l)]
+}
+print(f())                           //> [0, 4, 4, "zero", 2, 4]
+---
+fn f(s) {
+    s.append(1)                      ### "string has no attribute append|has no"
+}
+f("abc")
+---
+fn f(l) {
+    return l[3]                      ### "index 3 out of range"
+}
+f([1, 2])
+---
+fn f(d) {
+    return d[7]                      ### "key 7 not in dict"
+}
+f({1: 2})
