@@ -40,4 +40,3 @@ func TestKernelBuiltinsMatchTheChecker(t *testing.T) {
 		}
 	}
 }
-
