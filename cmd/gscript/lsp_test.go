@@ -1,0 +1,66 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestLSPUsage: gscript lsp takes no arguments but --stdio.
+func TestLSPUsage(t *testing.T) {
+	code, _, stderr := gscript(t, "", "lsp", "--port", "1")
+	if code != 2 || !strings.Contains(stderr, "lsp takes no arguments but --stdio") {
+		t.Fatalf("status %d, stderr %q", code, stderr)
+	}
+}
+
+// TestNeovim opens a script with an error in Neovim (headless, its own
+// LSP client, attached to the built gscript lsp) and checks that the
+// diagnostic arrives and a hover answers. It skips where nvim is absent
+// (.ci/run installs Debian's neovim).
+func TestNeovim(t *testing.T) {
+	nvim, err := exec.LookPath("nvim")
+	if err != nil {
+		t.Skip("nvim is not installed (apt-get install neovim): the editor end-to-end test skips")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "gscript")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	script := filepath.Join(dir, "err.gs")
+	if err := os.WriteFile(script, []byte("let x = 1\nprint(y)\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	init, err := filepath.Abs("testdata/nvim/init.lua")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "out.txt")
+	cmd := exec.Command(nvim, "--headless", "--clean", "-u", init, script)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GSCRIPT_BIN="+bin, "GSCRIPT_NVIM_OUT="+out, "HOME="+dir, "XDG_STATE_HOME="+dir)
+	done := make(chan error, 1)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err = <-done:
+	case <-time.After(60 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("nvim did not finish in 60 s")
+	}
+	got, rerr := os.ReadFile(out)
+	if err != nil || rerr != nil {
+		t.Fatalf("nvim: %v; its output: %v %q", err, rerr, got)
+	}
+	for _, want := range []string{"diagnostic 1:6 undefined: y\n", "hover ```gscript print(values...", "\ndone\n"} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("nvim wrote %q, want %q in it", got, want)
+		}
+	}
+}
