@@ -18,8 +18,9 @@ func TestLSPUsage(t *testing.T) {
 }
 
 // TestNeovim opens a script with an error in Neovim (headless, its own
-// LSP client, attached to the built gscript lsp) and checks that the
-// diagnostic arrives and a hover answers. It skips where nvim is absent
+// LSP client attached to the built gscript lsp by the snippet of
+// docs/editors/nvim.lua) and checks that the diagnostic arrives and a
+// hover answers. It skips where nvim is absent
 // (.ci/run installs Debian's neovim).
 func TestNeovim(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
@@ -35,14 +36,15 @@ func TestNeovim(t *testing.T) {
 	if err := os.WriteFile(script, []byte("let x = 1\nprint(y)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	init, err := filepath.Abs("testdata/nvim/init.lua")
-	if err != nil {
-		t.Fatal(err)
+	init, err1 := filepath.Abs("testdata/nvim/init.lua")
+	snippet, err2 := filepath.Abs("../../docs/editors/nvim.lua")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
 	}
 	out := filepath.Join(dir, "out.txt")
 	cmd := exec.Command(nvim, "--headless", "--clean", "-u", init, script)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GSCRIPT_BIN="+bin, "GSCRIPT_NVIM_OUT="+out, "HOME="+dir, "XDG_STATE_HOME="+dir)
+	cmd.Env = append(os.Environ(), "PATH="+dir+string(os.PathListSeparator)+os.Getenv("PATH"), "GSCRIPT_SNIPPET="+snippet, "GSCRIPT_NVIM_OUT="+out, "HOME="+dir, "XDG_STATE_HOME="+dir)
 	done := make(chan error, 1)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -58,7 +60,7 @@ func TestNeovim(t *testing.T) {
 	if err != nil || rerr != nil {
 		t.Fatalf("nvim: %v; its output: %v %q", err, rerr, got)
 	}
-	for _, want := range []string{"diagnostic 1:6 undefined: y\n", "hover ```gscript print(values...", "\ndone\n"} {
+	for _, want := range []string{"filetype gscript\n", "diagnostic 1:6 undefined: y\n", "hover ```gscript print(values...", "\ndone\n"} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("nvim wrote %q, want %q in it", got, want)
 		}

@@ -1,10 +1,11 @@
--- Neovim's own LSP client attached to `gscript lsp`, headless, for
--- TestNeovim (lsp_test.go): open the file given on the command line,
--- wait for the server's diagnostics, ask for a hover, write both to
--- $GSCRIPT_NVIM_OUT and quit. Written for Neovim 0.7 (Debian 12's):
--- vim.lsp.start_client and buf_attach_client, as vim.lsp.start is 0.8's.
+-- TestNeovim's init (lsp_test.go): the snippet of docs/editors/nvim.lua
+-- ($GSCRIPT_SNIPPET, with the built gscript first on $PATH) attaches
+-- Neovim's own LSP client to `gscript lsp` for the file given on the
+-- command line; this waits for the server's diagnostics, asks for a
+-- hover, writes both to $GSCRIPT_NVIM_OUT and quits. Neovim 0.7 (Debian
+-- 12's) and later.
 local out = assert(os.getenv("GSCRIPT_NVIM_OUT"))
-local bin = assert(os.getenv("GSCRIPT_BIN"))
+dofile(assert(os.getenv("GSCRIPT_SNIPPET")))
 local lines = {}
 
 local function finish(status)
@@ -18,10 +19,7 @@ end
 vim.api.nvim_create_autocmd("VimEnter", {
   callback = function()
     local buf = vim.api.nvim_get_current_buf()
-    local id = vim.lsp.start_client({ name = "gscript", cmd = { bin, "lsp" }, root_dir = vim.fn.getcwd() })
-    if not id or not vim.lsp.buf_attach_client(buf, id) then
-      return finish("error: the client did not start")
-    end
+    table.insert(lines, "filetype " .. vim.bo[buf].filetype)
     if not vim.wait(20000, function() return #vim.diagnostic.get(buf) > 0 end, 50) then
       return finish("error: no diagnostics arrived")
     end
@@ -35,7 +33,7 @@ vim.api.nvim_create_autocmd("VimEnter", {
         table.insert(lines, "hover " .. r.result.contents.value:gsub("\n", " "))
       end
     end
-    vim.lsp.stop_client(id)
+    vim.lsp.stop_client(vim.lsp.get_active_clients())
     finish("done")
   end,
 })
