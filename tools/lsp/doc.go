@@ -54,14 +54,23 @@
 //     text. The range of a diagnostic is the token at its position (a
 //     name, number or string, else one character).
 //   - Incremental parsing (parse.go) splits the source at the newlines
-//     that end top-level statements, found by the scanner (syntax.Tokens,
-//     a tenth of the parser's cost), and keeps each chunk's statements by
-//     its text; a reused chunk's positions are shifted to where it now
-//     stands. The result equals syntax.Parse's, positions and errors
-//     included (TestIncrementalParseIsParse, over every script of the
-//     repository). Where the scanner finds an error or the brackets do
-//     not match, the rest of the file from the last sound boundary is one
-//     chunk, since the parser's recovery decides the statements there.
+//     that end top-level statements outside all brackets, found by the
+//     scanner (syntax.Tokens, a tenth of the parser's cost), and keeps
+//     each chunk's statements by its text; a reused chunk's positions are
+//     shifted to where it now stands. After an edit only the chunks
+//     around it are scanned again: the scanner keeps no state across such
+//     a newline, so the rest scans as it did. The result equals
+//     syntax.Parse's, positions and errors included
+//     (TestIncrementalParseIsParse over every script of the repository,
+//     TestResplitIsSplit over runs of edits). What keeps it equal: no
+//     chunk starts at an else or a catch (the parser words their errors
+//     by the statement before, and a catch after a try's newline is
+//     that try's); errors are merged in file order and truncated as Parse
+//     does, a chunk's own "too many errors: N more" counted in; a source
+//     the scanner finds an error in, one with a byte-order mark, and one
+//     over the size limit are parsed whole; where brackets stop
+//     matching, the rest of the file is one chunk, as the parser's
+//     recovery decides the statements there.
 //   - Names are resolved by an index of the server's own (index.go,
 //     walk.go) with the language's scope rules, for host and kernel code
 //     alike: the checker's slots exist for host names only. Kernel

@@ -2,7 +2,11 @@ package lsp
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
+	"slices"
+	"sort"
+	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/syntax"
@@ -14,8 +18,10 @@ import (
 // to parse a 5000-line file on every keystroke, and the scanner that
 // finds the statements' ends costs a tenth of that.
 type parser struct {
-	name  string // the file name the cached positions carry
-	cache map[string][]*chunk
+	name   string // the file name the cached positions carry
+	cache  map[string][]*chunk
+	src    []byte // the source last split, and where its chunks start
+	bounds []int
 }
 
 // chunk is the parse of one run of whole lines holding top-level
@@ -34,16 +40,16 @@ func newParser() *parser { return &parser{cache: map[string][]*chunk{}} }
 // size limit is parsed whole: its statements' ends are not to be trusted.
 func (p *parser) parse(name string, src []byte) (*ast.File, ast.ErrorList) {
 	if name != p.name {
-		p.name, p.cache = name, map[string][]*chunk{}
+		p.name, p.cache, p.src = name, map[string][]*chunk{}, nil
 	}
-	bounds, ok := split(name, src)
+	bounds, ok := p.split(src)
 	if !ok {
 		p.cache = map[string][]*chunk{}
 		f, err := syntax.Parse(name, src)
 		return f, asErrors(err)
 	}
 	f := &ast.File{Name: name}
-	var errs ast.ErrorList
+	var lists []ast.ErrorList
 	next := map[string][]*chunk{}
 	line := 0
 	for i, start := range bounds {
@@ -56,13 +62,50 @@ func (p *parser) parse(name string, src []byte) (*ast.File, ast.ErrorList) {
 		c.rebase(start, line)
 		next[string(part)] = append(next[string(part)], c)
 		f.Stmts = append(f.Stmts, c.stmts...)
-		errs = append(errs, c.errs...)
+		lists = append(lists, c.errs)
 		line += bytes.Count(part, []byte{'\n'})
 	}
 	p.cache = next // statements no longer in the document are forgotten
-	errs.Sort()
-	errs.Truncate(ast.MaxErrors)
-	return f, errs
+	return f, mergeErrors(lists)
+}
+
+// mergeErrors is the error list of the whole file from its chunks'
+// lists, in file order: the first MaxErrors errors and "too many
+// errors: N more" at the first one dropped, as Parse truncates. A chunk's
+// own list may end in such an entry (it had more errors than the
+// limit); its N counts too.
+func mergeErrors(lists []ast.ErrorList) ast.ErrorList {
+	var out ast.ErrorList
+	total := 0
+	var dropped *ast.Error // the first error past the limit, or the entry standing for it
+	for _, l := range lists {
+		for _, e := range l {
+			n := 1
+			if more, ok := moreErrors(e); ok {
+				n = more
+			}
+			switch {
+			case n == 1 && len(out) < ast.MaxErrors && dropped == nil:
+				out = append(out, e)
+			case dropped == nil:
+				dropped = e
+			}
+			total += n
+		}
+	}
+	if dropped != nil {
+		out = append(out, &ast.Error{Pos: dropped.Pos, Msg: fmt.Sprintf("too many errors: %d more", total-len(out))})
+	}
+	return out
+}
+
+// moreErrors reads the count of a "too many errors: N more" entry.
+func moreErrors(e *ast.Error) (int, bool) {
+	var n int
+	if _, err := fmt.Sscanf(e.Msg, "too many errors: %d more", &n); err != nil || !strings.HasPrefix(e.Msg, "too many errors: ") {
+		return 0, false
+	}
+	return n, true
 }
 
 // take is a cached chunk of this text, taken out of the cache so that a
@@ -128,6 +171,92 @@ func shifted(p ast.Pos, dOff, dLine int) ast.Pos {
 	return p
 }
 
+// split is the chunks' starts in src: the last split's, with only the
+// chunks around the edit since scanned again where that is sound, else
+// split's of the whole source.
+func (p *parser) split(src []byte) ([]int, bool) {
+	bounds, ok := p.resplit(src)
+	if !ok {
+		bounds, ok = split(p.name, src)
+	}
+	p.src, p.bounds = nil, nil
+	if ok {
+		p.src, p.bounds = src, bounds
+	}
+	return bounds, ok
+}
+
+// maxResplit bounds the sources resplit takes: scanning a region alone
+// cannot see the scanner's limit on a whole file's tokens, which no
+// source this size reaches.
+const maxResplit = 1 << 20
+
+// resplit scans src from the start of the chunk the edit since p.src
+// begins in to a chunk start after the edit, and keeps the other starts
+// (shifted past the edit). A chunk start is a newline that ends a
+// statement outside all brackets, where the scanner keeps no state, so
+// what follows scans as it did. The region grows to the end of the file
+// when its scan does not end on such a newline.
+func (p *parser) resplit(src []byte) ([]int, bool) {
+	old := p.src
+	if old == nil || len(src) > maxResplit || bytes.HasPrefix(src, []byte("\uFEFF")) {
+		return nil, false
+	}
+	if bytes.Equal(old, src) {
+		return p.bounds, true
+	}
+	pre := commonPrefix(old, src)
+	suf := commonPrefix(reversed(old[pre:]), reversed(src[pre:]))
+	delta := len(src) - len(old)
+	i := sort.SearchInts(p.bounds, pre+1) - 1 // the last start at or before the edit
+	start := p.bounds[i]
+	if start > 0 && (bytes.HasPrefix(src[start:], []byte("#!")) || bytes.HasPrefix(src[start:], []byte("\uFEFF"))) {
+		return nil, false // the scanner reads these so only at the file's start
+	}
+	for j := sort.SearchInts(p.bounds, len(old)-suf); ; j++ {
+		end := len(src)
+		if j < len(p.bounds) && p.bounds[j] > start {
+			end = p.bounds[j] + delta
+		} else if j < len(p.bounds) {
+			continue
+		}
+		inner, ok := splitRegion(p.name, src[start:end], start == 0, end == len(src))
+		if !ok && end < len(src) {
+			continue
+		}
+		if !ok {
+			return nil, false
+		}
+		out := slices.Clone(p.bounds[:i])
+		if start == 0 || start < len(src) {
+			out = append(out, start)
+		}
+		for _, b := range inner {
+			out = append(out, start+b)
+		}
+		for _, b := range p.bounds[min(j, len(p.bounds)):] {
+			out = append(out, b+delta)
+		}
+		return out, true
+	}
+}
+
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+func reversed(b []byte) []byte {
+	out := make([]byte, len(b))
+	for i, c := range b {
+		out[len(b)-1-i] = c
+	}
+	return out
+}
+
 // split finds where top-level statements start: after each newline that
 // ends a statement outside all brackets, as the scanner inserts them.
 // It reports false where the scanner found an error or the source is one
@@ -136,30 +265,54 @@ func split(name string, src []byte) ([]int, bool) {
 	if bytes.HasPrefix(src, []byte("\uFEFF")) || len(src) > syntax.MaxSourceBytes {
 		return nil, false
 	}
-	toks, err := syntax.Tokens(name, src)
+	inner, ok := splitRegion(name, src, true, true)
+	return append([]int{0}, inner...), ok
+}
+
+// splitRegion is the chunk starts inside region (its own start aside),
+// scanned alone; first says that region starts the file. A region that does not end the file must end on a
+// statement's newline outside all brackets, else ok is false; one that
+// does ends where brackets stop matching, the parser's recovery
+// deciding the statements after.
+func splitRegion(name string, region []byte, first, atEOF bool) (bounds []int, ok bool) {
+	toks, err := syntax.Tokens(name, region)
 	if err != nil {
 		return nil, false
 	}
-	bounds := []int{0}
+	if !first && joinsPrevious(toks, 0) {
+		return nil, false // the edit made the region's start no chunk start
+	}
 	var open []string // the closing brackets expected, innermost last
-	for _, t := range toks {
+	endsClean := false
+	for i, t := range toks {
+		endsClean = t.Kind == syntax.EOF && endsClean
 		switch {
 		case t.Kind == syntax.DictOpen || t.Kind == syntax.Punct && (t.Text == "(" || t.Text == "[" || t.Text == "{"):
 			open = append(open, closing[t.Text])
 		case t.Kind == syntax.Punct && (t.Text == ")" || t.Text == "]" || t.Text == "}"):
 			if len(open) == 0 || open[len(open)-1] != t.Text {
-				// Where brackets do not match, the parser's recovery decides
-				// where statements end: the rest is one chunk.
-				return bounds, true
+				return bounds, atEOF
 			}
 			open = open[:len(open)-1]
 		case t.Kind == syntax.Term && t.Text == "\n" && len(open) == 0:
-			if off := t.Pos.Offset; off < len(src) && src[off] == '\n' && off+1 < len(src) {
+			off := t.Pos.Offset
+			if off < len(region) && region[off] == '\n' && off+1 < len(region) && !joinsPrevious(toks, i+1) {
 				bounds = append(bounds, off+1)
 			}
+			endsClean = off == len(region)-1
 		}
 	}
-	return bounds, true
+	return bounds, atEOF || endsClean
+}
+
+// joinsPrevious reports whether the first token from toks[i] on that is
+// no comment is else or catch: the parser words its error by the
+// statement before (put else on the line of the closing }), and reads a
+// catch after a try's newline as that try's, so no chunk starts there.
+func joinsPrevious(toks []syntax.Token, i int) bool {
+	for ; i < len(toks) && toks[i].Kind == syntax.Comment; i++ {
+	}
+	return i < len(toks) && toks[i].Kind == syntax.Keyword && (toks[i].Text == "else" || toks[i].Text == "catch")
 }
 
 var closing = map[string]string{"(": ")", "[": "]", "{": "}"}

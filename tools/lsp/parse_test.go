@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -74,5 +75,60 @@ func TestIncrementalParseReuses(t *testing.T) {
 	}
 	if got := f2.Stmts[2].Start(); got.Line != 6 || got.Offset != strings.Index(src, "fn c")+3 {
 		t.Errorf("the moved statement starts at %v (offset %d)", got, got.Offset)
+	}
+}
+
+// TestResplitIsSplit applies a run of edits (characters, newlines,
+// brackets, whole lines, deletions, at pseudo-random places) to scripts
+// and checks after each that the incremental split and parse are the
+// whole file's. The edits keep strings closed (one that is not makes
+// every later scan fail, and nothing is split); a #! line and a byte
+// order mark, which the scanner reads only at the file's start, are
+// inserted at a chunk's start at the end.
+func TestResplitIsSplit(t *testing.T) {
+	inserts := []string{"x", "\n", "(", ")", "{", "}", "]", "\"s\"", "// c\n", "let q = 1\n", "}\nelse {\n", "else {\n}\n", "catch e {\n}\n", "fn f() {\n", " ", "."}
+	seed := uint32(1)
+	rnd := func(n int) int {
+		seed = seed*1664525 + 1013904223
+		return int(seed>>8) % n
+	}
+	scripts := repoScripts(t)
+	resplit, sound := 0, 0 // edits that resplit took, and that it could have
+	for _, name := range []string{"../../examples/nbody.gs", "../../examples/heat.gs", "../../bench/launch.gs"} {
+		src := string(scripts[name])
+		p := newParser()
+		sameParse(t, p, name, []byte(src))
+		for range 150 {
+			at := rnd(len(src) + 1)
+			if rnd(2) == 0 { // the start of a line, where chunks start
+				at = strings.LastIndexByte(src[:at], '\n') + 1
+			}
+			if cut := min(len(src), at+1+rnd(8)); rnd(3) == 0 && at < len(src) && !strings.Contains(src[at:cut], "\"") {
+				src = src[:at] + src[cut:]
+			} else {
+				src = src[:at] + inserts[rnd(len(inserts))] + src[at:]
+			}
+			bounds, ok := p.resplit([]byte(src))
+			want, wok := split(name, []byte(src))
+			if ok && (!wok || !slices.Equal(bounds, want)) {
+				t.Fatalf("%s: resplit %v, split %v %v of\n%s", name, bounds, want, wok, src)
+			}
+			if ok {
+				resplit++
+			}
+			if wok && p.src != nil {
+				sound++ // the edit of a file that scans to one that scans
+			}
+			sameParse(t, p, name, []byte(src))
+		}
+	}
+	if resplit < sound*9/10 || sound < 100 {
+		t.Errorf("resplit took %d of %d edits", resplit, sound)
+	}
+	for _, start := range []string{"#!x\n", "\uFEFF"} {
+		p := newParser()
+		src := "let a = 1\nlet b = 2\n"
+		sameParse(t, p, "t.gs", []byte(src))
+		sameParse(t, p, "t.gs", []byte(strings.Replace(src, "let b", start+"let b", 1)))
 	}
 }
