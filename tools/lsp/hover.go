@@ -40,6 +40,10 @@ func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	md := d.describe(r)
+	if m, st := d.an.memberDecl(r); st != nil {
+		src, _ := s.readFile(m.path)
+		md = code(importedHeader(string(src), st)) + "from " + m.path
+	}
 	if md == "" {
 		return nil, nil
 	}
@@ -107,10 +111,12 @@ func (d *document) declText(sym *symbol) string {
 	case *ast.FuncDecl:
 		return header(src, n.Pos, n.Body)
 	case *ast.StructDecl:
-		if sym.kind == "struct" && n.End.IsValid() && n.End.Offset < len(src) {
+		switch {
+		case sym.kind == "field":
+			return sym.parent.name + "." + fieldText(sym, n)
+		case n.End.IsValid() && n.End.Offset < len(src):
 			return src[n.Pos.Offset : n.End.Offset+1]
 		}
-		return fmt.Sprintf("%s.%s", sym.parent.name, d.lineFrom(sym.def.Pos))
 	}
 	if sym.kind == "param" {
 		if sym.typ == nil {
@@ -119,6 +125,30 @@ func (d *document) declText(sym *symbol) string {
 		return sym.name + ": " + typeString(sym.typ)
 	}
 	return d.lineFrom(sym.decl.Start())
+}
+
+// fieldText is a field's declaration, name: T.
+func fieldText(sym *symbol, st *ast.StructDecl) string {
+	for _, f := range st.Fields {
+		if f.Name == sym.def {
+			return f.Name.Name + ": " + typeString(f.Type)
+		}
+	}
+	return sym.name
+}
+
+// importedHeader is a declaration of an imported file, src, as written:
+// a header for fn, kernel and func, else its first line.
+func importedHeader(src string, st ast.Stmt) string {
+	switch n := st.(type) {
+	case *ast.FnDecl:
+		return header(src, n.Pos, n.Body)
+	case *ast.KernelDecl:
+		return header(src, n.Pos, n.Body)
+	case *ast.FuncDecl:
+		return header(src, n.Pos, n.Body)
+	}
+	return (&document{text: newText(src)}).lineFrom(st.Start())
 }
 
 // header is the text of a declaration up to its body, white space runs

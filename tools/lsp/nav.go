@@ -17,21 +17,31 @@ func (s *Server) definition(_ context.Context, params json.RawMessage) (any, err
 	if r.sym != nil {
 		return d.location(r.sym.def), nil
 	}
-	x := d.an.idx.member[r.id]
-	if x == nil {
-		return nil, nil // a builtin: no source to go to
+	if m, st := d.an.memberDecl(r); st != nil {
+		id, _ := declName(st)
+		return s.fileLocation(m.path, id), nil
 	}
-	xr := d.an.idx.at(x.Pos.Offset)
+	return nil, nil // a builtin: no source to go to
+}
+
+// memberDecl is the top-level declaration in an imported file that the
+// name util.name (or launch util.k) at r names, and that file.
+func (a *analysis) memberDecl(r *ref) (*imported, ast.Stmt) {
+	x := a.idx.member[r.id]
+	if x == nil {
+		return nil, nil
+	}
+	xr := a.idx.at(x.Pos.Offset)
 	if xr == nil || xr.sym == nil || xr.sym.kind != "import" {
 		return nil, nil
 	}
-	m := d.an.imports[xr.sym.decl.(*ast.ImportStmt)]
+	m := a.imports[xr.sym.decl.(*ast.ImportStmt)]
 	if m == nil {
 		return nil, nil
 	}
 	for _, st := range m.file.Stmts {
 		if id, _ := declName(st); id != nil && id.Name == r.id.Name {
-			return s.fileLocation(m.path, id), nil
+			return m, st
 		}
 	}
 	return nil, nil

@@ -120,6 +120,8 @@ func testHover(t *testing.T, c *client, uri string) {
 		{18, 34, "dtype `f32`, shape `[N, 2]`"},            // an array's declared dtype and shape
 		{18, 13, "fn double(x)"},                           // a fn's header
 		{2, 9, "struct Particle { pos: vec3, mass: f32 }"}, // a struct
+		{10, 12, "Particle.mass: f32"},                     // a field
+		{18, 25, "fn scale(x)"},                            // an import's fn
 	} {
 		if got := hoverText(t, c, uri, tc.line, tc.char); !strings.Contains(got, tc.want) {
 			t.Errorf("hover at %d:%d: %q, want it to contain %q", tc.line, tc.char, got, tc.want)
