@@ -300,3 +300,21 @@ func testRobust(t *testing.T, c *client, uri string) {
 	c.send(0, "$/cancelRequest", json.RawMessage(`{"id": 1}`))
 	c.send(0, "workspace/didChangeConfiguration", map[string]any{})
 }
+
+// TestExitStatus: exit without shutdown ends with status 1, as does the
+// client closing the server's stdin; notifications before initialize
+// are dropped without a reply.
+func TestExitStatus(t *testing.T) {
+	c := startServer(t)
+	c.send(0, "textDocument/didOpen", DidOpenTextDocumentParams{TextDocument: TextDocumentItem{URI: "file:///a.gs", Text: "x"}})
+	c.send(0, "exit", nil)
+	if code := <-c.status; code != 1 {
+		t.Errorf("exit without shutdown: status %d, want 1", code)
+	}
+	c = startServer(t)
+	c.result("initialize", map[string]any{"capabilities": map[string]any{}}, new(any))
+	c.w.Close()
+	if code := <-c.status; code != 1 {
+		t.Errorf("stdin closed: status %d, want 1", code)
+	}
+}
