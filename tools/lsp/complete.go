@@ -89,6 +89,7 @@ func (s *Server) nameItems(a *analysis, off int) []CompletionItem {
 	sc := a.idx.scopeAt(off)
 	items := a.idx.inScope(sc, off)
 	if sc.device {
+		items = append(items, plain(words.KernelKeywords, kindKeyword)...) // first: a keyword is no function
 		return append(items, plain(words.Kernel(), kindFunction)...)
 	}
 	items = append(items, plain(syntax.Keywords(), kindKeyword)...)

@@ -63,8 +63,11 @@ func (d *document) describe(r *ref) string {
 	}
 	sym := r.sym
 	text := code(d.declText(sym))
-	if t := d.an.typeOf(sym); t != "" && sym.device && sym.kind != "func" {
-		text += fmt.Sprintf("%s %s: `%s`", sym.kind, sym.name, t)
+	if t := d.an.typeOf(sym); t != "" && sym.device && sym.kind != "func" && sym.typ == nil {
+		text += fmt.Sprintf("%s %s: `%s`", sym.kind, sym.name, t) // a parameter's type is in its declaration
+	}
+	if im, ok := sym.decl.(*ast.ImportStmt); ok && sym.kind == "import" {
+		text += "loads " + importPath(d.path, im.Path)
 	}
 	if a, ok := sym.decl.(*ast.ArrayDecl); ok && sym.kind == "array" {
 		text += fmt.Sprintf("dtype `%s`, shape `[%s]`", a.DType.Name, bracketText(d.text.src, a.DType.Pos.Offset))

@@ -122,6 +122,7 @@ func testHover(t *testing.T, c *client, uri string) {
 		{2, 9, "struct Particle { pos: vec3, mass: f32 }"}, // a struct
 		{10, 12, "Particle.mass: f32"},                     // a field
 		{18, 25, "fn scale(x)"},                            // an import's fn
+		{0, 9, "loads " + filepath.Join(filepath.Dir(uriPath(uri)), "lib", "util.gs")}, // an import: the file it loads
 	} {
 		if got := hoverText(t, c, uri, tc.line, tc.char); !strings.Contains(got, tc.want) {
 			t.Errorf("hover at %d:%d: %q, want it to contain %q", tc.line, tc.char, got, tc.want)
