@@ -65,12 +65,17 @@
 //     TestResplitIsSplit over runs of edits). What keeps it equal: no
 //     chunk starts at an else or a catch (the parser words their errors
 //     by the statement before, and a catch after a try's newline is
-//     that try's); errors are merged in file order and truncated as Parse
+//     that try's), nor at a #! line or a byte-order mark (read as such
+//     only at a file's start), and none ends after a line whose string is
+//     cut off (the scanner's message depends on whether anything
+//     follows); errors are merged in file order and truncated as Parse
 //     does, a chunk's own "too many errors: N more" counted in; a source
-//     the scanner finds an error in, one with a byte-order mark, and one
-//     over the size limit are parsed whole; where brackets stop
-//     matching, the rest of the file is one chunk, as the parser's
-//     recovery decides the statements there.
+//     the scanner stops in (a size or nesting limit) and one with a
+//     byte-order mark are parsed whole; where brackets stop matching,
+//     the rest of the file is one chunk, as the parser's recovery decides
+//     the statements there. Other scanner errors (a bad character, a
+//     quote typed and not yet closed) leave the statements' ends where
+//     they were, so typing a string stays incremental.
 //   - Names are resolved by an index of the server's own (index.go,
 //     walk.go) with the language's scope rules, for host and kernel code
 //     alike: the checker's slots exist for host names only. Kernel

@@ -25,7 +25,7 @@ type parser struct {
 }
 
 // chunk is the parse of one run of whole lines holding top-level
-// statements; base is where its positions now count from.
+// statements, its positions shifted to where it now stands.
 type chunk struct {
 	stmts        []ast.Stmt
 	errs         ast.ErrorList
@@ -35,16 +35,14 @@ type chunk struct {
 func newParser() *parser { return &parser{cache: map[string][]*chunk{}} }
 
 // parse is syntax.Parse of src, the same tree and errors, from the cache
-// where it can. A source the scanner finds an error in (an unterminated
-// string, a bad character), one with a byte-order mark or one over the
-// size limit is parsed whole: its statements' ends are not to be trusted.
+// where it can. A source with a byte-order mark, or one the scanner
+// stops in (a size or nesting limit), is parsed whole.
 func (p *parser) parse(name string, src []byte) (*ast.File, ast.ErrorList) {
 	if name != p.name {
 		p.name, p.cache, p.src = name, map[string][]*chunk{}, nil
 	}
 	bounds, ok := p.split(src)
 	if !ok {
-		p.cache = map[string][]*chunk{}
 		f, err := syntax.Parse(name, src)
 		return f, asErrors(err)
 	}
@@ -210,8 +208,8 @@ func (p *parser) resplit(src []byte) ([]int, bool) {
 	delta := len(src) - len(old)
 	i := sort.SearchInts(p.bounds, pre+1) - 1 // the last start at or before the edit
 	start := p.bounds[i]
-	if start > 0 && (bytes.HasPrefix(src[start:], []byte("#!")) || bytes.HasPrefix(src[start:], []byte("\uFEFF"))) {
-		return nil, false // the scanner reads these so only at the file's start
+	if start > 0 && fileStart(src[start:]) {
+		return nil, false
 	}
 	for j := sort.SearchInts(p.bounds, len(old)-suf); ; j++ {
 		end := len(src)
@@ -276,12 +274,13 @@ func split(name string, src []byte) ([]int, bool) {
 // deciding the statements after.
 func splitRegion(name string, region []byte, first, atEOF bool) (bounds []int, ok bool) {
 	toks, err := syntax.Tokens(name, region)
-	if err != nil {
+	if err != nil && stopsScanner(err) {
 		return nil, false
 	}
 	if !first && joinsPrevious(toks, 0) {
 		return nil, false // the edit made the region's start no chunk start
 	}
+	cut := cutStrings(err)
 	var open []string // the closing brackets expected, innermost last
 	endsClean := false
 	for i, t := range toks {
@@ -296,13 +295,52 @@ func splitRegion(name string, region []byte, first, atEOF bool) (bounds []int, o
 			open = open[:len(open)-1]
 		case t.Kind == syntax.Term && t.Text == "\n" && len(open) == 0:
 			off := t.Pos.Offset
-			if off < len(region) && region[off] == '\n' && off+1 < len(region) && !joinsPrevious(toks, i+1) {
+			if cut[t.Pos.Line] {
+				continue // no chunk may end right after a cut-off string
+			}
+			if off < len(region) && region[off] == '\n' && off+1 < len(region) && !joinsPrevious(toks, i+1) && !fileStart(region[off+1:]) {
 				bounds = append(bounds, off+1)
 			}
 			endsClean = off == len(region)-1
 		}
 	}
 	return bounds, atEOF || endsClean
+}
+
+// stopsScanner reports whether the scanner stopped at one of its limits
+// (size, tokens, list elements, nesting): the rest of the file then has
+// no tokens, where a chunk scanned alone would have them. Other scanner
+// errors (a bad character, a string cut off by its line's end) leave the
+// statements' ends where they were, and each chunk's parse reports them.
+func stopsScanner(err error) bool {
+	for _, e := range asErrors(err) {
+		for _, limit := range []string{"(MaxSourceBytes)", "(MaxTokens)", "(MaxListElems)", "too deeply"} {
+			if strings.Contains(e.Msg, limit) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// fileStart reports whether b starts with what the scanner reads as
+// such only at the start of a file (a #! line, a byte-order mark), so no
+// chunk may start with it.
+func fileStart(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("#!")) || bytes.HasPrefix(b, []byte("\uFEFF"))
+}
+
+// cutStrings are the lines where the scanner found a string cut off by
+// the line's end. Its message depends on what follows ("not terminated",
+// or "end of input" when nothing does), so a chunk must not end there.
+func cutStrings(err error) map[int]bool {
+	lines := map[int]bool{}
+	for _, e := range asErrors(err) {
+		if strings.Contains(e.Msg, "string literal") && (strings.Contains(e.Msg, "not terminated") || strings.Contains(e.Msg, "end of input")) {
+			lines[e.Pos.Line] = true
+		}
+	}
+	return lines
 }
 
 // joinsPrevious reports whether the first token from toks[i] on that is
