@@ -9,11 +9,16 @@ import (
 	"time"
 )
 
-// TestLSPUsage: gscript lsp takes no arguments but --stdio.
+// TestLSPUsage: gscript lsp takes no arguments but --stdio (which VS
+// Code's client passes); a client that closes stdin without shutdown and
+// exit ends it with status 1, as the protocol says.
 func TestLSPUsage(t *testing.T) {
 	code, _, stderr := gscript(t, "", "lsp", "--port", "1")
 	if code != 2 || !strings.Contains(stderr, "lsp takes no arguments but --stdio") {
 		t.Fatalf("status %d, stderr %q", code, stderr)
+	}
+	if code, out, stderr := gscript(t, "", "lsp", "--stdio"); code != 1 || out != "" || stderr != "" {
+		t.Fatalf("stdin closed at once: status %d, stdout %q, stderr %q", code, out, stderr)
 	}
 }
 
