@@ -20,7 +20,8 @@ type analysis struct {
 	types   map[*ast.Ident]string
 	idx     *index
 	imports map[*ast.ImportStmt]*imported
-	parsed  bool // no syntax errors: the tree is whole
+	deps    map[string]bool // every file its imports read, through their imports too
+	parsed  bool            // no syntax errors: the tree is whole
 }
 
 // imported is a file an import loaded: its path and tree, for going to
@@ -40,7 +41,12 @@ func (s *Server) analyze(d *document) *analysis {
 	a := &analysis{file: f, errs: errs, types: map[*ast.Ident]string{}, parsed: len(errs) == 0}
 	c := check.NewChecker(s.predeclared)
 	c.RecordTypes(a.types)
-	ld := &loader{read: s.readFile, byPath: map[string]*loaded{}, byStmt: map[*ast.ImportStmt]*loaded{}}
+	a.deps = map[string]bool{}
+	read := func(path string) ([]byte, error) {
+		a.deps[path] = true
+		return s.readFile(path)
+	}
+	ld := &loader{read: read, byPath: map[string]*loaded{}, byStmt: map[*ast.ImportStmt]*loaded{}}
 	c.SetExports(ld.exports)
 	if len(errs) == 0 {
 		a.errs = ld.load(c, f, []string{d.path})

@@ -51,7 +51,8 @@
 //     the editor and the command never disagree. An error inside an
 //     imported file is shown at the import, its own position in the
 //     message. An import of a file open in the editor reads the editor's
-//     text. The range of a diagnostic is the token at its position (a
+//     text, and the open documents that import a file are checked again
+//     when its text changes or it is closed. The range of a diagnostic is the token at its position (a
 //     name, number or string, else one character).
 //   - Incremental parsing (parse.go) splits the source at the newlines
 //     that end top-level statements outside all brackets, found by the

@@ -231,22 +231,42 @@ func (s *Server) didClose(ctx context.Context, params json.RawMessage) (any, err
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	if _, ok := s.docs[p.TextDocument.URI]; ok {
-		delete(s.docs, p.TextDocument.URI)
-		// A closed document's diagnostics are the client's to forget.
-		s.conn.Notify(ctx, "textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: p.TextDocument.URI, Diagnostics: []Diagnostic{}})
+	d := s.docs[p.TextDocument.URI]
+	if d == nil {
+		return nil, nil
+	}
+	delete(s.docs, d.uri)
+	// A closed document's diagnostics are the client's to forget; the
+	// documents that import it read it from disk again.
+	s.conn.Notify(ctx, "textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Diagnostics: []Diagnostic{}})
+	for _, o := range s.docs {
+		if o.an.deps[d.path] {
+			s.update(ctx, o)
+		}
 	}
 	return nil, nil
 }
 
 // update re-analyzes d and publishes its diagnostics.
+// The open documents that import d (directly or not) are analysed again
+// too, since they read its text.
 func (s *Server) update(ctx context.Context, d *document) {
+	s.updateFrom(ctx, d, map[*document]bool{})
+}
+
+func (s *Server) updateFrom(ctx context.Context, d *document, done map[*document]bool) {
+	done[d] = true
 	d.an = s.analyze(d)
 	if d.an.parsed {
 		d.good, d.goodText = d.an, d.text
 	}
 	v := d.version
 	s.conn.Notify(ctx, "textDocument/publishDiagnostics", PublishDiagnosticsParams{URI: d.uri, Version: &v, Diagnostics: s.diagnostics(d)})
+	for _, o := range s.docs {
+		if !done[o] && o.an != nil && o.an.deps[d.path] {
+			s.updateFrom(ctx, o, done)
+		}
+	}
 }
 
 // diagnostics are d's errors as `gscript check` reports them, each at the

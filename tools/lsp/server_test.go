@@ -278,6 +278,10 @@ func testRobust(t *testing.T, c *client, uri string) {
 	if m := c.read(); m.Error == nil || m.Error.Code != -32700 || string(m.ID) != "null" {
 		t.Errorf("bad JSON: %+v, want a parse error with a null id", m)
 	}
+	c.writeRaw(`[{"jsonrpc": "2.0", "id": 98, "method": "shutdown"}]`)
+	if m := c.read(); m.Error == nil || m.Error.Code != -32600 || string(m.ID) != "null" {
+		t.Errorf("a batch (LSP has none): %+v, want an invalid request with a null id", m)
+	}
 	if m := c.call("textDocument/nope", map[string]any{}); m.Error == nil || m.Error.Code != -32601 {
 		t.Errorf("an unknown method: %+v", m)
 	}
@@ -317,5 +321,36 @@ func TestExitStatus(t *testing.T) {
 	c.w.Close()
 	if code := <-c.status; code != 1 {
 		t.Errorf("stdin closed: status %d, want 1", code)
+	}
+}
+
+// TestImports: an error in an imported file is shown at the import with
+// its own position; the importer reads the editor's text of an open
+// imported file, is checked again when that text changes, and reads the
+// disk again when it is closed.
+func TestImports(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "lib"), 0o755)
+	lib := filepath.Join(dir, "lib", "dep.gs")
+	if err := os.WriteFile(lib, []byte("let ok = 1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	uri, libURI := pathURI(filepath.Join(dir, "main.gs")), pathURI(lib)
+	c := startServer(t)
+	c.result("initialize", map[string]any{"capabilities": map[string]any{}}, new(any))
+	if d := open(c, uri, "import \"lib/dep.gs\"\nprint(dep.ok)\n"); len(d.Diagnostics) != 0 {
+		t.Fatalf("a clean import: %+v", d)
+	}
+	open(c, libURI, "let = 1\n") // the editor's text has an error, the disk's none
+	d := c.diagnostics()
+	if d.URI != uri || len(d.Diagnostics) != 1 || d.Diagnostics[0].Range.Start != (Position{0, 7}) || !strings.Contains(d.Diagnostics[0].Message, "dep.gs:1:5: unexpected") {
+		t.Fatalf("the importer after the import's text changed: %+v", d)
+	}
+	c.send(0, "textDocument/didClose", DidCloseTextDocumentParams{TextDocument: TextDocumentIdentifier{URI: libURI}})
+	if d := c.diagnostics(); d.URI != libURI || len(d.Diagnostics) != 0 {
+		t.Fatalf("the closed file's diagnostics: %+v", d)
+	}
+	if d := c.diagnostics(); d.URI != uri || len(d.Diagnostics) != 0 {
+		t.Fatalf("the importer after the import closed: %+v", d)
 	}
 }
