@@ -24,8 +24,9 @@ func TestLSPUsage(t *testing.T) {
 
 // TestNeovim opens a script with an error in Neovim (headless, its own
 // LSP client attached to the built gscript lsp by the snippet of
-// docs/editors/nvim.lua) and checks that the diagnostic arrives and a
-// hover answers. It skips where nvim is absent
+// docs/editors/nvim.lua) and checks that the diagnostic arrives, then
+// that hover, definition, completion, signature help, formatting and
+// symbols answer. It skips where nvim is absent
 // (.ci/run installs Debian's neovim).
 func TestNeovim(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
@@ -38,7 +39,7 @@ func TestNeovim(t *testing.T) {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	script := filepath.Join(dir, "err.gs")
-	if err := os.WriteFile(script, []byte("let x = 1\nprint(y)\n"), 0o644); err != nil {
+	if err := os.WriteFile(script, []byte("fn double(v) {\n    return v * 2\n}\nprint(double( 3))\nprint(y)\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	init, err1 := filepath.Abs("testdata/nvim/init.lua")
@@ -65,7 +66,11 @@ func TestNeovim(t *testing.T) {
 	if err != nil || rerr != nil {
 		t.Fatalf("nvim: %v; its output: %v %q", err, rerr, got)
 	}
-	for _, want := range []string{"filetype gscript\n", "diagnostic 1:6 undefined: y\n", "hover ```gscript print(values...", "\ndone\n"} {
+	for _, want := range []string{
+		"filetype gscript\n", "diagnostic 4:6 undefined: y\n", "hover ```gscript print(values...", "\ndefinition 0:3\n",
+		"\ncompletion double\n", "\nsignature fn double(v)\n", "\nformatting fn double(v) {     return v * 2 } print(double(3)) print(y) \n",
+		"\nsymbols double\n", "\ndone\n",
+	} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("nvim wrote %q, want %q in it", got, want)
 		}
