@@ -26,7 +26,8 @@ func TestLSPUsage(t *testing.T) {
 // LSP client attached to the built gscript lsp by the snippet of
 // docs/editors/nvim.lua) and checks that the diagnostic arrives, then
 // that hover, definition, completion, signature help, formatting and
-// symbols answer. It skips where nvim is absent
+// symbols answer, and that an edit (sent as an incremental change)
+// clears the diagnostic. It skips where nvim is absent
 // (.ci/run installs Debian's neovim).
 func TestNeovim(t *testing.T) {
 	nvim, err := exec.LookPath("nvim")
@@ -69,7 +70,7 @@ func TestNeovim(t *testing.T) {
 	for _, want := range []string{
 		"filetype gscript\n", "diagnostic 4:6 undefined: y\n", "hover ```gscript print(values...", "\ndefinition 0:3\n",
 		"\ncompletion double\n", "\nsignature fn double(v)\n", "\nformatting fn double(v) {     return v * 2 } print(double(3)) print(y) \n",
-		"\nsymbols double\n", "\ndone\n",
+		"\nsymbols double\n", "\nedited: no diagnostics\n", "\ndone\n",
 	} {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("nvim wrote %q, want %q in it", got, want)

@@ -3,7 +3,8 @@
 -- Neovim's own LSP client to `gscript lsp` for the file given on the
 -- command line; this waits for the server's diagnostics, then asks for
 -- a hover, a definition, completions, signature help, formatting and the
--- symbols, writes what came to $GSCRIPT_NVIM_OUT and quits. Neovim 0.7 (Debian
+-- symbols, edits the buffer and waits for the diagnostic to go, writes
+-- what came to $GSCRIPT_NVIM_OUT and quits. Neovim 0.7 (Debian
 -- 12's) and later.
 local out = assert(os.getenv("GSCRIPT_NVIM_OUT"))
 dofile(assert(os.getenv("GSCRIPT_SNIPPET")))
@@ -58,6 +59,12 @@ vim.api.nvim_create_autocmd("VimEnter", {
       for _, sym in ipairs(r) do table.insert(names, sym.name) end
       return table.concat(names, ",")
     end)
+    -- An edit goes to the server as an incremental didChange: print(y)
+    -- becomes print(3), and the diagnostic goes away.
+    vim.api.nvim_buf_set_text(buf, 4, 6, 4, 7, { "3" })
+    if vim.wait(10000, function() return #vim.diagnostic.get(buf) == 0 end, 50) then
+      table.insert(lines, "edited: no diagnostics")
+    end
     vim.lsp.stop_client(vim.lsp.get_active_clients())
     finish("done")
   end,
