@@ -38,7 +38,15 @@ fn host%d(x, y) {
 // BenchmarkRecheck5000 is one keystroke in the middle of a 5000-line
 // file: the edit applied, the file parsed (incrementally) and checked,
 // its index rebuilt, as didChange does before publishing diagnostics.
+// "digit" types and deletes a digit; "quote" a quote, which leaves a
+// string open (a scanner error) until it is deleted again.
 func BenchmarkRecheck5000(b *testing.B) {
+	for _, typed := range []struct{ name, text string }{{"digit", "1"}, {"quote", "\""}} {
+		b.Run(typed.name, func(b *testing.B) { recheck(b, typed.text) })
+	}
+}
+
+func recheck(b *testing.B, typed string) {
 	s, err := newServer("bench")
 	if err != nil {
 		b.Fatal(err)
@@ -52,13 +60,12 @@ func BenchmarkRecheck5000(b *testing.B) {
 	mid.Character += len("let z = x + y * 200")
 	b.ResetTimer()
 	for i := range b.N {
-		text := []string{"1", ""}[i%2]
-		end := mid
-		if text == "" {
-			end.Character++
+		text, end := typed, mid
+		if i%2 == 1 {
+			text, end.Character = "", end.Character+1
 		}
 		d.text = d.text.edit(TextDocumentContentChangeEvent{Range: &Range{Start: mid, End: end}, Text: text})
-		if a := s.analyze(d); len(a.errs) != 0 {
+		if a := s.analyze(d); len(a.errs) != 0 && (i%2 == 1 || typed != "\"") {
 			b.Fatal(a.errs)
 		}
 	}
