@@ -39,8 +39,9 @@
 //     alone would end the connection. A broken frame header ends it:
 //     nothing after it can be framed.
 //   - Lifecycle as the specification says: requests before initialize
-//     get ServerNotInitialized (-32002) and notifications are dropped;
-//     after shutdown requests get InvalidRequest; exit ends Serve with
+//     get ServerNotInitialized (-32002) and notifications are dropped; a
+//     second initialize and, after shutdown, every request get
+//     InvalidRequest; exit ends Serve with
 //     status 0 after shutdown, 1 without (and the end of stdin likewise).
 //     Unknown requests get MethodNotFound, unknown notifications and $/
 //     messages are ignored. Positions outside the document clamp to it

@@ -132,6 +132,8 @@ func (s *Server) handle(ctx context.Context, req *jsonrpc2.Request) (any, error)
 		return nil, notifyOr(req, jsonrpc2.NewError(codeServerNotInitialized, "the server is not initialized"))
 	case s.state == shuttingDown:
 		return nil, notifyOr(req, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is shutting down"))
+	case method == "initialize":
+		return nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "the server is already initialized")
 	}
 	h, ok := handlers[method]
 	if !ok {

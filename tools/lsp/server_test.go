@@ -71,6 +71,9 @@ func TestSession(t *testing.T) {
 		t.Fatalf("capabilities: %+v", init)
 	}
 	c.send(0, "initialized", map[string]any{})
+	if m := c.call("initialize", map[string]any{"capabilities": map[string]any{}}); m.Error == nil || m.Error.Code != -32600 {
+		t.Fatalf("a second initialize: %+v, want InvalidRequest", m)
+	}
 
 	diags := open(c, uri, mainSrc)
 	want := []Diagnostic{
