@@ -41,20 +41,21 @@
 //   - Lifecycle as the specification says: requests before initialize
 //     get ServerNotInitialized (-32002) and notifications are dropped; a
 //     second initialize and, after shutdown, every request get
-//     InvalidRequest; exit ends Serve with
-//     status 0 after shutdown, 1 without (and the end of stdin likewise).
-//     Unknown requests get MethodNotFound, unknown notifications and $/
-//     messages are ignored. Positions outside the document clamp to it
-//     (past a line's end is its end, past the last line the document's
-//     end); a range whose end is before its start is taken in order.
+//     InvalidRequest; exit ends Serve with status 0 after shutdown, 1
+//     without (and the end of stdin likewise). Unknown requests get
+//     MethodNotFound, unknown notifications and $/ messages are ignored.
+//     Positions outside the document clamp to it (past a line's end is
+//     its end, past the last line the document's end); a range whose end
+//     is before its start is taken in order.
 //   - Diagnostics are exactly `gscript check`'s list (syntax errors
 //     alone when there are any, at most ten and "too many errors"), so
 //     the editor and the command never disagree. An error inside an
 //     imported file is shown at the import, its own position in the
 //     message. An import of a file open in the editor reads the editor's
 //     text, and the open documents that import a file are checked again
-//     when its text changes or it is closed. The range of a diagnostic is the token at its position (a
-//     name, number or string, else one character).
+//     when its text changes or it is closed. The range of a diagnostic
+//     is the token at its position (a name, number or string, else one
+//     character).
 //   - Incremental parsing (parse.go) splits the source at the newlines
 //     that end top-level statements outside all brackets, found by the
 //     scanner (syntax.Tokens, a tenth of the parser's cost), and keeps
