@@ -323,13 +323,17 @@ func (s *Server) readFile(path string) ([]byte, error) {
 }
 
 // uriPath is the file path of a file: URI (the URI itself otherwise,
-// as the name positions carry).
+// as the name positions carry). A Windows drive path comes as /C:/x.
 func uriPath(uri string) string {
 	u, err := url.Parse(uri)
 	if err != nil || u.Scheme != "file" {
 		return uri
 	}
-	return filepath.FromSlash(u.Path)
+	p := u.Path
+	if len(p) >= 3 && p[0] == '/' && p[2] == ':' {
+		p = p[1:]
+	}
+	return filepath.FromSlash(p)
 }
 
 // pathURI is the file: URI of a path.
@@ -338,5 +342,9 @@ func pathURI(path string) string {
 	if err != nil {
 		abs = path
 	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String()
+	p := filepath.ToSlash(abs)
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p // C:/x
+	}
+	return (&url.URL{Scheme: "file", Path: p}).String()
 }
