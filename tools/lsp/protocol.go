@@ -103,7 +103,6 @@ type Hover struct {
 
 // CompletionItemKind values used.
 const (
-	kindMethod   = 2
 	kindFunction = 3
 	kindField    = 5
 	kindVariable = 6
