@@ -5,6 +5,7 @@
 //	gscript check FILE            report every syntax, resolve and type error; run nothing
 //	gscript cuda FILE [KERNEL]    print the CUDA C generated for the file's kernels
 //	gscript fmt [-w|-d|-l] [PATH...] format scripts (stdin to stdout without PATH)
+//	gscript lsp                   the language server, on stdin and stdout (editors start it)
 //	gscript help [NAME|builtins]  usage, a builtin's signature and summary, or every builtin
 //	gscript devices               list devices and their capabilities
 //	gscript version               print the version (also --version)
@@ -49,6 +50,7 @@ const usage = `usage:
   gscript fmt [-w] [-d] [-l] [FILE | DIR ...]
                                      format scripts in the one layout, stdin to stdout without FILE; -w rewrites
                                      the files, -d prints diffs, -l lists the files that differ (gscript fmt -h)
+  gscript lsp                        the language server (LSP 3.17 on stdin and stdout) that editors start
   gscript help [NAME | builtins]     this text; a builtin's signature and summary; every builtin
   gscript devices                    list devices and their capabilities
   gscript version                    print the version
@@ -154,8 +156,8 @@ func parseArgs(argv []string) (command, error) {
 			pos = append(pos, argv...) // FILE: the rest is the script's
 			break
 		}
-		if len(pos) == 1 && pos[0] == "fmt" {
-			pos = append(pos, argv...) // fmt has flags of its own (-w, -d, -l)
+		if len(pos) == 1 && (pos[0] == "fmt" || pos[0] == "lsp") {
+			pos = append(pos, argv...) // fmt has flags of its own (-w, -d, -l), lsp --stdio
 			break
 		}
 	}
@@ -168,7 +170,7 @@ func parseArgs(argv []string) (command, error) {
 	return c, nil
 }
 
-var commands = []string{"repl", "run", "check", "cuda", "fmt", "help", "devices", "version"}
+var commands = []string{"repl", "run", "check", "cuda", "fmt", "lsp", "help", "devices", "version"}
 
 // isScript reports whether a first argument names a script rather than
 // a command: stdin, a .gs name, or an existing file.
@@ -210,6 +212,8 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return printCUDA(c.args, stdin, stdout)
 	case "fmt":
 		return fmtCommand(c.args, stdin, stdout, stderr)
+	case "lsp":
+		return lspCommand(c.args, stdin, stdout)
 	case "help":
 		return printHelp(c.args, stdout)
 	case "devices":

@@ -1,13 +1,12 @@
 package repl
 
 import (
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
-	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/lang/words"
 )
 
 // complete returns the completions of the word that ends the text before
@@ -35,22 +34,11 @@ func (s *session) pendingText() string {
 	return s.pending
 }
 
-// kernelBuiltins are the names a kernel or func body can call besides
-// its own funcs, from the checker.
-var kernelBuiltins = check.KernelBuiltins()
-
-// kernelKeywords are the keywords of kernel and func bodies.
-var kernelKeywords = strings.Fields("let if else for in while break continue return true false")
-
-// kernelValues are the predeclared values a kernel body sees.
-var kernelValues = []string{"inf", "nan"}
-
 // kernelNames are the names inside a kernel or func body: its builtins
 // and keywords, and the script's device funcs (host names are not
 // visible there).
 func (s *session) kernelNames() []string {
-	names := append(slices.Clone(kernelBuiltins), kernelKeywords...)
-	names = append(names, kernelValues...)
+	names := words.Kernel()
 	for _, g := range s.in.Globals() {
 		if _, ok := g.Value.(*interp.DeviceFunc); ok {
 			names = append(names, g.Name)

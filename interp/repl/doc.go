@@ -78,12 +78,13 @@
 //     unfinished entry, strings and comments skipped) it offers the kernel
 //     builtins, the body keywords and the script's funcs instead: tid, not
 //     the host's time. The tables come from their owners, so completion
-//     cannot drift from the language; the kernel builtins, which lang/check
-//     keeps unexported, are listed here and checked against the checker by
-//     a test. Nothing else is completed (file names after :load are not).
-//     The host-only keywords (try, catch) come with syntax.Keywords on the
-//     host and are not offered in a kernel body, where using them is a
-//     check error; kernelKeywords lists only what a kernel body may write.
+//     cannot drift from the language; the kernel-body words are
+//     lang/words', the one table the language server (tools/lsp) reads
+//     too, checked against the checker by its test. Nothing else is
+//     completed (file names after :load are not). The host-only keywords
+//     (try, catch) come with syntax.Keywords on the host and are not
+//     offered in a kernel body, where using them is a check error;
+//     words.KernelKeywords lists only what a kernel body may write.
 //   - :help NAME calls the predeclared help (stdlib's, over its one table
 //     of builtin docs), as help(NAME) does; without one it says so.
 //   - This package imports interp and lang only (ARCHITECTURE.md). The

@@ -15,8 +15,6 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ast"
-	"github.com/gscript-lang/gscript/lang/ir"
-	"github.com/gscript-lang/gscript/lang/syntax"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -534,34 +532,6 @@ func TestKernelCompletion(t *testing.T) {
 	s.setPending(nil)
 	if got, _ := s.complete("ti", 0); !reflect.DeepEqual(got, []string{"me", "me_left", "ny"}) {
 		t.Errorf("on the host: ti<Tab> = %q, want time, time_left and tiny", got)
-	}
-}
-
-// TestKernelBuiltinsMatchTheChecker: every name of kernelBuiltins is one
-// the checker accepts in a kernel, and every op of the IR's table that
-// the checker accepts as a builtin is listed (a new kernel builtin
-// completes as soon as it exists).
-func TestKernelBuiltinsMatchTheChecker(t *testing.T) {
-	in, err := interp.New(interp.Options{Predeclared: stdlib.Universe()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer in.Close()
-	isBuiltin := func(name string) bool {
-		err := in.Check("k.gs", []byte("kernel k(x: array[f32]) {\n    "+name+"()\n}\n"))
-		return err == nil || !strings.Contains(err.Error(), "undefined: "+name) && !strings.Contains(err.Error(), "cannot use host builtin")
-	}
-	for _, n := range kernelBuiltins {
-		if !isBuiltin(n) {
-			t.Errorf("kernelBuiltins lists %s, which the checker does not know in a kernel", n)
-		}
-	}
-	for _, op := range ir.Ops() {
-		info, _ := op.Info()
-		// A keyword (const) is no builtin: it fails to parse, not to resolve.
-		if isBuiltin(info.Name) && !slices.Contains(kernelBuiltins, info.Name) && !slices.Contains(syntax.Keywords(), info.Name) {
-			t.Errorf("the checker knows kernel builtin %s: add it to kernelBuiltins (interp/repl/complete.go)", info.Name)
-		}
 	}
 }
 

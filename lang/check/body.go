@@ -171,6 +171,27 @@ func (b *body) lookup(name string) *kvar {
 	return nil
 }
 
+// lookupIdent is lookup for a name in the source: where the checker
+// records types (Checker.RecordTypes), it records the variable's.
+func (b *body) lookupIdent(id *ast.Ident) *kvar {
+	v := b.lookup(id.Name)
+	if v != nil && !v.bad && b.kc.c.types != nil {
+		b.kc.c.types[id] = v.describe()
+	}
+	return v
+}
+
+// describe is v's type as messages write it.
+func (v *kvar) describe() string {
+	switch {
+	case v.isArray:
+		return v.typeString()
+	case !v.ct.IsScalar():
+		return v.ct.String()
+	}
+	return v.t.String()
+}
+
 // newVar makes a scalar variable holding register r's value.
 func (b *body) newVar(name string, t ir.Type, r ir.Reg) {
 	v := &kvar{name: name, t: t, reg: b.reg(t)}

@@ -19,6 +19,7 @@ type Checker struct {
 	exports     func(*ast.ImportStmt) (map[string]int, bool)
 	constVals   map[int]Const         // the consts of earlier chunks, by global slot
 	structs     map[int]*dtype.Struct // the struct types of earlier chunks, by global slot
+	types       map[*ast.Ident]string // where RecordTypes asked: each kernel name's static type
 }
 
 // Info is what Check learns about one chunk.
@@ -121,6 +122,14 @@ func (c *Checker) Module() *Checker {
 // has checked its file. It changes c even if the importing chunk then
 // fails: the imported file stays loaded, and its slots stay taken.
 func (c *Checker) Reserve(m *Checker) { c.numGlobals = max(c.numGlobals, m.numGlobals) }
+
+// RecordTypes makes later Checks store, for every use of a variable,
+// parameter or shared or local array in a kernel or func body, its
+// static type as messages write it ("f32", "vec3", "array[f32, 2]"),
+// keyed by the name's Ident, whether the Check succeeds or not: an
+// editor's hover shows them, and a file being edited rarely checks
+// clean. nil stops recording.
+func (c *Checker) RecordTypes(types map[*ast.Ident]string) { c.types = types }
 
 // SetExports tells c the top-level names of the file each import loads
 // (false for an import not loaded), so that a misspelt util.name is a

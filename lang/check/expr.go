@@ -82,7 +82,7 @@ func (b *body) basicLit(e *ast.BasicLit) operand {
 }
 
 func (b *body) ident(e *ast.Ident) operand {
-	if v := b.lookup(e.Name); v != nil {
+	if v := b.lookupIdent(e); v != nil {
 		if v.bad {
 			return invalid()
 		}

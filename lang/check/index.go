@@ -149,7 +149,7 @@ func (b *body) compound(s *ast.AssignStmt, cur, y operand) operand {
 }
 
 func (b *body) assignVar(s *ast.AssignStmt, id *ast.Ident) {
-	v := b.lookup(id.Name)
+	v := b.lookupIdent(id)
 	switch {
 	case v == nil && (b.env[id.Name] != nil || isBuiltin(id.Name)):
 		b.errs.Add(id.Pos, "cannot assign to %s (not a variable)", id.Name)

@@ -284,7 +284,7 @@ func (b *body) compoundArray(e ast.Expr) *kvar {
 	if !ok {
 		return nil
 	}
-	v := b.lookup(id.Name)
+	v := b.lookupIdent(id)
 	if v == nil || !v.isArray || v.bad || v.ct.IsScalar() {
 		return nil
 	}
