@@ -27,7 +27,23 @@ fn run(seed) {
     launch scale[1000](a, float(seed))
     return sum(a)
 }
-let result = run(seed)
+// fns on the register machine: recursion, loops, lists and dicts
+fn fib(n) {
+    if n < 2 { return n }
+    return fib(n - 1) + fib(n - 2)
+}
+fn zero(n) {
+    let l = []
+    let d = {}
+    for i in range(n) {
+        l.append(i)
+        d[i] = i
+    }
+    let s = 0
+    for v in l { s += v - d[v] }
+    return s + fib(12) - 144
+}
+let result = run(seed) + zero(100)
 `
 
 // TestManyInterpretersShareOneProgram runs one compiled program in many
