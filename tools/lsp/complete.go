@@ -21,15 +21,10 @@ import (
 // kernel or func body the kernel words, elsewhere the host keywords and
 // predeclared names.
 func (s *Server) completion(_ context.Context, params json.RawMessage) (any, error) {
-	var p TextDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	d, err := s.doc(p.TextDocument.URI)
+	d, off, err := s.position(params)
 	if err != nil {
 		return nil, err
 	}
-	off := d.text.offset(p.Position)
 	line := d.text.src[d.text.lines[d.text.position(off).Line]:off]
 	word := trailingIdent(line)
 	head := line[:len(line)-len(word)]

@@ -21,17 +21,26 @@ func (x *index) at(off int) *ref {
 	return &x.refs[i]
 }
 
-// request is the document and name a position request is about.
-func (s *Server) request(params json.RawMessage) (*document, *ref, error) {
+// position is the document and byte offset a position request is about.
+func (s *Server) position(params json.RawMessage) (*document, int, error) {
 	var p TextDocumentPositionParams
 	if err := decode(params, &p); err != nil {
-		return nil, nil, err
+		return nil, 0, err
 	}
 	d, err := s.doc(p.TextDocument.URI)
 	if err != nil {
+		return nil, 0, err
+	}
+	return d, d.text.offset(p.Position), nil
+}
+
+// request is the document and name a position request is about.
+func (s *Server) request(params json.RawMessage) (*document, *ref, error) {
+	d, off, err := s.position(params)
+	if err != nil {
 		return nil, nil, err
 	}
-	return d, d.an.idx.at(d.text.offset(p.Position)), nil
+	return d, d.an.idx.at(off), nil
 }
 
 func (s *Server) hover(_ context.Context, params json.RawMessage) (any, error) {

@@ -14,15 +14,10 @@ import (
 // fn, kernel (in a launch too), func or struct constructor, with the
 // argument the cursor is at.
 func (s *Server) signatureHelp(_ context.Context, params json.RawMessage) (any, error) {
-	var p TextDocumentPositionParams
-	if err := decode(params, &p); err != nil {
-		return nil, err
-	}
-	d, err := s.doc(p.TextDocument.URI)
+	d, off, err := s.position(params)
 	if err != nil {
 		return nil, err
 	}
-	off := d.text.offset(p.Position)
 	name, arg, ok := callAt(d.text.src, off)
 	if !ok {
 		return nil, nil
