@@ -400,17 +400,22 @@ func arith(op token.Op, a, b cell) (cell, bool, error) {
 
 func isComparison(op token.Op) bool { return op.IsComparison() }
 
+// unparen is e without the parentheses around it.
+func unparen(e ast.Expr) ast.Expr {
+	for {
+		p, ok := e.(*ast.ParenExpr)
+		if !ok {
+			return e
+		}
+		e = p.X
+	}
+}
+
 // cond compiles a condition: only bools are conditions. && and || short
 // circuit; comparisons of two ints or two floats compare unboxed.
 func (c *compiler) cond(e ast.Expr) condFn {
 	pos := e.Start() // a condition's error is at its first token, parentheses included
-	for {
-		p, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = p.X
-	}
+	e = unparen(e)
 	if b, ok := e.(*ast.BinaryExpr); ok {
 		switch {
 		case b.Op.IsLogical():

@@ -139,13 +139,7 @@ func intCompare(op token.Op, a, b int64) bool {
 // x a local of the running fn and k an int literal: the guard of a
 // recursion (`if n < 2`), which ifStmt tests without a condition's call.
 func slotCompare(e ast.Expr) (slot int, op token.Op, k int64, ok bool) {
-	for {
-		p, isParen := e.(*ast.ParenExpr)
-		if !isParen {
-			break
-		}
-		e = p.X
-	}
+	e = unparen(e)
 	b, isBin := e.(*ast.BinaryExpr)
 	if !isBin || !isComparison(b.Op) {
 		return 0, 0, 0, false

@@ -575,13 +575,7 @@ func pureExpr(e ast.Expr) bool {
 // when its truth is want (to patch), falling through otherwise.
 func (b *vmBuilder) jumpIf(e ast.Expr, want bool) []int {
 	pos := e.Start() // a condition's error is at its first token, parentheses included
-	for {
-		p, ok := e.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		e = p.X
-	}
+	e = unparen(e)
 	save := b.top
 	defer func() { b.top = save }()
 	if x, ok := e.(*ast.BinaryExpr); ok {
