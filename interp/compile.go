@@ -59,7 +59,18 @@ type chunk struct {
 // compileChunk compiles a file's top-level statements; with lastValue, a
 // final expression statement is compiled apart (chunk.last), to give the
 // entry's value.
-func compileChunk(stmts []ast.Stmt, lastValue bool) *chunk {
+func compileChunk(stmts []ast.Stmt, lastValue bool) (ch *chunk) {
+	defer func() {
+		// A compiler bug must not take the embedding program down: the
+		// chunk then fails when it runs, as a run-time panic does.
+		if r := recover(); r != nil {
+			err := &EvalError{Msg: fmt.Sprintf("internal error: compiling: %v", r), internal: true}
+			if len(stmts) > 0 {
+				err.Pos = stmts[0].Start()
+			}
+			ch = &chunk{run: func(*Thread, *frame) (ctrl, error) { return ctrlNone, err }}
+		}
+	}()
 	c := &compiler{}
 	var last evalFn
 	if n := len(stmts); lastValue && n > 0 {
