@@ -67,6 +67,15 @@
 //     rule that recomputed the columns would rewrite most of them for no
 //     reader's gain. The output is stable all the same: formatting it
 //     again keeps every column.
+//   - A trailing comment on a source line that the layout splits (a
+//     one-line block opened, statements after ";") stays at the end of
+//     the first line it becomes, after one space: `fn f() { return x }
+//     // c` becomes `fn f() { // c`, the body, and "}". The comment was
+//     written after that line's code, which starts there, and the header
+//     is where a reader looks for it. gofmt places comments by token
+//     order, so it puts one after the "}" of an if it opens; gscript opens
+//     every one-line block, and token order would carry most such
+//     comments away from the code they were written next to.
 //   - Literals, names and comments are printed as written (`0x1F`,
 //     `1e-3`, escapes), and `not  in` becomes `not in`.
 package format

@@ -198,8 +198,9 @@ func TestCases(t *testing.T) {
 		{"struct P {\n}\nd = {\n}\nf(\n)\nfn g() {\n}\n", "struct P {}\nd = {}\nf()\nfn g() {}\n"},
 		{"0 .A00\n1.5 .x\n", "0 .A00\n1.5 .x\n"},
 		{"x = 1 // no newline at the end", "x = 1 // no newline at the end\n"},
-		{"for i in l { f(i) }   // c\n", "for i in l {\n    f(i)\n} // c\n"},
-		{"a = 1;  b = 2   // c\n", "a = 1\nb = 2 // c\n"},
+		{"for i in l { f(i) }   // c\n", "for i in l { // c\n    f(i)\n}\n"},
+		{"a = 1;  b = 2   // c\n", "a = 1 // c\nb = 2\n"},
+		{"if a {\n    b } else { c }  // c\n", "if a {\n    b // c\n} else {\n    c\n}\n"},
 	} {
 		got, err := Source("c.gs", []byte(tc.in))
 		if err != nil || string(got) != tc.want {

@@ -59,23 +59,40 @@ type printer struct {
 	// asWritten: the line being written starts with a token that started
 	// its source line, so a trailing comment can keep its source column.
 	asWritten bool
+	// srcOut is the output line that the first token of the last source
+	// line printed went to: where that line's trailing comment goes.
+	srcOut int
+	// outLine is the output line (0-based) of each token printed, by index.
+	outLine []int
 }
 
 // layout formats a token stream that parses without errors.
 func layout(toks []syntax.Token) []byte {
-	p := &printer{toks: toks, lines: [][]byte{nil}, stmtStart: true}
-	for i, t := range toks {
+	p := newPrinter(toks)
+	p.run()
+	return p.bytes()
+}
+
+func newPrinter(toks []syntax.Token) *printer {
+	p := &printer{toks: toks, lines: [][]byte{nil}, stmtStart: true, outLine: make([]int, len(toks))}
+	for i := range p.outLine {
+		p.outLine[i] = -1
+	}
+	return p
+}
+
+func (p *printer) run() {
+	for i, t := range p.toks {
 		switch t.Kind {
 		case syntax.EOF:
 		case syntax.Comment:
-			p.comment(t)
+			p.comment(i, t)
 		case syntax.Term:
 			p.term(t)
 		default:
 			p.code(i, t)
 		}
 	}
-	return p.bytes()
 }
 
 func (p *printer) top() *frame {
@@ -140,12 +157,19 @@ func (p *printer) blankBefore(line int, closing bool) bool {
 	return true
 }
 
-func (p *printer) comment(t syntax.Token) {
-	if t.Pos.Line == p.lastLine && len(bytes.TrimSpace(p.cur())) > 0 {
+func (p *printer) comment(i int, t syntax.Token) {
+	switch {
+	case t.Pos.Line == p.lastLine && p.srcOut < len(p.lines)-1:
+		p.moved(t)
+	case t.Pos.Line == p.lastLine && len(bytes.TrimSpace(p.cur())) > 0:
 		p.trailing(t)
-	} else {
+	default:
 		p.newLine(p.blankBefore(t.Pos.Line, false), p.indent(false))
 		p.write(t.Text)
+	}
+	p.outLine[i] = p.srcOut
+	if t.Pos.Line != p.lastLine {
+		p.outLine[i] = len(p.lines) - 1
 	}
 	p.lastLine = t.Pos.Line
 }
@@ -153,14 +177,23 @@ func (p *printer) comment(t syntax.Token) {
 // trailing writes a comment at the end of a line of code. It keeps its
 // source column when the code leaves room (the scripts align trailing
 // comments by hand) and the line starts as its source line did, else one
-// space separates it from the code (after a } that a one-line block had
-// on the comment's line, say).
+// space separates it from the code.
 func (p *printer) trailing(t syntax.Token) {
 	pad := 1
 	if col := t.Pos.Col - 1; p.asWritten && col > len(p.cur()) {
 		pad = col - len(p.cur())
 	}
 	p.write(string(bytes.Repeat([]byte{' '}, pad)) + t.Text)
+}
+
+// moved writes the trailing comment of a source line that the layout
+// split (a one-line block opened, a ";" broken) at the end of the first
+// line it became, after one space: `fn f() { return x } // c` becomes
+// `fn f() { // c`, the body and "}". The column is not kept: the line
+// lost the code the comment was aligned after.
+func (p *printer) moved(t syntax.Token) {
+	p.lines[p.srcOut] = append(p.lines[p.srcOut], ' ')
+	p.lines[p.srcOut] = append(p.lines[p.srcOut], t.Text...)
 }
 
 // term handles a statement terminator: the next statement starts a line.
@@ -205,6 +238,9 @@ func (p *printer) code(i int, t syntax.Token) {
 	if len(bytes.TrimSpace(p.cur())) == 0 {
 		p.asWritten = p.startsLine(i)
 	}
+	if t.Pos.Line != p.lastLine || !p.printed {
+		p.srcOut = len(p.lines) - 1
+	}
 	unary := isUnary(t) && (t.Text == "!" || t.Text == "~" || !endsOperand(p.prev))
 	if closing {
 		p.close()
@@ -214,6 +250,7 @@ func (p *printer) code(i int, t syntax.Token) {
 		f.hasCode = true // the frame around t: an opener's own frame is pushed next
 	}
 	p.codeLine, p.codeCol = len(p.lines)-1, len(p.cur())
+	p.outLine[i] = p.codeLine
 	p.stmtStart = false
 	if isOpener(t) {
 		p.open(i, t)
