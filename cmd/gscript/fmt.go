@@ -148,8 +148,14 @@ func (o *fmtOptions) file(name string, src []byte) error {
 
 // writeAtomic replaces the file at path with data through a temporary
 // file in its directory and a rename, so that a reader (or a crash) never
-// sees half a script. The file keeps its permissions.
+// sees half a script. The file keeps its permissions. A symbolic link is
+// followed: the file it points to is rewritten (in its own directory, for
+// the rename) and the link stays a link, as an editor's save leaves it.
 func writeAtomic(path string, data []byte) error {
+	path, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return err
