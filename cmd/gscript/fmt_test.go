@@ -109,6 +109,22 @@ func TestFmtWriteSymlink(t *testing.T) {
 	}
 }
 
+// TestFmtTestdata: a file in a testdata directory is a chunked script
+// test, formatted chunk by chunk with its markers kept; the same text
+// elsewhere is one script, which does not parse.
+func TestFmtTestdata(t *testing.T) {
+	test := "let a=1 ### \"e\"\n---\nlet b=2\n"
+	dir := fmtTree(t, map[string]string{"testdata/t.gs": test, "t.gs": test})
+	code, _, errOut := gscript(t, "", "fmt", "-w", dir)
+	want := "let a = 1 ### \"e\"\n---\nlet b = 2\n"
+	if got := readFile(t, filepath.Join(dir, "testdata", "t.gs")); got != want {
+		t.Errorf("testdata/t.gs after -w: %q, want %q", got, want)
+	}
+	if code != 1 || !strings.HasPrefix(errOut, filepath.Join(dir, "t.gs")+":1:") {
+		t.Errorf("gscript fmt -w on t.gs outside testdata = %d, %q; want 1 and its syntax error", code, errOut)
+	}
+}
+
 func TestFmtDiff(t *testing.T) {
 	dir := fmtTree(t, map[string]string{"a.gs": untidy})
 	a := filepath.Join(dir, "a.gs")

@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/gscript-lang/gscript/lang/syntax"
 )
@@ -64,13 +65,6 @@ type printer struct {
 	srcOut int
 	// outLine is the output line (0-based) of each token printed, by index.
 	outLine []int
-}
-
-// layout formats a token stream that parses without errors.
-func layout(toks []syntax.Token) []byte {
-	p := newPrinter(toks)
-	p.run()
-	return p.bytes()
 }
 
 func newPrinter(toks []syntax.Token) *printer {
@@ -390,6 +384,26 @@ func (p *printer) spaceBefore(i int, t syntax.Token) bool {
 		return false // keyword arguments: axis=0
 	}
 	return true
+}
+
+// lineMap maps each source line a printed token lies on (a token with
+// line breaks, such as a long string, lies on several) to the output
+// line that holds it, from 1, or to -1 when it went to several.
+func (p *printer) lineMap() map[int]int {
+	m := map[int]int{}
+	for i, t := range p.toks {
+		if p.outLine[i] < 0 {
+			continue
+		}
+		for k := range strings.Count(t.Text, "\n") + 1 {
+			line, out := t.Pos.Line+k, p.outLine[i]+1+k
+			if o, ok := m[line]; ok && o != out {
+				out = -1
+			}
+			m[line] = out
+		}
+	}
+	return m
 }
 
 func (p *printer) bytes() []byte {
