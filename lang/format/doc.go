@@ -68,14 +68,17 @@
 //     reader's gain. The output is stable all the same: formatting it
 //     again keeps every column.
 //   - A trailing comment on a source line that the layout splits (a
-//     one-line block opened, statements after ";") stays at the end of
-//     the first line it becomes, after one space: `fn f() { return x }
-//     // c` becomes `fn f() { // c`, the body, and "}". The comment was
-//     written after that line's code, which starts there, and the header
-//     is where a reader looks for it. gofmt places comments by token
-//     order, so it puts one after the "}" of an if it opens; gscript opens
-//     every one-line block, and token order would carry most such
-//     comments away from the code they were written next to.
+//     one-line block opened, statements after ";") goes with the last
+//     statement that started on that line, at the end of that
+//     statement's first line, after one space: `fn f() { return x } //
+//     c` becomes `fn f() { // c`, the body and "}" (the block's statements
+//     are inside the fn's), and `a = 1; print(a) //> 1` becomes two lines
+//     with the comment after print(a). A comment at the end of a line
+//     speaks of that line's statement, and the statement's first line is
+//     where a reader looks for it. gofmt places comments by token order,
+//     so it puts one after the "}" of an if it opens; gscript opens every
+//     one-line block, and token order would carry such comments to a
+//     line of their own brace, away from the code they were written by.
 //   - A file in a directory named testdata is, for gscript fmt, a chunked
 //     script test (internal/scripttest), the format every testdata/*.gs
 //     of the repository has: Chunked formats each chunk between "---"

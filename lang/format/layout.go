@@ -60,9 +60,11 @@ type printer struct {
 	// asWritten: the line being written starts with a token that started
 	// its source line, so a trailing comment can keep its source column.
 	asWritten bool
-	// srcOut is the output line that the first token of the last source
-	// line printed went to: where that line's trailing comment goes.
-	srcOut int
+	// srcOut is where the trailing comment of the last source line
+	// printed goes: the output line of the last statement that started on
+	// it at its outermost depth, srcDepth (or of its first token, where
+	// none did).
+	srcOut, srcDepth int
 	// outLine is the output line (0-based) of each token printed, by index.
 	outLine []int
 }
@@ -95,6 +97,9 @@ func (p *printer) top() *frame {
 	}
 	return &p.stack[len(p.stack)-1]
 }
+
+// isBlock reports whether f is nil (the top level) or a block.
+func (f *frame) isBlock() bool { return f == nil || f.kind == fBlock }
 
 func (p *printer) cur() []byte { return p.lines[len(p.lines)-1] }
 
@@ -181,10 +186,11 @@ func (p *printer) trailing(t syntax.Token) {
 }
 
 // moved writes the trailing comment of a source line that the layout
-// split (a one-line block opened, a ";" broken) at the end of the first
-// line it became, after one space: `fn f() { return x } // c` becomes
-// `fn f() { // c`, the body and "}". The column is not kept: the line
-// lost the code the comment was aligned after.
+// split (a one-line block opened, a ";" broken) at the end of the line of
+// the last statement that started on it, after one space: `fn f() {
+// return x } // c` becomes `fn f() { // c`, the body and "}", and `a = 1;
+// print(a) //> 1` puts the comment after print(a). The column is not
+// kept: the line lost the code the comment was aligned after.
 func (p *printer) moved(t syntax.Token) {
 	p.lines[p.srcOut] = append(p.lines[p.srcOut], ' ')
 	p.lines[p.srcOut] = append(p.lines[p.srcOut], t.Text...)
@@ -232,12 +238,11 @@ func (p *printer) code(i int, t syntax.Token) {
 	if len(bytes.TrimSpace(p.cur())) == 0 {
 		p.asWritten = p.startsLine(i)
 	}
-	if t.Pos.Line != p.lastLine || !p.printed {
-		p.srcOut = len(p.lines) - 1
-	}
+	p.noteStatement(t)
 	unary := isUnary(t) && (t.Text == "!" || t.Text == "~" || !endsOperand(p.prev))
 	if closing {
 		p.close()
+		p.srcDepth = min(p.srcDepth, p.depth) // } else { c }: c is no outer statement
 	}
 	p.write(t.Text)
 	if f := p.top(); f != nil {
@@ -250,6 +255,15 @@ func (p *printer) code(i int, t syntax.Token) {
 		p.open(i, t)
 	}
 	p.prev, p.prevUnary, p.lastLine = t, unary, t.Pos.Line
+}
+
+// noteStatement moves srcOut to the current line when t starts a source
+// line, or a statement at the depth of the line's outermost one.
+func (p *printer) noteStatement(t syntax.Token) {
+	newLine := t.Pos.Line != p.lastLine || !p.printed
+	if newLine || p.stmtStart && !isCloser(t) && p.depth <= p.srcDepth && p.top().isBlock() {
+		p.srcOut, p.srcDepth = len(p.lines)-1, p.depth
+	}
 }
 
 // startsLine reports whether token i is the first on its source line.
