@@ -13,28 +13,38 @@ for k, v in d.items() {
         print(k, v)
     }
 }
-fn divmod(a, b) { return a / b, a % b }
+fn divmod(a, b) {
+    return a / b, a % b
+}
 let r, m = divmod(7, 2)
 try {
     print(d["zz"])
 } catch err {
     print(err)
 }
-try { print(1) } catch { }
+try {
+    print(1)
+} catch {}
 ---
 // the catch name is seen only in the catch block
-try { print(1) } catch err { print(err) }
+try {
+    print(1)
+} catch err {
+    print(err)
+}
 print(err)                                           ### "undefined: err"
 ---
 // the try block is a scope of its own
 try { let x = 1 } catch { print(x) }                 ### "undefined: x"
 ---
 // every name of a multi-name for is bound in the body, and only there
-for i, v in [[1, 2]] { print(i + v) }
+for i, v in [[1, 2]] {
+    print(i + v)
+}
 print(v)                                             ### "undefined: v"
 ---
 // a name repeated in a for clause
-for i, i in [[1, 2]] { }                             ### "i repeated in the for clause"
+for i, i in [[1, 2]] {}                              ### "i repeated in the for clause"
 ---
 // every unpacking target must be assignable
 let a = 1
@@ -72,8 +82,13 @@ kernel k(x: array[f32], n: f32) {
 }
 ---
 // f64 powers too
-func cube(a: f64) -> f64 { return a ** 3 }
-kernel k(x: array[f64]) { let i = tid(); x[i] = cube(x[i]) ** -2 }
+func cube(a: f64) -> f64 {
+    return a ** 3
+}
+kernel k(x: array[f64]) {
+    let i = tid()
+    x[i] = cube(x[i]) ** -2
+}
 ---
 // an int power in a kernel is refused
 kernel k(x: array[i32]) {

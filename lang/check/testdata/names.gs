@@ -18,19 +18,26 @@ kernel k() { zeros(3) } ### "kernel k cannot use host builtin zeros"
 kernel k() { let a = foo + 1 } ### "undefined: foo"
 ---
 // shadow builtin
-kernel k(sqrt: f32) { let abs = 1; let c = sqrt * f32(abs) }
+kernel k(sqrt: f32) {
+    let abs = 1
+    let c = sqrt * f32(abs)
+}
 ---
 // unknown param type
-kernel k(a: f16) { } ### "unknown type f16"
+kernel k(a: f16) {}  ### "unknown type f16"
 ---
 // unknown param type in range
 kernel A(samples:A){for A in range(samples){}} ### "unknown type A"
 ---
 // duplicate param
-kernel k(a: f32, a: f32) { } ### "duplicate parameter a"
+kernel k(a: f32, a: f32) {}  ### "duplicate parameter a"
 ---
 // let shadowing
-kernel k(a: f32) { let a = i32(a); let a = a + 1; let b: i32 = a }
+kernel k(a: f32) {
+    let a = i32(a)
+    let a = a + 1
+    let b: i32 = a
+}
 ---
 // block scope
 kernel k() { if true { let a = 1 }; let b = a } ### "undefined: a"

@@ -6,10 +6,15 @@ kernel k(a: f32) { let b = a % 2 } ### "operator % not defined on f32"
 kernel k(a: f32) { let b = a & a } ### "operator & not defined on f32"
 ---
 // shift mixed ints
-kernel k(a: i64, s: u8, x: array[i64]) { x[0] = a << s; x[1] = a >> 2 }
+kernel k(a: i64, s: u8, x: array[i64]) {
+    x[0] = a << s
+    x[1] = a >> 2
+}
 ---
 // shift untyped left
-kernel k(s: u32, x: array[i32]) { x[0] = 1 << s }
+kernel k(s: u32, x: array[i32]) {
+    x[0] = 1 << s
+}
 ---
 // shift float
 kernel k(a: f32) { let b = a << 1 } ### "invalid shift: a \(variable of type f32\) must be an integer"
@@ -18,7 +23,10 @@ kernel k(a: f32) { let b = a << 1 } ### "invalid shift: a \(variable of type f32
 kernel k(a: i32) { let b = a << -1 } ### "invalid shift count -1"
 ---
 // comparison result
-kernel k(a: f32, b: f32, x: array[bool]) { x[0] = a < b; x[1] = a == b && b != 0 }
+kernel k(a: f32, b: f32, x: array[bool]) {
+    x[0] = a < b
+    x[1] = a == b && b != 0
+}
 ---
 // bool ordering
 kernel k(a: bool, b: bool) { let c = a < b } ### "operator < not defined on bool"
@@ -30,7 +38,12 @@ kernel k(a: i32) { let c = a && true } ### "operator && not defined on a \(varia
 kernel k(a: bool, b: f32) { let c = a || b } ### "operator \|\| not defined on b"
 ---
 // unary ops
-kernel k(a: f32, i: i32, b: bool) { let x = -a; let y = ~i; let z = !b; let w = +a }
+kernel k(a: f32, i: i32, b: bool) {
+    let x = -a
+    let y = ~i
+    let z = !b
+    let w = +a
+}
 ---
 // bitnot float
 kernel k(a: f32) { let x = ~a } ### "operator ~ not defined on a \(variable of type f32\)"
@@ -48,7 +61,10 @@ kernel k() { let b = 1 % 2.5 } ### "operator % not defined on untyped float cons
 kernel k() { let b = 1 == true } ### "mismatched types untyped int and untyped bool in =="
 ---
 // untyped comparison
-kernel k(x: array[bool]) { x[0] = 1 < 2.5; x[1] = 3 / 2 == 1 }
+kernel k(x: array[bool]) {
+    x[0] = 1 < 2.5
+    x[1] = 3 / 2 == 1
+}
 ---
 // div by zero
 kernel k(a: i32) { let b = a / 0 } ### "division by zero"

@@ -1,6 +1,10 @@
 // Checker tests (lang/check/script_test.go): kernel statements: assignment, if, while, return, what a kernel may not contain.
 // assign scalar param
-kernel k(a: f32, x: array[f32]) { a = a + 1; a *= 2; x[0] = a }
+kernel k(a: f32, x: array[f32]) {
+    a = a + 1
+    a *= 2
+    x[0] = a
+}
 ---
 // assign mismatch
 kernel k(a: i32) { a = 1.5 } ### "cannot use 1.5 \(untyped float constant\) as i32 value in assignment"
@@ -15,7 +19,15 @@ kernel k(a: f32) { if a { } } ### "non-bool a \(variable of type f32\) used as i
 kernel k(a: i32) { while a { } } ### "non-bool a \(variable of type i32\) used as while condition"
 ---
 // else if
-kernel k(a: f32, x: array[f32]) { if a > 0 { x[0] = 1 } else if a < 0 { x[0] = 2 } else { x[0] = 3 } }
+kernel k(a: f32, x: array[f32]) {
+    if a > 0 {
+        x[0] = 1
+    } else if a < 0 {
+        x[0] = 2
+    } else {
+        x[0] = 3
+    }
+}
 ---
 // not used
 kernel k(a: f32) { a + 1 } ### "a \+ 1 \(value of type f32\) is not used"
@@ -24,13 +36,24 @@ kernel k(a: f32) { a + 1 } ### "a \+ 1 \(value of type f32\) is not used"
 kernel k() { break } ### "break is not in a loop"
 ---
 // continue in loop
-kernel k() { for i in range(3) { if i == 1 { continue }; break } }
+kernel k() {
+    for i in range(3) {
+        if i == 1 {
+            continue
+        }
+        break
+    }
+}
 ---
 // kernel return value
 kernel k() { return 1 } ### "kernel k cannot return a value"
 ---
 // kernel bare return
-kernel k(a: f32) { if a > 0 { return } }
+kernel k(a: f32) {
+    if a > 0 {
+        return
+    }
+}
 ---
 // array decl in kernel
 kernel k() { array z: f32[3] } ### "array declaration not allowed in a kernel"
@@ -79,7 +102,11 @@ kernel k() { zz = 1 } ### "undefined: zz"
 kernel k() { assert true } ### "assert not allowed in a kernel"
 ---
 // constant shifts
-kernel k(x: array[u8]) { x[0] = 1 << 7; x[1] = 256 >> 1; x[2] = u8(1) << 3 }
+kernel k(x: array[u8]) {
+    x[0] = 1 << 7
+    x[1] = 256 >> 1
+    x[2] = u8(1) << 3
+}
 ---
 // huge constant shift count
 kernel k(x: array[i32]) { x[0] = 1 << (1 << 64) } ### "shift count 18446744073709551616 too large"

@@ -1,15 +1,20 @@
 // Checker tests (lang/check/script_test.go): tid(): thread indices.
 // tid 2d
-kernel k(x: array[f32, 2]) { let i, j = tid(); x[i, j] = 0 }
+kernel k(x: array[f32, 2]) {
+    let i, j = tid()
+    x[i, j] = 0
+}
 ---
 // tid arity
 kernel k(x: array[f32, 2]) {
- let i = tid()
- let a, b = tid() ### "tid\(\) returns 2 values here but 1 in line 3"
+    let i = tid()
+    let a, b = tid() ### "tid\(\) returns 2 values here but 1 in line 3"
 }
 ---
 // tid expr
-kernel k(x: array[f32]) { x[tid()] = 1 }
+kernel k(x: array[f32]) {
+    x[tid()] = 1
+}
 ---
 // tid in func
 func f() -> i32 { return tid() } ### "tid\(\) is only available in kernels, not in func f"

@@ -71,7 +71,9 @@ kernel k(a: array[i32]) block(32) {
     let more = block_any(s[0] > 0)
     while more {
         sync()
-        if thread_id() == 0 { s[0] -= 1 }
+        if thread_id() == 0 {
+            s[0] -= 1
+        }
         sync()
         more = block_any(s[0] > 0)
     }
@@ -89,8 +91,10 @@ kernel k(a: array[f32]) block(32) {
 // a variable assigned under a divergent condition is divergent
 kernel k(a: array[f32]) block(32) {
     let z = 0
-    if thread_id() > 3 { z = 1 }
-    if z == 1 {                        ### "block_sum\(\) at 6:17 under a condition that differs between threads of a block: z \(assigned under a condition on thread_id\(\) at 4:8\)"
+    if thread_id() > 3 {
+        z = 1
+    }
+    if z == 1 {                        ### "block_sum\(\) at 8:17 under a condition that differs between threads of a block: z \(assigned under a condition on thread_id\(\) at 4:8\)"
         let s = block_sum(1.0)
     }
 }
@@ -119,8 +123,12 @@ kernel k(a: array[f32]) block(64) {
 kernel k(a: array[f32]) block(64) {
     let v = a[tid()]
     let total = block_sum(v)
-    if total > 0.0 { sync() }
-    if block_count(v > 0.0) > 3 && block_all(v < 9.0) { sync() }
+    if total > 0.0 {
+        sync()
+    }
+    if block_count(v > 0.0) > 3 && block_all(v < 9.0) {
+        sync()
+    }
     let top = block_max(v)
     while top > 1.0 {
         top = block_max(top / 2.0)
@@ -173,23 +181,33 @@ kernel k(a: array[f32]) block(32) {
 // a uniform break leaves the loop in every thread at once
 kernel k(a: array[f32], n: i32) block(32) {
     for i in range(10) {
-        if i == n { break }
+        if i == n {
+            break
+        }
         sync()
         let done = block_all(a[tid()] > 0.0)
-        if done { break }
-        if block_any(a[tid()] < 0.0) { continue }
+        if done {
+            break
+        }
+        if block_any(a[tid()] < 0.0) {
+            continue
+        }
         sync()
     }
     while true {
         sync()
-        if n > 3 { break }
+        if n > 3 {
+            break
+        }
     }
 }
 ---
 // a divergent break leaves no trace after its loop: every thread reaches the sync
 kernel k(a: array[f32]) block(32) {
     for i in range(10) {
-        if a[tid()] > 0.0 { break }
+        if a[tid()] > 0.0 {
+            break
+        }
     }
     sync()
 }
@@ -198,7 +216,9 @@ kernel k(a: array[f32]) block(32) {
 kernel k(a: array[f32]) block(32) {
     for i in range(4) {
         for j in range(10) {
-            if a[tid()] > f32(j) { break }
+            if a[tid()] > f32(j) {
+                break
+            }
         }
         sync()
     }
@@ -221,10 +241,14 @@ kernel k(a: array[f32]) block(32) {
 ---
 // a divergent return after the last barrier, and a uniform one before it, are fine
 kernel k(a: array[f32], n: i32) block(32) {
-    if block_id() >= n { return }
+    if block_id() >= n {
+        return
+    }
     let s = block_sum(a[tid()])
     sync()
-    if thread_id() > 0 { return }
+    if thread_id() > 0 {
+        return
+    }
     a[block_id()] = s
 }
 ---
@@ -247,7 +271,7 @@ kernel k(a: array[f32]) block(32) {
     } else {
         let s = block_sum(v)
     }
-    if v < 0.0 { } else if v > 1.0 {   ### "block_min\(\) at 11:17 under a condition that differs between threads of a block: v \(from a\[tid\(\)\] at 3:13\)"
+    if v < 0.0 {} else if v > 1.0 {    ### "block_min\(\) at 11:17 under a condition that differs between threads of a block: v \(from a\[tid\(\)\] at 3:13\)"
         let m = block_min(v)
     }
 }
