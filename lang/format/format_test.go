@@ -260,6 +260,7 @@ func TestCases(t *testing.T) {
 		{"0 .A00\n1.5 .x\n", "0 .A00\n1.5 .x\n"},
 		{"x = 1 // no newline at the end", "x = 1 // no newline at the end\n"},
 		{"for i in l { f(i) }   // c\n", "for i in l { // c\n    f(i)\n}\n"},
+		{"f(axis = [0, 1], seed = (1 << 2) - 1, k = -1)\n", "f(axis=[0, 1], seed=(1 << 2) - 1, k=-1)\n"},
 		{"a = 1;  b = 2   // c\n", "a = 1\nb = 2 // c\n"},
 		{"if a {\n    b } else { c }  // c\n", "if a {\n    b // c\n} else {\n    c\n}\n"},
 	} {

@@ -391,11 +391,11 @@ func (p *printer) spaceBefore(i int, t syntax.Token) bool {
 		return f == nil || f.kind != fIndex // slices are tight: a[1:n], a[::-1]
 	case p.prevUnary:
 		return isUnary(t) && t.Text == p.prev.Text // - -a, not --a; -(a), !ok
+	case (t.Text == "=" || prev.Text == "=") && f != nil && f.kind == fCall:
+		return false // keyword arguments: axis=0, axis=[0, 1]
 	case t.Text == "(" || t.Text == "[":
 		k := p.openKind(i, t)
 		return k == fParen || k == fList
-	case (t.Text == "=" || prev.Text == "=") && f != nil && f.kind == fCall:
-		return false // keyword arguments: axis=0
 	}
 	return true
 }
