@@ -189,7 +189,7 @@ let r = randn(2, seed=-1)                  ### "randn: seed=-1 is outside 0 to 4
 ---
 let r = randint(0, 9, 2, seed=1 << 40)     ### "randint: seed=1099511627776 is outside 0 to 4294967295"
 ---
-print(rand(1, seed= (1 << 32) - 1).shape)  //> [1]
+print(rand(1, seed=(1 << 32) - 1).shape)   //> [1]
 ---
 let r = rand(2, dtype=i32)                 ### "rand: dtype must be a float type, not i32"
 ---

@@ -61,8 +61,8 @@ print(argmax(zeros([2, 3], dtype=bool), axis=1), argmin(full([2, 2], inf), axis=
 ---
 // along axes: a new array on the same device; floats keep their dtype
 array m: f32[2, 3] = [[1, 2, 3], [4, 5, 6]]
-print(sum(m, axis=0), sum(m, axis=1), sum(m, axis= [0, 1], keepdims=true)) //> [5.0, 7.0, 9.0] [6.0, 15.0] [[21.0]]
-print(sum(m, axis= [1, 0]), mean(m, axis=1), max(m, axis=0), argmax(m, axis=1), argmin(m, axis=0)) //> 21.0 [2.0, 5.0] [4.0, 5.0, 6.0] [2, 2] [0, 0, 0]
+print(sum(m, axis=0), sum(m, axis=1), sum(m, axis=[0, 1], keepdims=true))  //> [5.0, 7.0, 9.0] [6.0, 15.0] [[21.0]]
+print(sum(m, axis=[1, 0]), mean(m, axis=1), max(m, axis=0), argmax(m, axis=1), argmin(m, axis=0))  //> 21.0 [2.0, 5.0] [4.0, 5.0, 6.0] [2, 2] [0, 0, 0]
 let s = sum(m, axis=1, keepdims=true)
 print(s, s.dtype, s.device == m.device, norm(m, axis=0).dtype)  //> [[6.0], [15.0]] f32 true f32
 print(prod(m, axis=0), min(m, axis=1), count_nonzero(m, axis=0), any(m, axis=1))  //> [4.0, 10.0, 18.0] [1.0, 4.0] [2, 2, 2] [true, true]
@@ -72,16 +72,16 @@ array k: i32[2, 3] = [[1, 2, 3], [4, 5, 6]]
 let s = sum(k, axis=0)
 print(s, s.dtype, prod(k, axis=1), min(k, axis=1), max(k, axis=1).dtype)  //> [5, 7, 9] i64 [6, 120] [1, 4] i32
 print(mean(k, axis=0), mean(k, axis=0).dtype, count_nonzero(k, axis=1))  //> [2.5, 3.5, 4.5] f64 [3, 3]
-print(sum(array([[1, 2]], dtype=u32), axis=1).dtype, sum(k, axis= []))    //> u64 [[1, 2, 3], [4, 5, 6]]
+print(sum(array([[1, 2]], dtype=u32), axis=1).dtype, sum(k, axis=[]))     //> u64 [[1, 2, 3], [4, 5, 6]]
 array t: bool[2, 2] = [[true, false], [true, true]]
 print(any(t, axis=1), all(t, axis=1), all(t, axis=0), sum(t, axis=0), sum(t, axis=0).dtype)  //> [true, true] [false, true] [true, false] [2, 1] i64
 print(argmax(t, axis=1), min(t, axis=1), max(t, axis=0))  //> [0, 0] [false, true] [true, true]
 ---
 // three axes, lists of axes, keepdims, views
 let c = arange(24, dtype=f64).reshape([2, 3, 4])
-print(sum(c, axis= [0, 2]), sum(c, axis= [2, 0], keepdims=true)) //> [60.0, 92.0, 124.0] [[[60.0], [92.0], [124.0]]]
+print(sum(c, axis=[0, 2]), sum(c, axis=[2, 0], keepdims=true))  //> [60.0, 92.0, 124.0] [[[60.0], [92.0], [124.0]]]
 print(sum(c, axis=1))                              //> [[12.0, 15.0, 18.0, 21.0], [48.0, 51.0, 54.0, 57.0]]
-print(max(c, axis= [1, 2]), argmax(c, axis=2), sum(c), argmax(c)) //> [11.0, 23.0] [[3, 3, 3], [3, 3, 3]] 276.0 23
+print(max(c, axis=[1, 2]), argmax(c, axis=2), sum(c), argmax(c))  //> [11.0, 23.0] [[3, 3, 3], [3, 3, 3]] 276.0 23
 let rows = c.reshape([6, 4])[1:5]
 print(rows.is_view, sum(rows), sum(rows, axis=0), sum(rows, axis=1))  //> true 184.0 [40.0, 44.0, 48.0, 52.0] [22.0, 38.0, 54.0, 70.0]
 print(sum(c[1]), argmax(c[1]), min(c[1], axis=0))  //> 210.0 11 [12.0, 13.0, 14.0, 15.0]
@@ -111,9 +111,9 @@ print(max(zeros([3, 0]), axis=1))  ### "max along an axis of length 0"
 ---
 // negative axes count from the last (NumPy's axis=-1), in lists too
 let c = arange(24, dtype=f64).reshape([2, 3, 4])
-print(sum(c, axis=-1), sum(c, axis= [-1, 0]), sum(c, axis=-3, keepdims=true).shape) //> [[6.0, 22.0, 38.0], [54.0, 70.0, 86.0]] [60.0, 92.0, 124.0] [1, 3, 4]
-print(argmax(c, axis=-2), min(c[0], axis=-1), mean(c, axis= [-2, -1]), any(c, axis=-1).shape) //> [[2, 2, 2, 2], [2, 2, 2, 2]] [0.0, 4.0, 8.0] [5.5, 17.5] [2, 3]
-print(sum(c * 2, axis=-1)[1], norm(c[0], axis=-2), count_nonzero(c[0], axis= [-1])) //> [108.0, 140.0, 172.0] [8.94427190999916, 10.344080432788601, 11.832159566199232, 13.379088160259652] [3, 4, 4]
+print(sum(c, axis=-1), sum(c, axis=[-1, 0]), sum(c, axis=-3, keepdims=true).shape)  //> [[6.0, 22.0, 38.0], [54.0, 70.0, 86.0]] [60.0, 92.0, 124.0] [1, 3, 4]
+print(argmax(c, axis=-2), min(c[0], axis=-1), mean(c, axis=[-2, -1]), any(c, axis=-1).shape)  //> [[2, 2, 2, 2], [2, 2, 2, 2]] [0.0, 4.0, 8.0] [5.5, 17.5] [2, 3]
+print(sum(c * 2, axis=-1)[1], norm(c[0], axis=-2), count_nonzero(c[0], axis=[-1]))  //> [108.0, 140.0, 172.0] [8.94427190999916, 10.344080432788601, 11.832159566199232, 13.379088160259652] [3, 4, 4]
 ---
 // axis errors name the axis as written
 array m: f32[2, 3]
@@ -123,16 +123,16 @@ array m: f32[2, 3]
 print(sum(m, axis=-3))           ### "sum: axis -3 is out of range for a 2-D array"
 ---
 array m: f32[2, 3]
-print(max(m * 2, axis= [0, -3])) ### "max: axis -3 is out of range for a 2-D array"
+print(max(m * 2, axis=[0, -3]))  ### "max: axis -3 is out of range for a 2-D array"
 ---
 array m: f32[2, 3]
-print(sum(m, axis= [1, -1]))     ### "sum: axis 1 is repeated"
+print(sum(m, axis=[1, -1]))      ### "sum: axis 1 is repeated"
 ---
 array m: f32[2, 3]
-print(sum(m, axis= [0, 0]))      ### "axis 0 is repeated"
+print(sum(m, axis=[0, 0]))       ### "axis 0 is repeated"
 ---
 array m: f32[2, 3]
-print(argmax(m, axis= [0]))      ### "argmax: axis must be an int, not list"
+print(argmax(m, axis=[0]))       ### "argmax: axis must be an int, not list"
 ---
 array m: f32[2, 3]
 print(sum(m, keepdims=1))        ### "sum: keepdims must be a bool, not int"

@@ -46,7 +46,7 @@ print(equal(p * 2, p[0:10]), equal(p, p + 1))  //> false false
 array m: f32[2, 3] = [[1, 2, 3], [4, 5, 6]]
 array row: f32[3] = [1, 0, 1]
 print(sum(m * 2, axis=0), max(m - 1, axis=1, keepdims=true))  //> [10.0, 14.0, 18.0] [[2.0], [5.0]]
-print(sum(m * 2, axis= [0, 1]), sum(m + 0, keepdims=true)) //> 42.0 [[21.0]]
+print(sum(m * 2, axis=[0, 1]), sum(m + 0, keepdims=true))  //> 42.0 [[21.0]]
 print(mean(m * row, axis=0), count_nonzero(m > 2, axis=1), any(m > 5, axis=0), argmax(m - row, axis=1))  //> [2.5, 0.0, 4.5] [1, 3] [false, false, true] [1, 1]
 print(sum(m.T + row[0:2], axis=1), min(m.T * 2, axis=0).dtype)  //> [6.0, 8.0, 10.0] f32
 print(norm(m - m, axis=0), prod(m * 1, axis=1))  //> [0.0, 0.0, 0.0] [6.0, 120.0]

@@ -55,7 +55,7 @@ array m: f32[2, 3]
 print(cumprod(m, axis=-3))       ### "cumprod: axis -3 is out of range for a 2-D array"
 ---
 array m: f32[2, 3]
-print(cumsum(m, axis= [0]))      ### "cumsum: axis must be an int, not list"
+print(cumsum(m, axis=[0]))       ### "cumsum: axis must be an int, not list"
 ---
 print(cumsum([1, 2]))            ### "cumsum: argument 1 must be an array, not list"
 ---
