@@ -35,16 +35,22 @@ kernel k(x: array[i32], N: i32) {
 }
 ---
 const W: i32 = 2
-kernel k(x: array[f32]) { x[tid()] = W }   ### "cannot use W \(constant 2 of type i32\) as f32 value"
+kernel k(x: array[f32]) {
+    x[tid()] = W ### "cannot use W \(constant 2 of type i32\) as f32 value"
+}
 ---
 const N = 2048
 kernel k() block(N) {}                     ### "block extent 2048 along x \(axis 0\) is too large"
 ---
 const N = 0
-kernel k() { local a: f32[N] }             ### "must be at least 1"
+kernel k() {
+    local a: f32[N] ### "must be at least 1"
+}
 ---
 const N: f32 = 2
-kernel k() { local a: f32[N] }             ### "local array extent N \(constant 2 of type f32\) must be an integer constant"
+kernel k() {
+    local a: f32[N] ### "local array extent N \(constant 2 of type f32\) must be an integer constant"
+}
 ---
 // inf and nan in a kernel take the float type of their use, f32 by default
 kernel k(x: array[f32], y: array[f64]) {
@@ -60,9 +66,14 @@ kernel k(x: array[f32], y: array[f64]) {
     }
 }
 ---
-kernel k(y: array[f64]) { let d = inf; y[tid()] = d }  ### "cannot use d \(variable of type f32\) as f64 value"
+kernel k(y: array[f64]) {
+    let d = inf
+    y[tid()] = d ### "cannot use d \(variable of type f32\) as f64 value"
+}
 ---
-kernel k(y: array[i32]) { y[tid()] = inf } ### "cannot use inf \(value of type f32\) as i32 value"
+kernel k(y: array[i32]) {
+    y[tid()] = inf ### "cannot use inf \(value of type f32\) as i32 value"
+}
 ---
 // consts made of other consts and every operator kind
 const A = (1 << 4) | 3 & ~0
@@ -93,7 +104,9 @@ const H: vec = 1                           ### "a const has a scalar type \(one 
 const N = 1
 N += 1                                     ### "cannot assign to const N"
 ---
-if true { const N = 1 }                    ### "const N must be declared at top level"
+if true {
+    const N = 1 ### "const N must be declared at top level"
+}
 ---
 const N = 1
 const N = 2                                ### "N redeclared in this block"

@@ -19,7 +19,11 @@ print(i) ### "undefined: i"
 break ### "break is not in a loop"
 ---
 // continue in a fn inside a loop
-while true { fn f() { continue } } ### "continue is not in a loop"
+while true {
+    fn f() {
+        continue ### "continue is not in a loop"
+    }
+}
 ---
 // return outside a fn
 return 1 ### "return outside a fn"
@@ -41,10 +45,14 @@ fn f() {}
 fn f() {}  ### "f redeclared in this block"
 ---
 // a graph is named after its capture block
-capture g { replay(g) } ### "undefined: g"
+capture g {
+    replay(g) ### "undefined: g"
+}
 ---
 // a kernel inside a fn
-fn f() { kernel k() { } } ### "kernel k must be declared at top level"
+fn f() {
+    kernel k() {} ### "kernel k must be declared at top level"
+}
 ---
 // every undefined name is reported
 print(a, b) ### "undefined: a" ### "undefined: b"
@@ -54,7 +62,9 @@ f() ### "undefined: f"
 let f = 1
 ---
 // names in device blocks and asserts
-device "cpu" { assert nope1, "m" } ### "undefined: nope1"
+device "cpu" {
+    assert nope1, "m" ### "undefined: nope1"
+}
 ---
 // names in else if
 if true {} else if nope2 {} else {}    ### "undefined: nope2"

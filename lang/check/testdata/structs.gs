@@ -79,15 +79,22 @@ kernel k(p: P, ps: array[P], o: array[f32]) {
 ---
 // a field that does not exist
 struct P { a: f32 }
-kernel k(ps: array[P]) { let r = ps[0]; r.c = 1.0 } ### "r \(P\) has no field c"
+kernel k(ps: array[P]) {
+    let r = ps[0]
+    r.c = 1.0 ### "r \(P\) has no field c"
+}
 ---
 // reading a field that does not exist
 struct P { a: f32 }
-kernel k(ps: array[P], o: array[f32]) { o[0] = ps[0].z } ### "ps\[0\] \(value of type P\) has no field z"
+kernel k(ps: array[P], o: array[f32]) {
+    o[0] = ps[0].z ### "ps\[0\] \(value of type P\) has no field z"
+}
 ---
 // struct values have no arithmetic
 struct P { a: f32 }
-kernel k(ps: array[P]) { ps[0] = ps[0] + ps[1] }  ### "operator \+"
+kernel k(ps: array[P]) {
+    ps[0] = ps[0] + ps[1] ### "operator \+"
+}
 ---
 // constructor: unknown field, wrong type
 struct P { a: f32, b: vec3 }
@@ -127,4 +134,6 @@ kernel k(a: array[P]) {
 ---
 // structs do not compare in kernels
 struct P { a: f32 }
-kernel k(ps: array[P]) { let x = ps[0] == ps[1] } ### "operator == not defined on ps\[0\] \(value of type P\)"
+kernel k(ps: array[P]) {
+    let x = ps[0] == ps[1] ### "operator == not defined on ps\[0\] \(value of type P\)"
+}

@@ -17,13 +17,21 @@ kernel k(x: array[f32]) {
 }
 ---
 // tid in func
-func f() -> i32 { return tid() } ### "tid\(\) is only available in kernels, not in func f"
+func f() -> i32 {
+    return tid() ### "tid\(\) is only available in kernels, not in func f"
+}
 ---
 // tid too many
-kernel k() { let a, b, c, d, e = tid() } ### "tid\(\) returns at most 4 values, not 5"
+kernel k() {
+    let a, b, c, d, e = tid() ### "tid\(\) returns at most 4 values, not 5"
+}
 ---
 // multi let needs tid
-kernel k(a: f32) { let x, y = a } ### "let with 2 names needs tid\(\) on the right"
+kernel k(a: f32) {
+    let x, y = a ### "let with 2 names needs tid\(\) on the right"
+}
 ---
 // tid args
-kernel k() { let i = tid(1) } ### "tid\(\) takes no arguments"
+kernel k() {
+    let i = tid(1) ### "tid\(\) takes no arguments"
+}

@@ -235,7 +235,9 @@ kernel k(a: array[f32]) block(32) {
 kernel k(a: array[f32]) block(32) {
     for j in range(4) {
         sync()
-        if a[tid()] > f32(j) { return }        ### "sync\(\) at 4:9 after a return that only some threads"
+        if a[tid()] > f32(j) { ### "sync\(\) at 4:9 after a return that only some threads"
+            return
+        }
     }
 }
 ---
