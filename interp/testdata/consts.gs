@@ -94,7 +94,9 @@ print(constlib.SIZE, constlib.TWICE)       //> 8 16
 const N = 1
 N = 2                                      ### "cannot assign to const N"
 ---
-fn f() { const K = 1 }                     ### "const K must be declared at top level"
+fn f() {
+    const K = 1 ### "const K must be declared at top level"
+}
 ---
 let n = 3
 const K = n + 1                            ### "n is not a constant"
@@ -117,7 +119,9 @@ const U = V                                ### "undefined: V"
 ---
 const E: u8 = 300                          ### "cannot be represented as u8"
 ---
-kernel k() { const K = 1 }                 ### "const declaration \(consts are declared at top level\) not allowed in a kernel"
+kernel k() {
+    const K = 1 ### "const declaration \(consts are declared at top level\) not allowed in a kernel"
+}
 ---
 const D = 2.5
 kernel k() block(D) {}                     ### "block extent D \(untyped float constant\) must be an integer constant"

@@ -79,7 +79,9 @@ fn safe() {
 print(safe(), safe())                //> caught bottom caught bottom
 ---
 // the limits an embedder sets are not catchable: recursion past MaxDepth
-fn forever(n) { return forever(n + 1) }  ### "call stack too deep"
+fn forever(n) {
+    return forever(n + 1) ### "call stack too deep"
+}
 try {
     forever(0)
 } catch e {
@@ -87,7 +89,11 @@ try {
 }
 ---
 // an error in a catch block propagates
-try { error("one") } catch e { error("two: " + e.message) } ### "two: one"
+try {
+    error("one")
+} catch e {
+    error("two: " + e.message) ### "two: one"
+}
 ---
 // s += t builds in a buffer; older strings and copies stay as they were
 let s = ""

@@ -60,7 +60,9 @@ fn outer(x) {
 }
 outer(1)
 ---
-fn forever(n) { return forever(n + 1) }  ### "call stack too deep"
+fn forever(n) {
+    return forever(n + 1) ### "call stack too deep"
+}
 forever(0)
 ---
 print(1)(2)                          ### "nil is not callable"

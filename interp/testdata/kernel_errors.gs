@@ -41,8 +41,12 @@ func f(a: i32) -> i32 {
     }
 }                                      ### "missing return"
 ---
-func f(a: i32) -> i32 { return g(a) }
-func g(a: i32) -> i32 { return f(a) }  ### "recursive func call: f -> g -> f"
+func f(a: i32) -> i32 {
+    return g(a)
+}
+func g(a: i32) -> i32 {
+    return f(a) ### "recursive func call: f -> g -> f"
+}
 ---
 // launch-time checks: count, dtype, ndim, scalar range, tid arity, size
 kernel k(x: array[f32], s: i32) {

@@ -118,10 +118,14 @@ m[1][0] += 1
 print(o, type(o[0]), type(o[1]), m)        //> [6, 5.0] int float [[1, 9], [4.5]]
 ---
 let l = [1, 2, 3]
-for v in l { l.append(v) }                 ### "list changed size during iteration"
+for v in l { ### "list changed size during iteration"
+    l.append(v)
+}
 ---
 let l = [1.5, 2.5]
-for v in l { l.pop() }                     ### "list changed size during iteration"
+for v in l { ### "list changed size during iteration"
+    l.pop()
+}
 ---
 let l = [1, 2]
 for v in l {
