@@ -18,7 +18,10 @@ import (
 
 const fmtUsage = `usage: gscript fmt [-w] [-d] [-l] [FILE | DIR ...]
   formats scripts in gscript's one layout (lang/format); without FILE it
-  formats stdin to stdout. A DIR means every .gs file under it.
+  formats stdin to stdout. A DIR means every .gs file under it. A file in
+  a testdata directory is a chunked script test: its chunks (between
+  "---" lines) are formatted one by one, error markers kept on their
+  code's line, and a chunk that does not parse is kept as written.
   -w  rewrite each file whose formatting differs (not stdin)
   -d  print a unified diff of each such file instead of the result
   -l  list the files whose formatting differs instead of the result
@@ -83,7 +86,7 @@ func (o *fmtOptions) stdin(r io.Reader) error {
 	if err != nil {
 		return fmt.Errorf("gscript: %w", err)
 	}
-	return o.file("<stdin>", src)
+	return o.file("<stdin>", src, format.Source)
 }
 
 // path formats a FILE, or every .gs file under a DIR (hidden directories
@@ -113,18 +116,23 @@ func (o *fmtOptions) path(arg string) error {
 	return errors.Join(append(errs, err)...)
 }
 
+// readFile formats a file: a script, or a chunked script test where the
+// file lies in a testdata directory (the tests read testdata/*.gs so).
 func (o *fmtOptions) readFile(path string) error {
 	src, err := syntax.ReadSourceFile(path)
 	if err != nil {
 		return fmt.Errorf("gscript: %w", err)
 	}
-	return o.file(path, src)
+	if filepath.Base(filepath.Dir(path)) == "testdata" {
+		return o.file(path, src, format.Chunked)
+	}
+	return o.file(path, src, format.Source)
 }
 
-// file formats one script, then prints, lists, diffs or rewrites it as
-// the flags say.
-func (o *fmtOptions) file(name string, src []byte) error {
-	out, err := format.Source(name, src)
+// file formats one script with layout, then prints, lists, diffs or
+// rewrites it as the flags say.
+func (o *fmtOptions) file(name string, src []byte, layout func(string, []byte) ([]byte, error)) error {
+	out, err := layout(name, src)
 	if err != nil {
 		return err
 	}
@@ -148,8 +156,14 @@ func (o *fmtOptions) file(name string, src []byte) error {
 
 // writeAtomic replaces the file at path with data through a temporary
 // file in its directory and a rename, so that a reader (or a crash) never
-// sees half a script. The file keeps its permissions.
+// sees half a script. The file keeps its permissions. A symbolic link is
+// followed: the file it points to is rewritten (in its own directory, for
+// the rename) and the link stays a link, as an editor's save leaves it.
 func writeAtomic(path string, data []byte) error {
+	path, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return err
+	}
 	st, err := os.Stat(path)
 	if err != nil {
 		return err

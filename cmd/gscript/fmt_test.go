@@ -86,6 +86,45 @@ func TestFmtWrite(t *testing.T) {
 	}
 }
 
+// TestFmtWriteSymlink: -w on a symbolic link rewrites the file it points
+// to, in another directory, and leaves the link a link.
+func TestFmtWriteSymlink(t *testing.T) {
+	dir := fmtTree(t, map[string]string{"real/a.gs": untidy})
+	target := filepath.Join(dir, "real", "a.gs")
+	link := filepath.Join(dir, "link.gs")
+	if err := os.Symlink(filepath.Join("real", "a.gs"), link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	if code, out, errOut := gscript(t, "", "fmt", "-w", link); code != 0 || out != "" || errOut != "" {
+		t.Fatalf("gscript fmt -w LINK = %d, %q, %q", code, out, errOut)
+	}
+	if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+		t.Errorf("after -w the link is %v (%v), want a symbolic link", st.Mode(), err)
+	}
+	if got := readFile(t, target); got != tidy {
+		t.Errorf("the link's target after -w: %q, want %q", got, tidy)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(dir, "real")); len(entries) != 1 {
+		t.Errorf("the target's directory holds %d entries, want 1 (no temporary file left)", len(entries))
+	}
+}
+
+// TestFmtTestdata: a file in a testdata directory is a chunked script
+// test, formatted chunk by chunk with its markers kept; the same text
+// elsewhere is one script, which does not parse.
+func TestFmtTestdata(t *testing.T) {
+	test := "let a=1 ### \"e\"\n---\nlet b=2\n"
+	dir := fmtTree(t, map[string]string{"testdata/t.gs": test, "t.gs": test})
+	code, _, errOut := gscript(t, "", "fmt", "-w", dir)
+	want := "let a = 1 ### \"e\"\n---\nlet b = 2\n"
+	if got := readFile(t, filepath.Join(dir, "testdata", "t.gs")); got != want {
+		t.Errorf("testdata/t.gs after -w: %q, want %q", got, want)
+	}
+	if code != 1 || !strings.HasPrefix(errOut, filepath.Join(dir, "t.gs")+":1:") {
+		t.Errorf("gscript fmt -w on t.gs outside testdata = %d, %q; want 1 and its syntax error", code, errOut)
+	}
+}
+
 func TestFmtDiff(t *testing.T) {
 	dir := fmtTree(t, map[string]string{"a.gs": untidy})
 	a := filepath.Join(dir, "a.gs")

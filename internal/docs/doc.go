@@ -23,6 +23,13 @@
 //     example is worth showing, but a block without one still may not fail.
 //   - An ```output or ```error block must follow a ```gscript block: after
 //     anything else it would never be compared, so it is an error.
+//   - Every ```gscript and ```gscript-norun block is laid out as gscript
+//     fmt lays out a script (TestSnippetsFormatted shows the diff; -fmt
+//     rewrites the blocks in place). The exceptions are the blocks that
+//     are not whole scripts: ```gscript-nocheck (placeholders), and a
+//     block that does not parse because it shows a syntax error. A
+//     fragment that parses but should not be laid out has no fence of its
+//     own: write it as gscript fmt would, or fence it nocheck.
 //   - Errors name the Markdown file and the fence's line; a block's source
 //     is preceded by as many newlines as that line number, so a script
 //     error's line is its line in the Markdown file.

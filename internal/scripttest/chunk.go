@@ -97,31 +97,47 @@ func Parse(file, text string) ([]*Chunk, error) {
 	return chunks, nil
 }
 
+// CutMarkers splits a line of a test file into its code, white space at
+// its end trimmed, and the error markers at its end, in their order on
+// the line (each `### "REGEXP"`, as written); col is the byte offset of
+// the first marker's "###", or -1 when the line has none. The formatter
+// (lang/format.Chunked) cuts markers as Parse does and puts them back.
+func CutMarkers(line string) (code string, markers []string, col int) {
+	code, col = line, -1
+	// Markers are cut from the end, so several on a line come in reverse.
+	for m := errMarker.FindStringIndex(code); m != nil; m = errMarker.FindStringIndex(code) {
+		markers = append([]string{strings.TrimSpace(code[m[0]:])}, markers...)
+		col = m[0]
+		code = strings.TrimRight(code[:m[0]], " \t")
+	}
+	return code, markers, col
+}
+
 func parseChunk(file string, first int, lines []string) (*Chunk, error) {
 	c := &Chunk{File: file, Line: first, WantErrs: map[int][]*regexp.Regexp{}}
 	src := make([]string, len(lines))
 	for i, l := range lines {
 		n := i + 1
-		// Markers are cut from the end, so several on a line come in reverse.
-		for m := errMarker.FindStringSubmatch(l); m != nil; m = errMarker.FindStringSubmatch(l) {
-			re, err := regexp.Compile(m[1][1 : len(m[1])-1])
+		code, markers, _ := CutMarkers(l)
+		for _, m := range markers {
+			quoted := errMarker.FindStringSubmatch(m)[1]
+			re, err := regexp.Compile(quoted[1 : len(quoted)-1])
 			if err != nil {
 				return nil, fmt.Errorf("%s: bad error marker: %v", c.fileLine(n), err)
 			}
 			c.WantErrs[n] = append(c.WantErrs[n], re)
-			l = strings.TrimRight(l[:len(l)-len(m[0])], " \t")
 		}
-		if m := outMarker.FindStringSubmatch(l); m != nil {
+		if m := outMarker.FindStringSubmatch(code); m != nil {
 			c.Want = append(c.Want, m[1])
 			c.wantLines = append(c.wantLines, n)
 		}
-		for _, m := range tagMarker.FindAllStringSubmatch(l, -1) {
+		for _, m := range tagMarker.FindAllStringSubmatch(code, -1) {
 			if !slices.Contains(knownTags, m[1]) {
 				return nil, fmt.Errorf("%s: unknown condition //!%s (known: %v)", c.fileLine(n), m[1], knownTags)
 			}
 			c.Tags = append(c.Tags, m[1])
 		}
-		src[i] = l
+		src[i] = code
 	}
 	c.Source = strings.Join(src, "\n")
 	return c, nil

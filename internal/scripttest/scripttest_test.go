@@ -55,8 +55,28 @@ func TestParse(t *testing.T) {
 	if res := c[2].WantErrs[1]; len(res) != 2 || c[2].Source != "f(a, b)" {
 		t.Errorf("two markers on a line: %v, source %q", res, c[2].Source)
 	}
-	if !c[2].WantErrs[1][0].MatchString(`undefined: "b`) {
-		t.Errorf(`\" in a marker must match a quote: %v`, c[2].WantErrs[1][0])
+	if !c[2].WantErrs[1][1].MatchString(`undefined: "b`) {
+		t.Errorf(`\" in a marker must match a quote: %v`, c[2].WantErrs[1][1])
+	}
+}
+
+// TestCutMarkers: the code less its markers, the markers in line order,
+// and where the first began; a ### inside the code or not at the end is
+// no marker.
+func TestCutMarkers(t *testing.T) {
+	for _, tc := range []struct {
+		line, code, markers string
+		col                 int
+	}{
+		{`f(a, b)  ### "a" ### "\"b"`, "f(a, b)", `### "a"|### "\"b"`, 9},
+		{`let x = y ###"u"  `, "let x = y", `###"u"`, 10},
+		{`print("###")`, `print("###")`, "", -1},
+		{`x ### "a" y`, `x ### "a" y`, "", -1},
+	} {
+		code, markers, col := CutMarkers(tc.line)
+		if code != tc.code || strings.Join(markers, "|") != tc.markers || col != tc.col {
+			t.Errorf("CutMarkers(%q) = %q, %q, %d; want %q, %q, %d", tc.line, code, markers, col, tc.code, tc.markers, tc.col)
+		}
 	}
 }
 

@@ -32,7 +32,10 @@ kernel partial(x: array[f32], sums: array[f32]) block(256) {
         sums[block_id()] = s
     }
 }
-kernel mod7(x: array[f32]) { let i = tid(); x[i] = f32(i % 7) }
+kernel mod7(x: array[f32]) {
+    let i = tid()
+    x[i] = f32(i % 7)
+}
 let n = 100000
 let blocks = min(cdiv(n, 256), 64)
 array x: f32[n]
@@ -93,7 +96,9 @@ kernel scans(x: array[i32], inc: array[i32], exc: array[i32], totals: array[i32]
         exc[i] = e
     }
     let t = block_sum(v)
-    if thread_id() == 0 { totals[block_id()] = t }
+    if thread_id() == 0 {
+        totals[block_id()] = t
+    }
 }
 array x: i32[300] = 1
 array inc: i32[300]
@@ -134,12 +139,16 @@ func bump(v: i32) -> i32 {
 kernel hist(x: array[i32], h: array[i32], loc: array[i32]) block(32) {
     shared bins: i32[4]
     local mine: i32[3]
-    if thread_id() < 4 { bins[thread_id()] = 0 }
+    if thread_id() < 4 {
+        bins[thread_id()] = 0
+    }
     sync()
     atomic_add(bins, x[tid()] % 4, 1)
     mine[2] += x[tid()]
     sync()
-    if thread_id() < 4 { atomic_add(h, thread_id(), bins[thread_id()]) }
+    if thread_id() < 4 {
+        atomic_add(h, thread_id(), bins[thread_id()])
+    }
     loc[tid()] = mine[2] + mine[0] + bump(x[tid()])
 }
 array x: i32[64] = arange(64, dtype=i32)
@@ -150,7 +159,9 @@ print(h, loc[3], loc[40])              //> [16, 16, 16, 16] 34 441
 ---
 // capture records a grid launch like any other
 //!cuda
-kernel fill1(x: array[f32]) block(32) { x[tid()] = f32(block_id()) }
+kernel fill1(x: array[f32]) block(32) {
+    x[tid()] = f32(block_id())
+}
 array x: f32[64] on "cuda:0"
 capture g on "cuda:0" {
     launch fill1[grid(2)](x)
@@ -165,28 +176,39 @@ print(cdiv(1, 0))                      ### "cdiv: division by zero"
 print(cdiv(1.5, 2))                    ### "cdiv: want an int, got float 1.5"
 ---
 // a block kernel is launched over a grid; a flat one over threads
-kernel blk(x: array[f32]) block(256) { x[tid()] = 1.0 }
+kernel blk(x: array[f32]) block(256) {
+    x[tid()] = 1.0
+}
 array x: f32[512]
 launch blk[512](x)                     ### "kernel blk is a block kernel with block\(256\): launch it over a grid of blocks, as in launch blk\[grid\(cdiv\(n, 256\)\)\]\(...\)"
 ---
-kernel blk2(x: array[f32, 2]) block(16, 16) { let i, j = tid(); x[i, j] = 1.0 }
+kernel blk2(x: array[f32, 2]) block(16, 16) {
+    let i, j = tid()
+    x[i, j] = 1.0
+}
 array x: f32[32, 32]
 launch blk2[32, 32](x)                 ### "launch it over a grid of blocks, as in launch blk2\[grid\(cdiv\(ny, 16\), cdiv\(nx, 16\)\)\]\(...\)"
 ---
-kernel flat(x: array[f32]) { x[tid()] = 1.0 }
+kernel flat(x: array[f32]) {
+    x[tid()] = 1.0
+}
 array x: f32[4]
 launch flat[grid(4)](x)                ### "kernel flat is not a block kernel: grid\(...\) counts the blocks of a kernel declared with block\(...\); launch flat\[n\]\(...\) runs n threads"
 ---
-kernel blk(x: array[f32]) block(32) { x[tid()] = 1.0 }
+kernel blk(x: array[f32]) block(32) {
+    x[tid()] = 1.0
+}
 array x: f32[64]
 launch blk[grid(2, 1)](x)              ### "kernel blk has a 1-D block \(block\(32\)\) and is launched over a 2-D grid"
 ---
-kernel blk(x: array[f32, 2]) block(2, 32) { }
+kernel blk(x: array[f32, 2]) block(2, 32) {}
 array x: f32[4, 4]
 launch blk[grid(70000, 1)](x)          ### "grid axis 0 has 70000 blocks, want 0..65535"
 ---
 // a grid of zero blocks runs nothing
-kernel blk(x: array[f32]) block(32) { x[tid()] = 1.0 }
+kernel blk(x: array[f32]) block(32) {
+    x[tid()] = 1.0
+}
 array x: f32[4]
 launch blk[grid(0)](x)
 print(x)                               //> [0.0, 0.0, 0.0, 0.0]

@@ -1,9 +1,12 @@
 // Graph capture (LANGUAGE.md section 7, MEMORY.md section 6). These chunks
 // need a CUDA device; capture on the cpu is an error everywhere.
-capture g on "cpu" { }                 ### "cannot capture on cpu"
+capture g on "cpu" {}                  ### "cannot capture on cpu"
 ---
 //!cuda
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 array x: f32[1000] on "cuda:0"
 capture g on "cuda:0" {
     print("host code runs once, at capture time")
@@ -11,7 +14,7 @@ capture g on "cuda:0" {
     launch addone[1000](x)
 }
 print(x[0], type(g), g)                //> host code runs once, at capture time
-                                       //> 0.0 graph <graph g on cuda:0: 2 nodes>
+//> 0.0 graph <graph g on cuda:0: 2 nodes>
 replay(g)
 print(x[0], x[999])                    //> 2.0 2.0
 replay(g, 10)
@@ -19,7 +22,10 @@ print(sum(x))                          //> 22000.0
 ---
 //!cuda
 // without `on`, the capture uses the current device
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 array x: f32[8] on "cuda:0"
 let h = nil
 device "cuda:0" {
@@ -67,8 +73,13 @@ print(r, o)                            //> [0.0, 1.0, 2.0, 3.0] [1, 1]
 //!cuda
 // mempool allocations become graph allocation nodes: valid once the graph
 // runs, and the graph replays many times without leaking
-kernel iota(x: array[f32]) { let i = tid(); x[i] = f32(i) }
-kernel total(x: array[f32], out: array[f32]) { atomic_add(out, 0, x[tid()]) }
+kernel iota(x: array[f32]) {
+    let i = tid()
+    x[i] = f32(i)
+}
+kernel total(x: array[f32], out: array[f32]) {
+    atomic_add(out, 0, x[tid()])
+}
 array out: f32[1] on "cuda:0"
 let t = nil                            // blocks scope their declarations: keep the array in t
 capture g on "cuda:0" {
@@ -81,7 +92,10 @@ print(out[0], t.memory_kind)           //> 247500.0 CUDA_MEMPOOL
 ---
 //!cuda
 // managed_pool: managed memory that can be allocated inside a capture
-kernel iota(x: array[f32]) { let i = tid(); x[i] = f32(i) }
+kernel iota(x: array[f32]) {
+    let i = tid()
+    x[i] = f32(i)
+}
 let m = nil
 capture g on "cuda:0" {
     m = zeros(4, device="cuda:0", allocator="managed_pool")
@@ -113,7 +127,10 @@ capture g on "cuda:0" {
 ---
 //!cuda
 // arrays made before the capture, of every kind, work in the graph
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 array dv: f32[2] on "cuda:0" using device
 array mp: f32[2] on "cuda:0" using mempool
 array mg: f32[2] on "cuda:0" using managed
@@ -146,7 +163,10 @@ print(x)                               ### "freed"
 ---
 //!cuda
 // launch access checks run at capture time
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 array h: f32[4] on "cpu"
 capture g on "cuda:0" {
     launch addone[4](h)                ### "that launch device cuda:0 cannot access"

@@ -26,8 +26,10 @@ d.pop(3)                                   ### "dict.pop: key 3 not in dict"
 ---
 // for over a dict visits its keys
 let d = dict([["a", 1], ["b", 2]])
-for k in d { print(k, d[k]) }              //> a 1
-                                           //> b 2
+for k in d { //> a 1
+    print(k, d[k])
+}
+//> b 2
 ---
 // list methods
 let l = [3, 1, 2]
@@ -48,7 +50,9 @@ let c = l.copy()
 l.clear()
 print(l, c)                                //> [] [1, 2, 3, 4]
 let words = ["bb", "a", "ccc", "dd"]
-fn size(s) { return len(s) }
+fn size(s) {
+    return len(s)
+}
 words.sort(key=size)
 print(words)                               //> ["a", "bb", "dd", "ccc"]
 let push = c.append
@@ -74,7 +78,9 @@ print("aXbXc".replace("X", "--"), "hello".find("l"), "hello".find("z"), "banana"
 print("hello".startswith("he"), "hello".endswith("lo"), "Hi".upper(), "Hi".lower())  //> true true HI hi
 print(type("ab"[0]), "ab" * 2)             //> string abab
 let t = ""
-for ch in "abc" { t = t + ch + "." }
+for ch in "abc" {
+    t = t + ch + "."
+}
 print(t)                                   //> a.b.c.
 ---
 ",".join([1, 2])                           ### "string.join: element 0 is int 1, not a string"

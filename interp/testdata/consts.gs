@@ -54,7 +54,10 @@ print(m)                                   //> [[2, 3], [12, 13]]
 ---
 // an untyped const takes the type its use needs in a kernel
 const SCALE = 3
-kernel scale(x: array[f64]) { let i = tid(); x[i] = x[i] * SCALE + f64(SCALE) }
+kernel scale(x: array[f64]) {
+    let i = tid()
+    x[i] = x[i] * SCALE + f64(SCALE)
+}
 let y = full(2, 1.0, dtype=f64)
 launch scale[2](y)
 print(y)                                   //> [6.0, 6.0]
@@ -70,8 +73,14 @@ kernel lim(x: array[f32], y: array[f64]) {
     let m = -inf
     x[i] = max(x[i], m)
     y[i] = min(y[i], -inf)
-    if i == 1 { x[i] = inf; y[i] = inf }
-    if i == 2 { x[i] = nan; y[i] = nan }
+    if i == 1 {
+        x[i] = inf
+        y[i] = inf
+    }
+    if i == 2 {
+        x[i] = nan
+        y[i] = nan
+    }
 }
 let z = full(3, 2.0, dtype=f32)
 let w = full(3, 2.0, dtype=f64)
@@ -85,7 +94,9 @@ print(constlib.SIZE, constlib.TWICE)       //> 8 16
 const N = 1
 N = 2                                      ### "cannot assign to const N"
 ---
-fn f() { const K = 1 }                     ### "const K must be declared at top level"
+fn f() {
+    const K = 1 ### "const K must be declared at top level"
+}
 ---
 let n = 3
 const K = n + 1                            ### "n is not a constant"
@@ -108,10 +119,12 @@ const U = V                                ### "undefined: V"
 ---
 const E: u8 = 300                          ### "cannot be represented as u8"
 ---
-kernel k() { const K = 1 }                 ### "const declaration \(consts are declared at top level\) not allowed in a kernel"
+kernel k() {
+    const K = 1 ### "const declaration \(consts are declared at top level\) not allowed in a kernel"
+}
 ---
 const D = 2.5
-kernel k() block(D) { }                    ### "block extent D \(untyped float constant\) must be an integer constant"
+kernel k() block(D) {}                     ### "block extent D \(untyped float constant\) must be an integer constant"
 ---
 // an imported const is a host value: a const or a kernel cannot use mod.N
 import "testdata/constlib.gs"

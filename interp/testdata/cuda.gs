@@ -26,17 +26,23 @@ print(devices()[0], devices()[1])      //> cpu cuda:0
 ---
 //!cuda
 // arrays must live where the kernel runs
-kernel k(x: array[f32]) { x[tid()] = 1.0 }
+kernel k(x: array[f32]) {
+    x[tid()] = 1.0
+}
 array h: f32[4] on "cpu"
 launch k[4](h) on "cuda:0"             ### "kernel k: argument x \(h\) is an array on cpu \(memory_kind=HOST\) that launch device cuda:0 cannot access"
 ---
 //!cuda
-kernel k(x: array[f32]) { x[tid()] = 1.0 }
+kernel k(x: array[f32]) {
+    x[tid()] = 1.0
+}
 array d: f32[4] on "cuda:0"
 launch k[4](d) on "cpu"                ### "argument x \(d\) is an array on cuda:0 \(memory_kind=CUDA_MEMPOOL\) that launch device cpu cannot access"
 ---
 //!cuda
-kernel k(x: array[f32]) { x[tid()] = 1.0 }
+kernel k(x: array[f32]) {
+    x[tid()] = 1.0
+}
 array d: f32[4] on "cuda:0"
 config.launch_access = "relaxed"
 launch k[4](d) on "cpu"                ### "that launch device cpu cannot access"
@@ -136,8 +142,13 @@ print(device_info("cuda:0").paradigm)             //> managed-only
 //!cuda
 // managed arrays cross devices with no copies: a GPU kernel writes, the cpu
 // reads in place and launches on them, pinned host memory feeds a GPU kernel
-kernel fill(x: array[f32], v: f32) { x[tid()] = v }
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel fill(x: array[f32], v: f32) {
+    x[tid()] = v
+}
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 array mg: f32[1000] on "cuda:0" using managed
 launch fill[1000](mg, 2.0) on "cuda:0"
 launch addone[1000](mg) on "cpu"
@@ -150,7 +161,10 @@ print(pn[0])                                       //> 8.0
 ---
 //!cuda
 // strict: every array must live on the launch device, even when accessible
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 array mg: f32[4] on "cuda:0" using managed
 config.launch_access = "strict"
 launch addone[4](mg) on "cuda:0"

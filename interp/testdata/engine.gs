@@ -5,7 +5,9 @@ print(a, b)                          //> 2 1
 let l = [10, 20, 30]
 l[0], l[2] = l[2], l[0]
 print(l)                             //> [30, 20, 10]
-fn divmod(x, y) { return x / y, x % y }
+fn divmod(x, y) {
+    return x / y, x % y
+}
 let q, r = divmod(17, 5)
 print(q, r)                          //> 3 2
 let p, s = [1, "x"]
@@ -27,7 +29,9 @@ for x, y in [[1, 2], [3]] {          ### "cannot unpack 1 value into 2 names"
 ---
 // try/catch catches errors raised in the body, in fns it calls and in builtins
 fn risky(n) {
-    if n > 2 { error("too big: " + str(n)) }
+    if n > 2 {
+        error("too big: " + str(n))
+    }
     return n
 }
 let got = []
@@ -43,25 +47,41 @@ try {
     let z = 1 / 0
 } catch e {
     print(type(e), e.message)        //> error integer division by zero
-    print(e.position)                //> engine.gs:16:15
-    print(str(e))                    //> engine.gs:16:15: integer division by zero
+    print(e.position)                //> engine.gs:18:15
+    print(str(e))                    //> engine.gs:18:15: integer division by zero
 }
-try { print("no error") } catch { print("not run") } //> no error
-try { int("x") } catch { print("caught") }          //> caught
+try { //> no error
+    print("no error")
+} catch {
+    print("not run")
+}
+try { //> caught
+    int("x")
+} catch {
+    print("caught")
+}
 ---
 // a try inside a fn restores the call stack; the fn goes on
 fn deep(n) {
-    if n == 0 { error("bottom") }
+    if n == 0 {
+        error("bottom")
+    }
     return deep(n - 1)
 }
 fn safe() {
-    try { deep(5) } catch e { return "caught " + e.message }
+    try {
+        deep(5)
+    } catch e {
+        return "caught " + e.message
+    }
     return "no"
 }
 print(safe(), safe())                //> caught bottom caught bottom
 ---
 // the limits an embedder sets are not catchable: recursion past MaxDepth
-fn forever(n) { return forever(n + 1) }  ### "call stack too deep"
+fn forever(n) {
+    return forever(n + 1) ### "call stack too deep"
+}
 try {
     forever(0)
 } catch e {
@@ -69,11 +89,17 @@ try {
 }
 ---
 // an error in a catch block propagates
-try { error("one") } catch e { error("two: " + e.message) } ### "two: one"
+try {
+    error("one")
+} catch e {
+    error("two: " + e.message) ### "two: one"
+}
 ---
 // s += t builds in a buffer; older strings and copies stay as they were
 let s = ""
-for i in range(100) { s += "ab" }
+for i in range(100) {
+    s += "ab"
+}
 let t = s
 s += "x"
 t += "y"
@@ -86,7 +112,9 @@ s += "!"
 print(parts[0][-2:], s[-2:], s == parts[0] + "!", type(s)) //> xw w! true string
 fn grow(n) {
     let r = "<"
-    for i in range(n) { r += str(i % 10) }
+    for i in range(n) {
+        r += str(i % 10)
+    }
     return r
 }
 let g = grow(80)
@@ -98,7 +126,9 @@ print(len(d), d[g[:-1]], g in d)          //> 1 1 false
 ---
 // an int with a float is a float, in the engine's fast paths as in binary
 let s = 0.0
-for i in range(5) { s += i * 0.5 }
+for i in range(5) {
+    s += i * 0.5
+}
 let z = 0
 print(s, 3 / 2.0, 7 - 0.5, 1 + 2.0, type(1 + 2.0), 1 / 0.0, z / 0.0, 9007199254740993 * 1.0) //> 5.0 1.5 6.5 3.0 float inf nan 9007199254740992.0
 let t = 1

@@ -3,7 +3,9 @@
 print(42, 0x2A, 0b101, 1_000_000)   //> 42 42 5 1000000
 print(1.5, .5, 1e-3, 2.)            //> 1.5 0.5 0.001 2.0
 print("tab\tquote\" nl")            //> tab	quote" nl
-let a = 1; let b = 2; print(a + b)  //> 3
+let a = 1
+let b = 2
+print(a + b) //> 3
 let c = 1 +
     2
 print(c)                            //> 3
@@ -13,7 +15,7 @@ print(len([1,
 ---
 // float printing is Python's repr
 print(1.0, 0.1, 1e-07, 1e+16, 123456789.0, 1e16, 1.5e300) //> 1.0 0.1 1e-07 1e+16 123456789.0 1e+16 1.5e+300
-print(0.0001, 1e-05, 1e15, 1.0/0.0, -1.0/0.0)             //> 0.0001 1e-05 1000000000000000.0 inf -inf
+print(0.0001, 1e-05, 1e15, 1.0 / 0.0, -1.0 / 0.0)         //> 0.0001 1e-05 1000000000000000.0 inf -inf
 let z = 0.0
 print(z / z)                                              //> nan
 print(-0.0)                                               //> -0.0
@@ -54,7 +56,7 @@ print(1 == "a")                     ### "cannot compare int and string"
 ---
 print("a" + 1)                      ### "operator \+ not defined on string and int"
 ---
-if 1 { }                            ### "condition must be a bool, not int"
+if 1 {}                             ### "condition must be a bool, not int"
 ---
 // NEP 50: typed scalars keep their dtype, host numbers adapt
 let s = f32(1.5)
@@ -90,7 +92,9 @@ let l = [1, 2]
 l[0] = l
 print(l, str([l]))                     //> [[...], 2] [[[...], 2]]
 let d = 0
-for i in range(70) { d = [d] }
+for i in range(70) {
+    d = [d]
+}
 print(len(str(d)))                     //> 133
 ---
 let l = [1]

@@ -36,33 +36,49 @@ kernel bad(x: array[f32]) {
 }
 ---
 func f(a: i32) -> i32 {
-    if a > 0 { return 1 }
+    if a > 0 {
+        return 1
+    }
 }                                      ### "missing return"
 ---
-func f(a: i32) -> i32 { return g(a) }
-func g(a: i32) -> i32 { return f(a) }  ### "recursive func call: f -> g -> f"
+func f(a: i32) -> i32 {
+    return g(a)
+}
+func g(a: i32) -> i32 {
+    return f(a) ### "recursive func call: f -> g -> f"
+}
 ---
 // launch-time checks: count, dtype, ndim, scalar range, tid arity, size
-kernel k(x: array[f32], s: i32) { x[tid()] = f32(s) }
+kernel k(x: array[f32], s: i32) {
+    x[tid()] = f32(s)
+}
 array a: f32[4]
 launch k[4](a)                         ### "kernel k takes 2 arguments, got 1"
 ---
-kernel k(x: array[f32], s: i32) { x[tid()] = f32(s) }
+kernel k(x: array[f32], s: i32) {
+    x[tid()] = f32(s)
+}
 array b: f64[4]
 launch k[4](b, 1)                      ### "argument 1 \(x\) of kernel k: want array\[f32\], got array\[f64\]"
 ---
-kernel k(x: array[f32], s: i32) { x[tid()] = f32(s) }
+kernel k(x: array[f32], s: i32) {
+    x[tid()] = f32(s)
+}
 array a: f32[4]
 launch k[4](a, 3000000000)             ### "argument 2 \(s\) of kernel k: .*overflows i32"
 ---
 // a finite float beyond f32's range is an error, not a silent inf
-kernel kf(x: array[f32], v: f32) { x[tid()] = v }
+kernel kf(x: array[f32], v: f32) {
+    x[tid()] = v
+}
 array a: f32[4]
 launch kf[4](a, 3.4e38)
 print(a[0])                            //> 3.4e+38
 launch kf[4](a, 1e40)                  ### "argument 2 \(v\) of kernel kf: 1e\+40 is out of range for f32"
 ---
-kernel k(x: array[f32], s: i32) { x[tid()] = f32(s) }
+kernel k(x: array[f32], s: i32) {
+    x[tid()] = f32(s)
+}
 array a: f32[4]
 launch k[4](a, 1.5)                    ### "not an integer"
 ---
@@ -73,11 +89,15 @@ kernel k2(x: array[f32, 2]) {
 array m: f32[2, 2]
 launch k2[4](m)                        ### "unpacks tid\(\) into 2 names but is launched with 1"
 ---
-kernel k(x: array[f32]) { x[0] = 1.0 }
+kernel k(x: array[f32]) {
+    x[0] = 1.0
+}
 array a: f32[4]
 launch k[65536, 65536](a)              ### "2\^31-1"
 ---
-kernel k(x: array[f32]) { x[tid()] = 1.0 }
+kernel k(x: array[f32]) {
+    x[tid()] = 1.0
+}
 array a: f32[4]
 launch k[-1](a)                        ### "negative launch dimension"
 ---
@@ -111,10 +131,14 @@ fn go(a) {
 }
 go(zeros(2))
 ---
-kernel k(x: array[f32]) { x[tid()] = 1.0 }
+kernel k(x: array[f32]) {
+    x[tid()] = 1.0
+}
 array a: f32[4]
 free(a)
 launch k[4](a)                         ### "freed"
 ---
-kernel k(x: array[f32]) { x[tid()] = 1.0 }
+kernel k(x: array[f32]) {
+    x[tid()] = 1.0
+}
 k(1)                                   ### "kernel k cannot be called"

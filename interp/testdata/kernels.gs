@@ -47,11 +47,17 @@ kernel loops(out: array[i32]) {
     let i = tid()
     let acc = 0
     for k in range(10) {
-        if k == i { continue }
-        if k > 6 { break }
+        if k == i {
+            continue
+        }
+        if k > 6 {
+            break
+        }
         acc += k
     }
-    for k in range(10, 0, -3) { acc += 100 }
+    for k in range(10, 0, -3) {
+        acc += 100
+    }
     out[i] = acc
 }
 array o: i32[8]
@@ -61,22 +67,34 @@ print(o)                               //> [421, 420, 419, 418, 417, 416, 415, 4
 // range counters never wrap: a step that would overflow ends the loop
 kernel edges(out: array[i32], s: i32) {
     let n = 0
-    for k in range(2147483640, 2147483647, 5) { n += 1 }
+    for k in range(2147483640, 2147483647, 5) {
+        n += 1
+    }
     out[0] = n
     n = 0
-    for k in range(-2147483641, -2147483648, -5) { n += 1 }
+    for k in range(-2147483641, -2147483648, -5) {
+        n += 1
+    }
     out[1] = n
     n = 0
-    for k in range(2147483640, 2147483647, s) { n += 1 }
+    for k in range(2147483640, 2147483647, s) {
+        n += 1
+    }
     out[2] = n
     n = 0
-    for k in range(-2147483641, -2147483648, -s) { n += 1 }
+    for k in range(-2147483641, -2147483648, -s) {
+        n += 1
+    }
     out[3] = n
     let m: i64 = 0
-    for k in range(i64(9223372036854775800), i64(9223372036854775807), i64(5)) { m += 1 }
+    for k in range(i64(9223372036854775800), i64(9223372036854775807), i64(5)) {
+        m += 1
+    }
     out[4] = i32(m)
     n = 0
-    for k in range(u8(250), u8(255), u8(3)) { n += 1 }
+    for k in range(u8(250), u8(255), u8(3)) {
+        n += 1
+    }
     out[5] = n
 }
 array e: i32[6]
@@ -169,28 +187,40 @@ kernel hello(x: array[i32]) {
     print("thread", i, "has", x[i], 0.1)
 }
 launch hello[2](array([7, 8]))         //> thread 0 has 7 0.1
-                                       //> thread 1 has 8 0.1
+//> thread 1 has 8 0.1
 ---
 // a zero-thread launch does nothing
-kernel nop(x: array[f32]) { x[tid()] = 1.0 }
+kernel nop(x: array[f32]) {
+    x[tid()] = 1.0
+}
 array e: f32[0]
 launch nop[0](e)
 print(e)                               //> []
 ---
 // a launch statement in a loop repeats the last launch only while the
 // kernel, dimensions and arguments stay the same
-kernel addk(x: array[i32], k: i32) { x[tid()] = x[tid()] + k }
+kernel addk(x: array[i32], k: i32) {
+    x[tid()] = x[tid()] + k
+}
 array a: i32[4]
 array b: i32[4]
-for i in range(3) { launch addk[4](a, i) }
-for i in range(2) { launch addk[4](a, 5) }
+for i in range(3) {
+    launch addk[4](a, i)
+}
+for i in range(2) {
+    launch addk[4](a, 5)
+}
 for i in range(2) {
     launch addk[4](b, 5)
     launch addk[4](a, 5)
 }
-for n in [4, 2, 2] { launch addk[n](a, 100) }
+for n in [4, 2, 2] {
+    launch addk[n](a, 100)
+}
 let v = a[1:3]
-for i in range(2) { launch addk[2](v, 1000) }
+for i in range(2) {
+    launch addk[2](v, 1000)
+}
 print(a, b)                            //> [323, 2323, 2123, 123] [10, 10, 10, 10]
 ---
 //!cpu

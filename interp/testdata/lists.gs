@@ -60,18 +60,28 @@ print(i.count(1), i.count(1.0), i.index(2), x.index(1.5), x.count(0))  //> 1 1 2
 let p, q = [1, 2.5]
 print(p, q, type(p), type(q))              //> 1 2.5 int float
 let t = 0
-for v in [1, 2, 3] { t += v }
+for v in [1, 2, 3] {
+    t += v
+}
 let u = 0.0
-for v in [0.5, 0.25] { u += v }
+for v in [0.5, 0.25] {
+    u += v
+}
 print(t, type(t), u)                       //> 6 int 0.75
-for k, v in enumerate([7, 8]) { print(k, v, type(v)) }  //> 0 7 int
-                                           //> 1 8 int
-for a, b in zip([1, 2], [0.5, 1.5]) { print(a + b) }  //> 1.5
-                                           //> 3.5
+for k, v in enumerate([7, 8]) { //> 0 7 int
+    print(k, v, type(v))
+}
+//> 1 8 int
+for a, b in zip([1, 2], [0.5, 1.5]) { //> 1.5
+    print(a + b)
+}
+//> 3.5
 let d = dict()
 d[1] = [2, 3]
 print(d.items(), d[1][1], list(range(3)) + [3])  //> [[1, [2, 3]]] 3 [0, 1, 2, 3]
-fn first(l) { return l[0] }
+fn first(l) {
+    return l[0]
+}
 print(first([4.5]), type(first([4])), str([1, 2.5, "a"]))  //> 4.5 int [1, 2.5, "a"]
 print(array([1, 2, 3]), array([1.5, 2.5]), array([[1, 2], [3, 4]]).shape)  //> [1, 2, 3] [1.5, 2.5] [2, 2]
 ---
@@ -108,13 +118,19 @@ m[1][0] += 1
 print(o, type(o[0]), type(o[1]), m)        //> [6, 5.0] int float [[1, 9], [4.5]]
 ---
 let l = [1, 2, 3]
-for v in l { l.append(v) }                 ### "list changed size during iteration"
+for v in l { ### "list changed size during iteration"
+    l.append(v)
+}
 ---
 let l = [1.5, 2.5]
-for v in l { l.pop() }                     ### "list changed size during iteration"
+for v in l { ### "list changed size during iteration"
+    l.pop()
+}
 ---
 let l = [1, 2]
-for v in l { l[1] = "s" }
+for v in l {
+    l[1] = "s"
+}
 print(l)                                   //> [1, "s"]
 ---
 let l = [1, 2]

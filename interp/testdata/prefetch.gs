@@ -12,7 +12,10 @@ prefetch(x, "cuda:0")                  ### "device cuda:0 is not available"
 ---
 //!cuda
 // explicit prefetch and advice on managed arrays and their views
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 let n = 1 << 20
 array m: f32[n] on "cuda:0" using managed
 m[0] = 5.0
@@ -46,7 +49,10 @@ prefetch(h, "cuda:0")                  ### "the array is PINNED memory on cpu"
 //!cuda
 // refused inside a capture before any CUDA call (CUDA would fail with
 // error 900 and invalidate the capture)
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 array m: f32[16] on "cuda:0" using managed
 capture g on "cuda:0" {
     launch addone[16](m)
@@ -62,12 +68,17 @@ capture g on "cuda:0" {
 //!cuda
 // automatic prefetch: host writes, then launches with two managed
 // arguments (one batched prefetch), then host reads; the same with it off
-kernel saxpy(x: array[f32], y: array[f32], a: f32) { let i = tid(); y[i] = a * x[i] + y[i] }
+kernel saxpy(x: array[f32], y: array[f32], a: f32) {
+    let i = tid()
+    y[i] = a * x[i] + y[i]
+}
 let n = 1 << 20
 array x: f32[n] on "cuda:0" using managed
 array y: f32[n] on "cuda:0" using managed
 fill(x, 1.0)
-for i in range(4) { y[i] = 2.0 }
+for i in range(4) {
+    y[i] = 2.0
+}
 launch saxpy[n](x, y, 3.0) on "cuda:0"
 print(y[0], y[4], sum(y[0:8]))         //> 5.0 3.0 32.0
 config.prefetch = "off"
@@ -77,8 +88,13 @@ print(y[0], y[n - 1])                  //> 3.0 6.0
 ---
 //!cuda
 // a cpu launch after a GPU launch: the host side of the policy
-kernel fill1(x: array[f32], v: f32) { x[tid()] = v }
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel fill1(x: array[f32], v: f32) {
+    x[tid()] = v
+}
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 let n = 1 << 20
 array m: f32[n] on "cuda:0" using managed
 launch fill1[n](m, 2.0) on "cuda:0"
@@ -90,7 +106,10 @@ print(m[0], m[n - 1])                  //> 4.0 4.0
 // a capture of managed arrays replays without faults or invalidation: the
 // arrays are prefetched when the capture ends and again when the host
 // touched them between replays
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 let n = 1 << 20
 array m: f32[n] on "cuda:0" using managed
 m[0] = 1.0
@@ -119,13 +138,18 @@ print(g.text)                          //> cuda:0 cannot access h, a HOST array 
 ---
 //!cuda
 // a launch access error ends with explain_access's remedy
-kernel k(x: array[f32]) { x[tid()] = 1.0 }
+kernel k(x: array[f32]) {
+    x[tid()] = 1.0
+}
 array d: f32[4] on "cuda:0" using mempool
 launch k[4](d) on "cpu"                ### "; remedy: use the managed allocator \(array d: ... using managed\)"
 ---
 //!cuda2
 // managed memory used on two GPUs: each launch prefetches it to its device
-kernel addone(x: array[f32]) { let i = tid(); x[i] = x[i] + 1.0 }
+kernel addone(x: array[f32]) {
+    let i = tid()
+    x[i] = x[i] + 1.0
+}
 let n = 1 << 20
 array m: f32[n] on "cuda:0" using managed
 launch addone[n](m) on "cuda:0"

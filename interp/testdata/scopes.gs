@@ -1,6 +1,8 @@
 // device and allocator scopes are dynamic and restored on exit
 //!cpu
-fn where() { return zeros(1).device }
+fn where() {
+    return zeros(1).device
+}
 device "cpu" {
     print(where())                     //> cpu
 }
@@ -14,10 +16,10 @@ allocator "host" on "cpu" {
 array u: f32[2] on "cpu" using host
 print(u.device, u.memory_kind)         //> cpu HOST
 ---
-allocator bogus { }                    ### "unknown allocator \"bogus\""
+allocator bogus {}                     ### "unknown allocator \"bogus\""
 ---
 //!nocuda
-device "cuda:0" { }                    ### "cuda:0 is not available"
+device "cuda:0" {}                     ### "cuda:0 is not available"
 ---
 //!cpu
 array m: f32[2] using managed          ### "allocator managed does not apply to device cpu"
@@ -38,7 +40,7 @@ fn fail() {
 }
 fail()
 ---
-capture g on "cpu" { }                 ### "cannot capture on cpu"
+capture g on "cpu" {}                  ### "cannot capture on cpu"
 ---
 // config
 print(config.launch_access, config.debug)  //> checked false

@@ -21,8 +21,10 @@ array d: P[2] = P(n=9)
 array e: P[2] on "cpu"
 e[0] = d[1]
 print(d, e, e.device)                  //> [P(flag=false, n=9), P(flag=false, n=9)] [P(flag=false, n=9), P(flag=false, n=0)] cpu
-for p in e { print(p.n) }              //> 9
-                                       //> 0
+for p in e { //> 9
+    print(p.n)
+}
+//> 0
 ---
 struct P { a: f32 }
 let x = ones(2, dtype=P)               ### "ones with dtype=P is not supported: a struct has no one \(use full\(shape, P\(...\)\)\)"

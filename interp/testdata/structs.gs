@@ -26,7 +26,9 @@ let r = q
 print(q == r)                       //> true
 ---
 // a struct's name is a global: a fn may construct one
-fn make(m) { return S(m * 2) }
+fn make(m) {
+    return S(m * 2)
+}
 struct S { m: i32 }
 print(make(21).m)                   //> 42
 ---

@@ -42,6 +42,6 @@ array p: vec3[3]
 launch scale[3](p.view(f32), 2.0)
 print(p)                               //> [vec3(0.0, 1.0, -2.0), vec3(2.0, 3.0, -2.0), vec3(4.0, 5.0, -2.0)]
 ---
-kernel scale(v: array[f32, 2]) { }
+kernel scale(v: array[f32, 2]) {}
 array p: vec3[3]
 launch scale[3](p)                     ### "want array\[f32, 2\], got array\[vec3\] \(use \.view\(f32\)\)"

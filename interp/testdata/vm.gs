@@ -32,17 +32,27 @@ fn g(l) {
     let i = 0
     while true {
         i += 1
-        if i > 6 { break }
-        if i % 2 == 0 { continue }
+        if i > 6 {
+            break
+        }
+        if i % 2 == 0 {
+            continue
+        }
         out.append(i)
     }
-    for x in l { out.append(x * 10) }
-    for c in "ab" { out.append(c) }
+    for x in l {
+        out.append(x * 10)
+    }
+    for c in "ab" {
+        out.append(c)
+    }
     for k, v in enumerate(["p", "q"]) {
         out.append(k)
         out.append(v)
     }
-    for k, v in {"a": 1}.items() { out.append(k + str(v)) }
+    for k, v in {"a": 1}.items() {
+        out.append(k + str(v))
+    }
     return out
 }
 print(g([1, 2]))                     //> [1, 3, 5, 10, 20, "a", "b", 0, "p", 1, "q", "a1"]
@@ -52,19 +62,23 @@ fn h() {
     let s = []
     for i in range(6) {
         try {
-            if i == 1 { continue }
-            if i == 4 { break }
+            if i == 1 {
+                continue
+            }
+            if i == 4 {
+                break
+            }
             s.append(i)
-        } catch e {
-        }
+        } catch e {}
     }
     let j = 0
     while j < 10 {
         j += 1
         try {
-            if j == 3 { return [s, j] }
-        } catch e {
-        }
+            if j == 3 {
+                return [s, j]
+            }
+        } catch e {}
     }
     return nil
 }
@@ -101,28 +115,40 @@ print(build(3))                      //> [6, 8, 0.125, [1, 2]]
 ---
 // a global callee is read before its arguments: an argument that rebinds
 // it does not change the fn called
-fn one(x) { return "one" }
-fn two(x) { return "two" }
+fn one(x) {
+    return "one"
+}
+fn two(x) {
+    return "two"
+}
 let pick = one
 fn rebind() {
     pick = two
     return 0
 }
-fn call() { return pick(rebind()) }
+fn call() {
+    return pick(rebind())
+}
 print(call(), pick(0))               //> one two
 ---
 // builtins and types held in globals, closures and nested fns
 let show = str
 let i64t = i64
 fn calls(x) {
-    fn add(y) { return x + y }
+    fn add(y) {
+        return x + y
+    }
     return [show(x), i64t(x), add(1), add(add(1))]
 }
 print(calls(5))                      //> ["5", 5, 6, 11]
 ---
 // arguments that are array expressions reach a fn computed
-fn total(a) { return sum(a) }
-fn twice(a) { return total(a * 2 + 1) }
+fn total(a) {
+    return sum(a)
+}
+fn twice(a) {
+    return total(a * 2 + 1)
+}
 print(twice(arange(4)))              //> 16
 ---
 fn f(x) { return x }
@@ -136,7 +162,9 @@ print(g())
 fn f(n) {
     return n + "s"                   ### "operator . not defined on int and string"
 }
-fn g() { return f(1) }
+fn g() {
+    return f(1)
+}
 print(g())
 ---
 fn f(n) {
@@ -153,12 +181,12 @@ fn f(n) {
 print(f(1))
 ---
 fn f(x) {
-    for i in range(x) { }            ### "range argument must be an int, not float"
+    for i in range(x) {}             ### "range argument must be an int, not float"
 }
 f(1.5)
 ---
 fn f(x) {
-    for i in range(0, 5, x) { }      ### "range step must not be zero"
+    for i in range(0, 5, x) {}       ### "range step must not be zero"
 }
 f(0)
 ---
@@ -168,13 +196,15 @@ fn f(l) {
 f([1])
 ---
 fn f(x) {
-    for c in x { }                   ### "cannot iterate over int"
+    for c in x {}                    ### "cannot iterate over int"
 }
 f(3)
 ---
 // deep recursion runs in the machine's loop, on no Go stack
 fn down(n) {
-    if n == 0 { return 0 }
+    if n == 0 {
+        return 0
+    }
     return 1 + down(n - 1)
 }
 print(down(9000))                    //> 9000
@@ -188,7 +218,9 @@ down(0)
 fn f() {
     let l = []
     let d = {0: "zero", "k": 2}
-    for i in range(3) { l.append(i * 2) }
+    for i in range(3) {
+        l.append(i * 2)
+    }
     l.append(arange(2) + 1)
     return [l[0], l[-2], l[1 + 1], d[0], d["k"], len(l)]
 }

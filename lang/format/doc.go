@@ -67,6 +67,31 @@
 //     rule that recomputed the columns would rewrite most of them for no
 //     reader's gain. The output is stable all the same: formatting it
 //     again keeps every column.
+//   - A trailing comment on a source line that the layout splits (a
+//     one-line block opened, statements after ";") goes with the last
+//     statement that started on that line, at the end of that
+//     statement's first line, after one space: `fn f() { return x } //
+//     c` becomes `fn f() { // c`, the body and "}" (the block's statements
+//     are inside the fn's), and `a = 1; print(a) //> 1` becomes two lines
+//     with the comment after print(a). A comment at the end of a line
+//     speaks of that line's statement, and the statement's first line is
+//     where a reader looks for it. gofmt places comments by token order,
+//     so it puts one after the "}" of an if it opens; gscript opens every
+//     one-line block, and token order would carry such comments to a
+//     line of their own brace, away from the code they were written by.
+//   - A file in a directory named testdata is, for gscript fmt, a chunked
+//     script test (internal/scripttest), the format every testdata/*.gs
+//     of the repository has: Chunked formats each chunk between "---"
+//     lines as a script, cuts each `### "REGEXP"` error marker first and
+//     puts it back at the end of the line that holds its line's code (at
+//     its column where there is room), and checks that the result expects
+//     the same output, errors and conditions. A chunk that does not parse
+//     is kept as written (its errors are the test), and so is a chunk
+//     with a marker on a line the layout would split: the marker says on
+//     which line the error is, and which of the new lines that is depends
+//     on the token the error is at, which the formatter cannot know. A
+//     `//>` line's trailing white space is output the test expects, so
+//     Chunked refuses to remove it (the file needs a visible ending).
 //   - Literals, names and comments are printed as written (`0x1F`,
 //     `1e-3`, escapes), and `not  in` becomes `not in`.
 package format

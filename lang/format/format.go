@@ -15,19 +15,29 @@ import (
 // when it would not, Source returns a positioned error instead (a bug in
 // the formatter, which must never cost a script its meaning).
 func Source(name string, src []byte) ([]byte, error) {
+	out, _, err := source(name, src)
+	return out, err
+}
+
+// source is Source, which also maps each source line that holds code or
+// a comment to the output line (from 1) that holds it, or to -1 where
+// the layout split it over several lines.
+func source(name string, src []byte) ([]byte, map[int]int, error) {
 	before, err := syntax.Parse(name, src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	toks, err := syntax.Tokens(name, src)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	out := layout(toks)
+	p := newPrinter(toks)
+	p.run()
+	out := p.bytes()
 	if err := verify(name, before, toks, out); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return out, nil
+	return out, p.lineMap(), nil
 }
 
 // verify checks that out parses to the tree before and has the comments

@@ -31,7 +31,11 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := Source(in, src)
+			layout := Source
+			if strings.HasSuffix(in, ".chunks.input") {
+				layout = Chunked // a chunked script test, as in testdata/*.gs
+			}
+			got, err := layout(in, src)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -48,14 +52,14 @@ func TestGolden(t *testing.T) {
 			if !bytes.Equal(got, want) {
 				t.Errorf("formatted %s differs from %s:\n%s", in, golden, got)
 			}
-			checkIdempotent(t, golden, want)
+			checkIdempotent(t, layout, golden, want)
 		})
 	}
 }
 
-func checkIdempotent(t *testing.T, name string, formatted []byte) {
+func checkIdempotent(t *testing.T, layout func(string, []byte) ([]byte, error), name string, formatted []byte) {
 	t.Helper()
-	again, err := Source(name, formatted)
+	again, err := layout(name, formatted)
 	if err != nil {
 		t.Fatalf("formatting the formatted %s: %v", name, err)
 	}
@@ -92,10 +96,52 @@ func TestRepoScripts(t *testing.T) {
 		if d := (&treeDiff{}); !d.equal(reflect.ValueOf(want), reflect.ValueOf(after)) {
 			t.Errorf("%s: the tree changed near %v", name, d.at)
 		}
-		checkIdempotent(t, name, got)
+		checkIdempotent(t, Source, name, got)
 	}
 	if n < 100 {
 		t.Errorf("only %d scripts found in the repository", n)
+	}
+}
+
+// TestRepoTests formats every chunked script test of the repository (the
+// testdata/*.gs files) as gscript fmt does: no error, and a second pass
+// changes nothing.
+func TestRepoTests(t *testing.T) {
+	files := repoFiles(t)
+	n := 0
+	for _, path := range files {
+		if filepath.Base(filepath.Dir(path)) != "testdata" {
+			continue
+		}
+		n++
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Chunked(path, src)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		checkIdempotent(t, Chunked, path, got)
+	}
+	if n < 50 {
+		t.Errorf("only %d chunked tests found in the repository", n)
+	}
+}
+
+// TestChunkedRefuses: a formatting that would change what a chunk
+// expects is an error, and a file the harness rejects is not formatted.
+func TestChunkedRefuses(t *testing.T) {
+	for _, tc := range []struct{ src, want string }{
+		{"print(\"a \")  //> a \n", "t.gs:1:1: internal error in gscript fmt, script left unformatted: formatting would change the output"},
+		{"x = 1\n---\ny ### \"(\"\n", "t.gs:3: bad error marker"},
+		{"x = 1 //!gpu\n", "unknown condition //!gpu"},
+	} {
+		out, err := Chunked("t.gs", []byte(tc.src))
+		if out != nil || err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Chunked(%q) = %q, %v; want no output and %q", tc.src, out, err, tc.want)
+		}
 	}
 }
 
@@ -107,18 +153,33 @@ func repoScripts(tb testing.TB) map[string][]byte {
 		tb.Fatal(err)
 	}
 	out := map[string][]byte{}
-	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != root {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || filepath.Ext(path) != ".gs" {
-			return nil
-		}
+	for _, path := range repoFiles(tb) {
 		rel, _ := filepath.Rel(root, path)
-		return addScripts(out, rel, path)
+		if err := addScripts(out, rel, path); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return out
+}
+
+// repoFiles lists the .gs files of the repository, hidden directories
+// aside.
+func repoFiles(tb testing.TB) []string {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && strings.HasPrefix(d.Name(), ".") && path != root:
+			return filepath.SkipDir
+		case !d.IsDir() && filepath.Ext(path) == ".gs":
+			out = append(out, path)
+		}
+		return nil
 	})
 	if err != nil {
 		tb.Fatal(err)
@@ -198,8 +259,10 @@ func TestCases(t *testing.T) {
 		{"struct P {\n}\nd = {\n}\nf(\n)\nfn g() {\n}\n", "struct P {}\nd = {}\nf()\nfn g() {}\n"},
 		{"0 .A00\n1.5 .x\n", "0 .A00\n1.5 .x\n"},
 		{"x = 1 // no newline at the end", "x = 1 // no newline at the end\n"},
-		{"for i in l { f(i) }   // c\n", "for i in l {\n    f(i)\n} // c\n"},
+		{"for i in l { f(i) }   // c\n", "for i in l { // c\n    f(i)\n}\n"},
+		{"f(axis = [0, 1], seed = (1 << 2) - 1, k = -1)\n", "f(axis=[0, 1], seed=(1 << 2) - 1, k=-1)\n"},
 		{"a = 1;  b = 2   // c\n", "a = 1\nb = 2 // c\n"},
+		{"if a {\n    b } else { c }  // c\n", "if a {\n    b // c\n} else {\n    c\n}\n"},
 	} {
 		got, err := Source("c.gs", []byte(tc.in))
 		if err != nil || string(got) != tc.want {

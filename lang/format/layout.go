@@ -2,6 +2,7 @@ package format
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/gscript-lang/gscript/lang/syntax"
 )
@@ -59,23 +60,35 @@ type printer struct {
 	// asWritten: the line being written starts with a token that started
 	// its source line, so a trailing comment can keep its source column.
 	asWritten bool
+	// srcOut is where the trailing comment of the last source line
+	// printed goes: the output line of the last statement that started on
+	// it at its outermost depth, srcDepth (or of its first token, where
+	// none did).
+	srcOut, srcDepth int
+	// outLine is the output line (0-based) of each token printed, by index.
+	outLine []int
 }
 
-// layout formats a token stream that parses without errors.
-func layout(toks []syntax.Token) []byte {
-	p := &printer{toks: toks, lines: [][]byte{nil}, stmtStart: true}
-	for i, t := range toks {
+func newPrinter(toks []syntax.Token) *printer {
+	p := &printer{toks: toks, lines: [][]byte{nil}, stmtStart: true, outLine: make([]int, len(toks))}
+	for i := range p.outLine {
+		p.outLine[i] = -1
+	}
+	return p
+}
+
+func (p *printer) run() {
+	for i, t := range p.toks {
 		switch t.Kind {
 		case syntax.EOF:
 		case syntax.Comment:
-			p.comment(t)
+			p.comment(i, t)
 		case syntax.Term:
 			p.term(t)
 		default:
 			p.code(i, t)
 		}
 	}
-	return p.bytes()
 }
 
 func (p *printer) top() *frame {
@@ -84,6 +97,9 @@ func (p *printer) top() *frame {
 	}
 	return &p.stack[len(p.stack)-1]
 }
+
+// isBlock reports whether f is nil (the top level) or a block.
+func (f *frame) isBlock() bool { return f == nil || f.kind == fBlock }
 
 func (p *printer) cur() []byte { return p.lines[len(p.lines)-1] }
 
@@ -140,12 +156,19 @@ func (p *printer) blankBefore(line int, closing bool) bool {
 	return true
 }
 
-func (p *printer) comment(t syntax.Token) {
-	if t.Pos.Line == p.lastLine && len(bytes.TrimSpace(p.cur())) > 0 {
+func (p *printer) comment(i int, t syntax.Token) {
+	switch {
+	case t.Pos.Line == p.lastLine && p.srcOut < len(p.lines)-1:
+		p.moved(t)
+	case t.Pos.Line == p.lastLine && len(bytes.TrimSpace(p.cur())) > 0:
 		p.trailing(t)
-	} else {
+	default:
 		p.newLine(p.blankBefore(t.Pos.Line, false), p.indent(false))
 		p.write(t.Text)
+	}
+	p.outLine[i] = p.srcOut
+	if t.Pos.Line != p.lastLine {
+		p.outLine[i] = len(p.lines) - 1
 	}
 	p.lastLine = t.Pos.Line
 }
@@ -153,14 +176,24 @@ func (p *printer) comment(t syntax.Token) {
 // trailing writes a comment at the end of a line of code. It keeps its
 // source column when the code leaves room (the scripts align trailing
 // comments by hand) and the line starts as its source line did, else one
-// space separates it from the code (after a } that a one-line block had
-// on the comment's line, say).
+// space separates it from the code.
 func (p *printer) trailing(t syntax.Token) {
 	pad := 1
 	if col := t.Pos.Col - 1; p.asWritten && col > len(p.cur()) {
 		pad = col - len(p.cur())
 	}
 	p.write(string(bytes.Repeat([]byte{' '}, pad)) + t.Text)
+}
+
+// moved writes the trailing comment of a source line that the layout
+// split (a one-line block opened, a ";" broken) at the end of the line of
+// the last statement that started on it, after one space: `fn f() {
+// return x } // c` becomes `fn f() { // c`, the body and "}", and `a = 1;
+// print(a) //> 1` puts the comment after print(a). The column is not
+// kept: the line lost the code the comment was aligned after.
+func (p *printer) moved(t syntax.Token) {
+	p.lines[p.srcOut] = append(p.lines[p.srcOut], ' ')
+	p.lines[p.srcOut] = append(p.lines[p.srcOut], t.Text...)
 }
 
 // term handles a statement terminator: the next statement starts a line.
@@ -205,20 +238,32 @@ func (p *printer) code(i int, t syntax.Token) {
 	if len(bytes.TrimSpace(p.cur())) == 0 {
 		p.asWritten = p.startsLine(i)
 	}
+	p.noteStatement(t)
 	unary := isUnary(t) && (t.Text == "!" || t.Text == "~" || !endsOperand(p.prev))
 	if closing {
 		p.close()
+		p.srcDepth = min(p.srcDepth, p.depth) // } else { c }: c is no outer statement
 	}
 	p.write(t.Text)
 	if f := p.top(); f != nil {
 		f.hasCode = true // the frame around t: an opener's own frame is pushed next
 	}
 	p.codeLine, p.codeCol = len(p.lines)-1, len(p.cur())
+	p.outLine[i] = p.codeLine
 	p.stmtStart = false
 	if isOpener(t) {
 		p.open(i, t)
 	}
 	p.prev, p.prevUnary, p.lastLine = t, unary, t.Pos.Line
+}
+
+// noteStatement moves srcOut to the current line when t starts a source
+// line, or a statement at the depth of the line's outermost one.
+func (p *printer) noteStatement(t syntax.Token) {
+	newLine := t.Pos.Line != p.lastLine || !p.printed
+	if newLine || p.stmtStart && !isCloser(t) && p.depth <= p.srcDepth && p.top().isBlock() {
+		p.srcOut, p.srcDepth = len(p.lines)-1, p.depth
+	}
 }
 
 // startsLine reports whether token i is the first on its source line.
@@ -346,13 +391,33 @@ func (p *printer) spaceBefore(i int, t syntax.Token) bool {
 		return f == nil || f.kind != fIndex // slices are tight: a[1:n], a[::-1]
 	case p.prevUnary:
 		return isUnary(t) && t.Text == p.prev.Text // - -a, not --a; -(a), !ok
+	case (t.Text == "=" || prev.Text == "=") && f != nil && f.kind == fCall:
+		return false // keyword arguments: axis=0, axis=[0, 1]
 	case t.Text == "(" || t.Text == "[":
 		k := p.openKind(i, t)
 		return k == fParen || k == fList
-	case (t.Text == "=" || prev.Text == "=") && f != nil && f.kind == fCall:
-		return false // keyword arguments: axis=0
 	}
 	return true
+}
+
+// lineMap maps each source line a printed token lies on (a token with
+// line breaks, such as a long string, lies on several) to the output
+// line that holds it, from 1, or to -1 when it went to several.
+func (p *printer) lineMap() map[int]int {
+	m := map[int]int{}
+	for i, t := range p.toks {
+		if p.outLine[i] < 0 {
+			continue
+		}
+		for k := range strings.Count(t.Text, "\n") + 1 {
+			line, out := t.Pos.Line+k, p.outLine[i]+1+k
+			if o, ok := m[line]; ok && o != out {
+				out = -1
+			}
+			m[line] = out
+		}
+	}
+	return m
 }
 
 func (p *printer) bytes() []byte {

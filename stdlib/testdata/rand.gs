@@ -109,20 +109,36 @@ kernel check(bad: array[i32], zsum: array[f32], r2sum: array[f32], m: i32) {
     let r2 = 0.0
     for i in range(m) {
         let t = sample_triangle(rng)
-        if t.x < 0.0 || t.y < 0.0 || t.x + t.y > 1.0 { atomic_add(bad, 0, 1) }
-        if abs(length(sample_unit_ring(rng)) - 1.0) > 1e-5 { atomic_add(bad, 1, 1) }
+        if t.x < 0.0 || t.y < 0.0 || t.x + t.y > 1.0 {
+            atomic_add(bad, 0, 1)
+        }
+        if abs(length(sample_unit_ring(rng)) - 1.0) > 1e-5 {
+            atomic_add(bad, 1, 1)
+        }
         let d = sample_unit_disk(rng)
-        if length(d) > 1.0 + 1e-5 { atomic_add(bad, 2, 1) }
+        if length(d) > 1.0 + 1e-5 {
+            atomic_add(bad, 2, 1)
+        }
         r2 += length_sq(d)
-        if abs(length(sample_unit_sphere_surface(rng)) - 1.0) > 1e-5 { atomic_add(bad, 3, 1) }
-        if length(sample_unit_sphere(rng)) > 1.0 + 1e-5 { atomic_add(bad, 4, 1) }
+        if abs(length(sample_unit_sphere_surface(rng)) - 1.0) > 1e-5 {
+            atomic_add(bad, 3, 1)
+        }
+        if length(sample_unit_sphere(rng)) > 1.0 + 1e-5 {
+            atomic_add(bad, 4, 1)
+        }
         let h = sample_unit_hemisphere_surface(rng)
-        if abs(length(h) - 1.0) > 1e-5 || h.z < 0.0 { atomic_add(bad, 5, 1) }
+        if abs(length(h) - 1.0) > 1e-5 || h.z < 0.0 {
+            atomic_add(bad, 5, 1)
+        }
         z += h.z
         let hb = sample_unit_hemisphere(rng)
-        if length(hb) > 1.0 + 1e-5 || hb.z < 0.0 { atomic_add(bad, 6, 1) }
+        if length(hb) > 1.0 + 1e-5 || hb.z < 0.0 {
+            atomic_add(bad, 6, 1)
+        }
         let c = sample_unit_hypercube(rng)
-        if min(min(c.x, c.y), min(c.z, c.w)) < -0.5 || max(max(c.x, c.y), max(c.z, c.w)) >= 0.5 { atomic_add(bad, 7, 1) }
+        if min(min(c.x, c.y), min(c.z, c.w)) < -0.5 || max(max(c.x, c.y), max(c.z, c.w)) >= 0.5 {
+            atomic_add(bad, 7, 1)
+        }
     }
     zsum[k] = z / f32(m)
     r2sum[k] = r2 / f32(m)

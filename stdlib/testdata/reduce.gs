@@ -29,7 +29,9 @@ print(prod(array([3037000500, 3037000500], dtype=i64)))  ### "prod overflows int
 print(prod(array([4294967296, -4294967296], dtype=i64)))  ### "prod overflows int"
 ---
 // u64 values of 2^63 and more do not fit a host int
-kernel setmax(u: array[u64]) { u[tid()] = ~u64(0) }
+kernel setmax(u: array[u64]) {
+    u[tid()] = ~u64(0)
+}
 array u: u64[2]
 launch setmax[2](u)
 print(max(u), min(u), argmax(u), count_nonzero(u), sum(u.reshape([1, 2]), axis=1))  //> 18446744073709551615 18446744073709551615 0 2 [18446744073709551614]

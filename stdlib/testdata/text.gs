@@ -79,7 +79,9 @@ print(load_text(q, dtype=i32), load_text(q, dtype=f64)) //> [[-2147483648, 21474
 ---
 let p = tmpdir + "/long.csv"
 let row = ""
-for i in range(5000) { row = row + "1," }
+for i in range(5000) {
+    row = row + "1,"
+}
 write_file(p, row + "1\n" + row + "x\n")
 load_text(p)                       ### "line 2, column 5001: cannot parse \"x\" as f32$"
 ---

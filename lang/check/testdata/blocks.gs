@@ -25,7 +25,7 @@ kernel k3(x: array[i32, 3]) block(4, 4, 64) {
 }
 ---
 // the shape is constant arithmetic of integer literals
-kernel k() block(4 * 8, 1 << 3, 2 + 2) { }
+kernel k() block(4 * 8, 1 << 3, 2 + 2) {}
 ---
 // the block's rank decides how many names the index builtins unpack into
 kernel k(x: array[i32]) block(16, 16) {
@@ -40,15 +40,15 @@ kernel j(x: array[i32]) block(32) {
 }
 ---
 // block shapes: integer constants, within CUDA's limits
-kernel a(n: i32) block(n) { }                  ### "block extent n \(variable of type i32\) must be an integer constant"
-kernel b() block(1.5) { }                      ### "block extent 1.5 \(untyped float constant\) must be an integer constant"
-kernel c() block(0) { }                        ### "block extent 0 must be at least 1"
-kernel d() block(2048) { }                     ### "block extent 2048 along x \(axis 0\) is too large: at most 1024"
-kernel e() block(128, 4, 2) { }                ### "block extent 128 along z \(axis 0\) is too large: at most 64"
-kernel f() block(64, 32) { }                   ### "block\(64, 32\) has 2048 threads, at most 1024"
-kernel g() block(2, 2, 2, 2) { }               ### "block\(...\) has 4 extents, at most 3"
-kernel h() block(-1) { }                       ### "block extent -1 must be at least 1"
-kernel i() block(1 << 40) { }                  ### "block extent 1099511627776 along x"
+kernel a(n: i32) block(n) {}                   ### "block extent n \(variable of type i32\) must be an integer constant"
+kernel b() block(1.5) {}                       ### "block extent 1.5 \(untyped float constant\) must be an integer constant"
+kernel c() block(0) {}                         ### "block extent 0 must be at least 1"
+kernel d() block(2048) {}                      ### "block extent 2048 along x \(axis 0\) is too large: at most 1024"
+kernel e() block(128, 4, 2) {}                 ### "block extent 128 along z \(axis 0\) is too large: at most 64"
+kernel f() block(64, 32) {}                    ### "block\(64, 32\) has 2048 threads, at most 1024"
+kernel g() block(2, 2, 2, 2) {}                ### "block\(...\) has 4 extents, at most 3"
+kernel h() block(-1) {}                        ### "block extent -1 must be at least 1"
+kernel i() block(1 << 40) {}                   ### "block extent 1099511627776 along x"
 ---
 // a bad shape is reported once: the body's block builtins say nothing more
 kernel k(x: array[f32]) block(0) {             ### "block extent 0 must be at least 1"
@@ -275,7 +275,9 @@ kernel k(x: array[f32]) block(32) {
 }
 ---
 // shared and local arrays are not passed to funcs
-func first(a: array[f32]) -> f32 { return a[0] }
+func first(a: array[f32]) -> f32 {
+    return a[0]
+}
 kernel k(x: array[f32]) block(32) {
     shared t: f32[32]
     local l: f32[4]
@@ -285,7 +287,9 @@ kernel k(x: array[f32]) block(32) {
 }
 ---
 // cdiv: the ceiling of the exact quotient, in kernels of every kind and funcs
-func tiles(n: i32) -> i32 { return cdiv(n, 16) }
+func tiles(n: i32) -> i32 {
+    return cdiv(n, 16)
+}
 kernel k(x: array[i64], n: u32) {
     let a: i32 = cdiv(7, 2)
     let b = cdiv(len(x), 4)
@@ -309,7 +313,9 @@ kernel k(x: array[f32], i: i32, l: i64) {
 }
 ---
 // warp_size() is the constant 32 everywhere in device code
-func lanes() -> i32 { return warp_size() }
+func lanes() -> i32 {
+    return warp_size()
+}
 kernel k(x: array[i32]) {
     x[0] = warp_size() + lanes()
     let y: u8 = warp_size()            ### "cannot use warp_size\(\) \(constant 32 of type i32\) as u8 value in variable declaration"

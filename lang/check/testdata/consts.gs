@@ -21,23 +21,36 @@ const SCALE = 0.5
 // an untyped const takes the type of its use; a typed one keeps its own
 const K = 3
 const W: i64 = 3
-kernel k(x: array[f64], y: array[i64]) { let i = tid(); x[i] = x[i] * K; y[i] = y[i] + W }
+kernel k(x: array[f64], y: array[i64]) {
+    let i = tid()
+    x[i] = x[i] * K
+    y[i] = y[i] + W
+}
 ---
 // a parameter or variable of the kernel hides a const
 const N = 4
-kernel k(x: array[i32], N: i32) { let i = tid(); x[i] = N }
+kernel k(x: array[i32], N: i32) {
+    let i = tid()
+    x[i] = N
+}
 ---
 const W: i32 = 2
-kernel k(x: array[f32]) { x[tid()] = W }   ### "cannot use W \(constant 2 of type i32\) as f32 value"
+kernel k(x: array[f32]) {
+    x[tid()] = W ### "cannot use W \(constant 2 of type i32\) as f32 value"
+}
 ---
 const N = 2048
-kernel k() block(N) { }                    ### "block extent 2048 along x \(axis 0\) is too large"
+kernel k() block(N) {}                     ### "block extent 2048 along x \(axis 0\) is too large"
 ---
 const N = 0
-kernel k() { local a: f32[N] }             ### "must be at least 1"
+kernel k() {
+    local a: f32[N] ### "must be at least 1"
+}
 ---
 const N: f32 = 2
-kernel k() { local a: f32[N] }             ### "local array extent N \(constant 2 of type f32\) must be an integer constant"
+kernel k() {
+    local a: f32[N] ### "local array extent N \(constant 2 of type f32\) must be an integer constant"
+}
 ---
 // inf and nan in a kernel take the float type of their use, f32 by default
 kernel k(x: array[f32], y: array[f64]) {
@@ -48,12 +61,19 @@ kernel k(x: array[f32], y: array[f64]) {
     let m: f64 = -(-inf)
     let d = inf
     let e: f32 = d
-    if y[i] < inf && m > -inf { y[i] = f64(nan) + f64(e) }
+    if y[i] < inf && m > -inf {
+        y[i] = f64(nan) + f64(e)
+    }
 }
 ---
-kernel k(y: array[f64]) { let d = inf; y[tid()] = d }  ### "cannot use d \(variable of type f32\) as f64 value"
+kernel k(y: array[f64]) {
+    let d = inf
+    y[tid()] = d ### "cannot use d \(variable of type f32\) as f64 value"
+}
 ---
-kernel k(y: array[i32]) { y[tid()] = inf } ### "cannot use inf \(value of type f32\) as i32 value"
+kernel k(y: array[i32]) {
+    y[tid()] = inf ### "cannot use inf \(value of type f32\) as i32 value"
+}
 ---
 // consts made of other consts and every operator kind
 const A = (1 << 4) | 3 & ~0
@@ -61,7 +81,13 @@ const B = A % 5 == 4 || !true
 const C = -2.5 * A / 4
 const Z: u8 = 0
 const D = ~Z
-kernel k(x: array[f32], y: array[u8]) { let i = tid(); if B { x[i] = C + f32(A) }; y[i] = D }
+kernel k(x: array[f32], y: array[u8]) {
+    let i = tid()
+    if B {
+        x[i] = C + f32(A)
+    }
+    y[i] = D
+}
 ---
 const T: i32 = 1
 const U: i64 = 2
@@ -78,7 +104,9 @@ const H: vec = 1                           ### "a const has a scalar type \(one 
 const N = 1
 N += 1                                     ### "cannot assign to const N"
 ---
-if true { const N = 1 }                    ### "const N must be declared at top level"
+if true {
+    const N = 1 ### "const N must be declared at top level"
+}
 ---
 const N = 1
 const N = 2                                ### "N redeclared in this block"

@@ -6,18 +6,24 @@ print(nope) ### "undefined: nope"
 let a = a ### "undefined: a"
 ---
 // a block's names end with it
-{ let b = 1 }
+{
+    let b = 1
+}
 print(b) ### "undefined: b"
 ---
 // a loop variable ends with its loop
-for i in range(3) { }
+for i in range(3) {}
 print(i) ### "undefined: i"
 ---
 // break outside a loop
 break ### "break is not in a loop"
 ---
 // continue in a fn inside a loop
-while true { fn f() { continue } } ### "continue is not in a loop"
+while true {
+    fn f() {
+        continue ### "continue is not in a loop"
+    }
+}
 ---
 // return outside a fn
 return 1 ### "return outside a fn"
@@ -35,14 +41,18 @@ print = 1 ### "cannot assign to predeclared print"
 undefined_x = 1 ### "undefined: undefined_x"
 ---
 // a fn redeclared in one block
-fn f() { }
-fn f() { } ### "f redeclared in this block"
+fn f() {}
+fn f() {}  ### "f redeclared in this block"
 ---
 // a graph is named after its capture block
-capture g { replay(g) } ### "undefined: g"
+capture g {
+    replay(g) ### "undefined: g"
+}
 ---
 // a kernel inside a fn
-fn f() { kernel k() { } } ### "kernel k must be declared at top level"
+fn f() {
+    kernel k() {} ### "kernel k must be declared at top level"
+}
 ---
 // every undefined name is reported
 print(a, b) ### "undefined: a" ### "undefined: b"
@@ -52,14 +62,16 @@ f() ### "undefined: f"
 let f = 1
 ---
 // names in device blocks and asserts
-device "cpu" { assert nope1, "m" } ### "undefined: nope1"
+device "cpu" {
+    assert nope1, "m" ### "undefined: nope1"
+}
 ---
 // names in else if
-if true { } else if nope2 { } else { } ### "undefined: nope2"
+if true {} else if nope2 {} else {}    ### "undefined: nope2"
 ---
 // names in slices, unary operators and parentheses
 let l = [1, 2]
 print(l[0:nope3], -l[0], (nope4)) ### "undefined: nope3" ### "undefined: nope4"
 ---
 // names in allocator expressions
-allocator "a" + nope5 on "cpu" { } ### "undefined: nope5"
+allocator "a" + nope5 on "cpu" {}  ### "undefined: nope5"

@@ -16,7 +16,9 @@ func disk_x(seed: u32) -> f32 {
     let rng = seed
     return sample_unit_disk(rng).x
 }
-kernel k(a: array[f32]) { a[0] = disk_x(rand_init(3)) }
+kernel k(a: array[f32]) {
+    a[0] = disk_x(rand_init(3))
+}
 ---
 kernel k(a: array[f32]) {
     let v = sample_unit_disk(rand_init(1)) ### "the state argument of sample_unit_disk must be a local variable \(it is advanced in place\), not rand_init\(1\)"

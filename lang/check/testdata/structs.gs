@@ -1,18 +1,18 @@
 // Checker tests (lang/check/script_test.go): struct declarations (TYPES.md
 // section 2), their field types and their names as kernel parameter types.
 // fields of scalar, vector, matrix, quaternion and struct types, in any order
-kernel k(p: Particle, ps: array[Particle], b: Body) { }
+kernel k(p: Particle, ps: array[Particle], b: Body) {}
 struct Body { p: Particle, rot: quat, inertia: mat33 }
 struct Particle {
-    pos: vec3
+    pos: vec3,
     vel: vec3, mass: f32,
-    id: i64
+    id: i64,
 }
 ---
 // a struct and an array of structs as func parameters
 struct P { a: f32, b: u8 }
-func f(p: P, ps: array[P, 2]) { }
-kernel k(ps: array[P, 3]) { }
+func f(p: P, ps: array[P, 2]) {}
+kernel k(ps: array[P, 3]) {}
 ---
 struct P { a: f32, a: f32 }                    ### "duplicate field a in struct P \(first at .*:1:12\)"
 ---
@@ -23,7 +23,7 @@ struct P { a: array[f32] }                     ### "field a of struct P cannot b
 const N = 1
 struct P { a: N }                              ### "unknown type N for field a of struct P"
 ---
-struct E { }                                   ### "struct E has no fields"
+struct E {}                                    ### "struct E has no fields"
 ---
 struct A { a: A }                              ### "recursive struct type: A -> A"
 ---
@@ -32,7 +32,7 @@ struct B { c: C }
 struct C { a: A }
 // a struct using a broken one is not reported again
 struct D { a: A }
-kernel k(d: D) { }
+kernel k(d: D) {}
 ---
 struct vec3 { a: f32 }                         ### "struct vec3: vec3 is a predeclared type"
 ---
@@ -57,11 +57,11 @@ kernel k() {
     struct P { a: f32 }                        ### "struct declaration \(structs are declared at top level\) not allowed in a kernel"
 }
 ---
-kernel k(p: Q) { }                             ### "unknown type Q \(want one of .*, or a struct\)"
+kernel k(p: Q) {}                              ### "unknown type Q \(want one of .*, or a struct\)"
 ---
 // a host variable is not a type
 let Q = 1
-kernel k(p: Q) { }                             ### "unknown type Q"
+kernel k(p: Q) {}                              ### "unknown type Q"
 ---
 // struct values in kernels: parameters, fields, arrays of structs, constructors
 struct P { a: f32, b: vec3, n: i32 }
@@ -79,15 +79,22 @@ kernel k(p: P, ps: array[P], o: array[f32]) {
 ---
 // a field that does not exist
 struct P { a: f32 }
-kernel k(ps: array[P]) { let r = ps[0]; r.c = 1.0 } ### "r \(P\) has no field c"
+kernel k(ps: array[P]) {
+    let r = ps[0]
+    r.c = 1.0 ### "r \(P\) has no field c"
+}
 ---
 // reading a field that does not exist
 struct P { a: f32 }
-kernel k(ps: array[P], o: array[f32]) { o[0] = ps[0].z } ### "ps\[0\] \(value of type P\) has no field z"
+kernel k(ps: array[P], o: array[f32]) {
+    o[0] = ps[0].z ### "ps\[0\] \(value of type P\) has no field z"
+}
 ---
 // struct values have no arithmetic
 struct P { a: f32 }
-kernel k(ps: array[P]) { ps[0] = ps[0] + ps[1] }  ### "operator \+"
+kernel k(ps: array[P]) {
+    ps[0] = ps[0] + ps[1] ### "operator \+"
+}
 ---
 // constructor: unknown field, wrong type
 struct P { a: f32, b: vec3 }
@@ -98,8 +105,12 @@ kernel k(ps: array[P]) {
 ---
 // funcs return structs
 struct P { a: f32, b: vec3 }
-func make(a: f32) -> P { return P(a=a, b=vec3(a)) }
-kernel k(ps: array[P]) { ps[tid()] = make(2.0) }
+func make(a: f32) -> P {
+    return P(a=a, b=vec3(a))
+}
+kernel k(ps: array[P]) {
+    ps[tid()] = make(2.0)
+}
 ---
 // shared and local arrays of structs
 struct P { a: f32, b: vec3 }
@@ -123,4 +134,6 @@ kernel k(a: array[P]) {
 ---
 // structs do not compare in kernels
 struct P { a: f32 }
-kernel k(ps: array[P]) { let x = ps[0] == ps[1] } ### "operator == not defined on ps\[0\] \(value of type P\)"
+kernel k(ps: array[P]) {
+    let x = ps[0] == ps[1] ### "operator == not defined on ps\[0\] \(value of type P\)"
+}

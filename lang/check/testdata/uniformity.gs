@@ -28,7 +28,9 @@ kernel k(a: array[f32], n: i32, flag: bool) block(256) {
 ---
 // under a condition on thread_id()
 kernel k() block(32) {
-    if thread_id() < 16 { sync() }     ### "sync\(\) under a condition that differs between threads of a block: thread_id\(\) at 3:8"
+    if thread_id() < 16 { ### "sync\(\) at 4:9 under a condition that differs between threads of a block: thread_id\(\) at 3:8"
+        sync()
+    }
 }
 ---
 // the example of COOPERATIVE.md: the value is named, with its origin
@@ -44,12 +46,16 @@ kernel k(x: array[f32]) block(64) {
 kernel k(a: array[f32]) block(256) {
     let v = a[tid()]
     let w = v * 2.0
-    if w > 0 { sync() }                ### "sync\(\) under a condition that differs between threads of a block: w \(from a\[tid\(\)\] at 3:13\)"
+    if w > 0 { ### "sync\(\) at 6:9 under a condition that differs between threads of a block: w \(from a\[tid\(\)\] at 3:13\)"
+        sync()
+    }
 }
 ---
 // a load from a uniform index still differs: another thread may write it
 kernel k(a: array[i32]) block(32) {
-    if a[0] > 0 { sync() }             ### "sync\(\) under a condition that differs between threads of a block: a\[0\] at 3:8"
+    if a[0] > 0 { ### "sync\(\) at 4:9 under a condition that differs between threads of a block: a\[0\] at 3:8"
+        sync()
+    }
 }
 ---
 // a while loop whose condition reads shared memory
@@ -71,7 +77,9 @@ kernel k(a: array[i32]) block(32) {
     let more = block_any(s[0] > 0)
     while more {
         sync()
-        if thread_id() == 0 { s[0] -= 1 }
+        if thread_id() == 0 {
+            s[0] -= 1
+        }
         sync()
         more = block_any(s[0] > 0)
     }
@@ -89,8 +97,10 @@ kernel k(a: array[f32]) block(32) {
 // a variable assigned under a divergent condition is divergent
 kernel k(a: array[f32]) block(32) {
     let z = 0
-    if thread_id() > 3 { z = 1 }
-    if z == 1 {                        ### "block_sum\(\) at 6:17 under a condition that differs between threads of a block: z \(assigned under a condition on thread_id\(\) at 4:8\)"
+    if thread_id() > 3 {
+        z = 1
+    }
+    if z == 1 {                        ### "block_sum\(\) at 8:17 under a condition that differs between threads of a block: z \(assigned under a condition on thread_id\(\) at 4:8\)"
         let s = block_sum(1.0)
     }
 }
@@ -105,22 +115,38 @@ kernel k(a: array[f32]) block(32) {
 ---
 // lane_id, warp_id, shuffles, warp reductions and scans differ between threads
 kernel k(a: array[f32]) block(64) {
-    if lane_id() == 0 { sync() }       ### "sync\(\) under a condition that differs between threads of a block: lane_id\(\) at 3:8"
-    if warp_id() == 0 { sync() }       ### "sync\(\) under a condition that differs between threads of a block: warp_id\(\) at 4:8"
+    if lane_id() == 0 { ### "sync\(\) at 4:9 under a condition that differs between threads of a block: lane_id\(\) at 3:8"
+        sync()
+    }
+    if warp_id() == 0 { ### "sync\(\) at 7:9 under a condition that differs between threads of a block: warp_id\(\) at 6:8"
+        sync()
+    }
     let s = warp_sum(1.0)
-    if s > 0.0 { sync() }              ### "s \(from warp_sum\(1.0\) at 5:13\)"
+    if s > 0.0 { ### "s \(from warp_sum\(1.0\) at 9:13\)"
+        sync()
+    }
     let p = block_scan(1)
-    if p > 3 { sync() }                ### "p \(from block_scan\(1\) at 7:13\)"
-    if shfl(1, 0) > 0 { sync() }       ### "shfl\(1, 0\) at 9:8"
-    if atomic_add(a, 0, 1.0) > 0.0 { sync() } ### "atomic_add\(a, 0, 1.0\) at 10:8"
+    if p > 3 { ### "p \(from block_scan\(1\) at 13:13\)"
+        sync()
+    }
+    if shfl(1, 0) > 0 { ### "shfl\(1, 0\) at 17:8"
+        sync()
+    }
+    if atomic_add(a, 0, 1.0) > 0.0 { ### "atomic_add\(a, 0, 1.0\) at 20:8"
+        sync()
+    }
 }
 ---
 // block collectives give every thread the same result
 kernel k(a: array[f32]) block(64) {
     let v = a[tid()]
     let total = block_sum(v)
-    if total > 0.0 { sync() }
-    if block_count(v > 0.0) > 3 && block_all(v < 9.0) { sync() }
+    if total > 0.0 {
+        sync()
+    }
+    if block_count(v > 0.0) > 3 && block_all(v < 9.0) {
+        sync()
+    }
     let top = block_max(v)
     while top > 1.0 {
         top = block_max(top / 2.0)
@@ -128,20 +154,36 @@ kernel k(a: array[f32]) block(64) {
 }
 ---
 // funcs: the result is uniform for uniform arguments unless the func reads memory
-func half(n: i32) -> i32 { return n / 2 }
-func first(a: array[i32]) -> i32 { return a[0] }
-func viaFirst(a: array[i32]) -> i32 { return first(a) + 1 }
+func half(n: i32) -> i32 {
+    return n / 2
+}
+func first(a: array[i32]) -> i32 {
+    return a[0]
+}
+func viaFirst(a: array[i32]) -> i32 {
+    return first(a) + 1
+}
 kernel k(a: array[i32], n: i32) block(32) {
-    if half(n) > 0 { sync() }
-    if half(thread_id()) > 0 { sync() } ### "sync\(\) under a condition that differs between threads of a block: thread_id\(\) at 7:13"
-    if first(a) > 0 { sync() }         ### "sync\(\) under a condition that differs between threads of a block: first\(a\) at 8:8"
-    if viaFirst(a) > 0 { sync() }      ### "viaFirst\(a\) at 9:8"
+    if half(n) > 0 {
+        sync()
+    }
+    if half(thread_id()) > 0 { ### "sync\(\) at 16:9 under a condition that differs between threads of a block: thread_id\(\) at 15:13"
+        sync()
+    }
+    if first(a) > 0 { ### "sync\(\) at 19:9 under a condition that differs between threads of a block: first\(a\) at 18:8"
+        sync()
+    }
+    if viaFirst(a) > 0 { ### "viaFirst\(a\) at 21:8"
+        sync()
+    }
 }
 ---
 // a divergent break in a loop with a barrier: some threads leave the loop early
 kernel k(a: array[f32]) block(32) {
     for i in range(10) {
-        if a[tid()] > f32(i) { break } ### "sync\(\) at 5:9 in a loop that some threads of a block leave early: the break at 4:32 is under a condition that differs between threads: a\[tid\(\)\] at 4:12"
+        if a[tid()] > f32(i) { ### "sync\(\) at 7:9 in a loop that some threads of a block leave early: the break at 5:13 is under a condition that differs between threads: a\[tid\(\)\] at 4:12"
+            break
+        }
         sync()
     }
     sync()
@@ -164,32 +206,46 @@ kernel k(a: array[f32]) block(32) {
 kernel k(a: array[f32]) block(32) {
     let n = 0
     for i in range(10) {
-        if a[tid()] > 0.0 { break }
+        if a[tid()] > 0.0 {
+            break
+        }
         n += 1
     }
-    if n > 5 { sync() }                ### "sync\(\) under a condition that differs between threads of a block: n \(assigned under a condition on a\[tid\(\)\] at 5:12\)"
+    if n > 5 { ### "sync\(\) at 11:9 under a condition that differs between threads of a block: n \(assigned under a condition on a\[tid\(\)\] at 5:12\)"
+        sync()
+    }
 }
 ---
 // a uniform break leaves the loop in every thread at once
 kernel k(a: array[f32], n: i32) block(32) {
     for i in range(10) {
-        if i == n { break }
+        if i == n {
+            break
+        }
         sync()
         let done = block_all(a[tid()] > 0.0)
-        if done { break }
-        if block_any(a[tid()] < 0.0) { continue }
+        if done {
+            break
+        }
+        if block_any(a[tid()] < 0.0) {
+            continue
+        }
         sync()
     }
     while true {
         sync()
-        if n > 3 { break }
+        if n > 3 {
+            break
+        }
     }
 }
 ---
 // a divergent break leaves no trace after its loop: every thread reaches the sync
 kernel k(a: array[f32]) block(32) {
     for i in range(10) {
-        if a[tid()] > 0.0 { break }
+        if a[tid()] > 0.0 {
+            break
+        }
     }
     sync()
 }
@@ -198,7 +254,9 @@ kernel k(a: array[f32]) block(32) {
 kernel k(a: array[f32]) block(32) {
     for i in range(4) {
         for j in range(10) {
-            if a[tid()] > f32(j) { break }
+            if a[tid()] > f32(j) {
+                break
+            }
         }
         sync()
     }
@@ -207,7 +265,9 @@ kernel k(a: array[f32]) block(32) {
 // a return that only some threads take, before a barrier: those threads never arrive
 kernel k(a: array[f32]) block(32) {
     let i = tid()
-    if i >= len(a) { return }                  ### "sync\(\) at 5:5 after a return that only some threads of a block take: the return at 4:22 is under a condition that differs between threads: i \(from tid\(\) at 3:13\)"
+    if i >= len(a) { ### "sync\(\) at 7:5 after a return that only some threads of a block take: the return at 5:9 is under a condition that differs between threads: i \(from tid\(\) at 3:13\)"
+        return
+    }
     sync()
 }
 ---
@@ -215,16 +275,22 @@ kernel k(a: array[f32]) block(32) {
 kernel k(a: array[f32]) block(32) {
     for j in range(4) {
         sync()
-        if a[tid()] > f32(j) { return }        ### "sync\(\) at 4:9 after a return that only some threads"
+        if a[tid()] > f32(j) { ### "sync\(\) at 4:9 after a return that only some threads"
+            return
+        }
     }
 }
 ---
 // a divergent return after the last barrier, and a uniform one before it, are fine
 kernel k(a: array[f32], n: i32) block(32) {
-    if block_id() >= n { return }
+    if block_id() >= n {
+        return
+    }
     let s = block_sum(a[tid()])
     sync()
-    if thread_id() > 0 { return }
+    if thread_id() > 0 {
+        return
+    }
     a[block_id()] = s
 }
 ---
@@ -247,7 +313,7 @@ kernel k(a: array[f32]) block(32) {
     } else {
         let s = block_sum(v)
     }
-    if v < 0.0 { } else if v > 1.0 {   ### "block_min\(\) at 11:17 under a condition that differs between threads of a block: v \(from a\[tid\(\)\] at 3:13\)"
+    if v < 0.0 {} else if v > 1.0 {    ### "block_min\(\) at 11:17 under a condition that differs between threads of a block: v \(from a\[tid\(\)\] at 3:13\)"
         let m = block_min(v)
     }
 }

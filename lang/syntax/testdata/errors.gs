@@ -64,7 +64,7 @@ let local = 1                                       ### "unexpected keyword loca
 // block and grid stay names outside a kernel header and a launch's brackets
 let block = 4
 let grid = [block, block]
-kernel block2(block: i32) block(32) { }
+kernel block2(block: i32) block(32) {}
 launch block2[grid(1)](block)
 launch block2[grid[0]](block)
 ---

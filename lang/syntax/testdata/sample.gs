@@ -36,11 +36,13 @@ func sq(v: f32) -> f32 {
 }
 
 struct Particle {
-    pos: vec3, vel: vec3
+    pos: vec3, vel: vec3,
     mass: f32,
 }
 
-fn area(w, h) { return w * h }
+fn area(w, h) {
+    return w * h
+}
 
 let n = 1 << 20
 let b: f64 = 2.5e-3
@@ -66,8 +68,11 @@ capture g on "cuda:0" {
     launch saxpy[n](x, y, 3.0) on "cuda:0"
 }
 replay(g)
-{ let inner = [[1, 2], [3, 4]]; inner[0] = [5,
-   6] }
+{
+    let inner = [[1, 2], [3, 4]]
+    inner[0] = [5,
+        6]
+}
 
 // host language v3 (HOST.md section 3)
 let d = {"a": 1, 2: [3, {}],
@@ -81,10 +86,14 @@ for k, v in d.items() {
         d[k] **= 2
     }
 }
-fn divmod(a, b) { return a / b, a % b }
+fn divmod(a, b) {
+    return a / b, a % b
+}
 try {
     error("boom")
 } catch e {
     print(e.message)
 }
-try { f() } catch { }
+try {
+    f()
+} catch {}

@@ -3,7 +3,9 @@ kernel reduce(x: array[f32], out: array[f32]) block(256) {
     let i = tid()
     let v = select(i < len(x), x[min(i, len(x) - 1)], 0.0)
     let w = warp_sum(v)
-    if lane_id() == 0 { part[warp_id()] = w }
+    if lane_id() == 0 {
+        part[warp_id()] = w
+    }
     sync()
     let s = block_sum(v)
     if thread_id() == 0 {
