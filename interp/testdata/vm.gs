@@ -151,12 +151,20 @@ fn twice(a) {
 }
 print(twice(arange(4)))              //> 16
 ---
-fn f(x) { return x }
-fn g() { return f(1, 2) }            ### "fn f takes 1 arguments, got 2"
+fn f(x) {
+    return x
+}
+fn g() {
+    return f(1, 2)                   ### "fn f takes 1 arguments, got 2"
+}
 print(g())
 ---
-fn f(x, y) { return x }
-fn g() { return f(1) }               ### "missing argument y"
+fn f(x, y) {
+    return x
+}
+fn g() {
+    return f(1)                      ### "missing argument y"
+}
 print(g())
 ---
 fn f(n) {
@@ -175,7 +183,9 @@ fn f(n) {
 print(f(1))
 ---
 fn f(n) {
-    if n { return 1 }                ### "condition must be a bool, not int"
+    if n {                           ### "condition must be a bool, not int"
+        return 1
+    }
     return 0
 }
 print(f(1))
@@ -191,7 +201,9 @@ fn f(x) {
 f(0)
 ---
 fn f(l) {
-    for x in l { l.append(x) }       ### "list changed size during iteration"
+    for x in l {                     ### "list changed size during iteration"
+        l.append(x)
+    }
 }
 f([1])
 ---
