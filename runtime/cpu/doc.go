@@ -193,9 +193,9 @@
 //     OpenBLAS uses its own threads, one per core by default
 //     (OPENBLAS_NUM_THREADS overrides it), beside Go's. The two libraries
 //     sum in different orders, so results differ in the last bits: each
-//     is within 2K ulps of sum |a||b| of the exact product (K the inner
-//     extent; TestGEMMOpenBLASGonum), and products of small integers are
-//     exact in both. GSCRIPT_BLAS=gonum (or SetBLAS("gonum"), for the
+//     element is within 2K·ε·Σ|a·b| of the exact product (K the inner
+//     extent, ε 2^-23 for f32 and 2^-52 for f64; TestGEMMOpenBLASGonum),
+//     and products of small integers are exact in both. GSCRIPT_BLAS=gonum (or SetBLAS("gonum"), for the
 //     whole process) forces gonum, =openblas makes a missing OpenBLAS an
 //     error instead of a fallback. No warning when gonum stands in: it is
 //     correct, only slower, and the CUDA fallback's warning is about a

@@ -111,9 +111,8 @@ func (tc *gemmCase) run(t *testing.T, lib *openblas.Lib) []float64 {
 }
 
 // check compares C with the float64 product by the definition, within
-// the documented tolerance: 2K ulps of the dtype times sum |a||b| (a
-// bound on any summation order's rounding error). C's padding must still
-// be NaN.
+// the documented tolerance (doc.go): 2K·ε·Σ|a·b|, a bound on the rounding
+// error of any summation order. C's padding must still be NaN.
 func (tc *gemmCase) check(t *testing.T, name string, got []float64) {
 	g := tc.g
 	eps := 0x1p-52

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 )
 
@@ -77,7 +78,11 @@ func Load() (*Lib, error) {
 func load(path string) (*Lib, error) {
 	h, err := dlopen(path)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %v (install %s, e.g. apt-get install %[3]s)", ErrNotFound, path, err, Package)
+		msg := err.Error() // the loader's, which names path on glibc
+		if !strings.Contains(msg, path) {
+			msg = path + ": " + msg
+		}
+		return nil, fmt.Errorf("%w: %s (install %s, e.g. apt-get install %[3]s)", ErrNotFound, msg, Package)
 	}
 	l := &Lib{path: path}
 	for _, s := range []struct {

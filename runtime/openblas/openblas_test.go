@@ -15,6 +15,7 @@ func TestLoadMissing(t *testing.T) {
 		!strings.Contains(err.Error(), "/nonexistent/libopenblas.so.0") {
 		t.Fatalf("load of a missing library: %v", err)
 	}
+	t.Log(err)
 }
 
 // TestLoadNotCBLAS opens a library that exists but has no CBLAS.
