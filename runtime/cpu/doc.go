@@ -189,7 +189,9 @@
 //     layouts stdlib hands over (row-major or transposed, padded rows, a
 //     batch stride, 0 for a broadcast operand) as they are: no copies. A
 //     batch is one call per entry, with cancellation polled between
-//     entries; an entry with an extent past a C int runs through gonum.
+//     entries; an entry with an extent past a C int, or with less work
+//     than 16^3 multiply-adds (where a call into OpenBLAS costs more than
+//     gonum's whole product: gemm.go's smallGEMM), runs through gonum.
 //     OpenBLAS uses its own threads, one per core by default
 //     (OPENBLAS_NUM_THREADS overrides it), beside Go's. The two libraries
 //     sum in different orders, so results differ in the last bits: each

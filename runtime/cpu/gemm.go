@@ -22,8 +22,15 @@ func (cpuBackend) GEMM(env *backend.Env, dev mem.Device, g *backend.GEMM) error 
 	if err != nil {
 		return err
 	}
-	return runGEMM(env, g, c.lib)
+	return runGEMM(env, g, c.lib, smallGEMM)
 }
+
+// smallGEMM is the work (M*N*K) below which an entry runs through gonum
+// even where OpenBLAS is loaded: a call into OpenBLAS costs 1.2-2.7 µs
+// (purego's reflection, cgocall, OpenBLAS's own dispatch) where gonum
+// multiplies two 2x2 matrices in 40 ns; the two break even near 15^3 on
+// the 2-core development machine (16^3: OpenBLAS 1.4 µs, gonum 2.0).
+const smallGEMM = 16 * 16 * 16
 
 // BLASName says which library runs the cpu's matrix products.
 func (cpuBackend) BLASName(mem.Device) string {
@@ -34,10 +41,14 @@ func (cpuBackend) BLASName(mem.Device) string {
 	return c.String()
 }
 
-// runGEMM runs a checked product with lib, or gonum where lib is nil.
-func runGEMM(env *backend.Env, g *backend.GEMM, lib *openblas.Lib) error {
+// runGEMM runs a checked product with lib, or gonum where lib is nil or
+// the product does less work than small.
+func runGEMM(env *backend.Env, g *backend.GEMM, lib *openblas.Lib, small int) error {
 	if g.M == 0 || g.N == 0 {
 		return nil
+	}
+	if g.M*g.N*g.K < small {
+		lib = nil
 	}
 	for i := range g.Batch {
 		if env.Cancel != nil && env.Cancel.Load() {

@@ -73,9 +73,9 @@ func matElem(m backend.Matrix, x []float64, z, i, j int) float64 {
 	return x[z*m.BatchStride+i*m.LD+j]
 }
 
-// run computes the product into a copy of c with lib (nil: gonum), in
-// the case's dtype, and returns C as float64s.
-func (tc *gemmCase) run(t *testing.T, lib *openblas.Lib) []float64 {
+// run computes the product into a copy of c with lib (nil: gonum; gonum
+// too below small work), in the case's dtype, and returns C as float64s.
+func (tc *gemmCase) run(t *testing.T, lib *openblas.Lib, small int) []float64 {
 	g := tc.g
 	var keep []any
 	data := func(x []float64) uintptr {
@@ -95,7 +95,7 @@ func (tc *gemmCase) run(t *testing.T, lib *openblas.Lib) []float64 {
 	if err := g.Check(); err != nil {
 		t.Fatal(err)
 	}
-	if err := runGEMM(&backend.Env{}, &g, lib); err != nil {
+	if err := runGEMM(&backend.Env{}, &g, lib, small); err != nil {
 		t.Fatal(err)
 	}
 	out := make([]float64, len(tc.c))
@@ -156,9 +156,9 @@ func TestGEMMOpenBLASGonum(t *testing.T) {
 		dt := []ir.Type{ir.F32, ir.F64}[n%2]
 		tc := randomGEMM(r, dt)
 		name := fmt.Sprintf("%s M=%d N=%d K=%d batch=%d A=%+v B=%+v C=%+v", dt, tc.g.M, tc.g.N, tc.g.K, tc.g.Batch, tc.g.A, tc.g.B, tc.g.C)
-		tc.check(t, name+" gonum", tc.run(t, nil))
+		tc.check(t, name+" gonum", tc.run(t, nil, 0))
 		if lib != nil {
-			tc.check(t, name+" OpenBLAS", tc.run(t, lib))
+			tc.check(t, name+" OpenBLAS", tc.run(t, lib, 0))
 		}
 	}
 }
@@ -168,7 +168,7 @@ func TestGEMMCanceled(t *testing.T) {
 	g := backend.GEMM{DType: ir.F32, M: 1, N: 1, K: 1, Batch: 1, A: one, B: one, C: one}
 	env := &backend.Env{Cancel: new(atomic.Bool)}
 	env.Cancel.Store(true)
-	if err := runGEMM(env, &g, nil); !errors.Is(err, backend.ErrCanceled) {
+	if err := runGEMM(env, &g, nil, 0); !errors.Is(err, backend.ErrCanceled) {
 		t.Fatalf("canceled GEMM: %v", err)
 	}
 }
@@ -230,4 +230,15 @@ func TestSetBLAS(t *testing.T) {
 	if got := (cpuBackend{}).BLASName(mem.Device{Type: mem.CPU}); loadErr == nil && !strings.HasPrefix(got, "OpenBLAS (libopenblas.so.0: OpenBLAS ") {
 		t.Errorf("BLASName after SetBLAS(openblas) = %q", got)
 	}
+}
+
+// TestGEMMSmallRunsGonum gives a product below smallGEMM an empty Lib,
+// whose calls would crash: gonum must compute it.
+func TestGEMMSmallRunsGonum(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	tc := gemmCase{g: backend.GEMM{DType: ir.F64, M: 15, N: 15, K: 15, Batch: 2}}
+	tc.g.A, tc.a = randomMatrix(r, 15, 15, 2, true)
+	tc.g.B, tc.b = randomMatrix(r, 15, 15, 2, true)
+	tc.g.C, tc.c = randomMatrix(r, 15, 15, 2, false)
+	tc.check(t, "15^3 given an empty Lib", tc.run(t, &openblas.Lib{}, smallGEMM))
 }
