@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"unsafe"
@@ -76,6 +77,15 @@ func matElem(m backend.Matrix, x []float64, z, i, j int) float64 {
 // run computes the product into a copy of c with lib (nil: gonum; gonum
 // too below small work), in the case's dtype, and returns C as float64s.
 func (tc *gemmCase) run(t *testing.T, lib *openblas.Lib, small int) []float64 {
+	c, err := tc.product(lib, small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// product is run's work, for any goroutine.
+func (tc *gemmCase) product(lib *openblas.Lib, small int) ([]float64, error) {
 	g := tc.g
 	var keep []any
 	data := func(x []float64) uintptr {
@@ -93,10 +103,10 @@ func (tc *gemmCase) run(t *testing.T, lib *openblas.Lib, small int) []float64 {
 	}
 	g.A.Data, g.B.Data, g.C.Data = data(tc.a), data(tc.b), data(tc.c)
 	if err := g.Check(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if err := runGEMM(&backend.Env{}, &g, lib, small); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	out := make([]float64, len(tc.c))
 	for i := range out {
@@ -107,7 +117,7 @@ func (tc *gemmCase) run(t *testing.T, lib *openblas.Lib, small int) []float64 {
 		}
 	}
 	runtime.KeepAlive(keep)
-	return out
+	return out, nil
 }
 
 // check compares C with the float64 product by the definition, within
@@ -241,4 +251,31 @@ func TestGEMMSmallRunsGonum(t *testing.T) {
 	tc.g.B, tc.b = randomMatrix(r, 15, 15, 2, true)
 	tc.g.C, tc.c = randomMatrix(r, 15, 15, 2, false)
 	tc.check(t, "15^3 given an empty Lib", tc.run(t, &openblas.Lib{}, smallGEMM))
+}
+
+// TestGEMMConcurrent runs OpenBLAS products from several goroutines at
+// once, as interpreters on their own goroutines do.
+func TestGEMMConcurrent(t *testing.T) {
+	lib, err := openblas.Load()
+	if err != nil {
+		t.Skip(err)
+	}
+	cases := make([]gemmCase, 8)
+	r := rand.New(rand.NewPCG(5, 6))
+	for i := range cases {
+		cases[i] = randomGEMM(r, []ir.Type{ir.F32, ir.F64}[i%2])
+	}
+	got := make([][]float64, len(cases))
+	errs := make([]error, len(cases))
+	var wg sync.WaitGroup
+	for i := range cases {
+		wg.Go(func() { got[i], errs[i] = cases[i].product(lib, 0) })
+	}
+	wg.Wait()
+	for i := range cases {
+		if errs[i] != nil {
+			t.Fatal(errs[i])
+		}
+		cases[i].check(t, fmt.Sprintf("goroutine %d", i), got[i])
+	}
 }
