@@ -1,6 +1,7 @@
 // matmul_blas.gs: the matmul builtin on n^2 matrices through the device's
-// BLAS (cuBLAS on CUDA: cublasGemmEx on gscript's stream; gonum on the
-// cpu), f32 with TF32 off and on (config.allow_tf32) and f64. Compare with
+// BLAS (cuBLAS on CUDA: cublasGemmEx on gscript's stream; OpenBLAS, or gonum
+// without it, on the cpu: gscript devices says which), f32 with TF32 off
+// and on (config.allow_tf32) and f64. Compare with
 // ../shared/bench/workloads.py arraylib matmul (torch.matmul) and with
 // bench/matmul.gs (the generated tiled kernel).
 let n = 4096                                 // gscript run bench/matmul_blas.gs [N]

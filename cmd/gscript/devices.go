@@ -7,12 +7,14 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
 // writeDevices writes the device table: one row per device with its
-// memory, paradigm and capabilities. `gscript devices` prints it, and the
+// memory, paradigm and capabilities, then the cpu's BLAS library (OpenBLAS
+// or gonum, and why). `gscript devices` prints it, and the
 // REPL's :devices through repl.Options.Devices, so both show the same.
 func writeDevices(w io.Writer) error {
 	caps := []string{"managed", "concurrent", "pageable", "host_page_tables", "direct_host", "host_atomics", "pools", "unified"}
@@ -40,6 +42,9 @@ func writeDevices(w io.Writer) error {
 		}
 		fmt.Fprintf(w, "%-8s %-26s %-4s %-5s %-9s %-13s %s\n", name, get("name"), get("compute_capability"),
 			get("multiprocessor_count"), gib(get("total_memory")), get("paradigm"), strings.Join(flags, " "))
+	}
+	if b := backend.BLASName(mem.Device{Type: mem.CPU}); b != "" {
+		fmt.Fprintf(w, "cpu matmul: %s\n", b)
 	}
 	if n := mem.CUDADeviceCount(); n == 0 {
 		if err := mem.CUDAAvailable(); err != nil {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -236,6 +237,10 @@ func TestVersionAndDevices(t *testing.T) {
 	code, table, _ := gscript(t, "", "devices")
 	if code != 0 || !strings.Contains(table, "cpu") {
 		t.Errorf("devices: %d %q", code, table)
+	}
+	// The cpu's BLAS: OpenBLAS with its build, or gonum and why not OpenBLAS.
+	if !regexp.MustCompile(`\ncpu matmul: (OpenBLAS \(libopenblas\.so\.0: OpenBLAS \d|gonum \(pure Go; )`).MatchString(table) {
+		t.Errorf("devices does not name the cpu's BLAS:\n%s", table)
 	}
 	// The REPL gets the same table through repl.Options.Devices.
 	if code, out, errOut := gscript(t, ":devices\n", "repl"); code != 0 || out != table {

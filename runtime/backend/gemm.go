@@ -42,6 +42,26 @@ type GEMMer interface {
 	GEMM(env *Env, dev mem.Device, g *GEMM) error
 }
 
+// BLASNamer is the optional interface of a GEMMer that says which library
+// runs its products (gscript devices, device_info), e.g. the cpu's
+// OpenBLAS with its build options, or gonum and why.
+type BLASNamer interface {
+	BLASName(dev mem.Device) string
+}
+
+// BLASName is the library behind dev's matrix products; "" when its
+// backend does not say.
+func BLASName(dev mem.Device) string {
+	g, err := GEMMFor(dev)
+	if err != nil {
+		return ""
+	}
+	if n, ok := g.(BLASNamer); ok {
+		return n.BLASName(dev)
+	}
+	return ""
+}
+
 // ErrNoBLAS is wrapped by a GEMM error that means the device has no BLAS
 // library in this process (cuBLAS not found): the caller falls back to a
 // generated kernel.

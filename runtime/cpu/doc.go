@@ -182,6 +182,26 @@
 //     the cpu does not import stdlib and gives the kernels' bits
 //     (stdlib/reduce's TestHostSumMatchesKernels) at memory speed instead
 //     of the lane executor's 3.4 ns an element.
+//   - Matrix products (backend.GEMMer, gemm.go) run through OpenBLAS
+//     (runtime/openblas: libopenblas.so.0, Debian's libopenblas0-pthread)
+//     where it loads, else through gonum's pure-Go BLAS, f32 and f64 alike;
+//     BLASName says which (gscript devices, device_info). Both take the
+//     layouts stdlib hands over (row-major or transposed, padded rows, a
+//     batch stride, 0 for a broadcast operand) as they are: no copies. A
+//     batch is one call per entry, with cancellation polled between
+//     entries; an entry with an extent past a C int, or with less work
+//     than 16^3 multiply-adds (where a call into OpenBLAS costs more than
+//     gonum's whole product: gemm.go's smallGEMM), runs through gonum.
+//     OpenBLAS uses its own threads, one per core by default
+//     (OPENBLAS_NUM_THREADS overrides it), beside Go's. The two libraries
+//     sum in different orders, so results differ in the last bits: each
+//     element is within 2K·ε·Σ|a·b| of the exact product (K the inner
+//     extent, ε 2^-23 for f32 and 2^-52 for f64; TestGEMMOpenBLASGonum),
+//     and products of small integers are exact in both. GSCRIPT_BLAS=gonum (or SetBLAS("gonum"), for the
+//     whole process) forces gonum, =openblas makes a missing OpenBLAS an
+//     error instead of a fallback. No warning when gonum stands in: it is
+//     correct, only slower, and the CUDA fallback's warning is about a
+//     generated kernel far slower than either.
 //   - Compile errors (IR this executor rejects: type mismatches, recursion,
 //     break outside a loop) are *pos.Error values prefixed "cpu:"; they mean
 //     a checker bug, not a user error. Funcs are compiled per call site, up
