@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -75,5 +76,44 @@ func TestNeovim(t *testing.T) {
 		if !strings.Contains(string(got), want) {
 			t.Errorf("nvim wrote %q, want %q in it", got, want)
 		}
+	}
+}
+
+// TestLSPExitsOnExit: after shutdown and exit, gscript lsp ends with
+// status 0 while its stdin is still open (a client need not close it;
+// a read of a real pipe cannot be interrupted by closing it).
+func TestLSPExitsOnExit(t *testing.T) {
+	bin := filepath.Join(t.TempDir(), "gscript")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "lsp")
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stdin.Close()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"shutdown"}`,
+		`{"jsonrpc":"2.0","method":"exit"}`,
+	} {
+		if _, err := fmt.Fprintf(stdin, "Content-Length: %d\r\n\r\n%s", len(m), m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Errorf("exit after shutdown: %v, want status 0", err)
+		}
+	case <-time.After(10 * time.Second):
+		cmd.Process.Kill()
+		t.Fatal("gscript lsp did not end within 10 s of exit")
 	}
 }

@@ -62,7 +62,10 @@ func Serve(ctx context.Context, r io.Reader, w io.Writer, version string) int {
 	s.conn.Go(ctx, s.handle)
 	select {
 	case code := <-s.exit:
-		s.conn.Close()
+		// The connection is closed without waiting: closing a real pipe
+		// does not end the read blocked on it, so waiting would hang the
+		// server until the client closes stdin, which it need not do.
+		go s.conn.Close()
 		return code
 	case <-s.conn.Done():
 		if s.state == shuttingDown {
