@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"unsafe"
+
+	"github.com/gscript-lang/gscript/runtime/internal/dl"
 )
 
 // CUBLAS is the loaded cuBLAS library: the few entry points a matrix
@@ -116,7 +118,7 @@ func LoadCUBLAS() (*CUBLAS, error) {
 func loadCUBLAS(candidates []string) (*CUBLAS, error) {
 	var tried []string
 	for _, cand := range candidates {
-		lib, err := dlopen(cand)
+		lib, err := dl.Open(cand, true)
 		if err != nil {
 			continue
 		}
@@ -124,7 +126,7 @@ func loadCUBLAS(candidates []string) (*CUBLAS, error) {
 		missing := ""
 		for _, s := range c.table() {
 			s.p.names = s.names
-			if s.p.addr = dlsym(lib, s.names[0]); s.p.addr == 0 && missing == "" {
+			if s.p.addr = dl.Sym(lib, s.names[0]); s.p.addr == 0 && missing == "" {
 				missing = s.names[0]
 			}
 		}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/gscript-lang/gscript/runtime/internal/dl"
 )
 
 func TestCUBLASSearch(t *testing.T) {
@@ -39,11 +41,11 @@ func TestLoadCUBLASNotFound(t *testing.T) {
 // is |first argument|, so the handle picks it, and the 19- and 23-argument
 // calls run through the real call path.
 func fakeCUBLAS(t *testing.T) *CUBLAS {
-	lib, err := dlopen("libc.so.6")
+	lib, err := dl.Open("libc.so.6", true)
 	if err != nil {
 		t.Skipf("no libc.so.6: %v", err)
 	}
-	labs := dlsym(lib, "labs")
+	labs := dl.Sym(lib, "labs")
 	if labs == 0 {
 		t.Skip("libc lacks labs")
 	}

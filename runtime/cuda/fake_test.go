@@ -1,6 +1,10 @@
 package cuda
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gscript-lang/gscript/runtime/internal/dl"
+)
 
 // fakeDriver is a Driver whose every symbol is a libc function, so that the
 // call and launch paths run for real without a GPU: labs(x) returns 0 for
@@ -8,11 +12,11 @@ import "testing"
 // zeroed out-slot returns 0 without writing (cuCtxGetCurrent: "no context").
 func fakeDriver(t testing.TB) *Driver {
 	t.Helper()
-	lib, err := dlopen("libc.so.6")
+	lib, err := dl.Open("libc.so.6", true)
 	if err != nil {
 		t.Skipf("no libc.so.6 to stand in for the driver: %v", err)
 	}
-	labs, strlen := dlsym(lib, "labs"), dlsym(lib, "strlen")
+	labs, strlen := dl.Sym(lib, "labs"), dl.Sym(lib, "strlen")
 	if labs == 0 || strlen == 0 {
 		t.Skip("libc lacks labs or strlen")
 	}

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+	"github.com/gscript-lang/gscript/runtime/internal/dl"
 )
 
 // driverLib is the soname of the CUDA driver library; the driver installs it
@@ -175,12 +176,12 @@ func Load() (*Driver, error) {
 }
 
 func load(lib string) (*Driver, error) {
-	h, err := dlopen(lib)
+	h, err := dl.Open(lib, true)
 	if err != nil {
 		return nil, loadLibError(lib, err.Error(), "install the NVIDIA driver")
 	}
 	d := &Driver{lib: lib}
-	if miss := d.resolve(func(n string) uintptr { return dlsym(h, n) }); miss != "" {
+	if miss := d.resolve(func(n string) uintptr { return dl.Sym(h, n) }); miss != "" {
 		return nil, fmt.Errorf("%w: %s lacks %s (the NVIDIA driver is too old: update it)", ErrNotAvailable, lib, miss)
 	}
 	if err := d.init(); err != nil {

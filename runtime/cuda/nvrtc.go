@@ -8,6 +8,7 @@ import (
 	"unsafe"
 
 	"github.com/ebitengine/purego"
+	"github.com/gscript-lang/gscript/runtime/internal/dl"
 )
 
 // NVRTC is the loaded runtime compiler library.
@@ -49,7 +50,7 @@ func LoadNVRTC() (*NVRTC, error) {
 func loadNVRTC(candidates []string) (*NVRTC, error) {
 	var tried []string
 	for _, c := range candidates {
-		lib, err := dlopen(c)
+		lib, err := dl.Open(c, true)
 		if err != nil {
 			continue
 		}
@@ -57,7 +58,7 @@ func loadNVRTC(candidates []string) (*NVRTC, error) {
 		missing := ""
 		for _, s := range n.table() {
 			s.p.names = s.names
-			if s.p.addr = dlsym(lib, s.names[0]); s.p.addr == 0 && missing == "" {
+			if s.p.addr = dl.Sym(lib, s.names[0]); s.p.addr == 0 && missing == "" {
 				missing = s.names[0]
 			}
 		}

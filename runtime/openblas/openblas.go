@@ -6,6 +6,8 @@ import (
 	"math"
 	"strings"
 	"sync"
+
+	"github.com/gscript-lang/gscript/runtime/internal/dl"
 )
 
 // Soname is the library Load opens: OpenBLAS's runtime library as Debian's
@@ -76,7 +78,7 @@ func Load() (*Lib, error) {
 // load opens the library at path (a soname or a file) and resolves its
 // symbols.
 func load(path string) (*Lib, error) {
-	h, err := dlopen(path)
+	h, err := dl.Open(path, false)
 	if err != nil {
 		msg := err.Error() // the loader's, which names path on glibc
 		if !strings.Contains(msg, path) {
@@ -93,12 +95,12 @@ func load(path string) (*Lib, error) {
 		{"cblas_sgemm", &l.sgemm, true}, {"cblas_dgemm", &l.dgemm, true},
 		{"openblas_get_config", &l.getConfig, false}, {"openblas_get_num_threads", &l.getNumThreads, false},
 	} {
-		addr := dlsym(h, s.name)
+		addr := dl.Sym(h, s.name)
 		if addr == 0 && s.required {
 			return nil, fmt.Errorf("%w: %s lacks %s (not a CBLAS library: install %s)", ErrNotFound, path, s.name, Package)
 		}
 		if addr != 0 {
-			bind(s.fptr, addr)
+			dl.Bind(s.fptr, addr)
 		}
 	}
 	return l, nil
