@@ -63,7 +63,7 @@ func inKernelBody(text string) bool {
 			}
 			i += j
 		case c == '"':
-			i = stringEnd(text, i)
+			i = words.StringEnd(text, i)
 		case c == '{':
 			open = append(open, decl || (len(open) > 0 && open[len(open)-1]))
 			decl = false
@@ -87,21 +87,6 @@ func identLen(s string) int {
 		n++
 	}
 	return n
-}
-
-// stringEnd is the index of the quote closing the string that opens at
-// text[i], or the last index when it is not closed (strings end at a
-// newline too).
-func stringEnd(text string, i int) int {
-	for j := i + 1; j < len(text); j++ {
-		switch text[j] {
-		case '\\':
-			j++
-		case '"', '\n':
-			return j
-		}
-	}
-	return len(text) - 1
 }
 
 // topNames are the names a statement can start with or refer to.

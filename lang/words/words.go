@@ -32,3 +32,19 @@ func Kernel() []string {
 func Components(n int) []string {
 	return strings.Split("x y z w", " ")[:min(n, 4)]
 }
+
+// StringEnd is the index of the quote closing the string that opens at
+// text[i], or the last index when it is not closed (strings end at a
+// newline too): the completers that scan a line's text skip strings with
+// it.
+func StringEnd(text string, i int) int {
+	for j := i + 1; j < len(text); j++ {
+		switch text[j] {
+		case '\\':
+			j++
+		case '"', '\n':
+			return j
+		}
+	}
+	return len(text) - 1
+}

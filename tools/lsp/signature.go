@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/lang/words"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
@@ -111,7 +112,7 @@ func callAt(src string, off int) (name string, arg int, ok bool) {
 	for i := 0; i < off && i < len(src); i++ {
 		switch c := src[i]; c {
 		case '"':
-			i = stringEnd(src, i)
+			i = words.StringEnd(src, i)
 		case '/':
 			if strings.HasPrefix(src[i:], "//") {
 				for i < off && i < len(src) && src[i] != '\n' {
@@ -156,18 +157,4 @@ func matchingOpen(src string, end int) int {
 		}
 	}
 	return 0
-}
-
-// stringEnd is the offset of the quote closing the string opened at
-// src[i] (a string ends at a newline too).
-func stringEnd(src string, i int) int {
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case '"', '\n':
-			return j
-		}
-	}
-	return len(src) - 1
 }
