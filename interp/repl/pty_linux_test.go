@@ -251,6 +251,9 @@ func TestPTYHistory(t *testing.T) {
 	// (one entry per statement), the other with Ctrl-R search.
 	tm = startREPL(t, hist)
 	tm.send("\x1b[A\x1b[A\r") // Up (past exit's marker), Enter: defines f again
+	// The prompt after the entry, not the session's first one: a Ctrl-R
+	// sent while the entry runs meets the terminal in cooked mode.
+	tm.expect(regexp.QuoteMeta("}\r\n"))
 	tm.expect(regexp.QuoteMeta(promptFirst))
 	tm.send("\x12h = 4") // Ctrl-R search
 	tm.expect("let h = 40")
