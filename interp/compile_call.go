@@ -13,8 +13,12 @@ import (
 type fnCode struct {
 	body   execFn
 	nest   int
-	locals int // the frame's slots (FnDecl.NumLocals)
+	locals int // the frame's slots (FnDecl.NumLocals; on the machine, its registers)
 	params int
+	// declared is FnDecl.NumLocals: the frame's slots that are named,
+	// which a call must start unset; the machine's temporaries above them
+	// are written before they are read.
+	declared int
 	// reuse: no fn is declared in the body (FnDecl.Escapes, from the
 	// resolver), so no closure keeps the call's frame, and calls at one
 	// depth can share one.
@@ -33,7 +37,7 @@ type fnCode struct {
 func (c *compiler) fnDecl(d *ast.FnDecl) execFn {
 	saved, savedMax := c.nest, c.maxNest
 	c.nest, c.maxNest = 0, 0
-	code := &fnCode{locals: d.NumLocals, params: len(d.Params), reuse: !d.Escapes}
+	code := &fnCode{locals: d.NumLocals, declared: d.NumLocals, params: len(d.Params), reuse: !d.Escapes}
 	if vc := c.compileVM(d); vc != nil {
 		code.vm, code.onVM, code.locals, code.vmReuse = *vc, true, vc.nregs, code.reuse
 		code.body = func(th *Thread, fr *frame) (ctrl, error) { return th.runVM(code, fr) }

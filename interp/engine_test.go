@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"io"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
+	"weak"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/stdlib"
@@ -133,6 +135,49 @@ assert twice(3) == 12
 `
 	if err := in.Exec(context.Background(), "frames.gs", []byte(src)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestReturnedCallsKeepNothingAlive: a list a fn's local held is not
+// kept alive by the frame the fn ran in once it returned, though the
+// register machine clears such frames lazily (vm.go's clearStale): by the
+// next builtin call, and when the run ends.
+func TestReturnedCallsKeepNothingAlive(t *testing.T) {
+	var watched weak.Pointer[interp.List]
+	env := stdlib.Universe()
+	env["watch"] = &interp.Builtin{Name: "watch", Fn: func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+		watched = weak.Make(args.Positional[0].(*interp.List))
+		return interp.Nil, nil
+	}}
+	env["collected"] = &interp.Builtin{Name: "collected", Fn: func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+		runtime.GC()
+		return interp.Bool(watched.Value() == nil), nil
+	}}
+	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: env})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	src := `
+fn make(n) {
+    let l = [n, n + 1]
+    watch(l)
+    let r = n + 1
+    return r
+}
+fn run() {
+    let s = make(1) + make(2)
+    assert collected()
+    return make(s)
+}
+let last = run()
+`
+	if err := in.Exec(context.Background(), "frames.gs", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC()
+	if watched.Value() != nil {
+		t.Error("the last call's list is alive after the run")
 	}
 }
 

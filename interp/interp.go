@@ -106,6 +106,7 @@ type Thread struct {
 	globals   *globalTable     // the table of the chunk or fn running
 	stack     []*callRecord    // the fn calls running, and their frames (enter)
 	depth     int              // how many of stack are running
+	stale     int              // stack[depth:stale]'s frames may hold values of returned calls (vm.go)
 	argPool   []*Args          // reused Args of method calls (methodArgs)
 	argDepth  int              // how many of argPool are in use
 	strBufs   *strBuffers      // the buffers s += t appends into (strs.go)

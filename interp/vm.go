@@ -42,6 +42,7 @@ const (
 	opAdd                   // R[A] = R[B] + R[C]
 	opSub                   // R[A] = R[B] - R[C]
 	opAddI                  // R[A] = R[B] + C
+	opAddICall              // opAddI, then the opCallG at pc+1 (fuse)
 	opArith                 // R[A] = R[B] op R[C], op an arithmetic operator (info)
 	opArithK                // R[A] = R[B] op K[C]
 	opCmp                   // R[A] = R[B] op R[C], op a comparison (info)
@@ -73,6 +74,12 @@ const (
 	opCall     // R[A] = R[A](R[A+1], ..., R[A+B])
 	opRet      // return R[A]
 	opRetK     // return K[C]
+	opRetLtI   // opJNLtI over the opRet at pc+1, run straight after it (fuse)
+	opRetLeI
+	opRetGtI
+	opRetGeI
+	opRetEqI
+	opRetNeI
 	opIndex    // R[A] = R[B][R[C]]
 	opIndexI   // R[A] = R[B][C]
 	opAppend   // R[B].append(R[C]); R[A] = nil
@@ -268,6 +275,20 @@ func (m *machine) hot() {
 			setIntReg(&regs[in.a], r)
 			pc++
 			continue
+		case opAddICall: // the argument of fib(n - 1)
+			x := &regs[in.b]
+			if _, ok := x.v.(intMark); !ok {
+				break
+			}
+			a, b := int64(x.n), int64(in.c)
+			r := a + b
+			if (r > a) != (b > 0) {
+				break
+			}
+			setIntReg(&regs[in.a], r)
+			pc++
+			in = ins[pc]
+			goto call
 		case opAddTo:
 			x, y := &regs[in.a], &regs[in.b]
 			_, xi := x.v.(intMark)
@@ -407,22 +428,58 @@ func (m *machine) hot() {
 			pc++
 			continue
 		case opCallG, opCall:
+			goto call
+		case opRetLtI: // a recursion's base case, if n < 2 { return n }
+			x := &regs[in.a]
+			if _, ok := x.v.(intMark); !ok {
+				break
+			}
+			if int64(x.n) < int64(int8(in.b)) {
+				pc++
+				goto ret
+			}
+			pc = int(in.c)
+			continue
+		case opRetLeI, opRetGtI, opRetGeI, opRetEqI, opRetNeI:
+			x := &regs[in.a]
+			if _, ok := x.v.(intMark); !ok {
+				break
+			}
+			if intHolds(in.op-opRetLtI, int64(x.n), int64(int8(in.b))) {
+				pc++
+				goto ret
+			}
+			pc = int(in.c)
+			continue
+		case opRet:
+			goto ret
+		}
+	general:
+		// m.regs is stored only when a call or a return changed it: a
+		// slice's store pays a write barrier while the collector runs.
+		if len(regs) != len(m.regs) || len(regs) > 0 && &regs[0] != &m.regs[0] {
+			m.regs = regs
+		}
+		m.pc = pc
+		return
+	call: // the opCallG or opCall at pc, reached by it or by opAddICall
+		{
 			f := regs[in.a].v
 			if in.op == opCallG {
 				f = th.globals.vals[in.c].v // unset: not a closure, the general path's error
 			}
 			cl, ok := f.(*Closure)
 			if !ok {
-				break
+				goto general
 			}
 			code, depth, n := cl.code, th.depth, int(in.b)
 			if !code.vmReuse || n != code.params || depth >= len(th.stack) ||
 				th.steps+1 >= th.pollAt || th.canceled.Load() {
-				break
+				goto general
 			}
 			rec := th.stack[depth]
 			if code.locals > cap(rec.frame.slots) {
-				break
+				goto general
 			}
 			// The arguments were computed materialised (vm_compile.go's
 			// call): no array expression is left to compute.
@@ -436,6 +493,9 @@ func (m *machine) hot() {
 			th.depth = depth + 1
 			nf := &rec.frame
 			if len(nf.slots) != code.locals { // a frame's stores only when they change it
+				for i := code.locals; i < len(nf.slots); i++ {
+					nf.slots[i].v = nil // beyond len, slots stay unset (clearStale)
+				}
 				nf.slots = nf.slots[:code.locals]
 			}
 			if nf.parent != cl.parent {
@@ -444,26 +504,31 @@ func (m *machine) hot() {
 			for i := range args {
 				nf.slots[i] = args[i]
 			}
+			for i := n; i < code.declared; i++ { // the frame may be a returned call's
+				nf.slots[i].v = nil
+			}
 			if cl.globals != th.globals { // a fn of another file
 				th.globals = cl.globals
 			}
 			m.fr, m.fn = nf, code
 			pc, regs, ins = 0, nf.slots, code.vm.ins
-			continue
-		case opRet:
-			r := regs[in.a]
+		}
+		continue
+	ret: // the opRet at pc, reached by it or by a compare-and-return
+		{
+			r := regs[ins[pc].a]
 			fn := m.fn
 			if r.v == nil || th.depth == m.entry || !fn.reuse {
-				break
+				goto general
 			}
-			// leave's work, inline
-			rec := th.stack[th.depth-1]
-			th.depth--
-			for i := range regs {
-				regs[i].v = nil
-			}
-			if fr := m.fr; fr.parent != nil {
-				fr.parent = nil
+			// leave's work, inline, but for clearing the frame: its values
+			// stay until the next call at its depth overwrites them or
+			// the general path's clearStale runs (doc.go says why).
+			depth := th.depth - 1
+			rec := th.stack[depth]
+			th.depth = depth
+			if th.stale <= depth {
+				th.stale = depth + 1
 			}
 			// fr.result is unset: only opExec's return sets it, and it
 			// returns through the general path. rec.ret is left as it
@@ -475,16 +540,27 @@ func (m *machine) hot() {
 			m.fr, m.fn = ret.fr, ret.fn
 			pc, regs, ins = ret.pc, ret.fr.slots, ret.fn.vm.ins
 			regs[ret.dst] = r
-			continue
 		}
-		// m.regs is stored only when a call or a return changed it: a
-		// slice's store pays a write barrier while the collector runs.
-		if len(regs) != len(m.regs) || len(regs) > 0 && &regs[0] != &m.regs[0] {
-			m.regs = regs
-		}
-		m.pc = pc
+	}
+}
+
+// clearStale drops the values the frames above the running calls still
+// hold from calls that returned in the hot loop, so that they are not kept
+// alive. The general path runs it before each instruction: every
+// allocation, every call the closures make (which expect unset frames)
+// and the machine's exit are made there.
+func (th *Thread) clearStale() {
+	if th.stale <= th.depth {
 		return
 	}
+	for _, rec := range th.stack[th.depth:th.stale] {
+		fr := &rec.frame
+		for i := range fr.slots {
+			fr.slots[i].v = nil
+		}
+		fr.parent = nil
+	}
+	th.stale = th.depth
 }
 
 // setIntReg and setFloatReg store a number into a register, only its
@@ -526,6 +602,7 @@ func intHolds(cmp vmOp, a, b int64) bool {
 // step runs the instruction at m.pc, in, all of it, whatever it needs.
 func (m *machine) step(in instr) error {
 	th, info := m.th, &m.fn.vm.info[m.pc]
+	th.clearStale()
 	switch in.op {
 	case opMove:
 		x, err := m.operand(int(in.b), info.x)
@@ -542,7 +619,7 @@ func (m *machine) step(in instr) error {
 	case opSetG:
 		th.globals.vals[in.c] = m.regs[in.a]
 		m.pc++
-	case opAdd, opSub, opArith, opArithK, opAddI:
+	case opAdd, opSub, opArith, opArithK, opAddI, opAddICall:
 		return m.arith(in, info)
 	case opCmp:
 		return m.compare(in, info)
@@ -589,6 +666,10 @@ func (m *machine) step(in instr) error {
 		m.ret(x)
 	case opRetK:
 		m.ret(m.fn.vm.consts[in.c])
+	case opRetLtI, opRetLeI, opRetGtI, opRetGeI, opRetEqI, opRetNeI:
+		// The compare-and-branch it fuses: holding, it goes on to the opRet.
+		in.op = in.op - opRetLtI + opJNLtI
+		return m.compareJump(in, info)
 	case opIndex, opIndexI:
 		x, k, err := m.operands(in, info)
 		if err == nil {
@@ -641,7 +722,7 @@ func (m *machine) operands(in instr, info *vmInfo) (x, y cell, err error) {
 		return x, y, err
 	}
 	switch in.op {
-	case opAddI, opIndexI:
+	case opAddI, opAddICall, opIndexI:
 		return x, intCell(int64(in.c)), nil
 	case opArithK:
 		return x, m.fn.vm.consts[in.c], nil
@@ -656,7 +737,7 @@ func (m *machine) arith(in instr, info *vmInfo) error {
 		return err
 	}
 	op := info.op
-	if in.op == opAddI {
+	if in.op == opAddI || in.op == opAddICall {
 		op = token.Add // x - 1 is x + -1
 	}
 	r, err := arithOrSlow(m.th, op, x, y, info.slow)

@@ -53,7 +53,26 @@ func (c *compiler) compileVM(d *ast.FnDecl) *vmCode {
 	if b.failed {
 		return nil
 	}
+	fuse(b.vc.ins)
 	return b.vc
+}
+
+// fuse marks the pairs of instructions whose second the hot loop runs
+// straight after the first, with no dispatch between: a compare-and-branch
+// over one opRet (`if n < 2 { return n }`, a recursion's every call) and
+// an add-immediate before a global call (`fib(n - 1)`). The second stays
+// where it was, so a fused instruction's general path is its first's and
+// a jump to the second still lands on it.
+func fuse(ins []instr) {
+	for pc := 0; pc+1 < len(ins); pc++ {
+		in, next := &ins[pc], ins[pc+1].op
+		switch {
+		case in.op >= opJNLtI && in.op <= opJNNeI && next == opRet && int(in.c) == pc+2:
+			in.op = in.op - opJNLtI + opRetLtI
+		case in.op == opAddI && next == opCallG:
+			in.op = opAddICall
+		}
+	}
 }
 
 func (b *vmBuilder) emit(op vmOp, a, x, c int, info vmInfo) int {

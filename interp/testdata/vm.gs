@@ -252,3 +252,36 @@ fn f(d) {
     return d[7]                      ### "key 7 not in dict"
 }
 f({1: 2})
+---
+// fused pairs (vm_compile.go's fuse) off their int paths: a compare-and-
+// return over floats, an add-immediate call of a float and at the int
+// overflow, a compare-and-return of a string
+fn down(x) {
+    if x < 2 {
+        return x
+    }
+    return down(x - 1)
+}
+fn same(x) {
+    if x == 0 {
+        return x
+    }
+    return 1
+}
+print(down(5), down(5.5), down(1), same(3), same(0), same(0.0))  //> 1 1.5 1 1 0 0.0
+---
+fn id(x) {
+    return x
+}
+fn f(n) {
+    return id(n + 1)                 ### "overflow"
+}
+print(f(9223372036854775807))
+---
+fn f(x) {
+    if x < 2 {                       ### "cannot compare string and int"
+        return x
+    }
+    return 0
+}
+print(f("a"))
