@@ -1,0 +1,36 @@
+// Package dist is gscript's distributed runtime (SCALE.md sections 2-5):
+// where a rank stands (Config, read from a launcher's variables by
+// FromEnv), the TCP store the ranks meet at (Store, Client), and the
+// group of connections between them (Group) with the collectives on host
+// memory. CUDA arrays go through NCCL (runtime/cuda's binding; nccl.go
+// here holds the policy: communicators, checks, errors).
+//
+// # Decisions
+//
+//   - The cpu collectives run over a full mesh of TCP connections (one per
+//     pair of ranks), made through the store when a script first
+//     communicates: all_reduce, all_gather and reduce_scatter use the ring
+//     (each rank moves about twice the buffer whatever the world size);
+//     broadcast and reduce go straight from and to the root, which sums
+//     the others' buffers in rank order. It is the test and small-job
+//     path, not a fast transport.
+//   - A rank's failure reaches every rank: a failing rank sends its error
+//     to every peer before closing (the others fail at once, naming the
+//     rank and the cause); a killed rank's connections close (the kernel
+//     closes them), which its peers report naming it; a rank that stops
+//     answering is reported after the timeout (GSCRIPT_DIST_TIMEOUT,
+//     default 300 s). After a failure the group is done: every later
+//     collective returns the first error.
+//   - Checked mode compares every call, not only the first per call site:
+//     each rank sends every other a short description (name, dtype, shape,
+//     op, root) and all fail alike on a mismatch. On the cpu path it costs
+//     one small message per pair, next to the data; GSCRIPT_DIST_CHECK=0
+//     turns it off (a size mismatch is then still caught by the frame
+//     lengths).
+//   - Under torchrun, whose agent serves torch's own store on MASTER_PORT
+//     (TORCHELASTIC_USE_AGENT_STORE=True), gscript's store goes on
+//     MASTER_PORT+1. gscript run serves the store itself (GSCRIPT_AGENT_STORE=1),
+//     so no rank races for the port.
+//   - avg is for float arrays; bools reduce as torch's do (sum and max are
+//     or, prod and min are and); integers wrap on overflow.
+package dist
