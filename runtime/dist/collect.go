@@ -49,8 +49,9 @@ func (g *Group) Check(ctx context.Context, what, desc string) error {
 	return end(err)
 }
 
-// CheckPair is Check between this rank and other only (send and recv).
-func (g *Group) CheckPair(ctx context.Context, what string, other int, desc string) error {
+// CheckPair is Check between this rank and other only (send and recv):
+// this rank's desc goes to other, whose own must be want.
+func (g *Group) CheckPair(ctx context.Context, what string, other int, desc, want string) error {
 	p, err := g.peer(other, what)
 	if err != nil {
 		return err
@@ -61,8 +62,8 @@ func (g *Group) CheckPair(ctx context.Context, what string, other int, desc stri
 	}
 	var theirs string
 	err = g.exchange([]*peer{p}, what, []byte(desc), func(_ int, b []byte) { theirs = string(b) })
-	if err == nil && theirs != desc {
-		err = fmt.Errorf("%s: rank %d has %s, rank %d has %s", what, g.cfg.Rank, desc, other, theirs)
+	if err == nil && theirs != want {
+		err = fmt.Errorf("%s: rank %d has %s, rank %d has %s (a send on one rank meets a recv of the same dtype and shape on the other)", what, g.cfg.Rank, desc, other, theirs)
 	}
 	return end(err)
 }

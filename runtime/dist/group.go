@@ -310,7 +310,7 @@ func (g *Group) recv(p *peer, kind byte, buf []byte, what string) ([]byte, error
 		msg := make([]byte, min(n, maxField))
 		io.ReadFull(p.r, msg)
 		if head[0] == frameBye {
-			return nil, fmt.Errorf("%s: rank %d finished its script while rank %d waited for it (the ranks do not call the same collectives)", what, p.rank, g.cfg.Rank)
+			return nil, fmt.Errorf("%s: rank %d's script ended (it finished, or failed before this call) while rank %d waited for it", what, p.rank, g.cfg.Rank)
 		}
 		if strings.Contains(string(msg), relayed) {
 			return nil, errors.New(string(msg))
