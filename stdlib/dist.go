@@ -225,7 +225,7 @@ func allReduce(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, err
 	}
 	if onCUDA(a.A) {
-		return interp.Nil, ncclAllReduce(th, g, a.A, a.A, op)
+		return interp.Nil, ncclAllReduce(th, g, a.A, op)
 	}
 	return interp.Nil, withBytes(a.A, func(b []byte) error { return g.AllReduce(th.Context(), b, a.A.DType(), op) })
 }

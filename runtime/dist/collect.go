@@ -49,6 +49,19 @@ func (g *Group) Check(ctx context.Context, what, desc string) error {
 	return end(err)
 }
 
+// Gather sends msg (a short message, at most 1 MiB) to every other rank
+// and returns every rank's, this rank's included, in rank order.
+func (g *Group) Gather(ctx context.Context, what string, msg []byte) ([][]byte, error) {
+	end, err := g.begin(ctx, g.others())
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([][]byte, g.cfg.WorldSize)
+	msgs[g.cfg.Rank] = msg
+	err = g.exchange(g.others(), what, msg, func(r int, b []byte) { msgs[r] = b })
+	return msgs, end(err)
+}
+
 // CheckPair is Check between this rank and other only (send and recv):
 // this rank's desc goes to other, whose own must be want.
 func (g *Group) CheckPair(ctx context.Context, what string, other int, desc, want string) error {

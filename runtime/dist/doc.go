@@ -31,6 +31,15 @@
 //     (TORCHELASTIC_USE_AGENT_STORE=True), gscript's store goes on
 //     MASTER_PORT+1. gscript run serves the store itself (GSCRIPT_AGENT_STORE=1),
 //     so no rank races for the port.
+//   - NCCL: one communicator per CUDA device of a group, made by the first
+//     collective on a CUDA array there (ncclCommInitRankScalable, the id
+//     through the store; in relaxed capture mode inside a capture). The
+//     ranks first compare their GPUs (host and PCI address) and refuse
+//     two ranks on one with the remedy, on every rank. A watchdog polls
+//     ncclCommGetAsyncError every 100 ms and aborts the communicator on an
+//     error, so waits for the stream end; a peer that hangs without an
+//     error is not timed out on the GPU (NCCL has none), but the next
+//     collective's check on the host is.
 //   - avg is for float arrays; bools reduce as torch's do (sum and max are
 //     or, prod and min are and); integers wrap on overflow.
 package dist

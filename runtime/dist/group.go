@@ -25,7 +25,8 @@ type Group struct {
 	store  *Client
 	server *Store // the store, when this rank serves it
 	peers  []*peer
-	err    error // the first failure: every later call returns it
+	comms  map[int]*Comm // NCCL communicators, by CUDA ordinal
+	err    error         // the first failure: every later call returns it
 }
 
 // peer is the connection to one other rank.
@@ -215,6 +216,9 @@ func (g *Group) Close() error {
 // abort carrying a longer one (none for nil), and closes the connections
 // and the store.
 func (g *Group) shutdown(msg []byte) {
+	for _, c := range g.comms {
+		c.close(len(msg) > 0)
+	}
 	var wg sync.WaitGroup
 	for _, p := range g.peers {
 		if p == nil {
