@@ -266,3 +266,20 @@ func TestLaunchUsage(t *testing.T) {
 		t.Errorf("a script alone: %d %q", code, errOut)
 	}
 }
+
+// TestDistExamples: examples/dist_sum.gs and dist_sgd.gs over 4 ranks;
+// the regression's loss curve is the one of a run alone.
+func TestDistExamples(t *testing.T) {
+	code, out, errOut := runLaunch(t, nil, "run", "-n", "4", "../../examples/dist_sum.gs")
+	if code != 0 || strings.Count(out, "total 8796090925056\n") != 4 {
+		t.Errorf("dist_sum: status %d\n%s%s", code, out, errOut)
+	}
+	code, alone, errOut := runLaunch(t, nil, "run", "../../examples/dist_sgd.gs")
+	if code != 0 || !strings.Contains(alone, "step 40: mean squared error") {
+		t.Fatalf("dist_sgd alone: status %d\n%s%s", code, alone, errOut)
+	}
+	code, four, errOut := runLaunch(t, nil, "run", "-n", "4", "../../examples/dist_sgd.gs")
+	if code != 0 || strings.ReplaceAll(four, "4 ranks", "1 ranks") != alone {
+		t.Errorf("dist_sgd on 4 ranks: status %d\n%s%s\nalone:\n%s", code, four, errOut, alone)
+	}
+}

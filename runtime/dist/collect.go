@@ -185,19 +185,13 @@ func (g *Group) AllReduce(ctx context.Context, buf []byte, t ir.Type, op Op) err
 // previous rank into its own.
 func (g *Group) ringReduceScatter(what string, buf []byte, t ir.Type, op Op, part func(int) (int, int)) error {
 	k, r := g.cfg.WorldSize, g.cfg.Rank
-	most := 0
-	for i := range k {
-		lo, hi := part(i)
-		most = max(most, hi-lo)
-	}
-	tmp := make([]byte, most)
 	for s := range k - 1 {
 		slo, shi := part(mod(r-s-1, k))
 		rlo, rhi := part(mod(r-s-2, k))
-		if err := g.sendRecv(what, buf[slo:shi], tmp[:rhi-rlo]); err != nil {
+		err := g.sendWhile(what, buf[slo:shi], func() error { return g.recvCombine(g.prev(), buf[rlo:rhi], t, op, what) })
+		if err != nil {
 			return err
 		}
-		combine(buf[rlo:rhi], tmp[:rhi-rlo], t, op)
 	}
 	return nil
 }
@@ -219,12 +213,21 @@ func (g *Group) ringAllGather(what string, buf []byte, part func(int) (int, int)
 func mod(a, k int) int { return ((a % k) + k) % k }
 
 // sendRecv sends out to the next rank while receiving in from the
-// previous one (both at once: neither waits for the other's buffer room).
+// previous one.
 func (g *Group) sendRecv(what string, out, in []byte) error {
+	return g.sendWhile(what, out, func() error {
+		_, err := g.recv(g.prev(), frameData, in, what)
+		return err
+	})
+}
+
+// sendWhile sends out to the next rank while recv runs (both at once:
+// neither waits for the other's buffer room).
+func (g *Group) sendWhile(what string, out []byte, recv func() error) error {
 	var serr error
 	done := make(chan struct{})
 	go func() { serr = g.send(g.next(), frameData, out, what); close(done) }()
-	_, rerr := g.recv(g.prev(), frameData, in, what)
+	rerr := recv()
 	if rerr != nil {
 		g.unblock(g.next())
 	}
@@ -295,12 +298,10 @@ func (g *Group) Reduce(ctx context.Context, buf []byte, t ir.Type, op Op, root i
 	if err != nil {
 		return err
 	}
-	tmp := make([]byte, len(buf))
 	for _, p := range peers {
-		if _, err := g.recv(p, frameData, tmp, "reduce"); err != nil {
+		if err := g.recvCombine(p, buf, t, op, "reduce"); err != nil {
 			return end(err)
 		}
-		combine(buf, tmp, t, op)
 	}
 	if op == Avg {
 		divide(buf, t, g.cfg.WorldSize)

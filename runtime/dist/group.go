@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/gscript-lang/gscript/lang/ir"
 )
 
 // Group is one rank's connections to every other rank: a TCP connection
@@ -26,7 +28,9 @@ type Group struct {
 	server *Store // the store, when this rank serves it
 	peers  []*peer
 	comms  map[int]*Comm // NCCL communicators, by CUDA ordinal
-	err    error         // the first failure: every later call returns it
+	// scratch is where reductions read incoming segments.
+	scratch []byte
+	err     error // the first failure: every later call returns it
 }
 
 // peer is the connection to one other rank.
@@ -185,9 +189,15 @@ func readHello(conn net.Conn, deadline time.Time, world int) (int, bool) {
 	return r, r < world
 }
 
+// socketBuffer is each connection's kernel buffer size: large messages
+// move in fewer, longer writes and reads.
+const socketBuffer = 4 << 20
+
 func newPeer(r int, conn net.Conn) *peer {
 	if tc, ok := conn.(*net.TCPConn); ok {
 		tc.SetNoDelay(true)
+		tc.SetReadBuffer(socketBuffer)
+		tc.SetWriteBuffer(socketBuffer)
 	}
 	return &peer{rank: r, conn: conn, r: bufio.NewReaderSize(conn, 1<<16)}
 }
@@ -302,11 +312,53 @@ func (g *Group) send(p *peer, kind byte, payload []byte, what string) error {
 }
 
 // recv reads one frame of kind from p into buf, which must be its exact
-// size; recvAny (buf nil) reads a frame of any size.
+// size; with buf nil it reads a frame of any size (a check).
 func (g *Group) recv(p *peer, kind byte, buf []byte, what string) ([]byte, error) {
+	n, err := g.recvHeader(p, kind, buf == nil, len(buf), what)
+	if err != nil {
+		return nil, err
+	}
+	if buf == nil {
+		buf = make([]byte, n)
+	}
+	if _, err := io.ReadFull(p.r, buf); err != nil {
+		return nil, g.peerError(p, what, err)
+	}
+	return buf, nil
+}
+
+// segment is how much of a reduction's incoming data is read before it
+// is combined: a piece that is still in cache when it is added (a whole
+// part of a large buffer would not be).
+const segment = 256 << 10
+
+// recvCombine reads a data frame of len(dst) bytes from p and combines it
+// into dst (dst op= frame) segment by segment.
+func (g *Group) recvCombine(p *peer, dst []byte, t ir.Type, op Op, what string) error {
+	if _, err := g.recvHeader(p, frameData, false, len(dst), what); err != nil {
+		return err
+	}
+	if cap(g.scratch) < segment {
+		g.scratch = make([]byte, segment)
+	}
+	tmp := g.scratch[:segment]
+	for off := 0; off < len(dst); off += segment {
+		m := min(segment, len(dst)-off)
+		if _, err := io.ReadFull(p.r, tmp[:m]); err != nil {
+			return g.peerError(p, what, err)
+		}
+		combine(dst[off:off+m], tmp[:m], t, op)
+	}
+	return nil
+}
+
+// recvHeader reads a frame's header: a frame of kind whose payload is
+// want bytes (any size, up to maxField, with anySize); an abort or a bye
+// from p is its error.
+func (g *Group) recvHeader(p *peer, kind byte, anySize bool, want int, what string) (uint64, error) {
 	var head [16]byte
 	if _, err := io.ReadFull(p.r, head[:]); err != nil {
-		return nil, g.peerError(p, what, err)
+		return 0, g.peerError(p, what, err)
 	}
 	n := binary.BigEndian.Uint64(head[8:])
 	switch head[0] {
@@ -314,28 +366,23 @@ func (g *Group) recv(p *peer, kind byte, buf []byte, what string) ([]byte, error
 		msg := make([]byte, min(n, maxField))
 		io.ReadFull(p.r, msg)
 		if head[0] == frameBye {
-			return nil, fmt.Errorf("%s: rank %d's script ended (it finished, or failed before this call) while rank %d waited for it", what, p.rank, g.cfg.Rank)
+			return 0, fmt.Errorf("%s: rank %d's script ended (it finished, or failed before this call) while rank %d waited for it", what, p.rank, g.cfg.Rank)
 		}
 		if strings.Contains(string(msg), relayed) {
-			return nil, errors.New(string(msg))
+			return 0, errors.New(string(msg))
 		}
-		return nil, fmt.Errorf("%s; rank %d %s", msg, p.rank, relayed)
+		return 0, fmt.Errorf("%s; rank %d %s", msg, p.rank, relayed)
 	case kind:
 	default:
-		return nil, fmt.Errorf("%s: rank %d is in another kind of call (its frame %q; the ranks do not call the same collectives in the same order)", what, p.rank, head[0])
+		return 0, fmt.Errorf("%s: rank %d is in another kind of call (its frame %q; the ranks do not call the same collectives in the same order)", what, p.rank, head[0])
 	}
-	if buf == nil {
-		if n > maxField {
-			return nil, fmt.Errorf("%s: rank %d sent a %d-byte check", what, p.rank, n)
-		}
-		buf = make([]byte, n)
-	} else if n != uint64(len(buf)) {
-		return nil, fmt.Errorf("%s: rank %d sent %d bytes where rank %d expects %d (the ranks' arrays differ in size)", what, p.rank, n, g.cfg.Rank, len(buf))
+	switch {
+	case anySize && n > maxField:
+		return 0, fmt.Errorf("%s: rank %d sent a %d-byte check", what, p.rank, n)
+	case !anySize && n != uint64(want):
+		return 0, fmt.Errorf("%s: rank %d sent %d bytes where rank %d expects %d (the ranks' arrays differ in size)", what, p.rank, n, g.cfg.Rank, want)
 	}
-	if _, err := io.ReadFull(p.r, buf); err != nil {
-		return nil, g.peerError(p, what, err)
-	}
-	return buf, nil
+	return n, nil
 }
 
 // peerError names the rank a connection failed with, and how.
