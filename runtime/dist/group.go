@@ -260,7 +260,11 @@ func (g *Group) shutdown(msg []byte) {
 func (g *Group) fail(err error) error {
 	if g.err == nil {
 		g.err = err
-		g.shutdown([]byte(err.Error()))
+		msg := err.Error()
+		if errors.Is(err, context.Canceled) {
+			msg = fmt.Sprintf("rank %d was interrupted", g.cfg.Rank)
+		}
+		g.shutdown([]byte(msg))
 	}
 	return err
 }

@@ -67,7 +67,7 @@ func (g *Group) NCCL(ctx context.Context, dev mem.Device) (*Comm, error) {
 	if err := g.oneRankPerGPU(ctx, d); err != nil {
 		return nil, g.fail(err)
 	}
-	id, err := g.uniqueID(ctx, lib, dev.Ordinal)
+	id, err := g.uniqueID(ctx, lib, len(g.comms))
 	if err != nil {
 		return nil, g.fail(err)
 	}
@@ -121,10 +121,11 @@ func duplicateHint(err error) string {
 	return ""
 }
 
-// uniqueID is rank 0's ncclUniqueId for the device's communicator,
-// through the store.
-func (g *Group) uniqueID(ctx context.Context, lib *cuda.NCCL, ordinal int) (cuda.UniqueID, error) {
-	key := "nccl/" + strconv.Itoa(ordinal)
+// uniqueID is rank 0's ncclUniqueId for the group's communicator number
+// seq, through the store: the ranks make their communicators in the same
+// order (each rank's device may have another ordinal).
+func (g *Group) uniqueID(ctx context.Context, lib *cuda.NCCL, seq int) (cuda.UniqueID, error) {
+	key := "nccl/" + strconv.Itoa(seq)
 	var id cuda.UniqueID
 	if g.cfg.Rank == 0 {
 		var err error
