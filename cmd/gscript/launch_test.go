@@ -15,6 +15,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // The launcher's tests run real processes: the binary, built once, and
@@ -281,5 +283,20 @@ func TestDistExamples(t *testing.T) {
 	code, four, errOut := runLaunch(t, nil, "run", "-n", "4", "../../examples/dist_sgd.gs")
 	if code != 0 || strings.ReplaceAll(four, "4 ranks", "1 ranks") != alone {
 		t.Errorf("dist_sgd on 4 ranks: status %d\n%s%s\nalone:\n%s", code, four, errOut, alone)
+	}
+}
+
+// TestDevicesShowsNCCL: with CUDA devices, gscript devices names the
+// NCCL their collectives use (the GPU machines have it).
+func TestDevicesShowsNCCL(t *testing.T) {
+	if mem.CUDADeviceCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	var out bytes.Buffer
+	if err := writeDevices(&out); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "collectives on CUDA arrays: NCCL 2.") {
+		t.Errorf("gscript devices:\n%s", out.String())
 	}
 }
