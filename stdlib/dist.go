@@ -171,12 +171,14 @@ func shapeString(sh []int) string {
 	return "[" + strings.Join(parts, ", ") + "]"
 }
 
-// checkCall runs checked mode's comparison of desc over the group.
-func checkCall(th *interp.Thread, g *dist.Group, what, desc string) error {
-	if g.Config().Unchecked {
+// checkCall runs checked mode's comparison of the call's description
+// over the group (a world of one has nothing to compare: its calls pay
+// no formatting).
+func checkCall(th *interp.Thread, g *dist.Group, what string, desc func() string) error {
+	if c := g.Config(); c.Unchecked || c.WorldSize == 1 {
 		return nil
 	}
-	return interrupted(g.Check(th.Context(), what, desc))
+	return interrupted(g.Check(th.Context(), what, desc()))
 }
 
 // hostBuf is a cpu array's bytes, after the work queued on it.
@@ -221,7 +223,7 @@ func allReduce(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if g == nil || err != nil {
 		return interp.Nil, err // alone: the sum over one rank is a itself
 	}
-	if err := checkCall(th, g, "all_reduce", describeCall(args, a, "op="+op.String())); err != nil {
+	if err := checkCall(th, g, "all_reduce", func() string { return describeCall(args, a, "op="+op.String()) }); err != nil {
 		return nil, err
 	}
 	if onCUDA(a.A) {
@@ -246,7 +248,7 @@ func broadcast(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if g == nil || err != nil {
 		return interp.Nil, err
 	}
-	if err := checkCall(th, g, "broadcast", describeCall(args, a, fmt.Sprintf("root=%d", root))); err != nil {
+	if err := checkCall(th, g, "broadcast", func() string { return describeCall(args, a, fmt.Sprintf("root=%d", root)) }); err != nil {
 		return nil, err
 	}
 	if onCUDA(a.A) {
@@ -278,7 +280,7 @@ func reduceTo(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if g == nil || err != nil {
 		return interp.Nil, err
 	}
-	if err := checkCall(th, g, "reduce", describeCall(args, a, fmt.Sprintf("root=%d op=%s", root, op))); err != nil {
+	if err := checkCall(th, g, "reduce", func() string { return describeCall(args, a, fmt.Sprintf("root=%d op=%s", root, op)) }); err != nil {
 		return nil, err
 	}
 	if onCUDA(a.A) {
@@ -361,7 +363,7 @@ func allGather(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		}
 		return out, th.CopyArray(sub, a.A)
 	}
-	if err := checkCall(th, g, "all_gather", describeCall(args, a, "")); err != nil {
+	if err := checkCall(th, g, "all_gather", func() string { return describeCall(args, a, "") }); err != nil {
 		return nil, err
 	}
 	if onCUDA(a.A) {
@@ -402,7 +404,7 @@ func reduceScatter(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if g == nil {
 		return out, th.CopyArray(out.A, a.A)
 	}
-	if err := checkCall(th, g, "reduce_scatter", describeCall(args, a, "op="+op.String())); err != nil {
+	if err := checkCall(th, g, "reduce_scatter", func() string { return describeCall(args, a, "op="+op.String()) }); err != nil {
 		return nil, err
 	}
 	if onCUDA(a.A) {
