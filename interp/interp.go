@@ -473,27 +473,24 @@ func (th *Thread) CurrentDevice() mem.Device {
 }
 
 // DefaultDevice is Options.Device, else cuda:0 when a CUDA device is
-// present, else cpu; in a distributed run cuda:LOCAL_RANK when the
-// process sees more than LOCAL_RANK devices, else cpu (one rank per GPU:
-// ranks never share one by default). It is resolved on first use, so
-// scripts that never need a device never load CUDA.
+// present, else cpu. In a distributed run it is cuda:LOCAL_RANK when the
+// process sees a GPU for each of its node's ranks, else cpu for every
+// rank: NCCL cannot share a GPU between ranks, and ranks split between
+// GPUs and the cpu would call different collectives. It is resolved on
+// first use, so scripts that never need a device never load CUDA.
 func (th *Thread) DefaultDevice() mem.Device {
 	if th.defDev == nil {
 		d := mem.CPUDevice
-		if ord := th.localRank(); mem.CUDADeviceCount() > ord {
-			d = mem.Device{Type: mem.CUDA, Ordinal: ord}
+		n := mem.CUDADeviceCount()
+		switch {
+		case th.dist == nil && n > 0:
+			d = mem.Device{Type: mem.CUDA, Ordinal: 0}
+		case th.dist != nil && n >= th.dist.LocalWorldSize:
+			d = mem.Device{Type: mem.CUDA, Ordinal: th.dist.LocalRank}
 		}
 		th.defDev = &d
 	}
 	return *th.defDev
-}
-
-// localRank is the rank's index on its node, 0 for a script alone.
-func (th *Thread) localRank() int {
-	if th.dist == nil {
-		return 0
-	}
-	return th.dist.LocalRank
 }
 
 // Context is the context of the running Exec.

@@ -3,6 +3,7 @@ package stdlib_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -122,5 +123,28 @@ func TestNCCLTwoRanksOneGPU(t *testing.T) {
 		if !errors.As(err, &ee) || !strings.Contains(err.Error(), "ranks 0 and 1 both use one GPU") || !strings.Contains(err.Error(), "or use cpu arrays") {
 			t.Errorf("rank %d: %v", r, err)
 		}
+	}
+}
+
+// TestDistDefaultDevice: a rank's default device is cuda:LOCAL_RANK when
+// the node has a GPU for each of its ranks, else cpu.
+func TestDistDefaultDevice(t *testing.T) {
+	n := mem.CUDADeviceCount()
+	if n == 0 {
+		t.Skip("no CUDA device")
+	}
+	for _, tc := range []struct {
+		local, localWorld int
+		want              string
+	}{{0, 1, "cuda:0"}, {n - 1, n, "cuda:" + strconv.Itoa(n-1)}, {0, n + 1, "cpu"}} {
+		cfg := &dist.Config{Rank: tc.local, WorldSize: tc.localWorld, LocalRank: tc.local, LocalWorldSize: tc.localWorld, Master: "127.0.0.1:1"}
+		in, err := interp.New(interp.Options{Predeclared: stdlib.Universe(), Dist: cfg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := in.Thread().DefaultDevice().String(); got != tc.want {
+			t.Errorf("local rank %d of %d on %d GPUs: %s, want %s", tc.local, tc.localWorld, n, got, tc.want)
+		}
+		in.Close()
 	}
 }

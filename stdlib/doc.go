@@ -139,7 +139,7 @@ var docs = slices.Concat([]Doc{
 
 	{"rank", topicDist, "rank()", "this process's rank, 0 to world_size() - 1 (0 for a script run alone)", false},
 	{"world_size", topicDist, "world_size()", "the number of ranks of the run (1 for a script run alone)", false},
-	{"local_rank", topicDist, "local_rank()", "this rank's index on its node (LOCAL_RANK); the default device is cuda:local_rank() where there is one", false},
+	{"local_rank", topicDist, "local_rank()", "this rank's index on its node (LOCAL_RANK); the default device is cuda:local_rank() when the node has a GPU per rank", false},
 	{"local_world_size", topicDist, "local_world_size()", "the number of ranks on this node", false},
 	{"is_distributed", topicDist, "is_distributed()", "whether a launcher (or the embedding program) placed the script in a distributed run", false},
 	{"all_reduce", topicDist, `all_reduce(a, op="sum")`, `reduce a over every rank in place, op "sum", "prod", "min", "max" or "avg" (floats); alone a stays as it is`, false},

@@ -60,8 +60,12 @@ func binary(t *testing.T) string {
 }
 
 // launchCmd is the binary run with args, its ranks' waits bounded by a
-// short timeout (no test waits 300 s).
+// short timeout (no test waits 300 s). A run gets --device cpu, which the
+// launcher passes on: these are the tests of cpu ranks, on any machine.
 func launchCmd(t *testing.T, env []string, args ...string) *exec.Cmd {
+	if args[0] == "run" {
+		args = append([]string{"run", "--device", "cpu"}, args[1:]...)
+	}
 	cmd := exec.Command(binary(t), args...)
 	cmd.Env = append(os.Environ(), "GSCRIPT_DIST_TIMEOUT=20")
 	cmd.Env = append(cmd.Env, env...)

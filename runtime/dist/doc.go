@@ -40,6 +40,11 @@
 //     error, so waits for the stream end; a peer that hangs without an
 //     error is not timed out on the GPU (NCCL has none), but the next
 //     collective's check on the host is.
+//   - The default device of a rank (interp.Thread.DefaultDevice) is
+//     cuda:LOCAL_RANK only when the process sees at least LOCAL_WORLD_SIZE
+//     GPUs, else cpu on every rank (SCALE.md says "more than LOCAL_RANK"):
+//     with fewer GPUs than ranks, the first ranks would take GPUs and the
+//     rest the cpu, and their collectives could not meet.
 //   - avg is for float arrays; bools reduce as torch's do (sum and max are
 //     or, prod and min are and); integers wrap on overflow.
 package dist
