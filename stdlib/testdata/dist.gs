@@ -43,3 +43,25 @@ let x = zeros([2, 2, 2, 2])
 let g = all_gather(x)  ### "all_gather: the result adds an axis to 4, past arrays' 4"
 ---
 all_reduce([1, 2])  ### "all_reduce: argument 1 must be an array, not list"
+---
+// the remedy for a view that is not contiguous
+let m = zeros([4, 4])
+let col = m[:, 1]
+let c = col.to(col.device)
+all_reduce(c)
+c += 1.0
+copy(col, c)
+print(c.is_view, m[0])  //> false [0.0, 1.0, 0.0, 0.0]
+---
+// arrays of structs move as bytes; they do not reduce
+struct P {
+    x: f32,
+    n: i32,
+}
+let ps = zeros(3, dtype=P)
+broadcast(ps)
+print(all_gather(ps).shape)  //> [1, 3]
+all_reduce(ps)  ### "all_reduce of an array of P: reductions need numbers"
+---
+let x = zeros(4)
+reduce(x, 0, 3)  ### "reduce: op must be a string"
