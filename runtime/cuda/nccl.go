@@ -86,7 +86,7 @@ const (
 // ncclResultNames is ncclResult_t from nccl.h.
 var ncclResultNames = map[int]string{
 	1: "ncclUnhandledCudaError", 2: "ncclSystemError", 3: "ncclInternalError", 4: "ncclInvalidArgument",
-	5: "ncclInvalidUsage", 6: "ncclRemoteError", 7: "ncclInProgress",
+	5: "ncclInvalidUsage", 6: "ncclRemoteError", 7: "ncclInProgress", 8: "ncclTimeout",
 }
 
 var (
