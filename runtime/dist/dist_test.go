@@ -178,6 +178,10 @@ func TestMismatch(t *testing.T) {
 	if err := gs[0].Barrier(context.Background()); err == nil {
 		t.Error("a collective after a failure succeeded")
 	}
+	vals, err := storeFault(gs[1].cfg.Master)
+	if err != nil || !strings.Contains(string(vals), "the ranks disagree") {
+		t.Errorf("the store's fault: %q, %v", vals, err)
+	}
 }
 
 // TestRankGone: a rank whose connections close makes the others fail
@@ -223,6 +227,20 @@ func TestTimeout(t *testing.T) {
 	if _, err = Open(ctx, cfg); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: %v", err)
 	}
+}
+
+// storeFault reads FaultKey of the store at addr.
+func storeFault(addr string) ([]byte, error) {
+	cl, err := Dial(context.Background(), addr, time.Second)
+	if err != nil {
+		return nil, err
+	}
+	defer cl.Close()
+	vals, err := cl.Wait(context.Background(), []string{FaultKey}, time.Second)
+	if err != nil {
+		return nil, err
+	}
+	return vals[0], nil
 }
 
 func TestFromEnv(t *testing.T) {
@@ -281,5 +299,48 @@ func BenchmarkAllReduce(b *testing.B) {
 				}))
 			}
 		})
+	}
+}
+
+// TestStoreFault: the connection of a rank that joined is its life line:
+// closing it before Leave sets FaultKey, naming the rank; after Leave it
+// is no fault. A key keeps its first value.
+func TestStoreFault(t *testing.T) {
+	for _, leave := range []bool{false, true} {
+		st, err := Listen("127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		a, err := Dial(ctx, st.Addr().String(), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Dial(ctx, st.Addr().String(), time.Second)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Join(3); err != nil {
+			t.Fatal(err)
+		}
+		if leave {
+			a.Leave()
+		}
+		a.Close()
+		vals, err := b.Wait(ctx, []string{FaultKey}, 300*time.Millisecond)
+		var me *MissingError
+		switch {
+		case leave && !errors.As(err, &me):
+			t.Errorf("after Leave: %q, %v", vals, err)
+		case !leave && (err != nil || string(vals[0]) != "rank 3 closed its connection to the store (it exited, crashed or was killed)"):
+			t.Errorf("killed: %q, %v", vals, err)
+		}
+		b.Set("k", []byte("first"))
+		b.Set("k", []byte("second"))
+		if vals, err := b.Wait(ctx, []string{"k"}, time.Second); err != nil || string(vals[0]) != "first" {
+			t.Errorf("k = %q, %v", vals, err)
+		}
+		b.Close()
+		st.Close()
 	}
 }

@@ -35,11 +35,16 @@
 //     collective on a CUDA array there (ncclCommInitRankScalable, the id
 //     through the store; in relaxed capture mode inside a capture). The
 //     ranks first compare their GPUs (host and PCI address) and refuse
-//     two ranks on one with the remedy, on every rank. A watchdog polls
-//     ncclCommGetAsyncError every 100 ms and aborts the communicator on an
-//     error, so waits for the stream end; a peer that hangs without an
-//     error is not timed out on the GPU (NCCL has none), but the next
-//     collective's check on the host is.
+//     two ranks on one with the remedy, on every rank. Two watchdogs abort
+//     the communicator (so that waits for the stream end): one polls
+//     ncclCommGetAsyncError every 100 ms, one waits for the store's
+//     FaultKey, which the store sets when a rank's connection to it
+//     closes before the rank left (killed) and a failing rank sets to its
+//     error. A store that goes away is no fault (rank 0 may serve it and
+//     end first); a peer that hangs without a fault is not timed out on
+//     the GPU (NCCL has no timeout), but the next collective's check on
+//     the host is. Enqueuing holds the communicator's lock, so an abort
+//     never frees it under a call.
 //   - The default device of a rank (interp.Thread.DefaultDevice) is
 //     cuda:LOCAL_RANK only when the process sees at least LOCAL_WORLD_SIZE
 //     GPUs, else cpu on every rank (SCALE.md says "more than LOCAL_RANK"):

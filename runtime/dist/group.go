@@ -85,6 +85,9 @@ func (g *Group) open(ctx context.Context) error {
 	if g.store, err = Dial(ctx, c.Master, c.Wait()); err != nil {
 		return fmt.Errorf("rank %d: %w", c.Rank, err)
 	}
+	if err := g.store.Join(c.Rank); err != nil {
+		return err
+	}
 	ln, err := net.Listen("tcp", net.JoinHostPort(g.store.LocalIP().String(), "0"))
 	if err != nil {
 		return fmt.Errorf("rank %d: listening for the other ranks: %w", c.Rank, err)
@@ -248,6 +251,12 @@ func (g *Group) shutdown(msg []byte) {
 	}
 	wg.Wait()
 	if g.store != nil {
+		g.store.conn.SetDeadline(time.Now().Add(time.Second))
+		if len(msg) > 0 {
+			g.store.Set(FaultKey, msg)
+		} else if msg != nil {
+			g.store.Leave()
+		}
 		g.store.Close()
 	}
 	if g.server != nil {

@@ -28,9 +28,10 @@ func NCCLInfo() (string, error) {
 
 // Comm is the group's NCCL communicator on one CUDA device: collectives
 // on CUDA arrays queue on gscript's stream of that device (so a capture
-// records them). A watchdog polls ncclCommGetAsyncError and aborts the
-// communicator on an error (a peer that failed), so that waits for the
-// stream end instead of hanging.
+// records them). Two watchdogs abort the communicator, so that waits for
+// the stream end instead of hanging: one polls ncclCommGetAsyncError (a
+// peer NCCL saw fail), one waits for the store's FaultKey (a rank that
+// failed, or whose connection to the store closed: killed).
 type Comm struct {
 	lib  *cuda.NCCL
 	dev  *cudadev.Dev
@@ -41,6 +42,7 @@ type Comm struct {
 	err    error // the asynchronous error that aborted the communicator
 	closed bool
 	stop   chan struct{}
+	faults *Client // the fault watchdog's connection to the store
 }
 
 // watchdogEvery is how often the watchdog polls the communicator.
@@ -82,6 +84,7 @@ func (g *Group) NCCL(ctx context.Context, dev mem.Device) (*Comm, error) {
 	}
 	c := &Comm{lib: lib, dev: d, comm: comm, rank: g.cfg.Rank, stop: make(chan struct{})}
 	go c.watch()
+	go c.watchFaults(g.cfg.Master)
 	if g.comms == nil {
 		g.comms = map[int]*Comm{}
 	}
@@ -174,18 +177,68 @@ func (c *Comm) watch() {
 		case <-t.C:
 		}
 		c.mu.Lock()
-		if c.closed {
-			c.mu.Unlock()
-			return
-		}
-		if err := c.lib.CommGetAsyncError(c.comm); err != nil && !cuda.IsCode(err, cuda.NCCLInProgress) {
-			c.err = fmt.Errorf("NCCL on cuda:%d: %w%s (another rank failed or was killed?)", c.dev.Ordinal, err, lastError(c.lib, c.comm))
-			c.lib.CommAbort(c.comm)
-			c.closed = true
-			c.mu.Unlock()
-			return
+		err := error(nil)
+		if !c.closed {
+			err = c.lib.CommGetAsyncError(c.comm)
 		}
 		c.mu.Unlock()
+		if err != nil && !cuda.IsCode(err, cuda.NCCLInProgress) {
+			c.abort(fmt.Errorf("NCCL on cuda:%d: %w%s (another rank failed or was killed?)", c.dev.Ordinal, err, lastError(c.lib, c.comm)))
+			return
+		}
+	}
+}
+
+// watchFaults waits on a connection of its own for the store's FaultKey
+// and aborts the communicator when a fault is set. A store that goes away
+// is no fault: rank 0, which may serve it, ends with its script.
+func (c *Comm) watchFaults(addr string) {
+	w, err := Dial(context.Background(), addr, time.Second)
+	if err != nil {
+		return
+	}
+	c.mu.Lock()
+	closed := c.closed
+	c.faults = w
+	c.mu.Unlock()
+	if closed {
+		w.Close()
+		return
+	}
+	for {
+		vals, err := w.Wait(context.Background(), []string{FaultKey}, time.Hour)
+		var me *MissingError
+		switch {
+		case errors.As(err, &me):
+			continue
+		case err == nil:
+			c.abort(fmt.Errorf("NCCL on cuda:%d: aborted: %s", c.dev.Ordinal, vals[0]))
+		}
+		return
+	}
+}
+
+// abort records err and aborts the communicator (once), in the device's
+// context. It waits for a call being queued (queue holds mu): NCCL must
+// not free a communicator another thread is calling.
+func (c *Comm) abort(err error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.err = err
+	c.dev.Ctx.Do(func() error { return c.lib.CommAbort(c.comm) })
+	c.shut()
+}
+
+// shut marks the communicator closed and stops its watchdogs; the caller
+// holds mu.
+func (c *Comm) shut() {
+	c.closed = true
+	close(c.stop)
+	if c.faults != nil {
+		c.faults.Close()
 	}
 }
 
@@ -200,6 +253,10 @@ func lastError(lib *cuda.NCCL, c cuda.Comm) string {
 func (c *Comm) Err() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.errLocked()
+}
+
+func (c *Comm) errLocked() error {
 	if c.err == nil && c.closed {
 		return errors.New("the NCCL communicator is closed")
 	}
@@ -214,8 +271,7 @@ func (c *Comm) close(abort bool) {
 	if c.closed {
 		return
 	}
-	c.closed = true
-	close(c.stop)
+	c.shut()
 	c.dev.Ctx.Do(func() error {
 		if abort {
 			return c.lib.CommAbort(c.comm)
@@ -252,12 +308,17 @@ func ncclType(t ir.Type, op Op) (cuda.NCCLType, cuda.NCCLOp, error) {
 }
 
 // queue runs one NCCL call on the device's stream, in its context: the
-// call returns once the work is queued (a capture records it).
+// call returns once the work is queued (a capture records it). It holds
+// mu meanwhile, so that a watchdog does not abort the communicator under
+// the call.
 func (c *Comm) queue(what string, f func(s cuda.Stream) error) error {
-	if err := c.Err(); err != nil {
+	c.mu.Lock()
+	if err := c.errLocked(); err != nil {
+		c.mu.Unlock()
 		return err
 	}
 	err := relaxed(c.dev, func() error { return f(c.dev.Stream) })
+	c.mu.Unlock()
 	if err != nil {
 		if aerr := c.Err(); aerr != nil {
 			return aerr

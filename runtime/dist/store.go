@@ -9,13 +9,17 @@ import (
 	"io"
 	"net"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 )
 
 // Store is the key-value store the ranks meet at (torch's TCPStore, JAX's
 // coordinator): rank 0, or the launcher, serves it; each rank sets its
-// address and waits for the others'. Values are set once and never change.
+// address and waits for the others'. Values are set once and never change
+// (a second set of a key is ignored). Each rank's connection is also its
+// life line: when the connection of a rank that joined closes before the
+// rank leaves, the store sets FaultKey, naming the rank.
 type Store struct {
 	ln    net.Listener
 	mu    sync.Mutex
@@ -29,12 +33,18 @@ type Store struct {
 // many fields, each a 4-byte big-endian length and its bytes. A wait's
 // reply is ok and the values, or missing and the keys that never came.
 const (
-	opSet  = 's'
-	opWait = 'w'
+	opSet   = 's'
+	opWait  = 'w'
+	opJoin  = 'j' // this connection is rank N's (the field)
+	opLeave = 'l' // rank N ends cleanly: its connection's close is no fault
 
 	replyOK      = 'o'
 	replyMissing = 'm'
 )
+
+// FaultKey is set to the first fault of the run: a rank whose connection
+// to the store closed without leaving, or a rank's own failure.
+const FaultKey = "fault"
 
 // maxField bounds a field, so a stray connection cannot make the store
 // allocate without limit.
@@ -89,19 +99,30 @@ func (s *Store) accept() {
 	}
 }
 
-// serve answers one connection's requests in order.
+// serve answers one connection's requests in order; the connection of a
+// rank that joined and did not leave is a fault when it closes.
 func (s *Store) serve(c net.Conn) {
+	rank := ""
 	defer func() {
 		s.mu.Lock()
 		delete(s.conns, c)
 		s.mu.Unlock()
 		c.Close()
+		if rank != "" {
+			s.set(FaultKey, []byte("rank "+rank+" closed its connection to the store (it exited, crashed or was killed)"))
+		}
 	}()
 	r, w := bufio.NewReader(c), bufio.NewWriter(c)
 	for {
 		op, fields, err := readMsg(r)
 		if err != nil {
 			return
+		}
+		switch {
+		case op == opJoin && len(fields) == 1:
+			rank = string(fields[0])
+		case op == opLeave:
+			rank = ""
 		}
 		if err := s.answer(w, op, fields); err != nil || w.Flush() != nil {
 			return
@@ -111,6 +132,8 @@ func (s *Store) serve(c net.Conn) {
 
 func (s *Store) answer(w io.Writer, op byte, fields [][]byte) error {
 	switch {
+	case op == opJoin || op == opLeave:
+		return writeMsg(w, replyOK)
 	case op == opSet && len(fields) == 2:
 		s.set(string(fields[0]), fields[1])
 		return writeMsg(w, replyOK)
@@ -136,6 +159,9 @@ func keys(fields [][]byte) []string {
 func (s *Store) set(k string, v []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if _, ok := s.vals[k]; ok {
+		return
+	}
 	s.vals[k] = v
 	close(s.added)
 	s.added = make(chan struct{})
@@ -248,9 +274,21 @@ func (c *Client) LocalIP() net.IP { return c.conn.LocalAddr().(*net.TCPAddr).IP 
 // Close drops the connection.
 func (c *Client) Close() error { return c.conn.Close() }
 
-// Set stores v under k.
+// Set stores v under k, unless k has a value.
 func (c *Client) Set(k string, v []byte) error {
 	_, _, err := c.request(opSet, []byte(k), v)
+	return err
+}
+
+// Join makes this connection rank's life line (see Store).
+func (c *Client) Join(rank int) error {
+	_, _, err := c.request(opJoin, []byte(strconv.Itoa(rank)))
+	return err
+}
+
+// Leave says the rank ends cleanly: its connection may close.
+func (c *Client) Leave() error {
+	_, _, err := c.request(opLeave)
 	return err
 }
 
