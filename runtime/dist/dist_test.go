@@ -344,3 +344,13 @@ func TestStoreFault(t *testing.T) {
 		st.Close()
 	}
 }
+
+// TestPeerTimeout: a rank that stops answering is named after the
+// timeout.
+func TestPeerTimeout(t *testing.T) {
+	gs := world(t, 2, 300*time.Millisecond)
+	err := gs[0].AllReduce(context.Background(), bytesOf([]float32{1}), ir.F32, Sum)
+	if err == nil || !strings.Contains(err.Error(), "all_reduce: rank 1 did not answer within 300ms (GSCRIPT_DIST_TIMEOUT sets the wait in seconds)") {
+		t.Errorf("got %v", err)
+	}
+}
