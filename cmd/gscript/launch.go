@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -76,8 +77,7 @@ func launch(f flags, args []string, stdout, stderr io.Writer) error {
 		r := &launched{rank: l.nodeRank*l.nproc + i}
 		r.cmd = exec.Command(exe, childArgs(f, args)...)
 		r.cmd.Env = l.env(r.rank, i, master)
-		r.cmd.SysProcAttr = childAttr()
-		r.cmd.Stdin = nil
+		r.cmd.SysProcAttr = childAttr() // stdin stays nil: /dev/null
 		r.cmd.Stdout, r.cmd.Stderr = out, errw
 		if l.tagOutput {
 			o, e := &tagWriter{w: out, tag: fmt.Sprintf("[%d] ", r.rank)}, &tagWriter{w: errw, tag: fmt.Sprintf("[%d] ", r.rank)}
@@ -155,7 +155,7 @@ func (l *launchFlags) env(rank, local int, master string) []string {
 	var env []string
 	for _, kv := range os.Environ() {
 		k, _, _ := strings.Cut(kv, "=")
-		if !contains(rankVars, k) {
+		if !slices.Contains(rankVars, k) {
 			env = append(env, kv)
 		}
 	}
@@ -163,15 +163,6 @@ func (l *launchFlags) env(rank, local int, master string) []string {
 	return append(env, "RANK="+strconv.Itoa(rank), "WORLD_SIZE="+strconv.Itoa(l.nodes*l.nproc),
 		"LOCAL_RANK="+strconv.Itoa(local), "LOCAL_WORLD_SIZE="+strconv.Itoa(l.nproc),
 		"MASTER_ADDR="+host, "MASTER_PORT="+port, dist.EnvAgentStore+"=1", dist.EnvLauncher+"=gscript run")
-}
-
-func contains(xs []string, s string) bool {
-	for _, x := range xs {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // childArgs is a rank's command line: run, the flags set here that a
