@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -140,10 +141,7 @@ func rankArg(th *interp.Thread, args *interp.Args, i int, name string, def int) 
 	if !ok {
 		return 0, fmt.Errorf("%s: %s must be an int rank, not %s", args.Fn, name, v.Type())
 	}
-	world := 1
-	if c := th.Dist(); c != nil {
-		world = c.WorldSize
-	}
+	world := worldSize(th)
 	if n < 0 || int(n) >= world {
 		return 0, fmt.Errorf("%s: %s=%d is not a rank of a world of %d (ranks 0 to %d)", args.Fn, name, n, world, world-1)
 	}
@@ -314,7 +312,7 @@ func outArg(th *interp.Thread, args *interp.Args, a *interp.Array, shape []int) 
 		return nil, fmt.Errorf("%s: out= must be an array, not %s", args.Fn, v.Type())
 	case out.A.Freed():
 		return nil, mem.ErrFreed
-	case out.ElemType() != a.ElemType() || !sameInts(out.A.Shape(), shape):
+	case out.ElemType() != a.ElemType() || !slices.Equal(out.A.Shape(), shape):
 		return nil, fmt.Errorf("%s: out= is %s%s; this call gives %s%s", args.Fn, out.ElemType(), shapeString(out.A.Shape()), a.ElemType(), shapeString(shape))
 	case out.A.Device() != a.A.Device():
 		return nil, fmt.Errorf("%s: out= is on %s, the array on %s", args.Fn, out.A.Device(), a.A.Device())
@@ -322,18 +320,6 @@ func outArg(th *interp.Thread, args *interp.Args, a *interp.Array, shape []int) 
 		return nil, fmt.Errorf("%s: out= is a view that is not contiguous", args.Fn)
 	}
 	return out, nil
-}
-
-func sameInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func allGather(th *interp.Thread, args *interp.Args) (interp.Value, error) {
