@@ -16,6 +16,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/dist"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -73,6 +74,11 @@ type Options struct {
 	// set. Nil grants no environment (env fails with ErrNoEnvAccess), as
 	// Files grants no files; os.LookupEnv grants the process's (the CLI).
 	Env func(name string) (string, bool)
+	// Dist places the script in a distributed run (SCALE.md): its rank,
+	// the world's size and the store's address, as a launcher's variables
+	// do for the CLI (dist.FromEnv). Nil: the script runs alone, rank 0
+	// of 1, and every collective is a copy.
+	Dist *dist.Config
 }
 
 // accessState is the peer and pool access gscript enabled: CUDA state of
@@ -134,6 +140,8 @@ type Thread struct {
 	imports   *importer        // the running program's imported files
 	ran       map[*module]bool // imported files whose top level has run
 	closed    bool             // Close was called
+	dist      *dist.Config     // Options.Dist
+	closers   []func() error   // OnClose's, run by Close
 }
 
 // Warn reports a warning to the embedding program's logger, else to Stderr.
@@ -222,6 +230,13 @@ func New(opts Options) (*Interp, error) {
 		th.maxDepth = DefaultMaxDepth
 	}
 	th.files = opts.Files
+	if opts.Dist != nil {
+		if err := opts.Dist.Validate(); err != nil {
+			return nil, err
+		}
+		c := *opts.Dist
+		th.dist = &c
+	}
 	in.imports = newImporter(opts.Files)
 	th.imports, th.ran = in.imports, map[*module]bool{}
 	th.Allocs = mem.NewRegistry()
@@ -409,8 +424,22 @@ var ErrClosed = errors.New("interpreter is closed")
 // with ErrClosed.
 func (in *Interp) Close() error {
 	in.th.closed = true
-	return in.th.Tracker.FreeAll()
+	var errs []error
+	for _, fn := range in.th.closers {
+		errs = append(errs, fn())
+	}
+	in.th.closers = nil
+	return errors.Join(append(errs, in.th.Tracker.FreeAll())...)
 }
+
+// OnClose registers fn to run when the interpreter closes, before its
+// arrays are freed: builtins' resources that outlive a run (a
+// distributed group's connections).
+func (th *Thread) OnClose(fn func() error) { th.closers = append(th.closers, fn) }
+
+// Dist is the script's place in a distributed run (Options.Dist), nil
+// when it runs alone.
+func (th *Thread) Dist() *dist.Config { return th.dist }
 
 // Globals lists the global names with their current values (unset names are
 // left out), sorted by name.
@@ -445,13 +474,20 @@ func (th *Thread) CurrentDevice() mem.Device {
 }
 
 // DefaultDevice is Options.Device, else cuda:0 when a CUDA device is
-// present, else cpu. It is resolved on first use, so scripts that never
-// need a device never load CUDA.
+// present, else cpu. In a distributed run it is cuda:LOCAL_RANK when the
+// process sees a GPU for each of its node's ranks, else cpu for every
+// rank: NCCL cannot share a GPU between ranks, and ranks split between
+// GPUs and the cpu would call different collectives. It is resolved on
+// first use, so scripts that never need a device never load CUDA.
 func (th *Thread) DefaultDevice() mem.Device {
 	if th.defDev == nil {
 		d := mem.CPUDevice
-		if mem.CUDADeviceCount() > 0 {
+		n := mem.CUDADeviceCount()
+		switch {
+		case th.dist == nil && n > 0:
 			d = mem.Device{Type: mem.CUDA, Ordinal: 0}
+		case th.dist != nil && n >= th.dist.LocalWorldSize:
+			d = mem.Device{Type: mem.CUDA, Ordinal: th.dist.LocalRank}
 		}
 		th.defDev = &d
 	}

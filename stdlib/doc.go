@@ -34,12 +34,13 @@ const (
 	topicFiles       = "files"
 	topicDevices     = "devices and memory"
 	topicProcess     = "the script's process"
+	topicDist        = "distributed runs (gscript run -n N, torchrun, srun)"
 	topicValues      = "predeclared values"
 	topicVectors     = "vectors, matrices and quaternions"
 	topicKernel      = "in kernels only"
 )
 
-var topics = []string{topicOutput, topicCollections, topicMath, topicArrays, topicReduce, topicFiles, topicDevices, topicProcess, topicValues, topicVectors, topicKernel}
+var topics = []string{topicOutput, topicCollections, topicMath, topicArrays, topicReduce, topicFiles, topicDevices, topicProcess, topicDist, topicValues, topicVectors, topicKernel}
 
 // docs is the table, by topic. Families (the math functions, the dtypes,
 // the memory kinds) share a summary through family.
@@ -135,6 +136,20 @@ var docs = slices.Concat([]Doc{
 	{"argv", topicProcess, "argv", "the script's arguments as a list of strings, the script's name first (gscript run FILE ARGS...)", false},
 	{"env", topicProcess, "env(name[, default])", "an environment variable's value, else default, else nil (where the host grants the environment)", false},
 	{"exit", topicProcess, "exit([code])", "end the script now with exit status code (0 to 255; 0)", false},
+
+	{"rank", topicDist, "rank()", "this process's rank, 0 to world_size() - 1 (0 for a script run alone)", false},
+	{"world_size", topicDist, "world_size()", "the number of ranks of the run (1 for a script run alone)", false},
+	{"local_rank", topicDist, "local_rank()", "this rank's index on its node (LOCAL_RANK); the default device is cuda:local_rank() when the node has a GPU per rank", false},
+	{"local_world_size", topicDist, "local_world_size()", "the number of ranks on this node", false},
+	{"is_distributed", topicDist, "is_distributed()", "whether a launcher (or the embedding program) placed the script in a distributed run", false},
+	{"all_reduce", topicDist, `all_reduce(a, op="sum")`, `reduce a over every rank in place, op "sum", "prod", "min", "max" or "avg" (floats); alone a stays as it is`, false},
+	{"broadcast", topicDist, "broadcast(a, root=0)", "copy root's a into every rank's a", false},
+	{"reduce", topicDist, `reduce(a, root=0, op="sum")`, "reduce a over every rank into root's a; the other ranks' a are left as they were", false},
+	{"all_gather", topicDist, "all_gather(a, out=)", "a new array [world_size(), ...a.shape] (or out=) whose row r is rank r's a", false},
+	{"reduce_scatter", topicDist, `reduce_scatter(a, out=, op="sum")`, "reduce a over every rank and give rank r part r of axis 0 (a.shape[0] / world_size() rows), a new array or out=", false},
+	{"send", topicDist, "send(a, dst)", "send a to rank dst, which calls recv(b, src) with an array of a's dtype and shape", false},
+	{"recv", topicDist, "recv(a, src)", "fill a with what rank src sends", false},
+	{"barrier", topicDist, "barrier()", "wait until every rank has called barrier() (the host's side: queued device work is not waited for)", false},
 
 	{"config", topicValues, "config.launch_access, config.debug", `settings: launch_access "relaxed", "checked" (default) or "strict"; debug = true bounds-checks CUDA kernels`, false},
 	{"_", topicValues, "_", "the value of the REPL's last bare expression", false},

@@ -15,6 +15,12 @@
 //   - error(msg) fails with msg as a plain Go error, positioned by the
 //     engine at the call (try/catch catches it); a non-string msg is
 //     formatted as str() would.
+//   - The collectives (dist.go, docs/distributed.md) return nil except
+//     all_gather and reduce_scatter, which return their result (a new
+//     array or out=); reduce_scatter splits axis 0 into world_size()
+//     parts (torch's reduce_scatter_tensor), all_gather adds a leading
+//     axis. Alone each is a copy; send and recv then have no peer and
+//     fail. barrier is the host's: it does not wait for queued GPU work.
 //   - help finds methods as "type.name" (help("list.append"), or
 //     help(l.append): the bound method has that name) and lists them
 //     after the builtins.
@@ -57,6 +63,9 @@ func Universe() map[string]interp.Value {
 		fns[name] = f
 	}
 	for name, f := range mathFuncs() {
+		fns[name] = f
+	}
+	for name, f := range distFuncs() {
 		fns[name] = f
 	}
 	for name, f := range hostFuncs() {

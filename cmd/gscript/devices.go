@@ -8,13 +8,15 @@ import (
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/runtime/backend"
+	"github.com/gscript-lang/gscript/runtime/dist"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
 
 // writeDevices writes the device table: one row per device with its
 // memory, paradigm and capabilities, then the cpu's BLAS library (OpenBLAS
-// or gonum, and why). `gscript devices` prints it, and the
+// or gonum, and why) and, with CUDA devices, the NCCL that their
+// collectives use. `gscript devices` prints it, and the
 // REPL's :devices through repl.Options.Devices, so both show the same.
 func writeDevices(w io.Writer) error {
 	caps := []string{"managed", "concurrent", "pageable", "host_page_tables", "direct_host", "host_atomics", "pools", "unified"}
@@ -50,6 +52,12 @@ func writeDevices(w io.Writer) error {
 		if err := mem.CUDAAvailable(); err != nil {
 			fmt.Fprintf(w, "(no CUDA devices: %v)\n", err)
 		}
+		return nil
+	}
+	if info, err := dist.NCCLInfo(); err != nil {
+		fmt.Fprintf(w, "collectives on CUDA arrays: none (%v)\n", err)
+	} else {
+		fmt.Fprintf(w, "collectives on CUDA arrays: %s\n", info)
 	}
 	return nil
 }

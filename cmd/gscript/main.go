@@ -2,6 +2,7 @@
 //
 //	gscript                       start the interactive REPL (also: gscript repl)
 //	gscript run FILE [ARGS...]    run a script, ARGS as argv (also: gscript FILE ARGS...; FILE - reads stdin)
+//	gscript run -n N FILE ...     run it as N ranks (--nodes M --node-rank K --master HOST:PORT, --tag-output)
 //	gscript check FILE            report every syntax, resolve and type error; run nothing
 //	gscript cuda FILE [KERNEL]    print the CUDA C generated for the file's kernels
 //	gscript fmt [-w|-d|-l] [PATH...] format scripts (stdin to stdout without PATH)
@@ -34,6 +35,7 @@ import (
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/interp/repl"
 	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/dist"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib"
 )
@@ -45,6 +47,10 @@ const usage = `usage:
   gscript [repl] [flags]             start the interactive REPL (statements line by line on a non-terminal stdin)
   gscript run [flags] FILE [ARGS...] run a script; argv is [FILE, ARGS...] (gscript FILE ARGS... works too;
                                      FILE - reads the script from stdin)
+  gscript run -n N [--nodes M --node-rank K --master HOST:PORT] [--tag-output] FILE [ARGS...]
+                                     run the script as N ranks on this host (ranks K*N to K*N+N-1 of M*N; node 0
+                                     serves the ranks' store at --master); the first rank to fail stops the others
+                                     and gives the exit status (docs/distributed.md)
   gscript check FILE                 report all syntax, resolve and type errors without running
   gscript cuda FILE [KERNEL]         print the CUDA C generated for the file's kernels (or one of them)
   gscript fmt [-w] [-d] [-l] [FILE | DIR ...]
@@ -121,6 +127,7 @@ type flags struct {
 	launchAccess string
 	help         bool
 	version      bool
+	launch       launchFlags
 }
 
 // command is a parsed command line: the flags, the command and its
@@ -143,6 +150,11 @@ func parseArgs(argv []string) (command, error) {
 	fs.BoolVar(&c.help, "h", false, "help")
 	fs.BoolVar(&c.help, "help", false, "help")
 	fs.BoolVar(&c.version, "version", false, "version")
+	fs.IntVar(&c.launch.nproc, "n", 0, "ranks")
+	fs.IntVar(&c.launch.nodes, "nodes", 1, "nodes")
+	fs.IntVar(&c.launch.nodeRank, "node-rank", 0, "node rank")
+	fs.StringVar(&c.launch.master, "master", "", "node 0's store")
+	fs.BoolVar(&c.launch.tagOutput, "tag-output", false, "tag lines with ranks")
 	var pos []string
 	for {
 		if err := fs.Parse(argv); err != nil {
@@ -189,6 +201,9 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case c.version:
 		return printVersion(stdout)
 	}
+	if c.launch != (launchFlags{nodes: 1}) && (c.name != "run" || c.launch.nproc == 0) {
+		return usageError("-n, --nodes, --node-rank, --master and --tag-output are flags of run -n N")
+	}
 	switch c.name {
 	case "", "repl":
 		if len(c.args) != 0 {
@@ -198,6 +213,9 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	case "run":
 		if len(c.args) == 0 {
 			return usageError("run takes a FILE")
+		}
+		if c.launch.nproc != 0 {
+			return launch(c.flags, c.args, stdout, stderr)
 		}
 		return runFile(c.flags, c.args[0], c.args[1:], stdin, stdout, stderr)
 	case "check":
@@ -291,6 +309,19 @@ func interpOptions(f flags, stdout, stderr io.Writer) interp.Options {
 	}
 }
 
+// distFromEnv reads a launcher's variables (gscript run's, torchrun's,
+// srun's, mpirun's): nil when the script runs alone.
+func distFromEnv() (*dist.Config, error) {
+	c, ok, err := dist.FromEnv(os.LookupEnv)
+	if err != nil {
+		return nil, &exitError{code: 1, msg: "gscript: distributed run: " + err.Error()}
+	}
+	if !ok {
+		return nil, nil
+	}
+	return &c, nil
+}
+
 func checkFile(f flags, path string, stdin io.Reader) error {
 	name, src, err := readScript(path, stdin)
 	if err != nil {
@@ -314,6 +345,9 @@ func runFile(f flags, path string, args []string, stdin io.Reader, stdout, stder
 	}
 	opts := interpOptions(f, stdout, stderr)
 	opts.Argv = append([]string{path}, args...)
+	if opts.Dist, err = distFromEnv(); err != nil {
+		return err
+	}
 	in, err := interp.New(opts)
 	if err != nil {
 		return startError(f, err)

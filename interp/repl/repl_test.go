@@ -351,7 +351,7 @@ func TestCompletion(t *testing.T) {
 		{"let y = ze", []string{"ros"}, 2},
 		{"ker", []string{"nel"}, 3},
 		{"sha", []string{"red"}, 3},
-		{"loc", []string{"al"}, 3},
+		{"loc", []string{"al", "al_rank", "al_world_size"}, 3},
 		{"blo", []string{"ck"}, 3},
 		{"gri", []string{"d"}, 3},
 		{"cdi", []string{"v"}, 3},

@@ -1,6 +1,8 @@
 // Package cuda is a thin, faithful binding of the CUDA driver API
-// (libcuda.so.1), NVRTC and the part of cuBLAS that a matrix product
-// needs through purego: no cgo, so gscript builds with
+// (libcuda.so.1), NVRTC, the part of cuBLAS that a matrix product
+// needs and NCCL's communicators and collectives (nccl.go: LoadNCCL finds
+// libnccl.so.2 where cuBLAS is looked for; communicator set-up,
+// checks and timeouts are runtime/dist's) through purego: no cgo, so gscript builds with
 // CGO_ENABLED=0 and runs unchanged on machines with and without a GPU.
 //
 // It does what the driver does and nothing more: which allocator, which
