@@ -546,3 +546,23 @@ func TestShutdown(t *testing.T) {
 		t.Errorf("%d arrays live after the shutdown", len(live))
 	}
 }
+
+// TestInterruptLaunch: a kernel launch that runs for long stops on
+// interrupt_request, and the session goes on.
+func TestInterruptLaunch(t *testing.T) {
+	c := startKernel(t)
+	c.execute("kernel spin(x: array[f32]) {\n    let s = 0.0\n    for k in range(1000000000) {\n        s += 1.0\n    }\n    x[tid()] = s\n}\narray x: f32[4]")
+	req := c.send(c.shell, "execute_request", map[string]any{"code": "launch spin[4](x)\nsynchronize()"})
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	c.request(c.control, "interrupt_request", map[string]any{})
+	r := c.reply(c.shell, req)
+	t.Logf("stopped %v after the interrupt: %v", time.Since(start), r["evalue"])
+	if r["ename"] != "Interrupted" {
+		t.Errorf("reply %v", r)
+	}
+	c.output(req)
+	if reply, _ := c.execute("x.shape"); reply["status"] != "ok" {
+		t.Errorf("after the launch: %v", reply)
+	}
+}
