@@ -63,15 +63,22 @@ func freePorts(t *testing.T, n int) []int {
 	return ports
 }
 
-// startKernel serves a kernel on fresh ports and connects a client.
+// startKernel serves a kernel on the cpu on fresh ports and connects a
+// client.
 func startKernel(t *testing.T) *client {
+	t.Helper()
+	return startKernelOn(t, "cpu")
+}
+
+// startKernelOn is startKernel with dev as the default device.
+func startKernelOn(t *testing.T, dev string) *client {
 	t.Helper()
 	p := freePorts(t, 5)
 	info := ConnectionInfo{Transport: "tcp", IP: "127.0.0.1", ShellPort: p[0], ControlPort: p[1], StdinPort: p[2],
 		IOPubPort: p[3], HBPort: p[4], SignatureScheme: "hmac-sha256", Key: "a-secret-key"}
 	c := &client{t: t, sig: signer{[]byte(info.Key)}, session: newID(), pub: make(chan *message, 1000),
 		log: &syncBuffer{}, served: make(chan struct{}), interrupts: make(chan os.Signal, 1)}
-	k, err := newKernel(info, Options{Interp: interp.Options{Device: "cpu"}, Log: c.log, Interrupts: c.interrupts, Version: "test"})
+	k, err := newKernel(info, Options{Interp: interp.Options{Device: dev}, Log: c.log, Interrupts: c.interrupts, Version: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}
