@@ -51,17 +51,14 @@ func TestJupyterUsage(t *testing.T) {
 	}
 }
 
-// TestNotebook runs examples/notebooks/heat.ipynb through the kernel with
-// the real client, Debian's python3-nbclient (.ci/run installs it), and
-// checks its outputs against the committed ones: the same text (a
-// `time:` line aside) and the same 64x64 PNGs. -update-notebook rewrites
-// the notebook with this run's outputs.
-func TestNotebook(t *testing.T) {
-	python := "/usr/bin/python3"
-	if err := exec.Command(python, "-c", "import nbclient, jupyter_client").Run(); err != nil {
-		t.Skip("Debian's python3-nbclient and python3-jupyter-client are not installed (apt-get install python3-nbclient python3-jupyter-client): the notebook end-to-end test skips")
+// installedKernel builds gscript and installs its kernelspec (the cpu as
+// the default device) in a temporary prefix; env finds it there. It
+// skips where Debian's Jupyter client packages are absent.
+func installedKernel(t *testing.T) (dir string, env []string) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import nbclient, jupyter_client").Run(); err != nil {
+		t.Skip("Debian's python3-nbclient and python3-jupyter-client are not installed (apt-get install python3-nbclient python3-jupyter-client): the notebook end-to-end tests skip")
 	}
-	dir := t.TempDir()
+	dir = t.TempDir()
 	bin := filepath.Join(dir, "gscript")
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
@@ -69,11 +66,37 @@ func TestNotebook(t *testing.T) {
 	if out, err := exec.Command(bin, "--device", "cpu", "jupyter", "install", "--prefix", dir).CombinedOutput(); err != nil {
 		t.Fatalf("install: %v\n%s", err, out)
 	}
+	env = append(os.Environ(), "JUPYTER_PATH="+filepath.Join(dir, "share", "jupyter"), "JUPYTER_DATA_DIR="+filepath.Join(dir, "data"),
+		"JUPYTER_RUNTIME_DIR="+filepath.Join(dir, "runtime"), "JUPYTER_PLATFORM_DIRS=1")
+	return dir, env
+}
+
+// TestKernelClient drives the kernel with jupyter_client's
+// KernelManager: interrupt (as kernel.json asks), restart (a new
+// session) and shutdown, and logs the round trip of a trivial cell.
+func TestKernelClient(t *testing.T) {
+	_, env := installedKernel(t)
+	cmd := exec.Command("/usr/bin/python3", filepath.Join("testdata", "kernel_session.py"))
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s", out)
+	if err != nil {
+		t.Fatalf("kernel_session.py: %v", err)
+	}
+}
+
+// TestNotebook runs examples/notebooks/heat.ipynb through the kernel with
+// the real client, Debian's python3-nbclient (.ci/run installs it), and
+// checks its outputs against the committed ones: the same text (a
+// `time:` line aside) and the same 64x64 PNGs. -update-notebook rewrites
+// the notebook with this run's outputs.
+func TestNotebook(t *testing.T) {
+	dir, env := installedKernel(t)
+	python := "/usr/bin/python3"
 	src := filepath.Join("..", "..", "examples", "notebooks", "heat.ipynb")
 	executed := filepath.Join(dir, "heat.ipynb")
 	cmd := exec.Command(python, filepath.Join("testdata", "run_notebook.py"), src, executed, dir)
-	cmd.Env = append(os.Environ(), "JUPYTER_PATH="+filepath.Join(dir, "share", "jupyter"), "JUPYTER_DATA_DIR="+filepath.Join(dir, "data"),
-		"JUPYTER_RUNTIME_DIR="+filepath.Join(dir, "runtime"), "JUPYTER_PLATFORM_DIRS=1")
+	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("nbclient: %v\n%s", err, out)
 	}
