@@ -25,8 +25,7 @@ func TestCUDACells(t *testing.T) {
 	req := c.send(c.shell, "execute_request", map[string]any{"code": "launch spin[256](x, 300000000)\nsynchronize()"})
 	time.Sleep(300 * time.Millisecond)
 	start := time.Now()
-	c.request(c.control, "interrupt_request", map[string]any{})
-	if r := c.reply(c.shell, req); r["ename"] != "Interrupted" || time.Since(start) > 2*time.Second {
+	if r := c.interruptUntilReply(req, "message"); r["ename"] != "Interrupted" || time.Since(start) > 2*time.Second {
 		t.Errorf("after %v: %v", time.Since(start), r)
 	}
 	c.output(req)

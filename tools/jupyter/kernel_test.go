@@ -473,6 +473,29 @@ func slicesEqual(v any, want []string) bool {
 	return true
 }
 
+// interruptUntilReply interrupts (by interrupt_request, or by the signal
+// channel) until req's reply comes: an interrupt that arrives before the
+// cell has started does nothing, as between cells.
+func (c *client) interruptUntilReply(req *message, how string) map[string]any {
+	c.t.Helper()
+	replies := make(chan map[string]any, 1)
+	go func() { replies <- c.reply(c.shell, req) }()
+	for range 50 {
+		if how == "signal" {
+			c.interrupts <- os.Interrupt
+		} else if _, r := c.request(c.control, "interrupt_request", map[string]any{}); r["status"] != "ok" {
+			c.t.Errorf("interrupt_reply %v", r)
+		}
+		select {
+		case r := <-replies:
+			return r
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	c.t.Fatalf("%s: no reply after 50 interrupts", req.header.MsgType)
+	return nil
+}
+
 // TestInterrupt: a long loop stops on interrupt_request (control) and on
 // SIGINT, and the session goes on with its names.
 func TestInterrupt(t *testing.T) {
@@ -480,15 +503,8 @@ func TestInterrupt(t *testing.T) {
 	c.execute("let kept = 42")
 	for _, how := range []string{"message", "signal"} {
 		req := c.send(c.shell, "execute_request", map[string]any{"code": "let n = 0\nwhile true {\n    n += 1\n}"})
-		time.Sleep(300 * time.Millisecond)
-		if how == "message" {
-			if _, r := c.request(c.control, "interrupt_request", map[string]any{}); r["status"] != "ok" {
-				t.Errorf("interrupt_reply %v", r)
-			}
-		} else {
-			c.interrupts <- os.Interrupt
-		}
-		if r := c.reply(c.shell, req); r["status"] != "error" || r["ename"] != "Interrupted" {
+		time.Sleep(100 * time.Millisecond)
+		if r := c.interruptUntilReply(req, how); r["status"] != "error" || r["ename"] != "Interrupted" {
 			t.Errorf("%s: the loop's reply %v", how, r)
 		}
 		c.output(req)
@@ -560,11 +576,9 @@ func TestInterruptLaunch(t *testing.T) {
 	c := startKernel(t)
 	c.execute("kernel spin(x: array[f32]) {\n    let s = 0.0\n    for k in range(1000000000) {\n        s += 1.0\n    }\n    x[tid()] = s\n}\narray x: f32[4]")
 	req := c.send(c.shell, "execute_request", map[string]any{"code": "launch spin[4](x)\nsynchronize()"})
-	time.Sleep(300 * time.Millisecond)
-	start := time.Now()
-	c.request(c.control, "interrupt_request", map[string]any{})
-	r := c.reply(c.shell, req)
-	t.Logf("stopped %v after the interrupt: %v", time.Since(start), r["evalue"])
+	time.Sleep(100 * time.Millisecond)
+	r := c.interruptUntilReply(req, "message")
+	t.Logf("%v", r["evalue"])
 	if r["ename"] != "Interrupted" {
 		t.Errorf("reply %v", r)
 	}
