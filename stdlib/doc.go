@@ -117,6 +117,7 @@ var docs = slices.Concat([]Doc{
 	{"read_file", topicFiles, "read_file(path)", "a file's contents as a string", false},
 	{"write_file", topicFiles, "write_file(path, s)", "replace a file with the string s, atomically", false},
 	{"save_image", topicFiles, `save_image("x.png", a, cmap="viridis", vmin=, vmax=)`, `write a 2-D array as a colour-mapped PNG (cmap "viridis", "magma" or "gray"), or (h, w, 3|4) u8 pixels`, false},
+	{"show", topicFiles, `show(a, path=, cmap="viridis", vmin=, vmax=)`, "display a as save_image draws it, inline in a notebook (gscript jupyter); elsewhere it writes the PNG to path= if given, else nothing", false},
 
 	{"devices", topicDevices, "devices()", `the devices of this machine: "cpu", "cuda:0", ...`, false},
 	{"device_info", topicDevices, "device_info([dev])", "a record of a device's capabilities and memory paradigm", false},

@@ -91,18 +91,18 @@ func arrayImage(th *interp.Thread, args *interp.Args, a *mem.Array) (image.Image
 	rgb := a.NDim() == 3 && (shape[2] == 3 || shape[2] == 4)
 	switch {
 	case rgb && a.DType() != ir.U8:
-		return nil, fmt.Errorf("save_image: an RGB image is a u8 array of shape (h, w, 3) or (h, w, 4), not %s", a.DType())
+		return nil, fmt.Errorf("%s: an RGB image is a u8 array of shape (h, w, 3) or (h, w, 4), not %s", args.Fn, a.DType())
 	case !rgb && a.NDim() != 2:
-		return nil, fmt.Errorf("save_image: want a 2-D array, or a u8 array of shape (h, w, 3) or (h, w, 4), got shape %s", interp.ShapeString(shape))
+		return nil, fmt.Errorf("%s: want a 2-D array, or a u8 array of shape (h, w, 3) or (h, w, 4), got shape %s", args.Fn, interp.ShapeString(shape))
 	case shape[0] == 0 || shape[1] == 0:
-		return nil, fmt.Errorf("save_image: an image needs at least one pixel, got shape %s", interp.ShapeString(shape))
+		return nil, fmt.Errorf("%s: an image needs at least one pixel, got shape %s", args.Fn, interp.ShapeString(shape))
 	}
 	if err := th.CheckHostBytes(12 * shape[0] * shape[1]); err != nil { // the pixels, and the values as float64
-		return nil, fmt.Errorf("save_image: %w", err)
+		return nil, fmt.Errorf("%s: %w", args.Fn, err)
 	}
 	if rgb {
 		if args.Kwarg("cmap") != nil || args.Kwarg("vmin") != nil || args.Kwarg("vmax") != nil {
-			return nil, fmt.Errorf("save_image: cmap=, vmin= and vmax= apply to 2-D arrays, not RGB pixels")
+			return nil, fmt.Errorf("%s: cmap=, vmin= and vmax= apply to 2-D arrays, not RGB pixels", args.Fn)
 		}
 		return rgbImage(a)
 	}
@@ -169,7 +169,7 @@ func cmapArg(args *interp.Args) ([]color.NRGBA, error) {
 			names = append(names, n)
 		}
 		sort.Strings(names)
-		return nil, fmt.Errorf("save_image: unknown cmap %q (known: %s)", name, strings.Join(names, ", "))
+		return nil, fmt.Errorf("%s: unknown cmap %q (known: %s)", args.Fn, name, strings.Join(names, ", "))
 	}
 	return stops, nil
 }
@@ -214,7 +214,7 @@ func valueRange(args *interp.Args, vals []float64) (float64, float64, error) {
 		return 0, 0, err
 	}
 	if lo > hi {
-		return 0, 0, fmt.Errorf("save_image: vmin %v is above vmax %v", lo, hi)
+		return 0, 0, fmt.Errorf("%s: vmin %v is above vmax %v", args.Fn, lo, hi)
 	}
 	return lo, hi, nil
 }

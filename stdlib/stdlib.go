@@ -57,6 +57,7 @@ func Universe() map[string]interp.Value {
 		"prefetch": prefetch, "advise": advise, "explain_access": explainAccess,
 		"format": format, "read_file": readFile, "write_file": writeFile,
 		"save_text": saveText, "load_text": loadText, "save_image": saveImage,
+		"show": showWith(nil),
 		"help": help,
 	}
 	for name, f := range reductions() {

@@ -7,6 +7,7 @@
 //	gscript cuda FILE [KERNEL]    print the CUDA C generated for the file's kernels
 //	gscript fmt [-w|-d|-l] [PATH...] format scripts (stdin to stdout without PATH)
 //	gscript lsp                   the language server, on stdin and stdout (editors start it)
+//	gscript jupyter install|kernel the notebook kernel: write its kernelspec, or serve (Jupyter starts it)
 //	gscript help [NAME|builtins]  usage, a builtin's signature and summary, or every builtin
 //	gscript devices               list devices and their capabilities
 //	gscript version               print the version (also --version)
@@ -57,6 +58,9 @@ const usage = `usage:
                                      format scripts in the one layout, stdin to stdout without FILE; -w rewrites
                                      the files, -d prints diffs, -l lists the files that differ (gscript fmt -h)
   gscript lsp                        the language server (LSP 3.17 on stdin and stdout) that editors start
+  gscript jupyter install [--user | --prefix DIR]
+                                     write the Jupyter kernelspec (docs/notebooks.md)
+  gscript jupyter kernel -f FILE     the notebook kernel, which Jupyter starts with a connection file
   gscript help [NAME | builtins]     this text; a builtin's signature and summary; every builtin
   gscript devices                    list devices and their capabilities
   gscript version                    print the version
@@ -168,8 +172,8 @@ func parseArgs(argv []string) (command, error) {
 			pos = append(pos, argv...) // FILE: the rest is the script's
 			break
 		}
-		if len(pos) == 1 && (pos[0] == "fmt" || pos[0] == "lsp") {
-			pos = append(pos, argv...) // fmt has flags of its own (-w, -d, -l), lsp --stdio
+		if len(pos) == 1 && (pos[0] == "fmt" || pos[0] == "lsp" || pos[0] == "jupyter") {
+			pos = append(pos, argv...) // fmt has flags of its own (-w, -d, -l), lsp --stdio, jupyter its subcommand's
 			break
 		}
 	}
@@ -182,7 +186,7 @@ func parseArgs(argv []string) (command, error) {
 	return c, nil
 }
 
-var commands = []string{"repl", "run", "check", "cuda", "fmt", "lsp", "help", "devices", "version"}
+var commands = []string{"repl", "run", "check", "cuda", "fmt", "lsp", "jupyter", "help", "devices", "version"}
 
 // isScript reports whether a first argument names a script rather than
 // a command: stdin, a .gs name, or an existing file.
@@ -232,6 +236,8 @@ func dispatch(argv []string, stdin io.Reader, stdout, stderr io.Writer) error {
 		return fmtCommand(c.args, stdin, stdout, stderr)
 	case "lsp":
 		return lspCommand(c.args, stdin, stdout)
+	case "jupyter":
+		return jupyterCommand(c.flags, c.args, stdout)
 	case "help":
 		return printHelp(c.args, stdout)
 	case "devices":

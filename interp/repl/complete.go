@@ -12,20 +12,51 @@ import (
 // complete returns the completions of the word that ends the text before
 // the cursor, as suffixes to insert, and the length of that word.
 func (s *session) complete(before string, _ int) ([]string, int) {
-	word := trailingIdent(before)
+	c := nameSource{in: s.in, last: s.last, pending: s.pendingText()}
+	word, names := c.candidates(before)
+	return suffixes(names, word), len([]rune(word))
+}
+
+// Complete returns the REPL's completions at byte offset cursor of text,
+// an entry of several lines being written in a session over in (a
+// notebook's cell: tools/jupyter), whose last value is last: the whole
+// names, sorted, and the byte offset where the word they replace starts.
+func Complete(in *interp.Interp, last interp.Value, text string, cursor int) (names []string, start int) {
+	cursor = min(max(cursor, 0), len(text))
+	nl := strings.LastIndexByte(text[:cursor], '\n') + 1
+	c := nameSource{in: in, last: last, pending: text[:nl]}
+	word, cands := c.candidates(text[nl:cursor])
+	for _, suf := range suffixes(cands, word) {
+		names = append(names, word+suf)
+	}
+	return names, cursor - len(word)
+}
+
+// nameSource finds the names to offer in a session: its interpreter, its
+// last value (`_`) and the lines of the unfinished entry before the
+// cursor's.
+type nameSource struct {
+	in      *interp.Interp
+	last    interp.Value
+	pending string
+}
+
+// candidates is the word that ends the line before the cursor and the
+// names that may complete it (unsorted, unfiltered).
+func (s nameSource) candidates(before string) (word string, names []string) {
+	word = trailingIdent(before)
 	head := before[:len(before)-len(word)]
-	var names []string
 	switch {
 	case strings.HasPrefix(strings.TrimLeft(head, " \t"), ":") && !strings.ContainsAny(strings.TrimLeft(head, " \t"), " \t"):
 		names, word = metaNames(), strings.TrimLeft(before, " \t")
 	case strings.HasSuffix(head, "."):
 		names = s.attrNames(trailingIdent(head[:len(head)-1]))
-	case inKernelBody(s.pendingText() + head):
+	case inKernelBody(s.pending + head):
 		names = s.kernelNames()
 	default:
 		names = s.topNames()
 	}
-	return suffixes(names, word), len([]rune(word))
+	return word, names
 }
 
 func (s *session) pendingText() string {
@@ -37,7 +68,7 @@ func (s *session) pendingText() string {
 // kernelNames are the names inside a kernel or func body: its builtins
 // and keywords, and the script's device funcs (host names are not
 // visible there).
-func (s *session) kernelNames() []string {
+func (s nameSource) kernelNames() []string {
 	names := words.Kernel()
 	for _, g := range s.in.Globals() {
 		if _, ok := g.Value.(*interp.DeviceFunc); ok {
@@ -90,7 +121,7 @@ func identLen(s string) int {
 }
 
 // topNames are the names a statement can start with or refer to.
-func (s *session) topNames() []string {
+func (s nameSource) topNames() []string {
 	names := syntax.Keywords()
 	names = append(names, s.in.PredeclaredNames()...)
 	for _, g := range s.in.Globals() {
@@ -103,7 +134,7 @@ func (s *session) topNames() []string {
 // for an array, settings for config, field names for a record or a struct
 // value, top-level names for an import, methods for a list, a string or a
 // dict (interp.AttrNames).
-func (s *session) attrNames(name string) []string {
+func (s nameSource) attrNames(name string) []string {
 	if name == "config" {
 		return interp.ConfigNames()
 	}
@@ -131,7 +162,7 @@ func (s *session) attrNames(name string) []string {
 }
 
 // lookup finds a global (or the last value, `_`) by name.
-func (s *session) lookup(name string) interp.Value {
+func (s nameSource) lookup(name string) interp.Value {
 	if name == "_" {
 		return s.last
 	}

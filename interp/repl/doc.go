@@ -85,6 +85,11 @@
 //     (try, catch) come with syntax.Keywords on the host and are not
 //     offered in a kernel body, where using them is a check error;
 //     words.KernelKeywords lists only what a kernel body may write.
+//   - Complete and Incomplete are the completer and the completeness
+//     test over a whole multi-line text, for a notebook's cells
+//     (tools/jupyter): the lines before the cursor's are the unfinished
+//     entry, and Complete gives whole names and the byte offset where the
+//     word they replace starts, as Jupyter's complete_reply wants them.
 //   - :help NAME calls the predeclared help (stdlib's, over its one table
 //     of builtin docs), as help(NAME) does; without one it says so.
 //   - This package imports interp and lang only (ARCHITECTURE.md). The

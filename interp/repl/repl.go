@@ -253,7 +253,7 @@ func (s *session) loop(ctx context.Context) error {
 			continue // surely incomplete: no need to parse yet
 		}
 		text := strings.Join(pending, "\n")
-		if s.incomplete(text) {
+		if incomplete(text) {
 			continue
 		}
 		pending, cont = nil, syntax.Continuation{}
@@ -277,10 +277,25 @@ func statementPart(line string) string {
 	return ""
 }
 
-// incomplete reports whether text needs more lines: an open bracket or
-// string, or a statement cut off at the end. A meta command is complete
-// unless its statement argument (:time) is not.
-func (s *session) incomplete(text string) bool {
+// Incomplete reports whether an entry needs more lines, as the REPL
+// decides it line by line: a bracket or string open at the end of its
+// last line, or a statement cut off at the end. A meta command is
+// complete unless its statement argument (:time) is not. A notebook's
+// kernel (tools/jupyter) answers is_complete with it.
+func Incomplete(text string) bool {
+	lines := strings.Split(text, "\n")
+	var cont syntax.Continuation
+	cont.Feed(statementPart(lines[0]))
+	for _, l := range lines[1:] {
+		cont.Feed(l)
+	}
+	return cont.Open() || incomplete(text)
+}
+
+// incomplete reports whether text, whose brackets and strings are
+// closed, needs more lines: a statement cut off at the end. A meta
+// command is complete unless its statement argument (:time) is not.
+func incomplete(text string) bool {
 	trimmed := strings.TrimLeft(text, " \t")
 	if strings.HasPrefix(trimmed, ":") {
 		name, arg := splitMeta(trimmed)

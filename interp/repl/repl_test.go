@@ -613,3 +613,54 @@ func TestMethodCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestCompleteCell: Complete, for a notebook's cell, gives whole names
+// and where the word starts, and reads the cell's earlier lines (a
+// kernel body) as the REPL reads the unfinished entry.
+func TestCompleteCell(t *testing.T) {
+	in, err := interp.New(interp.Options{Device: "cpu", Predeclared: stdlib.Universe()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if _, err := in.ExecREPL(context.Background(), "<cell>", []byte("let xs = zeros(3)\nlet time_left = 1")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		text   string
+		cursor int
+		want   []string
+		start  int
+	}{
+		{"print(xs.sh", 11, []string{"shape"}, 9},
+		{"let a = 1\nti", 12, []string{"time", "time_left"}, 10},
+		{"kernel k(x: array[f32]) {\n    let i = ti", 40, []string{"tid"}, 38},
+		{"xs.nd + 1", 5, []string{"ndim"}, 3},
+		{"ti", 99, []string{"time", "time_left"}, 0},
+	}
+	for _, c := range cases {
+		got, start := Complete(in, nil, c.text, c.cursor)
+		if !reflect.DeepEqual(got, c.want) || start != c.start {
+			t.Errorf("Complete(%q, %d) = %q, %d; want %q, %d", c.text, c.cursor, got, start, c.want, c.start)
+		}
+	}
+}
+
+// TestIncomplete: a cell needs more lines while a bracket or string is
+// open or a statement is cut off, as a REPL entry does.
+func TestIncomplete(t *testing.T) {
+	for text, want := range map[string]bool{
+		"let a = 1":                 false,
+		"fn f() {\n    return 1":    true,
+		"fn f() {\n    return 1\n}": false,
+		"let s = \"abc":             true,
+		"let a = 1 +":               true,
+		":time for i in range(3) {": true,
+		":time":                     false,
+		"let a = )":                 false,
+	} {
+		if got := Incomplete(text); got != want {
+			t.Errorf("Incomplete(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
