@@ -71,6 +71,21 @@ func index(th *Thread, x Value, idx []Value) (Value, error) {
 		}
 		return x.At(i), nil
 	case *Array:
+		if ix, ok, err := indexArrayOf(idx); ok {
+			if err != nil {
+				return nil, err
+			}
+			// IndexOps gives a gather as an expression leaf, computed here:
+			// the compiler keeps an index expression's value as it comes
+			// (it is never an operator's deferred operand), and a deferred
+			// value bound to a variable would read a later a[i] = v.
+			// take(a, idx) fuses into its expression.
+			v, err := indexOps.Index(th, x, ix)
+			if err != nil {
+				return nil, err
+			}
+			return th.materialise(v)
+		}
 		return indexArray(x, idx)
 	case *Vector:
 		return x.get("", idx)
@@ -171,6 +186,12 @@ func setIndex(th *Thread, x Value, idx []Value, v Value) error {
 		}
 		return th.setCell(x, i, valCell(v))
 	case *Array:
+		if ix, ok, err := indexArrayOf(idx); ok {
+			if err != nil {
+				return err
+			}
+			return indexOps.SetIndex(th, x, ix, v)
+		}
 		return storeElem(x, idx, v)
 	case *Dict:
 		if len(idx) != 1 {

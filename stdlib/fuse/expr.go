@@ -17,6 +17,7 @@ type Expr struct {
 	t     ir.Type      // the node's dtype (for a host scalar: set when it joins an array)
 	args  []*Expr      // operands, each converted to in before op
 	arr   *mem.Array   // array leaf
+	gat   *gatherLeaf  // index-array leaf: arr's source indexed by an int array (gather.go)
 	val   interp.Value // scalar leaf: a host Int/Float/Bool or a typed Scalar
 	weak  bool         // untyped host number: adapts to the other operand (NEP 50)
 	nanOr bool         // OpMin/OpMax on floats that propagate NaN (NumPy's minimum)
@@ -25,6 +26,10 @@ type Expr struct {
 }
 
 func (e *Expr) isLeaf() bool { return len(e.args) == 0 }
+
+// isScalar reports whether e is a scalar leaf (a host number or a typed
+// scalar), the leaves that become scalar parameters.
+func (e *Expr) isScalar() bool { return e.isLeaf() && e.arr == nil && e.gat == nil }
 
 // Value is an Expr as a host value: what operators on arrays return
 // until something consumes it (interp.Deferred).
@@ -150,7 +155,7 @@ func node(op ir.Op, in, t ir.Type, args ...*Expr) (*Expr, error) {
 			// a host float is an f64 parameter, converted to in by the
 			// kernel: past f32's range it becomes inf, as in NumPy
 			a = &Expr{val: a.val, t: ir.F64}
-		} else if a.weak || (a.isLeaf() && a.arr == nil && a.t != in) {
+		} else if a.weak || (a.isScalar() && a.t != in) {
 			a = &Expr{val: a.val, t: in} // the scalar parameter has type in
 		}
 		e.args[i] = a
