@@ -23,6 +23,10 @@ type Expr struct {
 	nanOr bool         // OpMin/OpMax on floats that propagate NaN (NumPy's minimum)
 	shape []int        // broadcast shape; nil for a scalar
 	dev   *mem.Device  // device of the array leaves; nil for a scalar
+	// managed: every array leaf is CUDA managed memory, which may join a
+	// cpu operand (ARRAYS.md section 2: the launch on the cpu then checks
+	// can_access as any launch does).
+	managed bool
 }
 
 func (e *Expr) isLeaf() bool { return len(e.args) == 0 }
@@ -50,7 +54,7 @@ func Leaf(v interp.Value) (*Expr, error) {
 			return nil, err
 		}
 		d := v.A.Device()
-		return &Expr{arr: v.A, t: v.A.DType(), shape: v.A.Shape(), dev: &d}, nil
+		return &Expr{arr: v.A, t: v.A.DType(), shape: v.A.Shape(), dev: &d, managed: v.A.Kind() == mem.CUDAManaged}, nil
 	case interp.Int:
 		return &Expr{val: v, weak: true, t: ir.I64}, nil
 	case interp.Float:
@@ -137,6 +141,29 @@ func joinDevice(a, b *mem.Device) (*mem.Device, error) {
 	return nil, fmt.Errorf("operands are on different devices, %s and %s: copy one with .to(%q)", a, b, a.String())
 }
 
+// joinOperand joins operand a into e's device: the one device of both,
+// or the cpu where the other side's arrays are all managed memory.
+func (e *Expr) joinOperand(a *Expr) error {
+	switch {
+	case a.dev == nil:
+		return nil
+	case e.dev == nil:
+		e.dev, e.managed = a.dev, a.managed
+		return nil
+	case *e.dev == *a.dev:
+		e.managed = e.managed && a.managed
+		return nil
+	case !e.dev.IsCUDA() && a.managed:
+		e.managed = false
+		return nil
+	case !a.dev.IsCUDA() && e.managed:
+		e.dev, e.managed = a.dev, false
+		return nil
+	}
+	_, err := joinDevice(e.dev, a.dev)
+	return err
+}
+
 // node makes op(args) computed in type in with result type t: the shape
 // and device join, and a host number among args takes type in.
 func node(op ir.Op, in, t ir.Type, args ...*Expr) (*Expr, error) {
@@ -146,7 +173,7 @@ func node(op ir.Op, in, t ir.Type, args ...*Expr) (*Expr, error) {
 		if e.shape, err = broadcast(e.shape, a.shape); err != nil {
 			return nil, err
 		}
-		if e.dev, err = joinDevice(e.dev, a.dev); err != nil {
+		if err = e.joinOperand(a); err != nil {
 			return nil, err
 		}
 		if op == ir.OpSelect && i == 0 {

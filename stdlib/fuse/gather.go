@@ -46,7 +46,8 @@ func Gather(src, ix *mem.Array, axis int) (interp.Value, error) {
 		return nil, fmt.Errorf("an index array of %d axes into a %d-D array gives more than %d axes", ix.NDim(), src.NDim(), mem.MaxDims)
 	}
 	d := src.Device()
-	return Value{&Expr{gat: &gatherLeaf{src: src, ix: ix, axis: axis}, t: src.DType(), shape: shape, dev: &d}}, nil
+	managed := src.Kind() == mem.CUDAManaged && ix.Kind() == mem.CUDAManaged
+	return Value{&Expr{gat: &gatherLeaf{src: src, ix: ix, axis: axis}, t: src.DType(), shape: shape, dev: &d, managed: managed}}, nil
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -83,8 +83,10 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 	}
 	if e.dev != nil && *e.dev != dst.Device() {
 		d := dst.Device() // here: a variable whose address escapes costs an allocation
-		_, err := joinDevice(&d, e.dev)
-		return err
+		if j := (&Expr{dev: &d}); j.joinOperand(e) != nil || *j.dev != d {
+			_, err := joinDevice(&d, e.dev)
+			return err
+		}
 	}
 	e, err := unalias(th, dst, e)
 	if err != nil {
