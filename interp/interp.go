@@ -272,13 +272,17 @@ func New(opts Options) (*Interp, error) {
 func (in *Interp) Thread() *Thread { return in.th }
 
 // compile parses and checks src, reporting every syntax, resolve and type
-// error together.
-func (in *Interp) compile(filename string, src []byte) (*ast.File, *check.Info, error) {
+// error together. Loading its imports answers ctx and counts toward the
+// MemoryLimit (importer).
+func (in *Interp) compile(ctx context.Context, filename string, src []byte) (*ast.File, *check.Info, error) {
 	f, err := syntax.Parse(filename, src)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := in.imports.load(in.checker, f, []string{filename}); err != nil {
+	in.imports.ctx, in.imports.tracker = ctx, in.th.Tracker
+	err = in.imports.load(in.checker, f, []string{filename})
+	in.imports.ctx = nil
+	if err != nil {
 		return nil, nil, err
 	}
 	info, err := in.checker.Check(f)
@@ -290,7 +294,7 @@ func (in *Interp) compile(filename string, src []byte) (*ast.File, *check.Info, 
 
 // Check parses and checks src without running it.
 func (in *Interp) Check(filename string, src []byte) error {
-	_, _, err := in.compile(filename, src)
+	_, _, err := in.compile(context.Background(), filename, src)
 	return err
 }
 
@@ -298,7 +302,7 @@ func (in *Interp) Check(filename string, src []byte) error {
 // ast.ErrorList, run-time errors as an *EvalError. Cancelling ctx stops the
 // script at the next loop iteration, call or launch.
 func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
-	f, info, err := in.compile(filename, src)
+	f, info, err := in.compile(ctx, filename, src)
 	if err != nil {
 		return err
 	}
@@ -311,7 +315,7 @@ func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
 // expression statement, its value is returned (nil when the entry ends
 // otherwise or the value is nil) and stored in the predeclared `_`.
 func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Value, error) {
-	f, info, err := in.compile(filename, src)
+	f, info, err := in.compile(ctx, filename, src)
 	if err != nil {
 		return nil, err
 	}
