@@ -36,7 +36,9 @@ type Options struct {
 	// the host strings and lists a script builds (1 KiB and more,
 	// mem.HoldHost); dropped values are collected before it is reported
 	// (mem.Tracker). Without a limit strings and lists are still capped
-	// by MaxStringBytes and MaxListLen.
+	// by MaxStringBytes and MaxListLen. Imported files count while
+	// loaded, and a cpu kernel's local and shared arrays take what is left
+	// for the launch (fewer workers run; a frame that does not fit fails).
 	MemoryLimit int64
 	// MaxSteps, when positive, caps the loop iterations and fn calls of
 	// one Exec, Run or Call: a runaway script gets an error.
@@ -216,6 +218,9 @@ func New(opts Options) (*Interp, error) {
 	}
 	th := &Thread{in: in, globals: in.chunks, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
 	th.maxSteps, th.launcher.maxK = opts.MaxSteps, opts.MaxKernelSteps
+	if opts.MemoryLimit > 0 {
+		th.launcher.room = func(want int64) int64 { return th.Tracker.Room(want) }
+	}
 	th.maxDepth = opts.MaxDepth
 	if th.maxDepth <= 0 {
 		th.maxDepth = DefaultMaxDepth
