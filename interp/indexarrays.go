@@ -1,6 +1,9 @@
 package interp
 
-import "fmt"
+import (
+	"fmt"
+	"slices"
+)
 
 // IndexOps evaluates index arrays and boolean masks (issue 26): a[idx]
 // with idx an int array or a list (a gather along axis 0), a[mask] with
@@ -30,21 +33,20 @@ func isIndexArray(v Value) bool {
 	return false
 }
 
+// hasIndexArray reports whether idx holds an index array or list.
+func hasIndexArray(idx []Value) bool { return slices.ContainsFunc(idx, isIndexArray) }
+
 // indexArrayOf finds an index array or list among idx: ok when there is
 // one, with an error when it is not the only index (NumPy's combined
 // advanced indexing is not supported yet) or no engine is registered.
 func indexArrayOf(idx []Value) (Value, bool, error) {
-	for _, v := range idx {
-		if !isIndexArray(v) {
-			continue
-		}
-		switch {
-		case len(idx) != 1:
-			return nil, true, fmt.Errorf("not yet supported: an index array together with other indices (take(a, idx, axis=k) gathers along one axis)")
-		case indexOps == nil:
-			return nil, true, fmt.Errorf("index arrays are not available (no standard library)")
-		}
-		return v, true, nil
+	switch {
+	case !hasIndexArray(idx):
+		return nil, false, nil
+	case len(idx) != 1:
+		return nil, true, fmt.Errorf("not yet supported: an index array together with other indices (take(a, idx, axis=k) gathers along one axis)")
+	case indexOps == nil:
+		return nil, true, fmt.Errorf("index arrays are not available (no standard library)")
 	}
-	return nil, false, nil
+	return idx[0], true, nil
 }
