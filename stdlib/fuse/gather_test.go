@@ -49,8 +49,8 @@ func TestIndexKernelsIR(t *testing.T) {
 			out := newArray(t, e.t, e.shape...).A
 			verifyBoth(t, it.String()+" "+name, newPlan(e, out).kernel())
 		}
-		for _, elect := range []bool{false, true} {
-			verifyBoth(t, it.String()+" check", checkKernel(it, 1, elect))
+		for _, pass := range []checkPass{passCheck, passReset, passElect} {
+			verifyBoth(t, it.String()+" check", checkKernel(it, 2, pass))
 		}
 		for _, add := range []bool{false, true} {
 			e := must(Binary(token.Mul, g0, interp.Float(0.5))).(Value).E

@@ -15,12 +15,12 @@ import (
 // Scatter is dst[ix] = v (add false) or add_at(dst, ix, v) (add true)
 // along dst's axis 0: v (an array, an expression or a number) broadcasts
 // to ix.shape + dst.shape[1:], and its values are cast as an assignment
-// casts them (CastUnsafe) or as NumPy's add.at does (same kind). Two
-// kernels: the first checks every index (an index outside the axis is an
-// error and nothing is written) and, for an assignment, elects the last
+// casts them (CastUnsafe) or as NumPy's add.at does (same kind). The
+// check kernels read every index first (one outside the axis is an error
+// and nothing is written) and, for an assignment, elect the last
 // occurrence of each repeated index (atomic max of its position in C
-// order, so the result is NumPy's last write on every device); the second
-// writes, or adds with atomics.
+// order, so the result is NumPy's last write on every device); the last
+// kernel writes, or adds with atomics.
 func Scatter(th *interp.Thread, dst, ix *mem.Array, v interp.Value, add bool) error {
 	if dst.Freed() || ix.Freed() {
 		return mem.ErrFreed
@@ -118,35 +118,26 @@ func copyOf(th *interp.Thread, a *mem.Array) (*mem.Array, error) {
 
 // checkScatter runs the check kernel over ix: an index outside dst's
 // axis 0 is an error; with elect, it returns win, i64 per row of dst: 1 +
-// the C-order position in ix of the last index naming that row.
+// the C-order position in ix of the last index naming that row, valid at
+// the rows ix names. Only those are reset (win is not zero-filled), so a
+// few indices into a large array cost a few elements' work.
 func checkScatter(th *interp.Thread, dst, ix *mem.Array, elect bool) (*mem.Array, error) {
 	if ix.Size() > backend.MaxThreads {
 		return nil, fmt.Errorf("not yet supported: an index array of more than 2^31-1 elements")
 	}
 	dev := dst.Device()
-	name := "gscript_scatter_check_" + ix.DType().String() + "_" + strconv.Itoa(ix.NDim()) + "_" + strconv.FormatBool(elect)
-	k, err := interp.GeneratedKernel(name, func() (*ir.Kernel, error) { return checkKernel(ix.DType(), ix.NDim(), elect), nil })
-	if err != nil {
-		return nil, err
-	}
-	slot, err := newErrSlot(th, dev)
-	if err != nil {
-		return nil, err
-	}
 	var win *mem.Array
-	args := interp.ArgsFor(k).Array(ix).Array(slot).Int(int64(dst.Shape()[0])).Ints(ix.Shape()...)
+	first := passCheck
 	if elect {
-		if win, err = th.NewArray(ir.I64, dst.Shape()[:1], interp.String(dev.String()), nil); err != nil {
-			slot.Free()
+		var err error
+		if win, err = th.NewArrayUninit(ir.I64, dst.Shape()[:1], interp.String(dev.String()), nil); err != nil {
 			return nil, err
 		}
-		args.Array(win)
+		first = passReset
 	}
-	err = kernelError(th.LaunchLibrary(dev, ix.Shape(), args))
-	if err == nil {
-		err = readIndexError(slot, func(int) (int, int) { return 0, dst.Shape()[0] })
-	} else {
-		slot.Free()
+	err := scatterPass(th, first, dst, ix, win)
+	if err == nil && elect {
+		err = scatterPass(th, passElect, dst, ix, win)
 	}
 	if err != nil && win != nil {
 		win.Free()
@@ -155,26 +146,69 @@ func checkScatter(th *interp.Thread, dst, ix *mem.Array, elect bool) (*mem.Array
 	return win, err
 }
 
-// checkKernel is checkScatter's kernel: parameters ix (m axes), err, n
-// (the rows of dst), e0.. (ix's extents) and, with elect, win.
-func checkKernel(it ir.Type, m int, elect bool) *ir.Kernel {
+// scatterPass launches the check kernel of pass over ix, reading its
+// error slot back after a checking pass.
+func scatterPass(th *interp.Thread, pass checkPass, dst, ix, win *mem.Array) error {
+	dev := dst.Device()
+	name := fmt.Sprintf("gscript_scatter_check_%s_%d_%d", ix.DType(), ix.NDim(), pass)
+	k, err := interp.GeneratedKernel(name, func() (*ir.Kernel, error) { return checkKernel(ix.DType(), ix.NDim(), pass), nil })
+	if err != nil {
+		return err
+	}
+	slot, err := newErrSlot(th, dev)
+	if err != nil {
+		return err
+	}
+	args := interp.ArgsFor(k).Array(ix).Array(slot).Int(int64(dst.Shape()[0])).Ints(ix.Shape()...)
+	if pass != passCheck {
+		args.Array(win)
+	}
+	if err := kernelError(th.LaunchLibrary(dev, ix.Shape(), args)); err != nil || pass == passElect {
+		slot.Free() // passElect records nothing: no read back, no synchronisation
+		return err
+	}
+	return readIndexError(slot, func(int) (int, int) { return 0, dst.Shape()[0] })
+}
+
+// checkPass is one kernel of checkScatter: passCheck checks every index,
+// passReset also zeroes win at its row, passElect (after it) takes the
+// atomic max of 1 + its position there.
+type checkPass int
+
+const (
+	passCheck checkPass = iota
+	passReset
+	passElect
+)
+
+// checkKernel is checkScatter's kernel of pass: parameters ix (m axes),
+// err, n (the rows of dst), e0.. (ix's extents) and, but for passCheck,
+// win.
+func checkKernel(it ir.Type, m int, pass checkPass) *ir.Kernel {
 	f := &ir.Func{Name: "gscript_scatter_check", Params: []ir.Param{{Name: "ix", Elem: it, NDim: m}, {Name: "err", Elem: ir.I64, NDim: 1}, {Name: "n", Elem: ir.I64}}}
 	for k := range m {
 		f.Params = append(f.Params, ir.Param{Name: "e" + strconv.Itoa(k), Elem: ir.I64})
 	}
-	if elect {
+	winP := len(f.Params)
+	if pass != passCheck {
 		f.Params = append(f.Params, ir.Param{Name: "win", Elem: ir.I64, NDim: 1})
 	}
 	b := ir.NewBuilder(f)
 	t := tids(b, m)
 	j := b.F.NewReg(it)
 	b.Emit(&ir.Inst{Op: ir.OpLoad, Dst: j, Param: 0, Args: t})
-	k := checkIndex(b, b.Conv(ir.I64, j), b.Param(2), 1, 1)
-	if elect {
+	errP := 1
+	if pass == passElect {
+		errP = -1 // checked by passReset
+	}
+	k := checkIndex(b, b.Conv(ir.I64, j), b.Param(2), errP, 1)
+	switch pass {
+	case passReset:
+		b.Emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: winP, Args: []ir.Reg{k, b.Const(ir.I64, int64(0))}})
+	case passElect:
 		pos := flatPos(b, t, func(k int) ir.Reg { return b.Param(3 + k) })
-		one := b.Const(ir.I64, int64(1))
 		old := b.F.NewReg(ir.I64)
-		b.Emit(&ir.Inst{Op: ir.OpAtomicMax, Dst: old, Param: 3 + m, Args: []ir.Reg{k, b.Op(ir.OpAdd, ir.I64, pos, one)}})
+		b.Emit(&ir.Inst{Op: ir.OpAtomicMax, Dst: old, Param: winP, Args: []ir.Reg{k, b.Op(ir.OpAdd, ir.I64, pos, b.Const(ir.I64, int64(1)))}})
 	}
 	return &ir.Kernel{Entry: f, TidDims: max(m, 1), UsesAtomics: true}
 }
