@@ -97,10 +97,12 @@
 //     defers an index expression; making it an operand like a call is the
 //     one change that lets a[idx] fuse as take does).
 //   - Scatter: dst[idx] = v runs a check kernel (every index in range,
-//     else an error and nothing written) that also elects, per row of
-//     dst, the last position naming it (atomic max), then a writing
-//     kernel where only the elected position stores: NumPy's last write
-//     wins on every device, whatever order threads run in. add_at needs
+//     else an error and nothing written) that also resets, in an
+//     uninitialised i64 per row of dst, the rows idx names; a second
+//     elects for each such row the last position naming it (atomic max);
+//     a writing kernel stores only at the elected positions: NumPy's last
+//     write wins on every device, whatever order threads run in, at a
+//     cost in the size of idx, not of dst. add_at needs
 //     no election: atomic adds combine every occurrence (float sums may
 //     round in any order, unlike NumPy's sequential np.add.at). v is any
 //     expression, broadcast to idx.shape + dst.shape[1:]; leaves (and idx)
