@@ -1,6 +1,7 @@
 package fuse
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -59,5 +60,22 @@ func TestIndexKernelsIR(t *testing.T) {
 			p.collect(e, []int{4, 3})
 			verifyBoth(t, it.String()+" scatter", scatterKernel(p, ir.F32, 2, it, 1, add))
 		}
+	}
+}
+
+// TestGatherFuses: take(a, idx) * 2.0 + b is one kernel whose parameters
+// are the output, b, then a, idx, a's extent and the error slot: the
+// gathered values never reach memory.
+func TestGatherFuses(t *testing.T) {
+	must := mustf(t)
+	a, idx, b := newArray(t, ir.F32, 10).A, newArray(t, ir.I64, 4).A, newArray(t, ir.F32, 4)
+	e := must(Binary(token.Add, must(Binary(token.Mul, must(Gather(a, idx, 0)), interp.Float(2))), b)).(Value).E
+	p := newPlan(e, newArray(t, ir.F32, 4).A)
+	var names []string
+	for _, prm := range p.kernel().Entry.Params {
+		names = append(names, prm.Name)
+	}
+	if got := strings.Join(names, " "); got != "out x0 s0 g0 gi0 gn0 gerr" || p.arrays[0] != b.A || p.gathers[0].gat.src != a {
+		t.Errorf("params %s, plan %s", got, p.key())
 	}
 }
