@@ -128,3 +128,15 @@ print(take(a, a > 0.0))              ### "take: the indices must be ints, not bo
 ---
 array a: f32[5] = 1.0
 print(a[["x"]])                      ### "index list"
+---
+// views: reversed and strided sources and indices, stores through a view
+let a = arange(10, dtype=f32)
+let idx = array([0, 1, 2, 3, 4, 5])
+print(a[::-1][idx[::2]], take(a.reshape([2, 5]).T, [4, 0], axis=0))  //> [9.0, 7.0, 5.0] [[4.0, 9.0], [0.0, 5.0]]
+let v = a[::2]
+v[[0, 1, -1]] = -5
+add_at(a[1::2], [0, 0], 1.0)
+print(a)                             //> [-5.0, 3.0, -5.0, 3.0, 4.0, 5.0, 6.0, 7.0, -5.0, 9.0]
+let m = arange(12).reshape([3, 4])
+let w = m[:, 1:3]
+print(w[array([2, 0])], w[w > 5], nonzero(w > 5))  //> [[9, 10], [1, 2]] [6, 9, 10] [[1, 2, 2], [1, 0, 1]]
