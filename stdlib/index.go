@@ -50,6 +50,12 @@ func (indexOps) SetIndex(th *interp.Thread, x *interp.Array, idx, v interp.Value
 	if err != nil {
 		return err
 	}
+	if l, ok := v.(*interp.List); ok { // a[idx] = [1, 2], as NumPy takes it
+		args := &interp.Args{Fn: "array", Positional: []interp.Value{l}, Names: []string{"device"}, Kw: []interp.Value{interp.String(dst.Device().String())}}
+		if v, err = fromList(th, args, l); err != nil {
+			return err
+		}
+	}
 	if ix.DType() == ir.Bool {
 		return maskAssign(th, dst, ix, v)
 	}

@@ -140,3 +140,9 @@ print(a)                             //> [-5.0, 3.0, -5.0, 3.0, 4.0, 5.0, 6.0, 7
 let m = arange(12).reshape([3, 4])
 let w = m[:, 1:3]
 print(w[array([2, 0])], w[w > 5], nonzero(w > 5))  //> [[9, 10], [1, 2]] [6, 9, 10] [[1, 2, 2], [1, 0, 1]]
+---
+// a list on the right of an indexed store is made an array, as NumPy's
+let a = arange(5)
+a[a > 2] = [7, 8]
+a[[0, 1]] = [5, 6]
+print(a)                             //> [5, 6, 2, 7, 8]
