@@ -2,7 +2,6 @@ package interp
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -71,6 +70,21 @@ func index(th *Thread, x Value, idx []Value) (Value, error) {
 		}
 		return x.At(i), nil
 	case *Array:
+		if ix, ok, err := indexArrayOf(idx); ok {
+			if err != nil {
+				return nil, err
+			}
+			// IndexOps gives a gather as an expression leaf, computed here:
+			// the compiler keeps an index expression's value as it comes
+			// (it is never an operator's deferred operand), and a deferred
+			// value bound to a variable would read a later a[i] = v.
+			// take(a, idx) fuses into its expression.
+			v, err := indexOps.Index(th, x, ix)
+			if err != nil {
+				return nil, err
+			}
+			return th.materialise(v)
+		}
 		return indexArray(x, idx)
 	case *Vector:
 		return x.get("", idx)
@@ -171,6 +185,12 @@ func setIndex(th *Thread, x Value, idx []Value, v Value) error {
 		}
 		return th.setCell(x, i, valCell(v))
 	case *Array:
+		if ix, ok, err := indexArrayOf(idx); ok {
+			if err != nil {
+				return err
+			}
+			return indexOps.SetIndex(th, x, ix, v)
+		}
 		return storeElem(x, idx, v)
 	case *Dict:
 		if len(idx) != 1 {
@@ -233,7 +253,8 @@ const printThreshold = 1000
 
 // formatArray prints an array as nested lists, summarising large arrays to
 // the first and last three entries of each axis; an element of a
-// compound type prints as its value does (vec3(1.0, 2.0, 3.0)).
+// compound type prints as its value does (vec3(1.0, 2.0, 3.0)). A form
+// longer than printWidth prints a row per line, aligned (printarray.go).
 func formatArray(x *Array) (string, error) {
 	a := x.A
 	load, err := printLoader(a, x.Size())
@@ -274,39 +295,14 @@ func formatArray(x *Array) (string, error) {
 			return x.Elem.Format(lanes), nil
 		}
 	}
-	var sb strings.Builder
-	summarise := x.Size() > printThreshold
-	var rec func(axis, off int) error
-	rec = func(axis, off int) error {
-		n, st := a.Shape()[axis], a.Strides()[axis]
-		sb.WriteByte('[')
-		for i := 0; i < n; i++ {
-			if summarise && n > 6 && i == 3 {
-				sb.WriteString(", ...")
-				i = n - 3
-			}
-			if i > 0 {
-				sb.WriteString(", ")
-			}
-			if axis < x.NDim()-1 {
-				if err := rec(axis+1, off+i*st); err != nil {
-					return err
-				}
-				continue
-			}
-			s, err := elem(off + i*st)
-			if err != nil {
-				return err
-			}
-			sb.WriteString(s)
-		}
-		sb.WriteByte(']')
-		return nil
-	}
-	if err := rec(0, 0); err != nil {
+	t, err := printTree(x, elem)
+	if err != nil {
 		return "", err
 	}
-	return sb.String(), nil
+	if line := t.oneLine(); len(line) <= printWidth {
+		return line, nil
+	}
+	return t.layout(x.NDim(), !x.Compound() && !isStructArray(x)), nil
 }
 
 // printLoader reads the elements print shows. A summarised array reads

@@ -88,7 +88,27 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 			return Reshape(th, x, args.Positional)
 		}}, nil
 	}
+	if hint, ok := numpyMethods[name]; ok {
+		return nil, fmt.Errorf("array has no method %s: %s", name, hint)
+	}
 	return nil, fmt.Errorf("array has no attribute %s (attributes: %s)", name, strings.Join(arrayAttrs, ", "))
+}
+
+// numpyMethods are NumPy's array methods that gscript spells otherwise,
+// with what to write instead: its reductions and most array functions
+// take the array as their first argument.
+var numpyMethods = map[string]string{}
+
+func init() {
+	for _, f := range []string{"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all", "cumsum",
+		"cumprod", "nonzero", "dot", "clip", "round", "take", "copy", "fill", "norm"} {
+		numpyMethods[f] = fmt.Sprintf("%s is a function, write %s(a, ...) (axis= as a keyword: %s(a, axis=0))", f, f, f)
+	}
+	numpyMethods["flatten"] = "write a.reshape([-1]) (a view where a is contiguous) or copy(a).reshape([-1])"
+	numpyMethods["ravel"] = numpyMethods["flatten"]
+	numpyMethods["tolist"] = "write list(a)"
+	numpyMethods["item"] = "index it: a[0] (a 1-element array), a[i, j]"
+	numpyMethods["transpose"] = "write a.T or transpose(a, axes)"
 }
 
 func intList(xs []int) *List {

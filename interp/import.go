@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -11,6 +12,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/ast"
 	"github.com/gscript-lang/gscript/lang/check"
 	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
 // module is an imported file, parsed and checked once per importer.
@@ -30,11 +32,26 @@ type importer struct {
 	files  *FileAccess
 	byPath map[string]*module
 	byStmt map[*ast.ImportStmt]*module
+	// loading maps each file being loaded to its place on the chain of
+	// imports: a cycle is found in O(1), and the chain (a stack pushed and
+	// popped around each load) is never copied, so a chain of n files
+	// costs O(n), not O(n^2) (issue 26: 6 000 files took 19 s and 455 MB).
+	loading map[string]int
+	// ctx and tracker are the Exec's, while it compiles: loading stops
+	// when ctx is cancelled (Ctrl-C, a deadline), and every parsed file
+	// counts toward the tracker's MemoryLimit while it is held.
+	ctx     context.Context
+	tracker *mem.Tracker
 }
 
 func newImporter(files *FileAccess) *importer {
-	return &importer{files: files, byPath: map[string]*module{}, byStmt: map[*ast.ImportStmt]*module{}}
+	return &importer{files: files, byPath: map[string]*module{}, byStmt: map[*ast.ImportStmt]*module{}, loading: map[string]int{}}
 }
+
+// moduleBytes estimates what one loaded file holds: its source, syntax
+// tree, checker tables and compiled code, a few dozen times the source
+// (measured: a 60-byte file costs about 20 KB loaded).
+func moduleBytes(src int) int { return max(64*src, 16<<10) }
 
 // exports gives the checker the top-level names of a loaded import.
 func (im *importer) exports(s *ast.ImportStmt) (map[string]int, bool) {
@@ -90,21 +107,29 @@ func asList(err error, at ast.Pos) ast.ErrorList {
 
 // loadOne loads the file name that s imports, or finds it loaded.
 func (im *importer) loadOne(c *check.Checker, s *ast.ImportStmt, name string, chain []string) (*module, error) {
-	for i, n := range chain {
-		if filepath.Clean(n) == name {
-			cycle := append(append([]string(nil), chain[i:]...), name)
-			return nil, ast.ErrorList{{Pos: s.PathPos, Msg: "import cycle: " + strings.Join(cycle, " imports ")}}
-		}
+	i, ok := im.loading[name]
+	if !ok && len(chain) > 0 && filepath.Clean(chain[0]) == name {
+		i, ok = 0, true // the importing program itself
+	}
+	if ok {
+		cycle := append(append([]string(nil), chain[i:]...), name)
+		return nil, ast.ErrorList{{Pos: s.PathPos, Msg: "import cycle: " + strings.Join(cycle, " imports ")}}
 	}
 	if m := im.byPath[name]; m != nil {
 		return m, nil
+	}
+	if im.ctx != nil && im.ctx.Err() != nil {
+		return nil, ast.ErrorList{{Pos: s.PathPos, Msg: fmt.Sprintf("import %q: %v", s.Path, ErrInterrupted)}}
 	}
 	f, err := im.parse(s, name)
 	if err != nil {
 		return nil, err
 	}
 	mc := c.Module()
-	if err := im.load(mc, f, append(chain[:len(chain):len(chain)], name)); err != nil {
+	im.loading[name] = len(chain)
+	err = im.load(mc, f, append(chain, name))
+	delete(im.loading, name)
+	if err != nil {
 		return nil, err
 	}
 	info, err := mc.Check(f)
@@ -132,7 +157,14 @@ func (im *importer) parse(s *ast.ImportStmt, name string) (*ast.File, error) {
 	if err != nil {
 		return nil, fail(err)
 	}
-	return syntax.Parse(name, src)
+	f, err := syntax.Parse(name, src)
+	if err != nil {
+		return nil, err
+	}
+	if err := mem.HoldHost(im.tracker, f, moduleBytes(len(src))); err != nil {
+		return nil, fail(err)
+	}
+	return f, nil
 }
 
 // Module is the value an import binds: the imported file's top-level

@@ -37,7 +37,9 @@ type Options struct {
 	// the host strings and lists a script builds (1 KiB and more,
 	// mem.HoldHost); dropped values are collected before it is reported
 	// (mem.Tracker). Without a limit strings and lists are still capped
-	// by MaxStringBytes and MaxListLen.
+	// by MaxStringBytes and MaxListLen. Imported files count while
+	// loaded, and a cpu kernel's local and shared arrays take what is left
+	// for the launch (fewer workers run; a frame that does not fit fails).
 	MemoryLimit int64
 	// MaxSteps, when positive, caps the loop iterations and fn calls of
 	// one Exec, Run or Call: a runaway script gets an error.
@@ -225,6 +227,9 @@ func New(opts Options) (*Interp, error) {
 	}
 	th := &Thread{in: in, globals: in.chunks, Stdout: opts.Stdout, Stderr: opts.Stderr, Config: newConfig(), ctx: context.Background(), logger: opts.Logger}
 	th.maxSteps, th.launcher.maxK = opts.MaxSteps, opts.MaxKernelSteps
+	if opts.MemoryLimit > 0 {
+		th.launcher.room = func(want int64) int64 { return th.Tracker.Room(want) }
+	}
 	th.maxDepth = opts.MaxDepth
 	if th.maxDepth <= 0 {
 		th.maxDepth = DefaultMaxDepth
@@ -288,13 +293,17 @@ func New(opts Options) (*Interp, error) {
 func (in *Interp) Thread() *Thread { return in.th }
 
 // compile parses and checks src, reporting every syntax, resolve and type
-// error together.
-func (in *Interp) compile(filename string, src []byte) (*ast.File, *check.Info, error) {
+// error together. Loading its imports answers ctx and counts toward the
+// MemoryLimit (importer).
+func (in *Interp) compile(ctx context.Context, filename string, src []byte) (*ast.File, *check.Info, error) {
 	f, err := syntax.Parse(filename, src)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := in.imports.load(in.checker, f, []string{filename}); err != nil {
+	in.imports.ctx, in.imports.tracker = ctx, in.th.Tracker
+	err = in.imports.load(in.checker, f, []string{filename})
+	in.imports.ctx = nil
+	if err != nil {
 		return nil, nil, err
 	}
 	info, err := in.checker.Check(f)
@@ -306,7 +315,7 @@ func (in *Interp) compile(filename string, src []byte) (*ast.File, *check.Info, 
 
 // Check parses and checks src without running it.
 func (in *Interp) Check(filename string, src []byte) error {
-	_, _, err := in.compile(filename, src)
+	_, _, err := in.compile(context.Background(), filename, src)
 	return err
 }
 
@@ -314,7 +323,7 @@ func (in *Interp) Check(filename string, src []byte) error {
 // ast.ErrorList, run-time errors as an *EvalError. Cancelling ctx stops the
 // script at the next loop iteration, call or launch.
 func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
-	f, info, err := in.compile(filename, src)
+	f, info, err := in.compile(ctx, filename, src)
 	if err != nil {
 		return err
 	}
@@ -327,7 +336,7 @@ func (in *Interp) Exec(ctx context.Context, filename string, src []byte) error {
 // expression statement, its value is returned (nil when the entry ends
 // otherwise or the value is nil) and stored in the predeclared `_`.
 func (in *Interp) ExecREPL(ctx context.Context, filename string, src []byte) (Value, error) {
-	f, info, err := in.compile(filename, src)
+	f, info, err := in.compile(ctx, filename, src)
 	if err != nil {
 		return nil, err
 	}

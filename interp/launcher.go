@@ -35,6 +35,9 @@ type launcher struct {
 	prefetch mem.LaunchPrefetch // the automatic prefetch of the launch being packed
 	launches *mem.LaunchChecker // launch access policy, with its warn-once cache
 	used     []bool             // by ordinal: CUDA devices launched on since the last wait
+	// room is what is left under the memory limit (mem.Tracker.Room):
+	// a cpu launch's frames take it (backend.Env.FrameBudget).
+	room func(want int64) int64
 }
 
 // progKey names a compiled program: a kernel for one device, with or
@@ -45,6 +48,10 @@ type progKey struct {
 	debug bool
 	fast  bool
 }
+
+// maxCPUFrames is the most a cpu launch's frames take (the cpu backend's
+// own bound): asking Room for it collects only when less is left.
+const maxCPUFrames = 1 << 30
 
 // begin starts a session's launches: print output goes to out, cancel
 // stops them, and the kernel step budget starts afresh. A new session may
@@ -118,6 +125,9 @@ func (l *launcher) run(prog backend.Program, dev mem.Device, dims []int, args []
 		if err := l.prefetch.Issue(); err != nil {
 			return err
 		}
+	} else if l.room != nil {
+		l.env.FrameBudget = max(l.room(maxCPUFrames), 1)
+		defer func() { l.env.FrameBudget = 0 }()
 	}
 	return prog.Launch(&l.env, dims, args)
 }

@@ -224,3 +224,35 @@ func TestIntListsUnderMemoryLimit(t *testing.T) {
 		}
 	}
 }
+
+// localsKernel launches a kernel whose local array takes 400 KB per
+// thread: its cpu frames take 16 MiB per worker (lanes of one frame
+// share 16 MiB at most).
+const localsKernel = `kernel big(out: array[f32]) {
+    let i = tid()
+    local acc: f32[100000]
+    acc[i % 100000] = 1.0
+    out[i] = acc[i % 100000]
+}
+array o: f32[256]
+launch big[256](o)
+print(sum(o))
+`
+
+// TestKernelLocalsCountTowardMemoryLimit: a cpu launch's local arrays
+// take the memory limit's room (526 MB peaked under a 64 MiB limit when
+// every worker took its frame regardless): under 8 MiB one frame does
+// not fit, and the launch says so; under 64 MiB it runs on the workers
+// that fit.
+func TestKernelLocalsCountTowardMemoryLimit(t *testing.T) {
+	in := newLimited(t, interp.Options{MemoryLimit: 8 << 20})
+	err := in.Exec(context.Background(), "l.gs", []byte(localsKernel))
+	if err == nil || !strings.Contains(err.Error(), "bytes per cpu worker, more than the") {
+		t.Errorf("under 8 MiB: %v, want the frame refused", err)
+	}
+	var out strings.Builder
+	in = newLimited(t, interp.Options{MemoryLimit: 64 << 20, Stdout: &out})
+	if err := in.Exec(context.Background(), "l.gs", []byte(localsKernel)); err != nil || out.String() != "256.0\n" {
+		t.Errorf("under 64 MiB: %q, %v", out.String(), err)
+	}
+}

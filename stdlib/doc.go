@@ -70,7 +70,11 @@ var docs = slices.Concat([]Doc{
 	{"minimum", topicArrays, "minimum(a, b)", "the elementwise smaller of two arrays (or an array and a number), broadcast; NaN wins, as in NumPy", false},
 	{"maximum", topicArrays, "maximum(a, b)", "the elementwise larger of two arrays (or an array and a number), broadcast; NaN wins", false},
 	{"clip", topicArrays, "clip(a, lo, hi)", "a with every element limited to [lo, hi]: minimum(maximum(a, lo), hi)", false},
-	{"where", topicArrays, "where(cond, a, b)", "elementwise a where the bool array cond holds, else b, broadcast together", false},
+	{"where", topicArrays, "where(cond, a, b)", "elementwise a where the bool array cond holds, else b, broadcast together; where(cond) is nonzero(cond)", false},
+	{"take", topicArrays, "take(a, idx, axis=)", "a new array of a's elements at the int indices idx along axis (negative from the end), of the flattened a without axis; fuses into expressions", false},
+	{"add_at", topicArrays, "add_at(a, idx, v)", "adds v at a's rows idx in place, every occurrence of a repeated index (NumPy's np.add.at, atomics)", false},
+	{"nonzero", topicArrays, "nonzero(a)", "a list of i64 arrays, one per axis, of the indices of a's nonzero elements in C order", false},
+	{"argwhere", topicArrays, "argwhere(a)", "an (n, ndim) i64 array of the indices of a's nonzero elements in C order", false},
 	{"round", topicMath, "round(x) | round(x, ndigits)", "round(x): the nearest whole float, halves away from zero (as in kernels); round(x, n): to n decimals, ties to even (Python's)", false},
 
 	{"zeros", topicArrays, "zeros(shape, dtype=f32, device=, allocator=)", "a new array of zeros; shape is an int or a list of ints; dtype may be a vector type (vec3) or a struct", false},

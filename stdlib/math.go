@@ -84,8 +84,12 @@ func clipArray(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	return fuse.Clip(args.Positional[0], args.Positional[1], args.Positional[2])
 }
 
-// where(cond, a, b) picks a where the bool array cond holds, else b.
+// where(cond, a, b) picks a where the bool array cond holds, else b;
+// where(cond) is nonzero(cond), as NumPy's.
 func where(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+	if len(args.Positional) == 1 && len(args.Names) == 0 {
+		return nonzero(th, args)
+	}
 	if err := args.Check(3, 3); err != nil {
 		return nil, err
 	}

@@ -266,6 +266,10 @@ func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.A
 // fusedAxisReduce reduces the expression e along axes with e computed
 // inside the axis kernel: the output is the only new array.
 func fusedAxisReduce(th *interp.Thread, name string, k reduce.Kind, e *fuse.Expr, axes []int, keep bool) (interp.Value, error) {
+	e, err := fuse.Ungather(th, e)
+	if err != nil {
+		return nil, err
+	}
 	pr, err := fuse.NewProducer(e)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
@@ -300,6 +304,15 @@ func materialiseAll(th *interp.Thread, vs []interp.Value) ([]interp.Value, error
 // them, of one shape) computed inside pass 1: their leaves are read once
 // and no temporary is made. scal are the reduction's scalar arguments.
 func fusedReduce(th *interp.Thread, name string, k reduce.Kind, roots []*fuse.Expr, scal []interp.Value) (interp.Value, error) {
+	// A reduction's kernel reads leaves at its own index: index-array
+	// leaves are gathered into arrays first.
+	roots = slices.Clone(roots)
+	for i, r := range roots {
+		var err error
+		if roots[i], err = fuse.Ungather(th, r); err != nil {
+			return nil, err
+		}
+	}
 	pr, err := fuse.NewProducer(roots...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)

@@ -30,7 +30,7 @@ func TestReduceTransposedViews(t *testing.T) {
 	if err := in.SetGlobal("v", &interp.Array{A: view}); err != nil {
 		t.Fatal(err)
 	}
-	run(t, in, "print(sum(v), argmax(v), argmin(v), max(v, axis=[1, 2]), sum(v, axis=1), argmax(v, axis=2))")
+	run(t, in, "print(sum(v), argmax(v), argmin(v), max(v, axis=[1, 2]), list(sum(v, axis=1)), argmax(v, axis=2))")
 	// sum(v, axis=1)[i, k] = sum_j 20j + 5k + i = 60 + 15k + 3i;
 	// argmax(v) is the C-order index of v[4, 2, 3] = 59: 4*12 + 2*4 + 3.
 	var axis1 []string

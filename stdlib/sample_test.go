@@ -33,7 +33,7 @@ kernel draws(out: array[f32], w: i32, seed: i32) {
 %s}
 array out: f32[%d]
 launch draws[%d](out, %d, %d)
-print(out)
+print(list(out))
 `, body.String(), n*width, n, width, seed))
 	got := strings.Split(strings.Trim(strings.TrimSpace(out), "[]"), ", ")
 	if len(got) != n*width {
@@ -73,7 +73,7 @@ kernel draws(out: array[u32], lam: f32, seed: i32) {
 array out: u32[%d]
 for lam in %s {
     launch draws[%d](out, lam, %d)
-    print(out)
+    print(list(out))
 }
 `, draws, draws+1, draws+1, draws, n*(draws+1), strings.Join(strings.Fields(fmt.Sprint(lams)), ", "), n, seed))
 	lines := strings.Split(strings.TrimSpace(out), "\n")

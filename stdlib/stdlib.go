@@ -72,6 +72,9 @@ func Universe() map[string]interp.Value {
 	for name, f := range hostFuncs() {
 		fns[name] = f
 	}
+	for name, f := range indexFuncs() {
+		fns[name] = f
+	}
 	for name, f := range linalgFuncs(fns) {
 		fns[name] = f
 	}

@@ -6,7 +6,8 @@ let ps = zeros(3, dtype=Particle)
 print(ps.dtype, type(ps.dtype), ps.shape, len(ps), ps.size)  //> Particle dtype [3] 3 3
 ps[1] = Particle(pos=vec3(1.0, 2.0, 3.0), mass=2.5)
 print(ps[1], ps[1].pos.y, ps[1].mass)  //> Particle(pos=vec3(1.0, 2.0, 3.0), vel=vec3(0.0, 0.0, 0.0), mass=2.5) 2.0 2.5
-print(ps[1:])                          //> [Particle(pos=vec3(1.0, 2.0, 3.0), vel=vec3(0.0, 0.0, 0.0), mass=2.5), Particle(pos=vec3(0.0, 0.0, 0.0), vel=vec3(0.0, 0.0, 0.0), mass=0.0)]
+print(ps[1:])                          //> [Particle(pos=vec3(1.0, 2.0, 3.0), vel=vec3(0.0, 0.0, 0.0), mass=2.5),
+//>  Particle(pos=vec3(0.0, 0.0, 0.0), vel=vec3(0.0, 0.0, 0.0), mass=0.0)]
 print(ps[::-2][0] == ps[2], ps[1] == Particle(pos=vec3(1.0, 2.0, 3.0), mass=2.5))  //> true true
 let raw = ps.view(u8)
 print(raw.dtype, raw.shape, raw[1, 24], raw[1, 27])  //> u8 [3, 28] 0 64

@@ -245,6 +245,15 @@ func (r *resolver) isConst(i int) bool {
 
 // use resolves a name use; it reports whether the name was found.
 func (r *resolver) use(id *ast.Ident) bool {
+	if r.find(id) {
+		return true
+	}
+	r.errs.Add(id.Pos, "undefined: %s", id.Name)
+	return false
+}
+
+// find resolves id if it names something visible here.
+func (r *resolver) find(id *ast.Ident) bool {
 	for s := r.scope; s != nil; s = s.parent {
 		b, ok := s.names[id.Name]
 		if !ok {
@@ -261,7 +270,6 @@ func (r *resolver) use(id *ast.Ident) bool {
 		id.Scope, id.Index, id.Depth = ast.ScopePredeclared, 0, 0
 		return true
 	}
-	r.errs.Add(id.Pos, "undefined: %s", id.Name)
 	return false
 }
 
@@ -464,7 +472,9 @@ func (r *resolver) assignTarget(t ast.Expr) {
 	switch t := t.(type) {
 	case *ast.Ident:
 		switch {
-		case !r.use(t):
+		case !r.find(t):
+			// Python's y = 1 declares; here let does.
+			r.errs.Add(t.Pos, "undefined: %s (declare a new variable with let: let %s = ...)", t.Name, t.Name)
 		case t.Scope == ast.ScopePredeclared:
 			r.errs.Add(t.Pos, "cannot assign to predeclared %s", t.Name)
 		case t.Scope == ast.ScopeGlobal && r.isConst(t.Index):

@@ -184,6 +184,10 @@ func (p *fileParser) unexpected(idx int, expect string) string {
 	if msg := p.catchMsg(idx, want); msg != "" {
 		return msg
 	}
+	if want == `")"` && what == `","` {
+		// (2, 3): a Python tuple, where a shape or a sequence is a list.
+		return `unexpected "," in parentheses: gscript has no tuples; write a list, [2, 3] (zeros([2, 3]), not zeros((2, 3)))`
+	}
 	if (want == `")"` || want == `"]"` || want == `"}"`) && idx > 0 && endsOperand(p.sc.toks[idx-1]) {
 		want = `"," or ` + want // a list whose comma is missing
 	}

@@ -100,6 +100,11 @@ type Env struct {
 	// cancellation of the waits for them (Cancel, a context's deadline).
 	Steps    *atomic.Int64
 	MaxSteps int64
+	// FrameBudget, when positive, is the bytes the cpu backend's worker
+	// frames (each worker's local and shared arrays) may take together in
+	// a launch: the caller's memory limit left over. Fewer workers run
+	// where that bounds them; a launch whose one frame does not fit fails.
+	FrameBudget int64
 	// Pinned says the goroutine holds its OS thread locked for as long as
 	// it uses this Env (runtime.LockOSThread), so a backend may leave its
 	// device context current on the thread between launches.

@@ -27,7 +27,7 @@ type program struct{ *Program }
 
 // Launch runs the kernel to completion on every core.
 func (p program) Launch(env *backend.Env, dims []int, args []backend.Arg) error {
-	return p.Program.Launch(dims, args, Options{Out: env.Out, Cancel: env.Cancel, Steps: env.Steps, MaxSteps: env.MaxSteps})
+	return p.Program.Launch(dims, args, Options{Out: env.Out, Cancel: env.Cancel, Steps: env.Steps, MaxSteps: env.MaxSteps, FrameBudget: env.FrameBudget})
 }
 
 // Geometry is the executor's: blocks of width lanes run together; a

@@ -43,8 +43,9 @@ func newBlockShape(dims []int) *blockShape {
 
 // begin sets the frame up for block b of the launch: its lanes, and for
 // a block kernel its coordinates, zeroed shared arrays and the live-lane
-// counts barriers check. Every kernel's own local arrays start zeroed.
-func (p *Program) begin(fr *frame, b int) {
+// counts barriers check. Every kernel's own local arrays start zeroed;
+// false when the launch stopped while they were.
+func (p *Program) begin(fr *frame, b int) bool {
 	ln := fr.ln
 	fr.base = b * p.width
 	if p.blk == nil {
@@ -59,9 +60,7 @@ func (p *Program) begin(fr *frame, b int) {
 		p.clearShared(fr)
 		fr.epoch++ // no store of an earlier block is in this one's epoch
 	}
-	if len(p.entryLocals) > 0 {
-		zeroLocals(fr, mask{all: true}, p.entryLocals)
-	}
+	return len(p.entryLocals) == 0 || zeroLocals(fr, mask{all: true}, p.entryLocals)
 }
 
 // blockIndex compiles the index ops of a block kernel. same reports a

@@ -439,3 +439,33 @@ func TestBlockCancel(t *testing.T) {
 		t.Errorf("err = %v, want the step budget", err)
 	}
 }
+
+// TestZeroLocalsStops: zeroing a block's local arrays polls the launch's
+// cancellation between chunks, so a frame of hundreds of MB (a block of
+// 1024 threads with 512 KB each) answers Ctrl-C at once, not after
+// clearing all of it; a launch that goes on gets them all zeroed.
+func TestZeroLocalsStops(t *testing.T) {
+	b := kernel("big", arr("out", ir.I32, 1)).block(64)
+	e := b.local("e", ir.I32, 1<<16) // 256 KiB a thread, 16 MiB a frame
+	b.store(0, b.tid(0), b.loadIn(ir.SpaceLocal, e, i32c(b, 0)))
+	p := b.compile(t)
+	for _, canceled := range []bool{true, false} {
+		var stop atomic.Bool
+		stop.Store(canceled)
+		ln := p.take()
+		ln.start([]int{1}, []Arg{slice(make([]int32, 64))}, Options{Cancel: &stop})
+		fr := p.frames.Get().(*frame)
+		fr.ln = ln
+		for i := range fr.bufMem {
+			fr.bufMem[i] = ^uint64(0)
+		}
+		done := p.begin(fr, 0)
+		last := fr.bufMem[len(fr.bufMem)-1]
+		if done == canceled || canceled != (last != 0) {
+			t.Errorf("canceled %v: begin = %v, last word %x", canceled, done, last)
+		}
+		fr.ln = nil
+		p.frames.Put(fr)
+		p.release(ln)
+	}
+}

@@ -167,10 +167,17 @@ func (p *Program) clearShared(fr *frame) {
 	clear(fr.bufMem[:p.sharedBytes/8])
 }
 
+// zeroChunk is how many bytes of local arrays zeroLocals clears between
+// polls of the launch's cancellation: a block kernel's frame may hold
+// hundreds of MB of them, seconds of clearing.
+const zeroChunk = 1 << 20
+
 // zeroLocals zeroes the local arrays bufs for the lanes of m (a func
-// starting on them).
-func zeroLocals(fr *frame, m mask, bufs []int) {
+// starting on them); false when the launch stopped (canceled, or another
+// worker failed) before it was done.
+func zeroLocals(fr *frame, m mask, bufs []int) bool {
 	w := fr.ln.p.width
+	cleared := 0
 	for _, j := range bufs {
 		b := &fr.ln.p.bufs[j]
 		size := b.unit()
@@ -178,11 +185,20 @@ func zeroLocals(fr *frame, m mask, bufs []int) {
 		for row := 0; row < len(mem); row += w * size {
 			if m.all {
 				clear(mem[row : row+fr.n*size])
-				continue
+				cleared += fr.n * size
+			} else {
+				for _, i := range m.idx {
+					clear(mem[row+int(i)*size : row+int(i+1)*size])
+				}
+				cleared += len(m.idx) * size
 			}
-			for _, i := range m.idx {
-				clear(mem[row+int(i)*size : row+int(i+1)*size])
+			if cleared >= zeroChunk {
+				if fr.ln.stopped() {
+					return false
+				}
+				cleared = 0
 			}
 		}
 	}
+	return true
 }

@@ -80,7 +80,9 @@ func (c *compiler) call(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 // its body: each call starts with zeros.
 func withLocals(body stmtFn, locals []int) stmtFn {
 	return func(fr *frame, m mask) (mask, error) {
-		zeroLocals(fr, m, locals)
+		if !zeroLocals(fr, m, locals) {
+			return m, errStopped
+		}
 		return body(fr, m)
 	}
 }

@@ -30,6 +30,9 @@ type Options struct {
 	Steps    *atomic.Int64
 	MaxSteps int64
 	Workers  int
+	// FrameBudget, when positive, bounds the bytes of the workers' local
+	// and shared arrays together (backend.Env.FrameBudget).
+	FrameBudget int64
 }
 
 // ErrCanceled is returned by a launch stopped through Options.Cancel.
@@ -101,6 +104,13 @@ func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, ln.blocks, p.maxWorkers)
+	if b := opts.FrameBudget; b > 0 && p.memBytes > 0 {
+		if int64(p.memBytes) > b {
+			return &KernelError{Pos: p.k.Entry.Pos, Kernel: p.k.Entry.Name,
+				Msg: fmt.Sprintf("its local and shared arrays take %d bytes per cpu worker, more than the %d bytes left under the memory limit", p.memBytes, b)}
+		}
+		workers = int(min(int64(workers), b/int64(p.memBytes)))
+	}
 	ln.wg.Add(workers - 1)
 	for range workers - 1 {
 		go ln.worker()
@@ -214,7 +224,9 @@ func (ln *launch) work() {
 		if b >= ln.blocks {
 			return
 		}
-		ln.p.begin(fr, b)
+		if !ln.p.begin(fr, b) {
+			return // stopped: canceled (cancelNow recorded it) or failed
+		}
 		_, err := ln.p.body(fr, mask{all: true})
 		ln.flush(fr)
 		if err != nil {

@@ -3,6 +3,8 @@ package mem
 import (
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -205,7 +207,7 @@ func (a *Array) Reshape(shape []int) (*Array, error) {
 		return nil, err
 	}
 	if n != a.Size() {
-		return nil, fmt.Errorf("cannot reshape array of size %d into shape %v", a.Size(), shape)
+		return nil, fmt.Errorf("cannot reshape an array of size %d into shape %s (%d elements): the extents must multiply to %d, or one of them be -1 (inferred)", a.Size(), shapeText(shape), n, a.Size())
 	}
 	if !a.IsContiguous() {
 		return nil, fmt.Errorf("cannot reshape a non-contiguous view without copying")
@@ -251,4 +253,13 @@ func (a *Array) Sub(i int) (*Array, error) {
 	v.off = a.off + i*a.strides[0]*a.dtype.Size()
 	v.view = true
 	return &v, nil
+}
+
+// shapeText formats a shape as scripts write it: [2, 3].
+func shapeText(s []int) string {
+	parts := make([]string, len(s))
+	for i, d := range s {
+		parts[i] = strconv.Itoa(d)
+	}
+	return "[" + strings.Join(parts, ", ") + "]"
 }

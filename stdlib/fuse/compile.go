@@ -16,6 +16,7 @@ type plan struct {
 	roots   []*Expr
 	arrays  []*mem.Array // parameters 1.. (0 is the output)
 	scalars []*Expr      // parameters after the arrays
+	gathers []*Expr      // index-array leaves: parameters after the scalars (gather.go)
 	slots   []leafSlot   // each leaf's parameter number among arrays or scalars
 	flat    bool         // every array contiguous and of the output's shape: 1-D kernel over the flat index
 	rank    int
@@ -85,6 +86,10 @@ func (p *plan) collect(e *Expr, shape []int) {
 		if !e.arr.IsContiguous() || !slices.Equal(e.arr.Shape(), shape) {
 			p.flat = false
 		}
+	case e.gat != nil:
+		p.setSlot(e, len(p.gathers))
+		p.gathers = append(p.gathers, e)
+		p.flat = false
 	case e.isLeaf():
 		p.setSlot(e, len(p.scalars))
 		p.scalars = append(p.scalars, e)
@@ -124,6 +129,9 @@ func (p *plan) writeKey(b *strings.Builder, e *Expr) {
 		b.WriteByte('a')
 		n, _ := p.slot(e)
 		b.WriteString(strconv.Itoa(n))
+	case e.gat != nil:
+		n, _ := p.slot(e)
+		e.gat.writeKey(b, n, e.shape)
 	case e.isLeaf():
 		b.WriteByte('s')
 		n, _ := p.slot(e)
@@ -154,12 +162,23 @@ func (p *plan) kernel() *ir.Kernel {
 		nd = p.rank
 	}
 	f := &ir.Func{Name: "gscript_fused", Params: []ir.Param{{Name: "out", Elem: p.out, NDim: nd}}}
+	return p.build(f, nd, func(g *gen, idx []ir.Reg, v ir.Reg) {
+		g.Emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(append([]ir.Reg(nil), idx...), v)})
+	})
+}
+
+// build completes f, whose parameters so far are the outputs, with the
+// leaves' parameters and a body over nd thread axes that computes the
+// root, converted to p.out, and hands it to store with the thread index.
+func (p *plan) build(f *ir.Func, nd int, store func(g *gen, idx []ir.Reg, v ir.Reg)) *ir.Kernel {
+	base := len(f.Params)
 	for i, a := range p.arrays {
 		f.Params = append(f.Params, ir.Param{Name: "x" + strconv.Itoa(i), Elem: a.DType(), NDim: nd})
 	}
 	for i, s := range p.scalars {
 		f.Params = append(f.Params, ir.Param{Name: "s" + strconv.Itoa(i), Elem: s.t})
 	}
+	gathers := p.gatherParams(f)
 	g := &gen{Builder: ir.NewBuilder(f), p: p}
 	var idx []ir.Reg
 	for k := range nd {
@@ -173,16 +192,24 @@ func (p *plan) kernel() *ir.Kernel {
 			return r
 		}
 		r := f.NewReg(p.arrays[slot].DType())
-		g.Emit(&ir.Inst{Op: ir.OpLoad, Dst: r, Param: 1 + slot, Args: idx})
+		g.Emit(&ir.Inst{Op: ir.OpLoad, Dst: r, Param: base + slot, Args: idx})
 		loaded[slot] = r
 		return r
 	}
 	g.scalar = func(slot int) ir.Reg {
-		return g.Param(1 + len(p.arrays) + slot)
+		return g.Param(base + len(p.arrays) + slot)
 	}
-	v := g.Conv(p.out, g.expr(p.roots[0]))
-	g.Emit(&ir.Inst{Op: ir.OpStore, Dst: ir.NoReg, Param: 0, Args: append(append([]ir.Reg(nil), idx...), v)})
-	return &ir.Kernel{Entry: f, TidDims: nd}
+	gloaded := map[int]ir.Reg{}
+	g.gather = func(slot int) ir.Reg {
+		if r, ok := gloaded[slot]; ok {
+			return r
+		}
+		r := p.emitGather(g, slot, gathers, idx)
+		gloaded[slot] = r
+		return r
+	}
+	store(g, idx, g.Conv(p.out, g.expr(p.roots[0])))
+	return &ir.Kernel{Entry: f, TidDims: nd, UsesAtomics: len(p.gathers) > 0}
 }
 
 // gen emits a tree's instructions into body; array and scalar give the
@@ -193,6 +220,7 @@ type gen struct {
 	p      *plan
 	array  func(slot int) ir.Reg
 	scalar func(slot int) ir.Reg
+	gather func(slot int) ir.Reg // nil where the consumer takes no index-array leaves
 }
 
 func (g *gen) expr(e *Expr) ir.Reg {
@@ -200,6 +228,9 @@ func (g *gen) expr(e *Expr) ir.Reg {
 	case e.arr != nil:
 		n, _ := g.p.slot(e)
 		return g.array(n)
+	case e.gat != nil:
+		n, _ := g.p.slot(e)
+		return g.gather(n)
 	case e.isLeaf():
 		n, _ := g.p.slot(e)
 		return g.scalar(n)

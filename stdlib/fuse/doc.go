@@ -79,6 +79,34 @@
 //   - New arrays come from interp.Thread.NewArrayUninit on the operands'
 //     device, through the allocator scopes (capture's rules apply).
 //     Operands on two devices are an error naming both and `.to`.
+//   - Index arrays (gather.go, scatter.go): take(a, idx, axis=) is a
+//     gather leaf, not a materialised array: the kernel of the expression
+//     around it loads idx at the leaf's own index (its axes are the
+//     output's trailing ones; an extent of 1 that the expression
+//     stretches reads index 0), wraps a negative index, and loads the
+//     source there, so `y = take(a, idx) * 2.0 + b` is one kernel reading
+//     idx, a where it points, and b. An index outside its axis is
+//     recorded in the kernel's error slot (an i64[2]: which leaf, and the
+//     index, the first to land by atomic compare-and-swap), read back
+//     after the launch and reported as NumPy's IndexError; the read is a
+//     synchronisation, so index arrays are refused inside capture. Such
+//     a plan is rank-D and launched whole (past 2^31-1 elements: not yet
+//     supported). Fused reductions read leaves at their own index, so
+//     sum(take(a, idx)) gathers into a temporary first (Ungather). a[idx]
+//     materialises where it stands (interp's index: the compiler never
+//     defers an index expression; making it an operand like a call is the
+//     one change that lets a[idx] fuse as take does).
+//   - Scatter: dst[idx] = v runs a check kernel (every index in range,
+//     else an error and nothing written) that also resets, in an
+//     uninitialised i64 per row of dst, the rows idx names; a second
+//     elects for each such row the last position naming it (atomic max);
+//     a writing kernel stores only at the elected positions: NumPy's last
+//     write wins on every device, whatever order threads run in, at a
+//     cost in the size of idx, not of dst. add_at needs
+//     no election: atomic adds combine every occurrence (float sums may
+//     round in any order, unlike NumPy's sequential np.add.at). v is any
+//     expression, broadcast to idx.shape + dst.shape[1:]; leaves (and idx)
+//     that share bytes with dst are copied first.
 //   - `a ** b` is pow's op (ir.OpPow, float dtypes only, as the pow
 //     builtin on arrays): an int array is refused by name (convert it with
 //     astype). `in` and `not in` never reach Binary (interp answers them).

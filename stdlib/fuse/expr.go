@@ -17,14 +17,23 @@ type Expr struct {
 	t     ir.Type      // the node's dtype (for a host scalar: set when it joins an array)
 	args  []*Expr      // operands, each converted to in before op
 	arr   *mem.Array   // array leaf
+	gat   *gatherLeaf  // index-array leaf: arr's source indexed by an int array (gather.go)
 	val   interp.Value // scalar leaf: a host Int/Float/Bool or a typed Scalar
 	weak  bool         // untyped host number: adapts to the other operand (NEP 50)
 	nanOr bool         // OpMin/OpMax on floats that propagate NaN (NumPy's minimum)
 	shape []int        // broadcast shape; nil for a scalar
 	dev   *mem.Device  // device of the array leaves; nil for a scalar
+	// managed: every array leaf is CUDA managed memory, which may join a
+	// cpu operand (ARRAYS.md section 2: the launch on the cpu then checks
+	// can_access as any launch does).
+	managed bool
 }
 
 func (e *Expr) isLeaf() bool { return len(e.args) == 0 }
+
+// isScalar reports whether e is a scalar leaf (a host number or a typed
+// scalar), the leaves that become scalar parameters.
+func (e *Expr) isScalar() bool { return e.isLeaf() && e.arr == nil && e.gat == nil }
 
 // Value is an Expr as a host value: what operators on arrays return
 // until something consumes it (interp.Deferred).
@@ -45,7 +54,7 @@ func Leaf(v interp.Value) (*Expr, error) {
 			return nil, err
 		}
 		d := v.A.Device()
-		return &Expr{arr: v.A, t: v.A.DType(), shape: v.A.Shape(), dev: &d}, nil
+		return &Expr{arr: v.A, t: v.A.DType(), shape: v.A.Shape(), dev: &d, managed: v.A.Kind() == mem.CUDAManaged}, nil
 	case interp.Int:
 		return &Expr{val: v, weak: true, t: ir.I64}, nil
 	case interp.Float:
@@ -132,6 +141,29 @@ func joinDevice(a, b *mem.Device) (*mem.Device, error) {
 	return nil, fmt.Errorf("operands are on different devices, %s and %s: copy one with .to(%q)", a, b, a.String())
 }
 
+// joinOperand joins operand a into e's device: the one device of both,
+// or the cpu where the other side's arrays are all managed memory.
+func (e *Expr) joinOperand(a *Expr) error {
+	switch {
+	case a.dev == nil:
+		return nil
+	case e.dev == nil:
+		e.dev, e.managed = a.dev, a.managed
+		return nil
+	case *e.dev == *a.dev:
+		e.managed = e.managed && a.managed
+		return nil
+	case !e.dev.IsCUDA() && a.managed:
+		e.managed = false
+		return nil
+	case !a.dev.IsCUDA() && e.managed:
+		e.dev, e.managed = a.dev, false
+		return nil
+	}
+	_, err := joinDevice(e.dev, a.dev)
+	return err
+}
+
 // node makes op(args) computed in type in with result type t: the shape
 // and device join, and a host number among args takes type in.
 func node(op ir.Op, in, t ir.Type, args ...*Expr) (*Expr, error) {
@@ -141,7 +173,7 @@ func node(op ir.Op, in, t ir.Type, args ...*Expr) (*Expr, error) {
 		if e.shape, err = broadcast(e.shape, a.shape); err != nil {
 			return nil, err
 		}
-		if e.dev, err = joinDevice(e.dev, a.dev); err != nil {
+		if err = e.joinOperand(a); err != nil {
 			return nil, err
 		}
 		if op == ir.OpSelect && i == 0 {
@@ -150,7 +182,7 @@ func node(op ir.Op, in, t ir.Type, args ...*Expr) (*Expr, error) {
 			// a host float is an f64 parameter, converted to in by the
 			// kernel: past f32's range it becomes inf, as in NumPy
 			a = &Expr{val: a.val, t: ir.F64}
-		} else if a.weak || (a.isLeaf() && a.arr == nil && a.t != in) {
+		} else if a.weak || (a.isScalar() && a.t != in) {
 			a = &Expr{val: a.val, t: in} // the scalar parameter has type in
 		}
 		e.args[i] = a

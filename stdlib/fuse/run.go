@@ -83,8 +83,10 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 	}
 	if e.dev != nil && *e.dev != dst.Device() {
 		d := dst.Device() // here: a variable whose address escapes costs an allocation
-		_, err := joinDevice(&d, e.dev)
-		return err
+		if j := (&Expr{dev: &d}); j.joinOperand(e) != nil || *j.dev != d {
+			_, err := joinDevice(&d, e.dev)
+			return err
+		}
 	}
 	e, err := unalias(th, dst, e)
 	if err != nil {
@@ -109,6 +111,11 @@ func unalias(th *interp.Thread, dst *mem.Array, e *Expr) (*Expr, error) {
 			return nil, err
 		}
 		return Leaf(c)
+	case e.gat != nil:
+		if !e.gat.src.MayOverlap(dst) && !e.gat.ix.MayOverlap(dst) {
+			return e, nil
+		}
+		return Ungather(th, e)
 	case e.isLeaf():
 		return e, nil
 	}
@@ -134,6 +141,9 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 	k, err := p.cachedKernel()
 	if err != nil {
 		return err
+	}
+	if len(p.gathers) > 0 {
+		return launchGathers(th, dst, p, k)
 	}
 	shape := dst.Shape()
 	view := func(a *mem.Array) (*mem.Array, error) { return a.BroadcastTo(shape) }

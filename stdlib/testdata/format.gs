@@ -58,3 +58,32 @@ print(read_file(p), end="")           //> one
 print(abs(zeros(3) - 1))       //> [1.0, 1.0, 1.0]
 ---
 round(ones(2), 1)              ### "round of arrays takes 1 operands, got 2"
+---
+// an array whose one-line form passes 100 columns prints a row per line,
+// right-aligned, as NumPy's; a shorter one keeps its one line
+print(arange(20).reshape([2, 10]) * 100000)
+//> [[      0,  100000,  200000,  300000,  400000,  500000,  600000,  700000,  800000,  900000],
+//>  [1000000, 1100000, 1200000, 1300000, 1400000, 1500000, 1600000, 1700000, 1800000, 1900000]]
+print(arange(6).reshape([2, 3]), arange(30)[0:3])  //> [[0, 1, 2], [3, 4, 5]] [0, 1, 2]
+print(arange(40, dtype=f32) * 0.5)
+//> [ 0.0,  0.5,  1.0,  1.5,  2.0,  2.5,  3.0,  3.5,  4.0,  4.5,  5.0,  5.5,  6.0,  6.5,  7.0,  7.5,
+//>   8.0,  8.5,  9.0,  9.5, 10.0, 10.5, 11.0, 11.5, 12.0, 12.5, 13.0, 13.5, 14.0, 14.5, 15.0, 15.5,
+//>  16.0, 16.5, 17.0, 17.5, 18.0, 18.5, 19.0, 19.5]
+print(arange(16).reshape([2, 2, 4]) * 1000000)
+//> [[[       0,  1000000,  2000000,  3000000],
+//>   [ 4000000,  5000000,  6000000,  7000000]],
+//>
+//>  [[ 8000000,  9000000, 10000000, 11000000],
+//>   [12000000, 13000000, 14000000, 15000000]]]
+print(arange(3000).reshape([30, 100]) - 1000)
+//> [[-1000,  -999,  -998, ...,  -903,  -902,  -901],
+//>  [ -900,  -899,  -898, ...,  -803,  -802,  -801],
+//>  [ -800,  -799,  -798, ...,  -703,  -702,  -701],
+//>  ...,
+//>  [ 1700,  1701,  1702, ...,  1797,  1798,  1799],
+//>  [ 1800,  1801,  1802, ...,  1897,  1898,  1899],
+//>  [ 1900,  1901,  1902, ...,  1997,  1998,  1999]]
+print(array([true, false, true, false, true, false, true, false, true, false, true, false, true, false, true, false, true]))
+//> [ true, false,  true, false,  true, false,  true, false,  true, false,  true, false,  true, false,
+//>   true, false,  true]
+print(str(arange(20).reshape([2, 10]) * 100000) == format("%v", arange(20).reshape([2, 10]) * 100000))  //> true

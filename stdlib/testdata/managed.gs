@@ -47,3 +47,24 @@ explain_access("cpu", x)               ### "array x has been freed"
 array x: f32[4]
 free(x)
 prefetch(x, "cpu")                     ### "array x has been freed"
+---
+//!cuda
+// a managed cuda:0 array joins a cpu expression, as can_access("cpu", m)
+// allows (ARRAYS.md section 2): the kernel runs on the cpu
+array h: f32[4] = [1, 2, 3, 4] on "cpu"
+array m: f32[4] = [10, 20, 30, 40] on "cuda:0" using managed
+print(can_access("cpu", m))            //> true
+device "cpu" {
+    let s = h + m
+    print(s, s.device)                 //> [11.0, 22.0, 33.0, 44.0] cpu
+}
+let t = m * 2.0 + h
+print(t.device, t, sum(h * m))         //> cpu [21.0, 42.0, 63.0, 84.0] 300.0
+h[:] = m - 1.0
+print(h)                               //> [9.0, 19.0, 29.0, 39.0]
+---
+//!cuda
+// device memory that the cpu cannot read stays an error naming .to
+array h: f32[4] on "cpu"
+array d: f32[4] on "cuda:0" using device
+print(h + d)                           ### "operands are on different devices, cpu and cuda:0"

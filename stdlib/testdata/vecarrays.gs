@@ -7,7 +7,8 @@ print(a)                //> [vec3(0.0, 0.0, 0.0), vec3(0.0, 0.0, 0.0), vec3(0.0,
 print(a.shape, a.dtype, a.ndim, a.size, len(a), a.nbytes)  //> [3] vec3 1 3 3 36
 print(type(a[0]), a[0])  //> vec3 vec3(0.0, 0.0, 0.0)
 // large arrays print summarised by elements, as NumPy's
-print(ones(2000, dtype=vec2))  //> [vec2(1.0, 1.0), vec2(1.0, 1.0), vec2(1.0, 1.0), ..., vec2(1.0, 1.0), vec2(1.0, 1.0), vec2(1.0, 1.0)]
+print(ones(2000, dtype=vec2))  //> [vec2(1.0, 1.0), vec2(1.0, 1.0), vec2(1.0, 1.0), ..., vec2(1.0, 1.0), vec2(1.0, 1.0),
+//>  vec2(1.0, 1.0)]
 ---
 // ones sets every lane; empty has the type; dtype= takes any compound type
 print(ones(2, dtype=vec2d))          //> [vec2d(1.0, 1.0), vec2d(1.0, 1.0)]

@@ -19,10 +19,12 @@ launch init[4](ps)
 launch step[4](ps, 0.5)
 print(ps[1])                           //> Particle(pos=vec3(1.5, 2.0, 2.5), vel=vec3(1.0, 2.0, 3.0), mass=2.0)
 launch step[2](ps[2:], 2.0)
-print(ps[2:])                          //> [Particle(pos=vec3(4.5, 7.0, 9.5), vel=vec3(1.0, 2.0, 3.0), mass=3.0), Particle(pos=vec3(5.5, 8.0, 10.5), vel=vec3(1.0, 2.0, 3.0), mass=4.0)]
+print(ps[2:])                          //> [Particle(pos=vec3(4.5, 7.0, 9.5), vel=vec3(1.0, 2.0, 3.0), mass=3.0),
+//>  Particle(pos=vec3(5.5, 8.0, 10.5), vel=vec3(1.0, 2.0, 3.0), mass=4.0)]
 save(tmpdir + "/ps.npy", ps[::2])
 let back = load(tmpdir + "/ps.npy", dtype=Particle)
-print(back.device == ps.device, back)  //> true [Particle(pos=vec3(0.5, 1.0, 1.5), vel=vec3(1.0, 2.0, 3.0), mass=1.0), Particle(pos=vec3(4.5, 7.0, 9.5), vel=vec3(1.0, 2.0, 3.0), mass=3.0)]
+print(back.device == ps.device, back)  //> true [Particle(pos=vec3(0.5, 1.0, 1.5), vel=vec3(1.0, 2.0, 3.0), mass=1.0),
+//>  Particle(pos=vec3(4.5, 7.0, 9.5), vel=vec3(1.0, 2.0, 3.0), mass=3.0)]
 ---
 // nested structs, bool and u8 fields, padding, a func returning a struct,
 // a struct passed by value
@@ -47,7 +49,9 @@ kernel bump(rs: array[Rec, 2], by: Rec) {
 let rs = empty([2, 3], dtype=Rec)
 print(rs.view(u8).shape)               //> [2, 3, 40]
 launch fill[2, 3](rs)
-print(rs[1])                           //> [Rec(flag=false, inner=Inner(a=253, b=1.5), n=30, v=vec2(3.0, -1.0)), Rec(flag=true, inner=Inner(a=254, b=2.0), n=40, v=vec2(4.0, -1.0)), Rec(flag=false, inner=Inner(a=255, b=2.5), n=50, v=vec2(5.0, -1.0))]
+print(rs[1])                           //> [Rec(flag=false, inner=Inner(a=253, b=1.5), n=30, v=vec2(3.0, -1.0)),
+//>  Rec(flag=true, inner=Inner(a=254, b=2.0), n=40, v=vec2(4.0, -1.0)),
+//>  Rec(flag=false, inner=Inner(a=255, b=2.5), n=50, v=vec2(5.0, -1.0))]
 launch bump[2, 3](rs, Rec(flag=true, inner=Inner(a=u8(10), b=0.25), n=7))
 print(rs[0, 0], rs[1, 2].inner)        //> Rec(flag=false, inner=Inner(a=4, b=0.25), n=-7, v=vec2(0.0, -1.0)) Inner(a=9, b=2.75)
 let f = full(3, Rec(flag=true, n=-1, v=vec2(0.5)))
