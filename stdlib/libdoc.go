@@ -13,4 +13,11 @@ var libraryDocs = []Doc{
 	{"repeat", topicArrays, "repeat(a, repeats, axis=)", "a new array with each element repeated repeats times along axis (of the flattened array without it)", false},
 	{"diff", topicArrays, "diff(a, n=1, axis=-1)", "the n-th difference a[1:] - a[:-1] along axis (for bools !=), a new array", false},
 	{"outer", topicArrays, "outer(a, b)", "the matrix array of a[i] * b[j] of the flattened arrays; of two float vectors of one type, the matrix value m[i, j] = a[i] * b[j]", false},
+
+	{"nansum", topicReduce, "nansum(a, axis=, keepdims=false)", "sum with NaN elements counted as zero (an all-NaN sum is 0.0); ints and bools as sum", false},
+	{"nanmean", topicReduce, "nanmean(a, axis=, keepdims=false)", "the mean of the elements that are not NaN (NaN when all are)", false},
+	{"nanmin", topicReduce, "nanmin(a, axis=, keepdims=false)", "the smallest element that is not NaN (NaN when all are)", false},
+	{"nanmax", topicReduce, "nanmax(a, axis=, keepdims=false)", "the largest element that is not NaN (NaN when all are)", false},
+	{"nanargmin", topicReduce, "nanargmin(a, axis=, keepdims=false)", "argmin with NaN ranked as +inf; an all-NaN array or row is an error, as NumPy's", false},
+	{"nanargmax", topicReduce, "nanargmax(a, axis=, keepdims=false)", "argmax with NaN ranked as -inf; an all-NaN array or row is an error, as NumPy's", false},
 }

@@ -46,7 +46,8 @@ func operandBuiltins() map[string]bool {
 	}
 	// reductions fuse an expression into their pass 1 (stdlib/reduce.Producer)
 	for _, name := range []string{"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all",
-		"count_nonzero", "norm", "dot", "allclose", "equal", "array_equal"} {
+		"count_nonzero", "norm", "dot", "allclose", "equal", "array_equal",
+		"nansum", "nanmean", "nanmin", "nanmax", "nanargmin", "nanargmax"} {
 		m[name] = true
 	}
 	return m
