@@ -20,4 +20,7 @@ var libraryDocs = []Doc{
 	{"nanmax", topicReduce, "nanmax(a, axis=, keepdims=false)", "the largest element that is not NaN (NaN when all are)", false},
 	{"nanargmin", topicReduce, "nanargmin(a, axis=, keepdims=false)", "argmin with NaN ranked as +inf; an all-NaN array or row is an error, as NumPy's", false},
 	{"nanargmax", topicReduce, "nanargmax(a, axis=, keepdims=false)", "argmax with NaN ranked as -inf; an all-NaN array or row is an error, as NumPy's", false},
+
+	{"sort", topicReduce, "sort(a, axis=-1, kind=)", "a new array of a's elements sorted along axis (axis=nil: flattened), stable, NaN last: a radix sort on a's device", false},
+	{"argsort", topicReduce, "argsort(a, axis=-1, kind=)", "the i64 indices that sort a along axis (axis=nil: flattened), stable (equal elements keep their order; -0.0 equals 0.0), NaN last", false},
 }

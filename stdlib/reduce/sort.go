@@ -1,0 +1,423 @@
+package reduce
+
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// The radix sort (sort, argsort, unique): an LSD sort of unsigned keys, 8
+// bits a pass, from the least significant digit up. The arrays are seen
+// as M rows of K contiguous elements sorted each on its own (a 1-D sort is
+// one row); every row is cut into tiles of at most SortTile elements, a
+// block each. A pass is three steps:
+//
+//   - hist: each block counts its tile's digits into counts, laid out as
+//     [row][digit][tile];
+//   - the exclusive scan of counts (cumsum, less each count): the entry
+//     of (row, digit, tile) is then where the tile's first element of that
+//     digit goes, since the rows before hold row*K elements, the smaller
+//     digits of the row come before, and so do the tiles before of the
+//     same digit;
+//   - scatter: each block writes its tile's elements to those places in
+//     order, stable: in rounds of 256 elements, a lane's rank among the
+//     lanes of its warp with its digit comes from 8 ballots (one a digit
+//     bit, the peers' mask), and thread d adds up the warps' counts of
+//     digit d in warp order.
+//
+// No atomics: every position is fixed by the input, so the result is the
+// same on every run and device, and the cpu runs the same kernels.
+
+// SortTile is the most elements of a row one block sorts in a pass.
+const SortTile = 16 * blockThreads
+
+const (
+	digitBits = 8
+	digits    = 1 << digitBits
+	sortWarps = blockThreads / ir.WarpSize
+)
+
+// SortSpec is a sort of an array of dtype In; Arg carries the elements'
+// indices (argsort) and sorts -0.0 with 0.0 (NumPy's stable argsort takes
+// them as equal). It is comparable: kernels are cached by it.
+type SortSpec struct {
+	In  ir.Type
+	Arg bool
+}
+
+// SortKey is the unsigned type of a dtype's radix keys: one byte for
+// bools and u8, else the dtype's size.
+func SortKey(t ir.Type) ir.Type {
+	switch t.Size() {
+	case 1:
+		return ir.U8
+	case 4:
+		return ir.U32
+	}
+	return ir.U64
+}
+
+// SortRaw is the dtype the keys kernel reads an array of t as: floats as
+// the unsigned ints of their bits (the caller passes a bit view,
+// mem.Array.Bitcast), others as they are.
+func SortRaw(t ir.Type) ir.Type {
+	if t.IsFloat() {
+		return SortKey(t)
+	}
+	return t
+}
+
+// SortPasses is the number of digit passes of keys of dtype t.
+func SortPasses(t ir.Type) int { return SortKey(t).Size() * 8 / digitBits }
+
+// Check reports a dtype the sort does not take.
+func (s SortSpec) Check() error {
+	if !ir.Scalars.Has(s.In) {
+		return fmt.Errorf("sort of an array of %s", s.In)
+	}
+	return nil
+}
+
+func sortName(what string, t ir.Type, arg, wide bool) string {
+	name := "gscript_sort_" + what + "_" + t.String()
+	if arg {
+		name += "_arg"
+	}
+	if wide {
+		name += "_wide"
+	}
+	return name
+}
+
+// SortKeysKernel writes the radix key of each element of x (1-D, of
+// SortRaw(s.In)) into keys (1-D, SortKey), and with s.Arg its index in
+// its row (i % k) into vals (1-D i64). Parameters: x, keys[, vals], n, k.
+func SortKeysKernel(s SortSpec, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "sort_keys", sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
+		ix, kt := indexType(wide), SortKey(s.In)
+		var sg sig
+		x := sg.add(ir.Param{Name: "x", Elem: SortRaw(s.In), NDim: 1})
+		keys := sg.add(ir.Param{Name: "keys", Elem: kt, NDim: 1})
+		vals := -1
+		if s.Arg {
+			vals = sg.add(ir.Param{Name: "vals", Elem: ir.I64, NDim: 1})
+		}
+		n := sg.add(ir.Param{Name: "n", Elem: ix}, ir.Param{Name: "k", Elem: ix})
+		b := newFunc(sortName("keys", s.In, s.Arg, wide), sg.ps, ix)
+		b.gridStride(b.Param(n), func(i ir.Reg) {
+			b.store(ir.SpaceParam, keys, toKey(b, s, b.load(ir.SpaceParam, x, SortRaw(s.In), i)), i)
+			if s.Arg {
+				b.store(ir.SpaceParam, vals, b.Conv(ir.I64, b.bin(ir.OpRem, i, b.Param(n+1))), i)
+			}
+		})
+		return b.k, ir.Verify(b.k)
+	})
+}
+
+// SortValuesKernel turns the keys (1-D) back into elements of
+// SortRaw(t) in out (1-D; it may be the keys' own memory). Parameters:
+// keys, out, n.
+func SortValuesKernel(t ir.Type, wide bool) (*ir.Kernel, error) {
+	s := SortSpec{In: t}
+	return cached(key{what: "sort_values", sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
+		ix, kt := indexType(wide), SortKey(t)
+		var sg sig
+		keys := sg.add(ir.Param{Name: "keys", Elem: kt, NDim: 1})
+		out := sg.add(ir.Param{Name: "out", Elem: SortRaw(t), NDim: 1})
+		n := sg.add(ir.Param{Name: "n", Elem: ix})
+		b := newFunc(sortName("values", t, false, wide), sg.ps, ix)
+		b.gridStride(b.Param(n), func(i ir.Reg) {
+			b.store(ir.SpaceParam, out, fromKey(b, t, b.load(ir.SpaceParam, keys, kt, i)), i)
+		})
+		return b.k, ir.Verify(b.k)
+	})
+}
+
+// gridStride runs body for i = the thread's global index, then every
+// grid's worth of threads, while i < n.
+func (b *fb) gridStride(n ir.Reg, body func(i ir.Reg)) {
+	t, _, first := b.threadIndex()
+	step := b.bin(ir.OpMul, b.Conv(b.ix, b.index(ir.OpGridDim)), b.Const(b.ix, int64(blockThreads)))
+	i := b.vars([]ir.Reg{b.bin(ir.OpAdd, first, t)})[0]
+	b.While(func() ir.Reg { return b.test(ir.OpLt, i, n) }, func() {
+		body(i)
+		b.advance(i, step)
+	})
+}
+
+// toKey maps an element (as SortRaw reads it) to its unsigned key, in
+// the order sort gives: ints by value (the sign bit flipped), floats by
+// value through the order-preserving flip (negative: every bit flipped;
+// positive: the sign bit set) with every NaN the largest key (NaN last,
+// NumPy's), and for argsort -0.0 as 0.0.
+func toKey(b *fb, s SortSpec, x ir.Reg) ir.Reg {
+	kt := SortKey(s.In)
+	bits := b.Conv(kt, x)
+	sign := b.Const(kt, uint64(1)<<(8*kt.Size()-1))
+	switch {
+	case s.In.IsSigned():
+		return b.bin(ir.OpXor, bits, sign)
+	case !s.In.IsFloat():
+		return bits
+	}
+	neg := b.test(ir.OpNe, b.bin(ir.OpAnd, bits, sign), b.Const(kt, int64(0)))
+	key := b.sel(neg, b.bin(ir.OpBitNot, bits), b.bin(ir.OpOr, bits, sign))
+	inf := b.Const(kt, uint64(0x7f800000))
+	if kt == ir.U64 {
+		inf = b.Const(kt, uint64(0x7ff0000000000000))
+	}
+	nan := b.test(ir.OpGt, b.bin(ir.OpAnd, bits, b.bin(ir.OpBitNot, sign)), inf)
+	key = b.sel(nan, b.Const(kt, ^uint64(0)), key)
+	if s.Arg {
+		key = b.sel(b.test(ir.OpEq, bits, sign), sign, key)
+	}
+	return key
+}
+
+// fromKey inverts toKey (a NaN comes back as the positive quiet NaN of
+// all mantissa bits).
+func fromKey(b *fb, t ir.Type, key ir.Reg) ir.Reg {
+	kt := SortKey(t)
+	sign := b.Const(kt, uint64(1)<<(8*kt.Size()-1))
+	switch {
+	case t.IsSigned():
+		return b.Conv(t, b.bin(ir.OpXor, key, sign))
+	case !t.IsFloat():
+		return b.Conv(t, key)
+	}
+	pos := b.test(ir.OpNe, b.bin(ir.OpAnd, key, sign), b.Const(kt, int64(0)))
+	return b.sel(pos, b.bin(ir.OpXor, key, sign), b.bin(ir.OpBitNot, key))
+}
+
+// SortHistKernel counts the digits at shift of each tile's keys.
+// Parameters: keys (1-D), counts (1-D i32, [row][digit][tile]), k (the
+// row length), tiles (a row's), tile (elements a tile), shift (i32). Its
+// grid is rows*tiles blocks.
+func SortHistKernel(t ir.Type, wide bool) (*ir.Kernel, error) {
+	s := SortSpec{In: t}
+	return cached(key{what: "sort_hist", sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		g := newSortGen("hist", s, wide, false)
+		g.hist()
+		return g.k, ir.Verify(g.k)
+	})
+}
+
+// SortScatterKernel moves each tile's keys (and with arg their values)
+// to their places for the digit at shift. Parameters: kin, kout[, vin,
+// vout (i64)], counts (i32, as SortHistKernel left them), offs (i64, the
+// inclusive scan of counts), k, tiles, tile, shift (i32).
+func SortScatterKernel(t ir.Type, arg, wide bool) (*ir.Kernel, error) {
+	s := SortSpec{In: t, Arg: arg}
+	return cached(key{what: "sort_scatter", sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		g := newSortGen("scatter", s, wide, true)
+		g.scatter()
+		return g.k, ir.Verify(g.k)
+	})
+}
+
+// sortGen builds the hist and scatter kernels.
+type sortGen struct {
+	*fb
+	kt                         ir.Type
+	arg                        bool
+	kin, kout, vin, vout       int // parameters (-1: absent)
+	counts, offs               int
+	rowLen, tiles, tile, shift ir.Reg
+}
+
+func newSortGen(what string, s SortSpec, wide, scatter bool) *sortGen {
+	ix := indexType(wide)
+	g := &sortGen{kt: SortKey(s.In), arg: s.Arg, kout: -1, vin: -1, vout: -1, offs: -1}
+	var sg sig
+	g.kin = sg.add(ir.Param{Name: "kin", Elem: g.kt, NDim: 1})
+	if scatter {
+		g.kout = sg.add(ir.Param{Name: "kout", Elem: g.kt, NDim: 1})
+		if s.Arg {
+			g.vin = sg.add(ir.Param{Name: "vin", Elem: ir.I64, NDim: 1})
+			g.vout = sg.add(ir.Param{Name: "vout", Elem: ir.I64, NDim: 1})
+		}
+	}
+	g.counts = sg.add(ir.Param{Name: "counts", Elem: ir.I32, NDim: 1})
+	if scatter {
+		g.offs = sg.add(ir.Param{Name: "offs", Elem: ir.I64, NDim: 1})
+	}
+	sz := sg.add(ir.Param{Name: "k", Elem: ix}, ir.Param{Name: "tiles", Elem: ix},
+		ir.Param{Name: "tile", Elem: ix}, ir.Param{Name: "shift", Elem: ir.I32})
+	g.fb = newFunc(sortName(what, s.In, s.Arg, wide), sg.ps, ix)
+	g.rowLen, g.tiles, g.tile, g.shift = g.Param(sz), g.Param(sz+1), g.Param(sz+2), g.Param(sz+3)
+	return g
+}
+
+// i32 is the constant v as an i32.
+func (g *sortGen) i32(v int) ir.Reg { return g.Const(ir.I32, int64(v)) }
+
+// shared declares a shared array of n elements of t.
+func (g *sortGen) shared(name string, t ir.Type, n int) int {
+	g.k.Shared = append(g.k.Shared, ir.Buffer{Name: name, Elem: t, Dims: []int{n}})
+	return len(g.k.Shared) - 1
+}
+
+// tileOf is block's tile: the entry of its digit 0 in counts and its
+// elements [lo, hi) (flat).
+func (g *sortGen) tileOf() (entry0, lo, hi ir.Reg) {
+	blk := g.Conv(g.ix, g.index(ir.OpBlockId))
+	row, t := g.bin(ir.OpDiv, blk, g.tiles), g.bin(ir.OpRem, blk, g.tiles)
+	start := g.bin(ir.OpMul, row, g.rowLen)
+	lo = g.bin(ir.OpAdd, start, g.bin(ir.OpMul, t, g.tile))
+	hi = g.bin(ir.OpMin, g.bin(ir.OpAdd, lo, g.tile), g.bin(ir.OpAdd, start, g.rowLen))
+	entry0 = g.bin(ir.OpAdd, g.bin(ir.OpMul, g.bin(ir.OpMul, row, g.Const(g.ix, int64(digits))), g.tiles), t)
+	return entry0, lo, hi
+}
+
+// entry is the counts index of digit d (this thread's, i32) of the tile.
+func (g *sortGen) entry(entry0, d ir.Reg) ir.Reg {
+	return g.bin(ir.OpAdd, entry0, g.bin(ir.OpMul, g.Conv(g.ix, d), g.tiles))
+}
+
+// rounds runs round over [lo, hi) 256 elements at a time: i is the
+// thread's element, valid whether it is one.
+func (g *sortGen) rounds(lo, hi ir.Reg, round func(i, valid ir.Reg)) {
+	t := g.Conv(g.ix, g.index(ir.OpThreadId))
+	base := g.vars([]ir.Reg{lo})[0]
+	g.While(func() ir.Reg { return g.test(ir.OpLt, base, hi) }, func() {
+		i := g.bin(ir.OpAdd, base, t)
+		round(i, g.test(ir.OpLt, i, hi))
+		g.advance(base, g.Const(g.ix, int64(blockThreads)))
+	})
+}
+
+// digitOf loads the key of element i where valid (else 0) and gives its
+// digit at shift (i32).
+func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
+	key = g.vars([]ir.Reg{g.Const(g.kt, int64(0))})[0]
+	g.If(valid, func() { g.set(key, g.load(ir.SpaceParam, g.kin, g.kt, i)) })
+	d = g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
+	return key, d
+}
+
+// match gives, for a valid lane of digit d, the number of valid lanes of
+// its warp before it with that digit (rank), how many there are in all
+// (count), and whether it is the first of them (leader): the peers are
+// the lanes that agree with it in each of the digit's 8 bits (a ballot a
+// bit), among the valid.
+func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader ir.Reg) {
+	lane := g.index(ir.OpLaneId)
+	peers := g.Op(ir.OpBallot, ir.U32, valid)
+	for bit := range digitBits {
+		set := g.test(ir.OpNe, g.bin(ir.OpAnd, d, g.i32(1<<bit)), g.i32(0))
+		votes := g.Op(ir.OpBallot, ir.U32, set)
+		peers = g.bin(ir.OpAnd, peers, g.sel(set, votes, g.bin(ir.OpBitNot, votes)))
+	}
+	one := g.Const(ir.U32, int64(1))
+	before := g.bin(ir.OpSub, g.bin(ir.OpShl, one, lane), one)
+	rank = popcount(g.fb, g.bin(ir.OpAnd, peers, before))
+	count = popcount(g.fb, peers)
+	return rank, count, g.bin(ir.OpAnd, valid, g.test(ir.OpEq, rank, g.i32(0)))
+}
+
+// popcount is the number of set bits of a u32, as an i32 (SWAR: the IR
+// has no popc).
+func popcount(b *fb, x ir.Reg) ir.Reg {
+	c := func(v uint64) ir.Reg { return b.Const(ir.U32, v) }
+	sh := func(x ir.Reg, n int) ir.Reg { return b.bin(ir.OpShr, x, b.Const(ir.I32, int64(n))) }
+	x = b.bin(ir.OpSub, x, b.bin(ir.OpAnd, sh(x, 1), c(0x55555555)))
+	x = b.bin(ir.OpAdd, b.bin(ir.OpAnd, x, c(0x33333333)), b.bin(ir.OpAnd, sh(x, 2), c(0x33333333)))
+	x = b.bin(ir.OpAnd, b.bin(ir.OpAdd, x, sh(x, 4)), c(0x0f0f0f0f))
+	return b.Conv(ir.I32, sh(b.bin(ir.OpMul, x, c(0x01010101)), 24))
+}
+
+// slot is the index of (warp w, digit d) in a [warps][digits] shared
+// array.
+func (g *sortGen) slot(w, d ir.Reg) ir.Reg {
+	return g.bin(ir.OpAdd, g.bin(ir.OpMul, w, g.i32(digits)), d)
+}
+
+// zeroSlots zeroes this thread's digit column of a [warps][digits]
+// shared array of t.
+func (g *sortGen) zeroSlots(arr int, t ir.Type) {
+	d := g.index(ir.OpThreadId)
+	for w := range sortWarps {
+		g.store(ir.SpaceShared, arr, g.Const(t, int64(0)), g.slot(g.i32(w), d))
+	}
+}
+
+// hist counts the tile's digits: each round a warp's leaders add their
+// peers' count to the warp's slot of the digit, then thread d adds up
+// digit d over the warps.
+func (g *sortGen) hist() {
+	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
+	g.zeroSlots(cnt, ir.I32)
+	g.sync()
+	entry0, lo, hi := g.tileOf()
+	w := g.index(ir.OpWarpId)
+	g.rounds(lo, hi, func(i, valid ir.Reg) {
+		_, d := g.digitOf(i, valid)
+		_, count, leader := g.match(d, valid)
+		g.If(leader, func() {
+			s := g.slot(w, d)
+			g.store(ir.SpaceShared, cnt, g.bin(ir.OpAdd, g.load(ir.SpaceShared, cnt, ir.I32, s), count), s)
+		})
+		g.sync()
+	})
+	d := g.index(ir.OpThreadId)
+	total := g.Const(ir.I32, int64(0))
+	for w := range sortWarps {
+		total = g.bin(ir.OpAdd, total, g.load(ir.SpaceShared, cnt, ir.I32, g.slot(g.i32(w), d)))
+	}
+	g.store(ir.SpaceParam, g.counts, total, g.entry(entry0, d))
+}
+
+// scatter writes the tile's elements in order of their digit, stable.
+// base[d] is where the tile's next element of digit d goes; each round
+// the leaders leave their warp's count of their digit in cnt, thread d
+// turns the counts of digit d into each warp's first place (off) and
+// zeroes them, and every lane writes its element at its warp's place
+// plus its rank.
+func (g *sortGen) scatter() {
+	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
+	off := g.shared("off", g.ix, sortWarps*digits)
+	base := g.shared("base", g.ix, digits)
+	entry0, lo, hi := g.tileOf()
+	d0 := g.index(ir.OpThreadId)
+	g.zeroSlots(cnt, ir.I32)
+	e := g.entry(entry0, d0)
+	first := g.bin(ir.OpSub, g.load(ir.SpaceParam, g.offs, ir.I64, e), g.Conv(ir.I64, g.load(ir.SpaceParam, g.counts, ir.I32, e)))
+	g.store(ir.SpaceShared, base, g.Conv(g.ix, first), d0)
+	g.sync()
+	w := g.index(ir.OpWarpId)
+	g.rounds(lo, hi, func(i, valid ir.Reg) {
+		key, d := g.digitOf(i, valid)
+		rank, count, leader := g.match(d, valid)
+		g.If(leader, func() { g.store(ir.SpaceShared, cnt, count, g.slot(w, d)) })
+		g.sync()
+		g.warpPlaces(cnt, off, base, d0)
+		g.sync()
+		g.If(valid, func() {
+			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, off, g.ix, g.slot(w, d)), g.Conv(g.ix, rank))
+			g.store(ir.SpaceParam, g.kout, key, at)
+			if g.arg {
+				g.store(ir.SpaceParam, g.vout, g.load(ir.SpaceParam, g.vin, ir.I64, i), at)
+			}
+		})
+	})
+}
+
+// warpPlaces is thread d's step of a scatter round: the warps' counts of
+// digit d in warp order become their first places, from base[d] on.
+func (g *sortGen) warpPlaces(cnt, off, base int, d ir.Reg) {
+	run := g.load(ir.SpaceShared, base, g.ix, d)
+	for w := range sortWarps {
+		s := g.slot(g.i32(w), d)
+		c := g.load(ir.SpaceShared, cnt, ir.I32, s)
+		g.store(ir.SpaceShared, off, run, s)
+		g.store(ir.SpaceShared, cnt, g.i32(0), s)
+		run = g.bin(ir.OpAdd, run, g.Conv(g.ix, c))
+	}
+	g.store(ir.SpaceShared, base, run, d)
+}

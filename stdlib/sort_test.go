@@ -1,0 +1,136 @@
+package stdlib_test
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"testing"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/runtime/mem"
+)
+
+// sortCases make 2^20 random keys of each dtype, with repeats (so that
+// stability shows) and, for floats, NaN, infinities and both zeros.
+var sortCases = []struct{ dtype, make string }{
+	{"bool", "randint(0, 2, n, seed=1) > 0"},
+	{"u8", "randint(0, 256, n, seed=2).astype(u8)"},
+	{"i32", "randint(-1000, 1000, n, seed=3)"},
+	{"u32", "(randint(0, 2000000000, n, seed=4).astype(u32) * u32(2))"},
+	{"i64", "randint(-2000000000, 2000000000, n, seed=5).astype(i64) * 4000000000"},
+	{"u64", "randint(0, 1000, n, seed=6).astype(u64) * u64(18000000000000000)"},
+	{"f32", "floor(randn(n, seed=7) * 100.0)"},
+	{"f64", "floor(randn(n, seed=8, dtype=f64) * 1000.0) / 7.0"},
+}
+
+// floatSpecials puts NaN, infinities and signed zeros among the keys.
+const floatSpecials = `
+x[3] = nan
+x[100] = -nan
+x[5000] = inf
+x[7] = -inf
+x[9] = -0.0
+x[11] = 0.0
+x[n - 1] = nan
+`
+
+// TestSortMatchesGo sorts 2^20 keys of every dtype on the cpu and checks
+// sort against Go's stable sort of the same values (NaN last), and
+// argsort as a permutation that sorts the keys stably.
+func TestSortMatchesGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("sorts 2^20 keys of 8 dtypes")
+	}
+	const n = 1 << 20
+	for _, c := range sortCases {
+		t.Run(c.dtype, func(t *testing.T) {
+			in := newInterp(t, "cpu", nil)
+			src := fmt.Sprintf("let n = %d\nlet x = %s\n", n, c.make)
+			if c.dtype == "f32" || c.dtype == "f64" {
+				src += floatSpecials
+			}
+			run(t, in, src+"let s = sort(x)\nlet a = argsort(x)\n")
+			x, s, a := hostArray(t, in, "x"), hostArray(t, in, "s"), hostArray(t, in, "a")
+			if x.t.String() != c.dtype || s.t != x.t || a.t != ir.I64 {
+				t.Fatalf("dtypes x %s s %s a %s", x.t, s.t, a.t)
+			}
+			checkSorted(t, x, s, a)
+		})
+	}
+}
+
+// keyed is a host copy of an array's elements as raw bits.
+type keyed struct {
+	t    ir.Type
+	bits []uint64
+}
+
+func hostArray(t *testing.T, in *interp.Interp, name string) keyed {
+	t.Helper()
+	v, ok := in.Global(name)
+	if !ok {
+		t.Fatalf("no global %s", name)
+	}
+	a := v.(*interp.Array).A
+	b, err := a.ReadHost()
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := keyed{t: a.DType(), bits: make([]uint64, a.Size())}
+	for i := range k.bits {
+		k.bits[i] = mem.LoadBits(b, a.DType(), i)
+	}
+	runtime.KeepAlive(a)
+	return k
+}
+
+// less orders raw bits of t as NumPy's sort: by value, NaN last, -0.0
+// equal to 0.0.
+func less(t ir.Type, x, y uint64) bool {
+	switch {
+	case t.IsFloat():
+		fx, fy := float(t, x), float(t, y)
+		return fx < fy || !math.IsNaN(fx) && math.IsNaN(fy)
+	case t.IsSigned():
+		sh := 64 - 8*t.Size()
+		return int64(x<<sh)>>sh < int64(y<<sh)>>sh
+	}
+	return x < y
+}
+
+func float(t ir.Type, b uint64) float64 {
+	if t == ir.F32 {
+		return float64(math.Float32frombits(uint32(b)))
+	}
+	return math.Float64frombits(b)
+}
+
+// same says whether two elements are one value (any NaN is NaN).
+func same(t ir.Type, x, y uint64) bool { return !less(t, x, y) && !less(t, y, x) }
+
+func checkSorted(t *testing.T, x, s, a keyed) {
+	t.Helper()
+	order := make([]int, len(x.bits))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int {
+		switch {
+		case less(x.t, x.bits[i], x.bits[j]):
+			return -1
+		case less(x.t, x.bits[j], x.bits[i]):
+			return 1
+		}
+		return 0
+	})
+	for i, j := range order {
+		if !same(x.t, s.bits[i], x.bits[j]) {
+			t.Fatalf("sort: element %d is %#x, want %#x", i, s.bits[i], x.bits[j])
+		}
+		if int(a.bits[i]) != j {
+			t.Fatalf("argsort: element %d is %d, want %d (the stable order)", i, a.bits[i], j)
+		}
+	}
+}
