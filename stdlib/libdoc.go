@@ -23,4 +23,9 @@ var libraryDocs = []Doc{
 
 	{"sort", topicReduce, "sort(a, axis=-1, kind=)", "a new array of a's elements sorted along axis (axis=nil: flattened), stable, NaN last: a radix sort on a's device", false},
 	{"argsort", topicReduce, "argsort(a, axis=-1, kind=)", "the i64 indices that sort a along axis (axis=nil: flattened), stable (equal elements keep their order; -0.0 equals 0.0), NaN last", false},
+
+	{"unique", topicReduce, "unique(a, return_counts=false)", "the sorted distinct elements of the flattened a (NaN once); with return_counts the list [values, counts]", false},
+	{"searchsorted", topicReduce, "searchsorted(a, v, side=\"left\")", "where each element of v (an array or a number) goes in the sorted 1-D a: before equal elements (left) or after them (right); i64", false},
+	{"bincount", topicReduce, "bincount(x, weights=, minlength=0)", "the i64 count of each value of the 1-D non-negative ints x (max(x)+1 of them, at least minlength), or the f64 sums of weights", false},
+	{"histogram", topicReduce, "histogram(a, bins=10, range=)", "the list [counts, edges] of NumPy's histogram: bins equal bins over range ([lo, hi]; a's extremes without it) or given edges, the last bin closed", false},
 }

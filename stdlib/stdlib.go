@@ -59,6 +59,9 @@ func Universe() map[string]interp.Value {
 	for name, f := range mathFuncs() {
 		fns[name] = f
 	}
+	for name, f := range searchFuncs() {
+		fns[name] = f
+	}
 	for name, f := range sortFuncs() {
 		fns[name] = f
 	}
