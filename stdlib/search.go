@@ -78,6 +78,9 @@ func uniqueRuns(th *interp.Thread, name string, a *mem.Array, counts bool) (vals
 		return nil, nil, err
 	}
 	defer s.Free()
+	if hostSortable(th, s) {
+		return hostUnique(th, s, counts)
+	}
 	pos, u, err := uniquePositions(th, name, s)
 	if err != nil {
 		return nil, nil, err

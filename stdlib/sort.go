@@ -133,8 +133,9 @@ func (s sortBufs) free() {
 }
 
 // radixSort sorts the contiguous array x as rows of k elements (its last
-// axis) with stdlib/reduce's radix kernels into a new array of x's shape:
-// x's dtype, or with arg the i64 indices within the rows.
+// axis) with stdlib/reduce's radix kernels (or their Go form for cpu
+// arrays, hostRadix) into a new array of x's shape: x's dtype, or with
+// arg the i64 indices within the rows.
 func radixSort(th *interp.Thread, x *mem.Array, k int, arg bool) (*mem.Array, error) {
 	t, n := x.DType(), x.Size()
 	outT := t
@@ -145,7 +146,11 @@ func radixSort(th *interp.Thread, x *mem.Array, k int, arg bool) (*mem.Array, er
 	if err != nil || n == 0 {
 		return out, err
 	}
-	if err := runRadix(th, x, out, k, arg); err != nil {
+	run := runRadix
+	if hostSortable(th, x) {
+		run = hostRadix
+	}
+	if err := run(th, x, out, k, arg); err != nil {
 		out.Free()
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
+	"github.com/gscript-lang/gscript/stdlib"
 )
 
 // sortCases make 2^20 random keys of each dtype, with repeats (so that
@@ -31,18 +32,33 @@ x[3] = nan
 x[100] = -nan
 x[5000] = inf
 x[7] = -inf
+x[2] = 0.0
 x[9] = -0.0
 x[11] = 0.0
 x[n - 1] = nan
 `
 
-// TestSortMatchesGo sorts 2^20 keys of every dtype on the cpu and checks
-// sort against Go's stable sort of the same values (NaN last), and
-// argsort as a permutation that sorts the keys stably.
+// TestSortMatchesGo sorts 2^20 keys of every dtype on the cpu, through
+// the radix kernels and through the host path, and checks sort against
+// Go's stable sort of the same values (NaN last), and argsort as the
+// permutation that sorts the keys stably.
 func TestSortMatchesGo(t *testing.T) {
-	if testing.Short() {
-		t.Skip("sorts 2^20 keys of 8 dtypes")
+	for _, kernels := range []bool{true, false} {
+		name := "host"
+		if kernels {
+			name = "kernels"
+		}
+		t.Run(name, func(t *testing.T) {
+			if kernels && testing.Short() {
+				t.Skip("the kernels sort 2^20 keys of 8 dtypes in about a minute on the cpu")
+			}
+			defer stdlib.SetSortOnHost(!kernels)()
+			sortEveryDtype(t)
+		})
 	}
+}
+
+func sortEveryDtype(t *testing.T) {
 	const n = 1 << 20
 	for _, c := range sortCases {
 		t.Run(c.dtype, func(t *testing.T) {
@@ -132,5 +148,32 @@ func checkSorted(t *testing.T, x, s, a keyed) {
 		if int(a.bits[i]) != j {
 			t.Fatalf("argsort: element %d is %d, want %d (the stable order)", i, a.bits[i], j)
 		}
+	}
+}
+
+// pathsScript sorts along axes (rows of one and of many tiles) and takes
+// unique of ints and of floats with NaN: its output must not depend on
+// whether the cpu takes the host path or the kernels.
+const pathsScript = `
+let r = floor(rand([3, 9000], seed=5) * 50.0)
+r[1, 7] = nan
+let s = sort(r, axis=1)
+let a = argsort(r, axis=0)
+print(s[:, :5], s[:, 8990:], a[:, 100:105], sum(argsort(r)[2]))
+print(sort(r.T, axis=0)[8999], argsort(r[0].astype(i32))[:8], unique(r, return_counts=true))
+print(unique(randint(-5, 5, 20000, seed=1).astype(i64), return_counts=true), unique(array([true, true])))
+`
+
+// TestSortPathsAgree runs pathsScript through the kernels and the host
+// path on the cpu.
+func TestSortPathsAgree(t *testing.T) {
+	var outs [2]string
+	for i, host := range []bool{false, true} {
+		restore := stdlib.SetSortOnHost(host)
+		outs[i] = runOn(t, "cpu", pathsScript)
+		restore()
+	}
+	if outs[0] != outs[1] || len(outs[0]) < 100 {
+		t.Errorf("kernels:\n%s\nhost:\n%s", outs[0], outs[1])
 	}
 }
