@@ -28,4 +28,8 @@ var libraryDocs = []Doc{
 	{"searchsorted", topicReduce, "searchsorted(a, v, side=\"left\")", "where each element of v (an array or a number) goes in the sorted 1-D a: before equal elements (left) or after them (right); i64", false},
 	{"bincount", topicReduce, "bincount(x, weights=, minlength=0)", "the i64 count of each value of the 1-D non-negative ints x (max(x)+1 of them, at least minlength), or the f64 sums of weights", false},
 	{"histogram", topicReduce, "histogram(a, bins=10, range=)", "the list [counts, edges] of NumPy's histogram: bins equal bins over range ([lo, hi]; a's extremes without it) or given edges, the last bin closed", false},
+
+	{"power", topicArrays, "power(a, b)", "a ** b, elementwise and broadcast (NumPy's power): floats, and ints that stay ints (wrapping; a negative int exponent is an error)", false},
+	{"permutation", topicArrays, "permutation(n, seed=0, device=, allocator=)", "a random permutation of 0..n-1 (i64): the argsort of Warp's random 64-bit keys, the same on every device", false},
+	{"choice", topicArrays, "choice(n, size, replace=true, seed=0, device=, allocator=)", "size random ints of 0..n-1 (i64): with replacement as randint, without the first of permutation(n)", false},
 }

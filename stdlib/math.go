@@ -40,7 +40,7 @@ func mathFuncs() map[string]fn {
 // operandBuiltins take array expressions unmaterialised
 // (interp.Builtin.Operands): they fuse them.
 func operandBuiltins() map[string]bool {
-	m := map[string]bool{"minimum": true, "maximum": true, "clip": true, "where": true}
+	m := map[string]bool{"minimum": true, "maximum": true, "clip": true, "where": true, "power": true}
 	for name := range scalarMath() {
 		m[name] = fuse.IsMath(name)
 	}

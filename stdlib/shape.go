@@ -20,6 +20,7 @@ func shapeFuncs() map[string]fn {
 	return map[string]fn{
 		"concatenate": concatenate, "stack": stackFn, "split": split, "flip": flip,
 		"roll": roll, "tile": tile, "repeat": repeat, "diff": diff, "outer": outer,
+		"power": power,
 	}
 }
 

@@ -10,11 +10,12 @@ import (
 	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
 
-// sortFuncs are sort, argsort and the functions built on sorted arrays
-// (unique, searchsorted) and on counting (bincount, histogram).
+// sortFuncs are sort, argsort and the random draws built on them
+// (permutation.go).
 func sortFuncs() map[string]fn {
 	return map[string]fn{
 		"sort": sortFn(false), "argsort": sortFn(true),
+		"permutation": permutation, "choice": choice,
 	}
 }
 

@@ -48,7 +48,8 @@ var stdlibScripts = []string{"../../stdlib/testdata/construct.gs", "../../stdlib
 	"../../stdlib/testdata/reduce.gs", "../../stdlib/testdata/expr.gs", "../../stdlib/testdata/scan.gs",
 	"../../stdlib/testdata/matmul.gs", "../../stdlib/testdata/reduce_expr.gs", "../../stdlib/testdata/rand.gs",
 	"../../stdlib/testdata/shape.gs", "../../stdlib/testdata/nan.gs",
-	"../../stdlib/testdata/sort.gs", "../../stdlib/testdata/search.gs"}
+	"../../stdlib/testdata/sort.gs", "../../stdlib/testdata/search.gs",
+	"../../stdlib/testdata/power.gs", "../../stdlib/testdata/permutation.gs"}
 
 // backends lists the devices present: the cpu, then every CUDA device.
 func backends() []string {
