@@ -212,8 +212,19 @@ func runRadix(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
 	if err := launchKeys(th, x1, keys.bufs[0], vals.bufs[0], p, arg); err != nil {
 		return err
 	}
+	// The passes' digit counts and their scan, reused by every pass.
+	counts, err := newLike(th, x, ir.I32, []int{p.counts})
+	if err != nil {
+		return err
+	}
+	defer counts.Free()
+	offs, err := newLike(th, x, ir.I64, []int{p.counts})
+	if err != nil {
+		return err
+	}
+	defer offs.Free()
 	for pass := range passes {
-		if err := radixPass(th, t, keys, vals, p, pass, arg); err != nil {
+		if err := radixPass(th, t, keys, vals, counts, offs, p, pass, arg); err != nil {
 			return err
 		}
 	}
@@ -260,15 +271,11 @@ func launchValues(th *interp.Thread, keys, out *mem.Array, p radixPlan) error {
 	return th.LaunchLibrary(out.Device(), []int{reduce.ElementwiseBlocks(p.n)}, ka)
 }
 
-// radixPass sorts by the digit of pass: count, scan, scatter.
-func radixPass(th *interp.Thread, t ir.Type, keys, vals sortBufs, p radixPlan, pass int, arg bool) error {
+// radixPass sorts by the digit of pass: count into counts, scan into
+// offs, scatter.
+func radixPass(th *interp.Thread, t ir.Type, keys, vals sortBufs, counts, offs *mem.Array, p radixPlan, pass int, arg bool) error {
 	src, dst := keys.bufs[pass%2], keys.bufs[1-pass%2]
 	dev, grid, shift := src.Device(), []int{p.blocks}, 8*pass
-	counts, err := newLike(th, src, ir.I32, []int{p.counts})
-	if err != nil {
-		return err
-	}
-	defer counts.Free()
 	hist, err := reduce.SortHistKernel(t, p.wide)
 	if err != nil {
 		return err
@@ -277,11 +284,9 @@ func radixPass(th *interp.Thread, t ir.Type, keys, vals sortBufs, p radixPlan, p
 	if err := th.LaunchLibrary(dev, grid, ha); err != nil {
 		return err
 	}
-	offs, err := scanArray(th, reduce.ScanSpec{Kind: reduce.CumSum, In: ir.I32}, counts, 0, true)
-	if err != nil {
+	if _, err := scanInto(th, reduce.ScanSpec{Kind: reduce.CumSum, In: ir.I32}, counts, 0, true, offs); err != nil {
 		return err
 	}
-	defer offs.Free()
 	scatter, err := reduce.SortScatterKernel(t, arg, p.wide)
 	if err != nil {
 		return err
