@@ -164,9 +164,9 @@ type radixPlan struct {
 	wide                              bool
 }
 
-func planRadix(n, k int) radixPlan {
+func planRadix(t ir.Type, arg bool, n, k int) radixPlan {
 	p := radixPlan{n: n, k: k}
-	p.tile = min(reduce.SortTile, (k+255)/256*256)
+	p.tile = min(reduce.SortTile(t, arg), (k+255)/256*256)
 	p.tiles = (k + p.tile - 1) / p.tile
 	p.blocks = n / k * p.tiles
 	p.counts = p.blocks * 256
@@ -179,7 +179,7 @@ func planRadix(n, k int) radixPlan {
 // sort) the keys back into elements.
 func runRadix(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
 	t := x.DType()
-	p := planRadix(x.Size(), k)
+	p := planRadix(t, arg, x.Size(), k)
 	kt, passes := reduce.SortKey(t), reduce.SortPasses(t)
 	x1, err := x.Reshape([]int{p.n})
 	if err != nil {

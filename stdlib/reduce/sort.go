@@ -19,17 +19,37 @@ import (
 //     digit goes, since the rows before hold row*K elements, the smaller
 //     digits of the row come before, and so do the tiles before of the
 //     same digit;
-//   - scatter: each block writes its tile's elements to those places in
-//     order, stable: in rounds of 256 elements, a lane's rank among the
-//     lanes of its warp with its digit comes from 8 ballots (one a digit
-//     bit, the peers' mask), and thread d adds up the warps' counts of
-//     digit d in warp order.
+//   - scatter: each block orders its tile by digit in shared memory,
+//     stable: in rounds of 256 elements, a lane's rank among the lanes of
+//     its warp with its digit comes from 8 ballots (one a digit bit, the
+//     peers' mask), and thread d adds up the warps' counts of digit d in
+//     warp order, from the tile's start of digit d (a block scan of the
+//     tile's counts). Then the block writes the ordered tile out, thread
+//     j element j: each digit's elements go to consecutive places, so
+//     neighbouring threads write neighbouring memory (a tile's run of one
+//     digit is 16 elements long on average for uniform keys, where the
+//     rounds alone would give runs of 1 or 2).
 //
 // No atomics: every position is fixed by the input, so the result is the
 // same on every run and device, and the cpu runs the same kernels.
 
-// SortTile is the most elements of a row one block sorts in a pass.
-const SortTile = 16 * blockThreads
+// SortTile is the most elements of a row one block sorts in a pass for
+// keys of dtype t (with arg, indices too): the tile and its indices stay
+// in shared memory within 48 KiB, CUDA's static limit, with the
+// scatter's other arrays (about 23 KiB of them for 64-bit indices).
+func SortTile(t ir.Type, arg bool) int {
+	bytes := SortKey(t).Size()
+	if arg {
+		bytes += 8
+	}
+	switch {
+	case bytes <= 4:
+		return 16 * blockThreads
+	case bytes <= 8:
+		return 8 * blockThreads
+	}
+	return 4 * blockThreads
+}
 
 const (
 	digitBits = 8
@@ -224,7 +244,7 @@ func SortScatterKernel(t ir.Type, arg, wide bool) (*ir.Kernel, error) {
 // sortGen builds the hist and scatter kernels.
 type sortGen struct {
 	*fb
-	kt                         ir.Type
+	t, kt                      ir.Type
 	arg                        bool
 	kin, kout, vin, vout       int // parameters (-1: absent)
 	counts, offs               int
@@ -233,7 +253,7 @@ type sortGen struct {
 
 func newSortGen(what string, s SortSpec, wide, scatter bool) *sortGen {
 	ix := indexType(wide)
-	g := &sortGen{kt: SortKey(s.In), arg: s.Arg, kout: -1, vin: -1, vout: -1, offs: -1}
+	g := &sortGen{t: s.In, kt: SortKey(s.In), arg: s.Arg, kout: -1, vin: -1, vout: -1, offs: -1}
 	var sg sig
 	g.kin = sg.add(ir.Param{Name: "kin", Elem: g.kt, NDim: 1})
 	if scatter {
@@ -373,21 +393,34 @@ func (g *sortGen) hist() {
 	g.store(ir.SpaceParam, g.counts, total, g.entry(entry0, d))
 }
 
-// scatter writes the tile's elements in order of their digit, stable.
-// base[d] is where the tile's next element of digit d goes; each round
-// the leaders leave their warp's count of their digit in cnt, thread d
-// turns the counts of digit d into each warp's first place (off) and
-// zeroes them, and every lane writes its element at its warp's place
-// plus its rank.
+// scatter orders the tile's elements by digit, stable, in shared memory
+// (sk, sv), then writes them out. run[d] is the tile's next place of
+// digit d: each round the leaders leave their warp's count of their digit
+// in cnt, thread d turns the counts of digit d into each warp's first
+// place (off) and zeroes them, and every lane puts its element at its
+// warp's place plus its rank. start[d] is where digit d begins in the
+// ordered tile, base[d] where it goes in kout.
 func (g *sortGen) scatter() {
+	tile := SortTile(g.t, g.arg)
 	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
 	off := g.shared("off", g.ix, sortWarps*digits)
+	run := g.shared("run", g.ix, digits)
+	start := g.shared("start", g.ix, digits)
 	base := g.shared("base", g.ix, digits)
+	sk := g.shared("sk", g.kt, tile)
+	sv := -1
+	if g.arg {
+		sv = g.shared("sv", ir.I64, tile)
+	}
 	entry0, lo, hi := g.tileOf()
 	d0 := g.index(ir.OpThreadId)
 	g.zeroSlots(cnt, ir.I32)
 	e := g.entry(entry0, d0)
-	first := g.bin(ir.OpSub, g.load(ir.SpaceParam, g.offs, ir.I64, e), g.Conv(ir.I64, g.load(ir.SpaceParam, g.counts, ir.I32, e)))
+	c := g.load(ir.SpaceParam, g.counts, ir.I32, e)
+	at := g.Conv(g.ix, g.Op(ir.OpBlockScanExcl, ir.I32, c))
+	g.store(ir.SpaceShared, run, at, d0)
+	g.store(ir.SpaceShared, start, at, d0)
+	first := g.bin(ir.OpSub, g.load(ir.SpaceParam, g.offs, ir.I64, e), g.Conv(ir.I64, c))
 	g.store(ir.SpaceShared, base, g.Conv(g.ix, first), d0)
 	g.sync()
 	w := g.index(ir.OpWarpId)
@@ -396,15 +429,33 @@ func (g *sortGen) scatter() {
 		rank, count, leader := g.match(d, valid)
 		g.If(leader, func() { g.store(ir.SpaceShared, cnt, count, g.slot(w, d)) })
 		g.sync()
-		g.warpPlaces(cnt, off, base, d0)
+		g.warpPlaces(cnt, off, run, d0)
 		g.sync()
 		g.If(valid, func() {
 			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, off, g.ix, g.slot(w, d)), g.Conv(g.ix, rank))
-			g.store(ir.SpaceParam, g.kout, key, at)
+			g.store(ir.SpaceShared, sk, key, at)
 			if g.arg {
-				g.store(ir.SpaceParam, g.vout, g.load(ir.SpaceParam, g.vin, ir.I64, i), at)
+				g.store(ir.SpaceShared, sv, g.load(ir.SpaceParam, g.vin, ir.I64, i), at)
 			}
 		})
+	})
+	g.sync()
+	g.writeTile(sk, sv, start, base, g.bin(ir.OpSub, hi, lo))
+}
+
+// writeTile writes the ordered tile (n elements of sk, sv): element j,
+// of digit d, goes to base[d] + j - start[d].
+func (g *sortGen) writeTile(sk, sv, start, base int, n ir.Reg) {
+	j := g.vars([]ir.Reg{g.Conv(g.ix, g.index(ir.OpThreadId))})[0]
+	g.While(func() ir.Reg { return g.test(ir.OpLt, j, n) }, func() {
+		key := g.load(ir.SpaceShared, sk, g.kt, j)
+		d := g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
+		at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, base, g.ix, d), g.bin(ir.OpSub, j, g.load(ir.SpaceShared, start, g.ix, d)))
+		g.store(ir.SpaceParam, g.kout, key, at)
+		if g.arg {
+			g.store(ir.SpaceParam, g.vout, g.load(ir.SpaceShared, sv, ir.I64, j), at)
+		}
+		g.advance(j, g.Const(g.ix, int64(blockThreads)))
 	})
 }
 
