@@ -53,16 +53,25 @@ func TestSortMatchesGo(t *testing.T) {
 				t.Skip("the kernels sort 2^20 keys of 8 dtypes in about a minute on the cpu")
 			}
 			defer stdlib.SetSortOnHost(!kernels)()
-			sortEveryDtype(t)
+			sortEveryDtype(t, "cpu")
 		})
 	}
 }
 
-func sortEveryDtype(t *testing.T) {
+// TestSortMatchesGoCUDA is TestSortMatchesGo's check of the kernels on
+// cuda:0.
+func TestSortMatchesGoCUDA(t *testing.T) {
+	if mem.CUDADeviceCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	sortEveryDtype(t, "cuda:0")
+}
+
+func sortEveryDtype(t *testing.T, dev string) {
 	const n = 1 << 20
 	for _, c := range sortCases {
 		t.Run(c.dtype, func(t *testing.T) {
-			in := newInterp(t, "cpu", nil)
+			in := newInterp(t, dev, nil)
 			src := fmt.Sprintf("let n = %d\nlet x = %s\n", n, c.make)
 			if c.dtype == "f32" || c.dtype == "f64" {
 				src += floatSpecials
