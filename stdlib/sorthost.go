@@ -34,15 +34,41 @@ func hostRadix(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
 		return err
 	}
 	defer runtime.KeepAlive(x) // src is x's memory
+	size := x.DType().Size()
+	words := k * size // the second key buffer (the output row is the first)
+	if arg {
+		words = 2 * k * (size + 8) // keys and indices, twice
+	}
+	// The buffers are an array of the thread, so MemoryLimit counts them.
+	scratch, err := newLike(th, x, ir.U8, []int{(words + 7) &^ 7})
+	if err != nil {
+		return err
+	}
+	defer scratch.Free()
+	buf, err := scratch.ReadHost()
+	if err != nil {
+		return err
+	}
+	defer runtime.KeepAlive(scratch) // buf is scratch's memory
 	return out.WriteHost(func(dst []byte) error {
-		switch x.DType().Size() {
+		switch size {
 		case 1:
-			return sortRows[uint8](th, x.DType(), src, dst, k, arg)
+			return sortRows[uint8](th, x.DType(), src, dst, buf, k, arg)
 		case 4:
-			return sortRows[uint32](th, x.DType(), src, dst, k, arg)
+			return sortRows[uint32](th, x.DType(), src, dst, buf, k, arg)
 		}
-		return sortRows[uint64](th, x.DType(), src, dst, k, arg)
+		return sortRows[uint64](th, x.DType(), src, dst, buf, k, arg)
 	})
+}
+
+// carve takes n elements of T from the front of *b (8-byte aligned
+// parts: indices first, then keys).
+func carve[T any](b *[]byte, n int) []T {
+	var z T
+	nb := n * int(unsafe.Sizeof(z))
+	part := elems[T]((*b)[:nb:nb])
+	*b = (*b)[nb:]
+	return part[:n:n]
 }
 
 // radixKey is a key of one of the element sizes.
@@ -58,13 +84,15 @@ func elems[T any](b []byte) []T {
 }
 
 // sortRows sorts each row of k elements of src (of dtype t, K's size)
-// into dst.
-func sortRows[K radixKey](th *interp.Thread, t ir.Type, src, dst []byte, k int, arg bool) error {
+// into dst, with its buffers in buf.
+func sortRows[K radixKey](th *interp.Thread, t ir.Type, src, dst, buf []byte, k int, arg bool) error {
 	in := elems[K](src)
-	r := &rowSorter[K]{t: t, arg: arg, kb: make([]K, k), bits: 8 * t.Size()}
+	r := &rowSorter[K]{t: t, arg: arg, bits: 8 * t.Size()}
 	if arg {
-		r.keys, r.vals, r.vb = make([]K, k), make([]int64, k), make([]int64, k)
+		r.vals, r.vb = carve[int64](&buf, k), carve[int64](&buf, k)
+		r.keys = carve[K](&buf, k)
 	}
+	r.kb = carve[K](&buf, k)
 	for lo := 0; lo < len(in); lo += k {
 		if th.Canceled() {
 			return interp.ErrInterrupted
