@@ -30,8 +30,9 @@ import (
 //     digit is 16 elements long on average for uniform keys, where the
 //     rounds alone would give runs of 1 or 2).
 //
-// No atomics: every position is fixed by the input, so the result is the
-// same on every run and device, and the cpu runs the same kernels.
+// Every position is fixed by the input (hist's shared atomics add integer
+// counts, the same in any order), so the result is the same on every run
+// and device, and the cpu runs the same kernels.
 
 // SortTile is the most elements of a row one block sorts in a pass for
 // keys of dtype t (with arg, indices too): the tile and its indices stay
@@ -367,24 +368,23 @@ func (g *sortGen) zeroSlots(arr int, t ir.Type) {
 	}
 }
 
-// hist counts the tile's digits: each round a warp's leaders add their
-// peers' count to the warp's slot of the digit, then thread d adds up
-// digit d over the warps.
+// hist counts the tile's digits: each thread adds 1 to its warp's slot of
+// each of its elements' digits (a shared atomic: integer counts come out
+// the same in any order), then thread d adds up digit d over the warps.
 func (g *sortGen) hist() {
 	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
 	g.zeroSlots(cnt, ir.I32)
 	g.sync()
 	entry0, lo, hi := g.tileOf()
 	w := g.index(ir.OpWarpId)
-	g.rounds(lo, hi, func(i, valid ir.Reg) {
-		_, d := g.digitOf(i, valid)
-		_, count, leader := g.match(d, valid)
-		g.If(leader, func() {
-			s := g.slot(w, d)
-			g.store(ir.SpaceShared, cnt, g.bin(ir.OpAdd, g.load(ir.SpaceShared, cnt, ir.I32, s), count), s)
-		})
-		g.sync()
+	i := g.vars([]ir.Reg{g.bin(ir.OpAdd, lo, g.Conv(g.ix, g.index(ir.OpThreadId)))})[0]
+	g.While(func() ir.Reg { return g.test(ir.OpLt, i, hi) }, func() {
+		key := g.load(ir.SpaceParam, g.kin, g.kt, i)
+		d := g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
+		g.Emit(&ir.Inst{Op: ir.OpAtomicAdd, Dst: ir.NoReg, Param: cnt, Space: ir.SpaceShared, Args: []ir.Reg{g.slot(w, d), g.i32(1)}})
+		g.advance(i, g.Const(g.ix, int64(blockThreads)))
 	})
+	g.sync()
 	d := g.index(ir.OpThreadId)
 	total := g.Const(ir.I32, int64(0))
 	for w := range sortWarps {
