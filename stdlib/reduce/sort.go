@@ -36,9 +36,9 @@ import (
 
 // SortTile is the most elements of a row one block sorts in a pass for
 // keys of dtype t (with arg, indices too): the tile and its indices stay
-// in shared memory within 48 KiB (what a CUDA block gets without an
-// opt-in) with the
-// scatter's other arrays (about 23 KiB of them for 64-bit indices).
+// in shared memory, with the scatter's other arrays (about 23 KiB of
+// them for 64-bit indices), within the 48 KiB a CUDA block gets without
+// an opt-in.
 func SortTile(t ir.Type, arg bool) int {
 	bytes := SortKey(t).Size()
 	if arg {
