@@ -10,7 +10,7 @@ var libraryDocs = []Doc{
 	{"flip", topicArrays, "flip(a, axis=)", "a view of a with the elements along axis (an int or a list; every axis without it) in reverse order", false},
 	{"roll", topicArrays, "roll(a, shift, axis=)", "a new array of a's elements shifted by shift along axis, wrapping around (of the flattened array without axis)", false},
 	{"tile", topicArrays, "tile(a, reps)", "a new array of a repeated reps times along each axis (an int or a list), as NumPy's", false},
-	{"repeat", topicArrays, "repeat(a, repeats, axis=)", "a new array with each element repeated repeats times along axis (of the flattened array without it)", false},
+	{"repeat", topicArrays, "repeat(a, repeats, axis=)", "a new array with each element repeated repeats times along axis (of the flattened array without it), or element i repeats[i] times for a list", false},
 	{"diff", topicArrays, "diff(a, n=1, axis=-1)", "the n-th difference a[1:] - a[:-1] along axis (for bools !=), a new array", false},
 	{"outer", topicArrays, "outer(a, b)", "the matrix array of a[i] * b[j] of the flattened arrays; of two float vectors of one type, the matrix value m[i, j] = a[i] * b[j]", false},
 

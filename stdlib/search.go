@@ -550,13 +550,19 @@ func hostFloats(th *interp.Thread, a *mem.Array) ([]float64, error) {
 
 // floatArray is a new f64 array of xs on dev.
 func floatArray(th *interp.Thread, dev mem.Device, xs []float64) (*mem.Array, error) {
-	a, err := th.NewArrayUninit(ir.F64, []int{len(xs)}, interp.String(dev.String()), nil)
+	return hostArray(th, dev, ir.F64, len(xs), func(i int) uint64 { return math.Float64bits(xs[i]) })
+}
+
+// hostArray is a new 1-D array of n elements of t on dev, element i's
+// bits bits(i), written from the host.
+func hostArray(th *interp.Thread, dev mem.Device, t ir.Type, n int, bits func(i int) uint64) (*mem.Array, error) {
+	a, err := th.NewArrayUninit(t, []int{n}, interp.String(dev.String()), nil)
 	if err != nil {
 		return nil, err
 	}
 	return a, a.WriteHost(func(b []byte) error {
-		for i, x := range xs {
-			mem.StoreBits(b, ir.F64, i, math.Float64bits(x))
+		for i := range n {
+			mem.StoreBits(b, t, i, bits(i))
 		}
 		return nil
 	})

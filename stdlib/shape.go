@@ -9,6 +9,7 @@ import (
 	"github.com/gscript-lang/gscript/lang/token"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib/fuse"
+	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
 
 // shapeFuncs are NumPy's joining, splitting and rearranging functions.
@@ -535,7 +536,8 @@ func copyBox(th *interp.Thread, out, src *mem.Array, at, size []int) error {
 }
 
 // repeat(a, repeats, axis=) repeats each element repeats times along axis
-// (of the flattened array without it): a seen as [outer, d, inner]
+// (of the flattened array without it), or with a list, element i
+// repeats[i] times (repeatEach). An int count: a seen as [outer, d, inner]
 // (contiguous: a strided a is copied first), broadcast to
 // [outer, d, repeats, inner] and copied, which stays within mem.MaxDims.
 func repeat(th *interp.Thread, args *interp.Args) (interp.Value, error) {
@@ -546,12 +548,14 @@ func repeat(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := interp.ToInt(args.Positional[1])
+	counts, err := intsOf("repeats", args.Positional[1])
 	if err != nil {
-		return nil, fmt.Errorf("%s: repeats must be an int, not %s (a count per element is not supported yet)", args.Fn, args.Positional[1].Type())
+		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
-	if r < 0 {
-		return nil, fmt.Errorf("%s: negative dimensions are not allowed (repeats %d)", args.Fn, r)
+	for _, c := range counts {
+		if c < 0 {
+			return nil, fmt.Errorf("%s: negative dimensions are not allowed (repeats %d)", args.Fn, c)
+		}
 	}
 	axis := 0
 	if v := args.Get(2, "axis"); noAxis(v) {
@@ -561,6 +565,13 @@ func repeat(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	} else if axis, err = axisOf(args, 2, 0, a.NDim()); err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
+	if _, each := args.Positional[1].(*interp.List); each {
+		if len(counts) != a.Shape()[axis] {
+			return nil, fmt.Errorf("%s: operands could not be broadcast together: %d repeats for an axis of %d", args.Fn, len(counts), a.Shape()[axis])
+		}
+		return repeatEach(th, a, axis, counts)
+	}
+	r := counts[0]
 	shape := slices.Clone(a.Shape())
 	shape[axis] *= r
 	out, err := newLike(th, a, a.DType(), shape)
@@ -585,6 +596,47 @@ func repeat(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, err
 	}
 	return &interp.Array{A: out}, th.CopyArray(dst, b)
+}
+
+// repeatEach is repeat with counts[i] copies of row i along axis: the
+// rows' sources are made on the host (total of them) and one gather
+// kernel writes the output.
+func repeatEach(th *interp.Thread, a *mem.Array, axis int, counts []int) (interp.Value, error) {
+	var src []int
+	for i, c := range counts {
+		for range c {
+			src = append(src, i)
+		}
+	}
+	shape := slices.Clone(a.Shape())
+	shape[axis] = len(src)
+	out, err := newLike(th, a, a.DType(), shape)
+	if err != nil || out.Size() == 0 {
+		return &interp.Array{A: out}, err
+	}
+	if a, err = contiguous(th, a); err != nil {
+		return nil, err
+	}
+	idx, err := hostArray(th, a.Device(), ir.I64, len(src), func(i int) uint64 { return uint64(src[i]) })
+	if err != nil {
+		return nil, err
+	}
+	defer idx.Free()
+	n := out.Size()
+	k, err := reduce.RepeatKernel(a.DType(), reduce.Wide(max(n, a.Size())))
+	if err != nil {
+		return nil, err
+	}
+	x, err := a.Reshape([]int{a.Size()})
+	if err != nil {
+		return nil, err
+	}
+	o, err := out.Reshape([]int{n})
+	if err != nil {
+		return nil, err
+	}
+	ka := interp.ArgsFor(k).Arrays(x, idx, o).Ints(n, a.Shape()[axis], len(src), prod(a.Shape()[axis+1:]))
+	return &interp.Array{A: out}, launch1D(th, a.Device(), n, ka)
 }
 
 func prod(xs []int) int {

@@ -177,3 +177,23 @@ func HistogramKernel(t ir.Type, wide bool) (*ir.Kernel, error) {
 		})
 	})
 }
+
+// RepeatKernel is repeat with a count per element: out (1-D, the C-order
+// elements of [outer, total, inner]) takes row src[j] of x (contiguous,
+// [outer, d, inner]) at row j. Parameters: x, src (i64), out, n (out's
+// size), d, total, inner.
+func RepeatKernel(t ir.Type, wide bool) (*ir.Kernel, error) {
+	return elemKernel("repeat", t, false, wide, func(sg *sig, ix ir.Type) int {
+		sg.add(ir.Param{Name: "x", Elem: t, NDim: 1}, ir.Param{Name: "src", Elem: ir.I64, NDim: 1},
+			ir.Param{Name: "out", Elem: t, NDim: 1})
+		return sg.add(ir.Param{Name: "n", Elem: ix}, ir.Param{Name: "d", Elem: ix},
+			ir.Param{Name: "total", Elem: ix}, ir.Param{Name: "inner", Elem: ix})
+	}, func(b *fb, n int, q ir.Reg) {
+		d, total, inner := b.Param(n+1), b.Param(n+2), b.Param(n+3)
+		in, r := b.bin(ir.OpRem, q, inner), b.bin(ir.OpDiv, q, inner)
+		j, o := b.bin(ir.OpRem, r, total), b.bin(ir.OpDiv, r, total)
+		row := b.Conv(b.ix, b.load(ir.SpaceParam, 1, ir.I64, j))
+		at := b.bin(ir.OpAdd, b.bin(ir.OpMul, b.bin(ir.OpAdd, b.bin(ir.OpMul, o, d), row), inner), in)
+		b.store(ir.SpaceParam, 2, b.load(ir.SpaceParam, 0, t, at), q)
+	})
+}

@@ -31,6 +31,7 @@ func sortKernels(t ir.Type, wide bool) ([]*ir.Kernel, error) {
 		func() (*ir.Kernel, error) { return UniqueFlagsKernel(t, wide) },
 		func() (*ir.Kernel, error) { return CompactKernel(t, wide) },
 		func() (*ir.Kernel, error) { return HistogramKernel(t, wide) },
+		func() (*ir.Kernel, error) { return RepeatKernel(t, wide) },
 	} {
 		if err := add(build()); err != nil {
 			return nil, err

@@ -39,6 +39,8 @@ print(tile(a, [2, 1, 1]).shape, tile(a, 0).shape, tile(a.T, [1, 2]))  //> [2, 2,
 let a = array([[1, 2], [3, 4]], dtype=i32)
 print(repeat(a, 2), repeat(a, 2, axis=0), repeat(a, 3, axis=-1))  //> [1, 1, 2, 2, 3, 3, 4, 4] [[1, 2], [1, 2], [3, 4], [3, 4]] [[1, 1, 1, 2, 2, 2], [3, 3, 3, 4, 4, 4]]
 print(repeat(a.T, 2), repeat(a, 0, axis=1).shape, repeat(a, 1).dtype)  //> [1, 1, 3, 3, 2, 2, 4, 4] [2, 0] i32
+print(repeat(a, [1, 2], axis=0), repeat(a, [3, 0], axis=-1), repeat(arange(3), [0, 1, 2]), repeat(a.T, [2, 1], axis=1))  //> [[1, 2], [3, 4], [3, 4]] [[1, 1, 1], [3, 3, 3]] [1, 2, 2] [[1, 1, 3], [2, 2, 4]]
+print(repeat(a, [0, 0], axis=0).shape, repeat(array([1.5, 2.5]), [2, 1]), repeat(arange(4), [1, 1, 1, 1]).is_view)  //> [0, 2] [1.5, 1.5, 2.5] false
 ---
 // diff: a[1:] - a[:-1] n times; bools by !=
 let a = array([[1, 2], [3, 4]], dtype=i32)
@@ -69,5 +71,7 @@ print(roll(zeros(3), [1, 2], axis=[0]))   ### "roll: shift and axis must have on
 print(tile(zeros(3), -1))   ### "tile: negative repetition -1"
 ---
 print(repeat(zeros(3), -1))   ### "repeat: negative dimensions are not allowed \(repeats -1\)"
+---
+print(repeat(arange(3), [1, 2]))   ### "repeat: operands could not be broadcast together: 2 repeats for an axis of 3"
 ---
 print(diff(zeros(3), n=-1))   ### "diff: order must be non-negative but got -1"
