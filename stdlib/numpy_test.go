@@ -30,6 +30,7 @@ var numpyCases = []struct{ gs, np string }{
 	{"roll(m, -1)", "np.roll(m, -1)"},
 	{"tile(i[:3], [2, 2])", "np.tile(i[:3], [2, 2])"},
 	{"repeat(m, 2, axis=0)", "np.repeat(m, 2, axis=0)"},
+	{"repeat(m, [0, 2, 1, 3], axis=1)", "np.repeat(m, [0, 2, 1, 3], axis=1)"},
 	{"diff(i, n=2)", "np.diff(i, n=2)"},
 	{"outer(i[:3], y[:2])", "np.outer(i[:3], y[:2])"},
 	{"i ** 3", "i ** 3"},
