@@ -174,6 +174,9 @@ func searchsorted(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, err
 	}
 	out, err := search(th, a, v, right)
+	if scalar {
+		defer v.Free() // the number's array
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", args.Fn, err)
 	}
@@ -235,10 +238,12 @@ func search(th *interp.Thread, a, v *mem.Array, right bool) (*mem.Array, error) 
 	if err != nil {
 		return nil, err
 	}
+	defer freeCopy(a, ac)
 	vc, err := asContiguous(th, v, t)
 	if err != nil {
 		return nil, err
 	}
+	defer freeCopy(v, vc)
 	vf, err := vc.Reshape([]int{v.Size()})
 	if err != nil {
 		return nil, err

@@ -74,13 +74,15 @@ func flatOrAxis(th *interp.Thread, args *interp.Args, i int, a **mem.Array) (int
 func sortAxis(th *interp.Thread, a *mem.Array, axis int, arg bool) (*mem.Array, error) {
 	last := a.NDim() - 1
 	perm := append(slices.Delete(allAxes(a.NDim()), axis, axis+1), axis)
-	v, err := a.Permute(perm)
+	p, err := a.Permute(perm)
 	if err != nil {
 		return nil, err
 	}
-	if v, err = contiguous(th, v); err != nil {
+	v, err := contiguous(th, p)
+	if err != nil {
 		return nil, err
 	}
+	defer freeCopy(p, v)
 	res, err := radixSort(th, v, a.Shape()[axis], arg)
 	if err != nil || axis == last {
 		return res, err
@@ -97,6 +99,14 @@ func sortAxis(th *interp.Thread, a *mem.Array, axis int, arg bool) (*mem.Array, 
 		return nil, err
 	}
 	return out, res.Free()
+}
+
+// freeCopy frees c when it is a copy of a (contiguous, asContiguous),
+// not a itself.
+func freeCopy(a, c *mem.Array) {
+	if c != a {
+		c.Free() // this call's temporary: it cannot be freed already
+	}
 }
 
 // sortBufs are a radix sort's ping-pong buffers: pass p reads bufs[p%2]
