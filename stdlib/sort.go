@@ -109,40 +109,6 @@ func freeCopy(a, c *mem.Array) {
 	}
 }
 
-// sortBufs are a radix sort's ping-pong buffers: pass p reads bufs[p%2]
-// and writes bufs[1-p%2]. temps are the ones to free after.
-type sortBufs struct {
-	bufs  [2]*mem.Array
-	temps []*mem.Array
-}
-
-// pingPong gives buffers of dtype t and n elements on x's device such that
-// the last of passes passes writes final when it is not nil (the result
-// array, or a bit view of it), so that only one temporary is needed.
-func pingPong(th *interp.Thread, x *mem.Array, t ir.Type, n, passes int, final *mem.Array) (sortBufs, error) {
-	var s sortBufs
-	end := passes % 2
-	for i := range s.bufs {
-		if i == end && final != nil {
-			s.bufs[i] = final
-			continue
-		}
-		b, err := newLike(th, x, t, []int{n})
-		if err != nil {
-			s.free()
-			return sortBufs{}, err
-		}
-		s.bufs[i], s.temps = b, append(s.temps, b)
-	}
-	return s, nil
-}
-
-func (s sortBufs) free() {
-	for _, b := range s.temps {
-		b.Free() // a temporary of this call only: it cannot be freed already
-	}
-}
-
 // radixSort sorts the contiguous array x as rows of k elements (its last
 // axis) with stdlib/reduce's radix kernels (or their Go form for cpu
 // arrays, hostRadix) into a new array of x's shape: x's dtype, or with
@@ -184,44 +150,19 @@ func planRadix(t ir.Type, arg bool, n, k int) radixPlan {
 	return p
 }
 
-// runRadix sorts x (contiguous, n > 0) into out: the keys kernel, then
-// per digit pass hist, the scan of the counts and scatter, then (for a
-// sort) the keys back into elements.
+// runRadix sorts x (contiguous, n > 0) into out: per digit pass hist,
+// the scan of the counts and scatter. The first pass reads x's elements
+// and the last writes out's (the keys and indices are made and undone
+// inside them), so only the passes between use the key buffers
+// (radixBufs).
 func runRadix(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
 	t := x.DType()
 	p := planRadix(t, arg, x.Size(), k)
-	kt, passes := reduce.SortKey(t), reduce.SortPasses(t)
-	x1, err := x.Reshape([]int{p.n})
+	b, err := newRadixBufs(th, x, out, p, arg)
 	if err != nil {
 		return err
 	}
-	o1, err := out.Reshape([]int{p.n})
-	if err != nil {
-		return err
-	}
-	var keyFinal, valFinal *mem.Array
-	if arg {
-		valFinal = o1
-	} else if t != ir.Bool {
-		if keyFinal, err = o1.Bitcast(kt); err != nil {
-			return err
-		}
-	}
-	keys, err := pingPong(th, x, kt, p.n, passes, keyFinal)
-	if err != nil {
-		return err
-	}
-	defer keys.free()
-	var vals sortBufs
-	if arg {
-		if vals, err = pingPong(th, x, ir.I64, p.n, passes, valFinal); err != nil {
-			return err
-		}
-		defer vals.free()
-	}
-	if err := launchKeys(th, x1, keys.bufs[0], vals.bufs[0], p, arg); err != nil {
-		return err
-	}
+	defer b.free()
 	// The passes' digit counts and their scan, reused by every pass.
 	counts, err := newLike(th, x, ir.I32, []int{p.counts})
 	if err != nil {
@@ -233,18 +174,107 @@ func runRadix(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
 		return err
 	}
 	defer offs.Free()
-	for pass := range passes {
-		if err := radixPass(th, t, keys, vals, counts, offs, p, pass, arg); err != nil {
+	for pass := range b.passes {
+		if err := radixPass(th, t, b, counts, offs, p, pass, arg); err != nil {
 			return err
 		}
 	}
-	if arg {
-		return nil
-	}
-	return launchValues(th, keys.bufs[passes%2], o1, p)
+	return nil
 }
 
-// rawView is x as the keys kernels read it: floats as their bits.
+// radixBufs are what the passes of a radix sort read and write: pass j
+// reads in(j) and writes out(j). The first pass reads raw (x's elements,
+// as SortRaw), the last writes final (out's elements; for argsort out's
+// indices, its keys being dropped); the passes between alternate between
+// keys[0] and keys[1] (and vals), where out's memory serves as the
+// buffer 0, which the last pass does not read.
+type radixBufs struct {
+	raw, final *mem.Array
+	keys, vals [2]*mem.Array
+	temps      []*mem.Array
+	arg        bool
+	passes     int
+}
+
+func newRadixBufs(th *interp.Thread, x, out *mem.Array, p radixPlan, arg bool) (*radixBufs, error) {
+	t := x.DType()
+	b := &radixBufs{arg: arg, passes: reduce.SortPasses(t)}
+	x1, err := x.Reshape([]int{p.n})
+	if err != nil {
+		return nil, err
+	}
+	o1, err := out.Reshape([]int{p.n})
+	if err != nil {
+		return nil, err
+	}
+	if b.raw, err = rawView(x1); err != nil {
+		return nil, err
+	}
+	if b.final = o1; !arg {
+		if b.final, err = rawView(o1); err != nil {
+			return nil, err
+		}
+	}
+	if b.passes == 1 {
+		return b, nil
+	}
+	// passes is even: the last pass reads buffer 1, so out may be 0.
+	kt := reduce.SortKey(t)
+	if arg {
+		b.vals[0] = o1
+		if b.vals[1], err = b.temp(th, x, ir.I64, p.n); err == nil {
+			b.keys[0], err = b.temp(th, x, kt, p.n)
+		}
+	} else {
+		b.keys[0], err = o1.Bitcast(kt)
+	}
+	if err == nil {
+		b.keys[1], err = b.temp(th, x, kt, p.n)
+	}
+	if err != nil {
+		b.free()
+		return nil, err
+	}
+	return b, nil
+}
+
+func (b *radixBufs) temp(th *interp.Thread, x *mem.Array, t ir.Type, n int) (*mem.Array, error) {
+	a, err := newLike(th, x, t, []int{n})
+	if err == nil {
+		b.temps = append(b.temps, a)
+	}
+	return a, err
+}
+
+func (b *radixBufs) free() {
+	for _, a := range b.temps {
+		a.Free() // a temporary of this sort only: it cannot be freed already
+	}
+}
+
+// in is what pass j reads: keys (or elements) and indices (nil for the
+// first pass, which makes them, and for a sort).
+func (b *radixBufs) in(j int) (keys, vals *mem.Array) {
+	if j == 0 {
+		return b.raw, nil
+	}
+	return b.keys[j%2], b.vals[j%2]
+}
+
+// out is what pass j writes: keys (or elements; nil in argsort's last
+// pass) and indices (nil for a sort).
+func (b *radixBufs) out(j int) (keys, vals *mem.Array) {
+	if j == b.passes-1 {
+		if b.arg {
+			return nil, b.final
+		}
+		return b.final, nil
+	}
+	return b.keys[(j+1)%2], b.vals[(j+1)%2]
+}
+
+// rawView is x as the first and last passes read and write it: floats
+// as their bits.
 func rawView(x *mem.Array) (*mem.Array, error) {
 	if x.DType().IsFloat() {
 		return x.Bitcast(reduce.SortRaw(x.DType()))
@@ -252,58 +282,33 @@ func rawView(x *mem.Array) (*mem.Array, error) {
 	return x, nil
 }
 
-func launchKeys(th *interp.Thread, x, keys, vals *mem.Array, p radixPlan, arg bool) error {
-	kern, err := reduce.SortKeysKernel(reduce.SortSpec{In: x.DType(), Arg: arg}, p.wide)
+// radixPass sorts by the digit of pass: count, scan, scatter.
+func radixPass(th *interp.Thread, t ir.Type, b *radixBufs, counts, offs *mem.Array, p radixPlan, pass int, arg bool) error {
+	kin, vin := b.in(pass)
+	kout, vout := b.out(pass)
+	sp := reduce.SortPass{First: pass == 0, Last: pass == b.passes-1}
+	s := reduce.SortSpec{In: t, Arg: arg}
+	dev, grid, shift := kin.Device(), []int{p.blocks}, 8*pass
+	hist, err := reduce.SortHistKernel(s, sp, p.wide)
 	if err != nil {
 		return err
 	}
-	raw, err := rawView(x)
-	if err != nil {
-		return err
-	}
-	ka := interp.ArgsFor(kern).Array(raw).Array(keys)
-	if arg {
-		ka.Array(vals)
-	}
-	return th.LaunchLibrary(x.Device(), []int{reduce.ElementwiseBlocks(p.n)}, ka.Ints(p.n, p.k))
-}
-
-func launchValues(th *interp.Thread, keys, out *mem.Array, p radixPlan) error {
-	kern, err := reduce.SortValuesKernel(out.DType(), p.wide)
-	if err != nil {
-		return err
-	}
-	raw, err := rawView(out)
-	if err != nil {
-		return err
-	}
-	ka := interp.ArgsFor(kern).Array(keys).Array(raw).Ints(p.n)
-	return th.LaunchLibrary(out.Device(), []int{reduce.ElementwiseBlocks(p.n)}, ka)
-}
-
-// radixPass sorts by the digit of pass: count into counts, scan into
-// offs, scatter.
-func radixPass(th *interp.Thread, t ir.Type, keys, vals sortBufs, counts, offs *mem.Array, p radixPlan, pass int, arg bool) error {
-	src, dst := keys.bufs[pass%2], keys.bufs[1-pass%2]
-	dev, grid, shift := src.Device(), []int{p.blocks}, 8*pass
-	hist, err := reduce.SortHistKernel(t, p.wide)
-	if err != nil {
-		return err
-	}
-	ha := interp.ArgsFor(hist).Array(src).Array(counts).Ints(p.k, p.tiles, p.tile, shift)
+	ha := interp.ArgsFor(hist).Array(kin).Array(counts).Ints(p.k, p.tiles, p.tile, shift)
 	if err := th.LaunchLibrary(dev, grid, ha); err != nil {
 		return err
 	}
 	if _, err := scanInto(th, reduce.ScanSpec{Kind: reduce.CumSum, In: ir.I32}, counts, 0, true, offs); err != nil {
 		return err
 	}
-	scatter, err := reduce.SortScatterKernel(t, arg, p.wide)
+	scatter, err := reduce.SortScatterKernel(s, sp, p.wide)
 	if err != nil {
 		return err
 	}
-	sa := interp.ArgsFor(scatter).Array(src).Array(dst)
-	if arg {
-		sa.Array(vals.bufs[pass%2]).Array(vals.bufs[1-pass%2])
+	sa := interp.ArgsFor(scatter).Array(kin)
+	for _, a := range []*mem.Array{kout, vin, vout} {
+		if a != nil {
+			sa.Array(a)
+		}
 	}
 	sa.Array(counts).Array(offs).Ints(p.k, p.tiles, p.tile, shift)
 	return th.LaunchLibrary(dev, grid, sa)

@@ -30,6 +30,11 @@ import (
 //     digit is 16 elements long on average for uniform keys, where the
 //     rounds alone would give runs of 1 or 2).
 //
+// The first pass reads the elements and makes their keys (toKey) and,
+// for argsort, their indices; the last writes the elements back
+// (fromKey), or for argsort only the indices: no pass of the whole array
+// is spent on making or undoing keys (SortPass).
+//
 // Every position is fixed by the input (hist's shared atomics add integer
 // counts, the same in any order), so the result is the same on every run
 // and device, and the cpu runs the same kernels.
@@ -79,9 +84,9 @@ func SortKey(t ir.Type) ir.Type {
 	return ir.U64
 }
 
-// SortRaw is the dtype the keys kernel reads an array of t as: floats as
-// the unsigned ints of their bits (the caller passes a bit view,
-// mem.Array.Bitcast), others as they are.
+// SortRaw is the dtype the first pass reads an array of t as (and the
+// last writes it as): floats as the unsigned ints of their bits (the
+// caller passes a bit view, mem.Array.Bitcast), others as they are.
 func SortRaw(t ir.Type) ir.Type {
 	if t.IsFloat() {
 		return SortKey(t)
@@ -109,56 +114,6 @@ func sortName(what string, t ir.Type, arg, wide bool) string {
 		name += "_wide"
 	}
 	return name
-}
-
-// SortKeysKernel writes the radix key of each element of x (1-D, of
-// SortRaw(s.In)) into keys (1-D, SortKey), and with s.Arg its index in
-// its row (i % k) into vals (1-D i64). Parameters: x, keys[, vals], n, k.
-func SortKeysKernel(s SortSpec, wide bool) (*ir.Kernel, error) {
-	return cached(key{what: "sort_keys", sort: s, wide: wide}, func() (*ir.Kernel, error) {
-		if err := s.Check(); err != nil {
-			return nil, err
-		}
-		ix, kt := indexType(wide), SortKey(s.In)
-		var sg sig
-		x := sg.add(ir.Param{Name: "x", Elem: SortRaw(s.In), NDim: 1})
-		keys := sg.add(ir.Param{Name: "keys", Elem: kt, NDim: 1})
-		vals := -1
-		if s.Arg {
-			vals = sg.add(ir.Param{Name: "vals", Elem: ir.I64, NDim: 1})
-		}
-		n := sg.add(ir.Param{Name: "n", Elem: ix}, ir.Param{Name: "k", Elem: ix})
-		b := newFunc(sortName("keys", s.In, s.Arg, wide), sg.ps, ix)
-		b.gridStride(b.Param(n), func(i ir.Reg) {
-			b.store(ir.SpaceParam, keys, toKey(b, s, b.load(ir.SpaceParam, x, SortRaw(s.In), i)), i)
-			if s.Arg {
-				b.store(ir.SpaceParam, vals, b.Conv(ir.I64, b.bin(ir.OpRem, i, b.Param(n+1))), i)
-			}
-		})
-		return b.k, ir.Verify(b.k)
-	})
-}
-
-// SortValuesKernel turns the keys (1-D) back into elements of
-// SortRaw(t) in out (1-D; it may be the keys' own memory). Parameters:
-// keys, out, n.
-func SortValuesKernel(t ir.Type, wide bool) (*ir.Kernel, error) {
-	s := SortSpec{In: t}
-	return cached(key{what: "sort_values", sort: s, wide: wide}, func() (*ir.Kernel, error) {
-		if err := s.Check(); err != nil {
-			return nil, err
-		}
-		ix, kt := indexType(wide), SortKey(t)
-		var sg sig
-		keys := sg.add(ir.Param{Name: "keys", Elem: kt, NDim: 1})
-		out := sg.add(ir.Param{Name: "out", Elem: SortRaw(t), NDim: 1})
-		n := sg.add(ir.Param{Name: "n", Elem: ix})
-		b := newFunc(sortName("values", t, false, wide), sg.ps, ix)
-		b.gridStride(b.Param(n), func(i ir.Reg) {
-			b.store(ir.SpaceParam, out, fromKey(b, t, b.load(ir.SpaceParam, keys, kt, i)), i)
-		})
-		return b.k, ir.Verify(b.k)
-	})
 }
 
 // gridStride runs body for i = the thread's global index, then every
@@ -217,27 +172,49 @@ func fromKey(b *fb, t ir.Type, key ir.Reg) ir.Reg {
 	return b.sel(pos, b.bin(ir.OpXor, key, sign), b.bin(ir.OpBitNot, key))
 }
 
+// SortPass says where a pass of the radix sort stands: the first reads
+// the elements (of SortRaw) and makes their keys (and, for argsort, the
+// indices i within the rows), the last writes the elements back from the
+// keys (for argsort only the indices), others move keys (and indices).
+type SortPass struct{ First, Last bool }
+
+func (p SortPass) suffix() string {
+	s := ""
+	if p.First {
+		s += "_first"
+	}
+	if p.Last {
+		s += "_last"
+	}
+	return s
+}
+
 // SortHistKernel counts the digits at shift of each tile's keys.
-// Parameters: keys (1-D), counts (1-D i32, [row][digit][tile]), k (the
-// row length), tiles (a row's), tile (elements a tile), shift (i32). Its
-// grid is rows*tiles blocks.
-func SortHistKernel(t ir.Type, wide bool) (*ir.Kernel, error) {
-	s := SortSpec{In: t}
-	return cached(key{what: "sort_hist", sort: s, wide: wide}, func() (*ir.Kernel, error) {
-		g := newSortGen("hist", s, wide, false)
+// Parameters: kin (1-D: keys, or in the first pass the elements),
+// counts (1-D i32, [row][digit][tile]), k (the row length), tiles (a
+// row's), tile (elements a tile), shift (i32). Its grid is rows*tiles
+// blocks.
+func SortHistKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
+	p.Last = false // hist writes no keys
+	if !p.First {
+		s.Arg = false // the keys are made: -0.0 was settled in the first pass
+	}
+	return cached(key{what: "sort_hist" + p.suffix(), sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		g := newSortGen("hist", s, p, wide, false)
 		g.hist()
 		return g.k, ir.Verify(g.k)
 	})
 }
 
-// SortScatterKernel moves each tile's keys (and with arg their values)
-// to their places for the digit at shift. Parameters: kin, kout[, vin,
-// vout (i64)], counts (i32, as SortHistKernel left them), offs (i64, the
-// inclusive scan of counts), k, tiles, tile, shift (i32).
-func SortScatterKernel(t ir.Type, arg, wide bool) (*ir.Kernel, error) {
-	s := SortSpec{In: t, Arg: arg}
-	return cached(key{what: "sort_scatter", sort: s, wide: wide}, func() (*ir.Kernel, error) {
-		g := newSortGen("scatter", s, wide, true)
+// SortScatterKernel moves each tile's keys (and with s.Arg their
+// indices) to their places for the digit at shift. Parameters: kin,
+// [kout: keys, or in the last pass the elements; none in argsort's last
+// pass], [vin (not in the first pass), vout (i64): with s.Arg], counts
+// (i32, as SortHistKernel left them), offs (i64, the inclusive scan of
+// counts), k, tiles, tile, shift (i32).
+func SortScatterKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "sort_scatter" + p.suffix(), sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		g := newSortGen("scatter", s, p, wide, true)
 		g.scatter()
 		return g.k, ir.Verify(g.k)
 	})
@@ -246,6 +223,8 @@ func SortScatterKernel(t ir.Type, arg, wide bool) (*ir.Kernel, error) {
 // sortGen builds the hist and scatter kernels.
 type sortGen struct {
 	*fb
+	s                          SortSpec
+	pass                       SortPass
 	t, kt                      ir.Type
 	arg                        bool
 	kin, kout, vin, vout       int // parameters (-1: absent)
@@ -253,17 +232,19 @@ type sortGen struct {
 	rowLen, tiles, tile, shift ir.Reg
 }
 
-func newSortGen(what string, s SortSpec, wide, scatter bool) *sortGen {
+func newSortGen(what string, s SortSpec, p SortPass, wide, scatter bool) *sortGen {
 	ix := indexType(wide)
-	g := &sortGen{t: s.In, kt: SortKey(s.In), arg: s.Arg, kout: -1, vin: -1, vout: -1, offs: -1}
+	g := &sortGen{s: s, pass: p, t: s.In, kt: SortKey(s.In), arg: s.Arg, kout: -1, vin: -1, vout: -1, offs: -1}
 	var sg sig
-	g.kin = sg.add(ir.Param{Name: "kin", Elem: g.kt, NDim: 1})
-	if scatter {
-		g.kout = sg.add(ir.Param{Name: "kout", Elem: g.kt, NDim: 1})
-		if s.Arg {
+	g.kin = sg.add(ir.Param{Name: "kin", Elem: g.elemOf(p.First), NDim: 1})
+	if scatter && !(s.Arg && p.Last) {
+		g.kout = sg.add(ir.Param{Name: "kout", Elem: g.elemOf(p.Last), NDim: 1})
+	}
+	if scatter && s.Arg {
+		if !p.First {
 			g.vin = sg.add(ir.Param{Name: "vin", Elem: ir.I64, NDim: 1})
-			g.vout = sg.add(ir.Param{Name: "vout", Elem: ir.I64, NDim: 1})
 		}
+		g.vout = sg.add(ir.Param{Name: "vout", Elem: ir.I64, NDim: 1})
 	}
 	g.counts = sg.add(ir.Param{Name: "counts", Elem: ir.I32, NDim: 1})
 	if scatter {
@@ -271,9 +252,28 @@ func newSortGen(what string, s SortSpec, wide, scatter bool) *sortGen {
 	}
 	sz := sg.add(ir.Param{Name: "k", Elem: ix}, ir.Param{Name: "tiles", Elem: ix},
 		ir.Param{Name: "tile", Elem: ix}, ir.Param{Name: "shift", Elem: ir.I32})
-	g.fb = newFunc(sortName(what, s.In, s.Arg, wide), sg.ps, ix)
+	g.fb = newFunc(sortName(what+p.suffix(), s.In, s.Arg, wide), sg.ps, ix)
 	g.rowLen, g.tiles, g.tile, g.shift = g.Param(sz), g.Param(sz+1), g.Param(sz+2), g.Param(sz+3)
 	return g
+}
+
+// elemOf is the dtype of the keys' arrays: the elements' (SortRaw) at
+// the ends of the sort, else the keys'.
+func (g *sortGen) elemOf(end bool) ir.Type {
+	if end {
+		return SortRaw(g.t)
+	}
+	return g.kt
+}
+
+// loadKey is the key of element i of kin: made from the element in the
+// first pass.
+func (g *sortGen) loadKey(i ir.Reg) ir.Reg {
+	x := g.load(ir.SpaceParam, g.kin, g.elemOf(g.pass.First), i)
+	if g.pass.First {
+		return toKey(g.fb, g.s, x)
+	}
+	return x
 }
 
 // i32 is the constant v as an i32.
@@ -288,13 +288,19 @@ func (g *sortGen) shared(name string, t ir.Type, n int) int {
 // tileOf is block's tile: the entry of its digit 0 in counts and its
 // elements [lo, hi) (flat).
 func (g *sortGen) tileOf() (entry0, lo, hi ir.Reg) {
+	entry0, lo, hi, _ = g.tileRow()
+	return entry0, lo, hi
+}
+
+// tileRow is tileOf and the flat index of the row's first element.
+func (g *sortGen) tileRow() (entry0, lo, hi, start ir.Reg) {
 	blk := g.Conv(g.ix, g.index(ir.OpBlockId))
 	row, t := g.bin(ir.OpDiv, blk, g.tiles), g.bin(ir.OpRem, blk, g.tiles)
-	start := g.bin(ir.OpMul, row, g.rowLen)
+	start = g.bin(ir.OpMul, row, g.rowLen)
 	lo = g.bin(ir.OpAdd, start, g.bin(ir.OpMul, t, g.tile))
 	hi = g.bin(ir.OpMin, g.bin(ir.OpAdd, lo, g.tile), g.bin(ir.OpAdd, start, g.rowLen))
 	entry0 = g.bin(ir.OpAdd, g.bin(ir.OpMul, g.bin(ir.OpMul, row, g.Const(g.ix, int64(digits))), g.tiles), t)
-	return entry0, lo, hi
+	return entry0, lo, hi, start
 }
 
 // entry is the counts index of digit d (this thread's, i32) of the tile.
@@ -318,7 +324,7 @@ func (g *sortGen) rounds(lo, hi ir.Reg, round func(i, valid ir.Reg)) {
 // digit at shift (i32).
 func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
 	key = g.vars([]ir.Reg{g.Const(g.kt, int64(0))})[0]
-	g.If(valid, func() { g.set(key, g.load(ir.SpaceParam, g.kin, g.kt, i)) })
+	g.If(valid, func() { g.set(key, g.loadKey(i)) })
 	d = g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
 	return key, d
 }
@@ -380,7 +386,7 @@ func (g *sortGen) hist() {
 	w := g.index(ir.OpWarpId)
 	i := g.vars([]ir.Reg{g.bin(ir.OpAdd, lo, g.Conv(g.ix, g.index(ir.OpThreadId)))})[0]
 	g.While(func() ir.Reg { return g.test(ir.OpLt, i, hi) }, func() {
-		key := g.load(ir.SpaceParam, g.kin, g.kt, i)
+		key := g.loadKey(i)
 		d := g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
 		g.Emit(&ir.Inst{Op: ir.OpAtomicAdd, Dst: ir.NoReg, Param: cnt, Space: ir.SpaceShared, Args: []ir.Reg{g.slot(w, d), g.i32(1)}})
 		g.advance(i, g.Const(g.ix, int64(blockThreads)))
@@ -413,7 +419,7 @@ func (g *sortGen) scatter() {
 	if g.arg {
 		sv = g.shared("sv", ir.I64, tile)
 	}
-	entry0, lo, hi := g.tileOf()
+	entry0, lo, hi, start0 := g.tileRow()
 	d0 := g.index(ir.OpThreadId)
 	g.zeroSlots(cnt, ir.I32)
 	e := g.entry(entry0, d0)
@@ -436,12 +442,21 @@ func (g *sortGen) scatter() {
 			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, off, g.ix, g.slot(w, d)), g.Conv(g.ix, rank))
 			g.store(ir.SpaceShared, sk, key, at)
 			if g.arg {
-				g.store(ir.SpaceShared, sv, g.load(ir.SpaceParam, g.vin, ir.I64, i), at)
+				g.store(ir.SpaceShared, sv, g.valueOf(i, start0), at)
 			}
 		})
 	})
 	g.sync()
 	g.writeTile(sk, sv, start, base, g.bin(ir.OpSub, hi, lo))
+}
+
+// valueOf is element i's index within its row (argsort): made in the
+// first pass (i - start, start the row's first element), else read.
+func (g *sortGen) valueOf(i, start ir.Reg) ir.Reg {
+	if g.pass.First {
+		return g.Conv(ir.I64, g.bin(ir.OpSub, i, start))
+	}
+	return g.load(ir.SpaceParam, g.vin, ir.I64, i)
 }
 
 // writeTile writes the ordered tile (n elements of sk, sv): element j,
@@ -452,7 +467,13 @@ func (g *sortGen) writeTile(sk, sv, start, base int, n ir.Reg) {
 		key := g.load(ir.SpaceShared, sk, g.kt, j)
 		d := g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
 		at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, base, g.ix, d), g.bin(ir.OpSub, j, g.load(ir.SpaceShared, start, g.ix, d)))
-		g.store(ir.SpaceParam, g.kout, key, at)
+		switch {
+		case g.kout < 0: // argsort's last pass: the indices only
+		case g.pass.Last:
+			g.store(ir.SpaceParam, g.kout, fromKey(g.fb, g.t, key), at)
+		default:
+			g.store(ir.SpaceParam, g.kout, key, at)
+		}
 		if g.arg {
 			g.store(ir.SpaceParam, g.vout, g.load(ir.SpaceShared, sv, ir.I64, j), at)
 		}

@@ -15,19 +15,20 @@ func sortKernels(t ir.Type, wide bool) ([]*ir.Kernel, error) {
 		return err
 	}
 	for _, arg := range []bool{false, true} {
-		if err := add(SortKeysKernel(SortSpec{In: t, Arg: arg}, wide)); err != nil {
-			return nil, err
-		}
-		if err := add(SortScatterKernel(t, arg, wide)); err != nil {
-			return nil, err
+		s := SortSpec{In: t, Arg: arg}
+		for _, p := range []SortPass{{}, {First: true}, {Last: true}, {First: true, Last: true}} {
+			if err := add(SortHistKernel(s, p, wide)); err != nil {
+				return nil, err
+			}
+			if err := add(SortScatterKernel(s, p, wide)); err != nil {
+				return nil, err
+			}
 		}
 		if err := add(SearchKernel(t, arg, wide)); err != nil {
 			return nil, err
 		}
 	}
 	for _, build := range []func() (*ir.Kernel, error){
-		func() (*ir.Kernel, error) { return SortValuesKernel(t, wide) },
-		func() (*ir.Kernel, error) { return SortHistKernel(t, wide) },
 		func() (*ir.Kernel, error) { return UniqueFlagsKernel(t, wide) },
 		func() (*ir.Kernel, error) { return CompactKernel(t, wide) },
 		func() (*ir.Kernel, error) { return HistogramKernel(t, wide) },
