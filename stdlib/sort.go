@@ -124,8 +124,11 @@ func radixSort(th *interp.Thread, x *mem.Array, k int, arg bool) (*mem.Array, er
 		return out, err
 	}
 	run := runRadix
-	if hostSortable(th, x) {
+	switch {
+	case hostSortable(th, x):
 		run = hostRadix
+	case k <= reduce.SortSmall:
+		run = sortSmall
 	}
 	if err := run(th, x, out, k, arg); err != nil {
 		out.Free()
@@ -271,6 +274,33 @@ func (b *radixBufs) out(j int) (keys, vals *mem.Array) {
 		return b.final, nil
 	}
 	return b.keys[(j+1)%2], b.vals[(j+1)%2]
+}
+
+// sortSmall sorts rows of at most reduce.SortSmall elements, a thread
+// a row.
+func sortSmall(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
+	n := x.Size()
+	kern, err := reduce.SortSmallKernel(reduce.SortSpec{In: x.DType(), Arg: arg}, reduce.Wide(n))
+	if err != nil {
+		return err
+	}
+	x1, err := x.Reshape([]int{n})
+	if err != nil {
+		return err
+	}
+	o1, err := out.Reshape([]int{n})
+	if err != nil {
+		return err
+	}
+	raw, err := rawView(x1)
+	if err == nil && !arg {
+		o1, err = rawView(o1)
+	}
+	if err != nil {
+		return err
+	}
+	ka := interp.ArgsFor(kern).Array(raw).Array(o1).Ints(n/k, k)
+	return th.LaunchLibrary(x.Device(), []int{reduce.ElementwiseBlocks(n / k)}, ka)
 }
 
 // rawView is x as the first and last passes read and write it: floats

@@ -160,7 +160,8 @@ func checkSorted(t *testing.T, x, s, a keyed) {
 	}
 }
 
-// pathsScript sorts along axes (rows of one and of many tiles) and takes
+// pathsScript sorts along axes (rows of one and of many tiles, and rows
+// short enough to sort a thread each) and takes
 // unique of ints and of floats with NaN: its output must not depend on
 // whether the cpu takes the host path or the kernels.
 const pathsScript = `
@@ -171,6 +172,11 @@ let a = argsort(r, axis=0)
 print(s[:, :5], s[:, 8990:], a[:, 100:105], sum(argsort(r)[2]))
 print(sort(r.T, axis=0)[8999], argsort(r[0].astype(i32))[:8], unique(r, return_counts=true))
 print(unique(randint(-5, 5, 20000, seed=1).astype(i64), return_counts=true), unique(array([true, true])))
+let short = floor(randn([700, 32], seed=6) * 3.0)
+short[5, 3] = nan
+short[9, 0] = -0.0
+print(sort(short)[:12], argsort(short, axis=-1)[:12], sort(short[:, :1]).shape, argsort(short.astype(i32))[600:604])
+print(argsort(short[:, :7], axis=1)[100:110], sort(short.astype(u8)[:, 5:20])[:4], unique(short[3]))
 `
 
 // TestSortPathsAgree runs pathsScript through the kernels and the host

@@ -494,3 +494,75 @@ func (g *sortGen) warpPlaces(cnt, off, base int, d ir.Reg) {
 	}
 	g.store(ir.SpaceShared, base, run, d)
 }
+
+// SortSmall is the longest row SortSmallKernel sorts: rows this short
+// sort a thread each (an insertion sort in local memory), where the radix
+// passes would spend a tile's 256 counters on each row.
+const SortSmall = 32
+
+// SortSmallKernel sorts each row of k <= SortSmall elements of x (1-D,
+// SortRaw) into out (SortRaw, or with s.Arg the i64 indices within the
+// row), a thread a row, stable. Parameters: x, out, m (rows), k.
+func SortSmallKernel(s SortSpec, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "sort_small", sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
+		ix, kt, raw := indexType(wide), SortKey(s.In), SortRaw(s.In)
+		outT := raw
+		if s.Arg {
+			outT = ir.I64
+		}
+		var sg sig
+		sg.add(ir.Param{Name: "x", Elem: raw, NDim: 1}, ir.Param{Name: "out", Elem: outT, NDim: 1})
+		m := sg.add(ir.Param{Name: "m", Elem: ix}, ir.Param{Name: "k", Elem: ix})
+		b := newFunc(sortName("small", s.In, s.Arg, wide), sg.ps, ix)
+		b.F.Locals = []ir.Buffer{{Name: "keys", Elem: kt, Dims: []int{SortSmall}}, {Name: "idx", Elem: ir.I64, Dims: []int{SortSmall}}}
+		k := b.Param(m + 1)
+		b.gridStride(b.Param(m), func(r ir.Reg) {
+			base := b.bin(ir.OpMul, r, k)
+			b.upTo(k, func(j ir.Reg) {
+				key := toKey(b, s, b.load(ir.SpaceParam, 0, raw, b.bin(ir.OpAdd, base, j)))
+				b.insert(key, j)
+			})
+			b.upTo(k, func(j ir.Reg) {
+				v := b.load(ir.SpaceLocal, 1, ir.I64, j)
+				if !s.Arg {
+					v = fromKey(b, s.In, b.load(ir.SpaceLocal, 0, kt, j))
+				}
+				b.store(ir.SpaceParam, 1, v, b.bin(ir.OpAdd, base, j))
+			})
+		})
+		return b.k, ir.Verify(b.k)
+	})
+}
+
+// upTo runs body for j = 0, 1, ... while j < n.
+func (b *fb) upTo(n ir.Reg, body func(j ir.Reg)) {
+	j := b.vars([]ir.Reg{b.Const(b.ix, int64(0))})[0]
+	b.While(func() ir.Reg { return b.test(ir.OpLt, j, n) }, func() {
+		body(j)
+		b.advance(j, b.Const(b.ix, int64(1)))
+	})
+}
+
+// insert puts key (element j) into the sorted local keys[0:j] after
+// every key not greater (stable), moving the greater ones up, with its
+// index in idx.
+func (b *fb) insert(key, j ir.Reg) {
+	kt := b.typeOf(key)
+	one := b.Const(b.ix, int64(1))
+	p := b.vars([]ir.Reg{j})[0]
+	b.While(func() ir.Reg {
+		prev := b.bin(ir.OpMax, b.bin(ir.OpSub, p, one), b.Const(b.ix, int64(0)))
+		more := b.test(ir.OpGt, b.load(ir.SpaceLocal, 0, kt, prev), key)
+		return b.bin(ir.OpAnd, b.test(ir.OpGt, p, b.Const(b.ix, int64(0))), more)
+	}, func() {
+		prev := b.bin(ir.OpSub, p, one)
+		b.store(ir.SpaceLocal, 0, b.load(ir.SpaceLocal, 0, kt, prev), p)
+		b.store(ir.SpaceLocal, 1, b.load(ir.SpaceLocal, 1, ir.I64, prev), p)
+		b.set(p, prev)
+	})
+	b.store(ir.SpaceLocal, 0, key, p)
+	b.store(ir.SpaceLocal, 1, b.Conv(ir.I64, j), p)
+}

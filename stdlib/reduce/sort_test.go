@@ -24,6 +24,9 @@ func sortKernels(t ir.Type, wide bool) ([]*ir.Kernel, error) {
 				return nil, err
 			}
 		}
+		if err := add(SortSmallKernel(s, wide)); err != nil {
+			return nil, err
+		}
 		if err := add(SearchKernel(t, arg, wide)); err != nil {
 			return nil, err
 		}
