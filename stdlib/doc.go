@@ -228,6 +228,7 @@ var docs = slices.Concat([]Doc{
 	family(topicValues, "%s", "a memory kind (MEMORY.md section 1); int(kind) is its value",
 		"UNKNOWN HOST PINNED CUDA_DEVICE CUDA_MEMPOOL CUDA_MANAGED"),
 	linalgDocs(),
+	libraryDocs,
 )
 
 // described makes one entry per (name, summary) pair of pairs; sig is

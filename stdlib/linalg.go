@@ -56,7 +56,7 @@ func callLinalg(name string, args *interp.Args) (interp.Value, error) {
 
 // linalgDocs are the doc rows of the vector types and of the linalg
 // builtins that have no row of their own already (dot, transpose, min,
-// max and abs do, in their topics, and mention vectors there).
+// max, abs and outer do, in their topics, and mention vectors there).
 func linalgDocs() []Doc {
 	out := slices.Concat(
 		family(topicVectors, "%s(x, y, ...) | %[1]s(s) | %[1]s(v) | %[1]s()",
@@ -71,7 +71,7 @@ func linalgDocs() []Doc {
 	)
 	for _, f := range linalg.Names() {
 		switch f.Name {
-		case "dot", "transpose", "min", "max", "abs":
+		case "dot", "transpose", "min", "max", "abs", "outer":
 			continue
 		}
 		out = append(out, Doc{f.Name, topicVectors, f.Sig, f.Summary, false})

@@ -40,13 +40,14 @@ func mathFuncs() map[string]fn {
 // operandBuiltins take array expressions unmaterialised
 // (interp.Builtin.Operands): they fuse them.
 func operandBuiltins() map[string]bool {
-	m := map[string]bool{"minimum": true, "maximum": true, "clip": true, "where": true}
+	m := map[string]bool{"minimum": true, "maximum": true, "clip": true, "where": true, "power": true}
 	for name := range scalarMath() {
 		m[name] = fuse.IsMath(name)
 	}
 	// reductions fuse an expression into their pass 1 (stdlib/reduce.Producer)
 	for _, name := range []string{"sum", "prod", "min", "max", "mean", "argmin", "argmax", "any", "all",
-		"count_nonzero", "norm", "dot", "allclose", "equal", "array_equal"} {
+		"count_nonzero", "norm", "dot", "allclose", "equal", "array_equal",
+		"nansum", "nanmean", "nanmin", "nanmax", "nanargmin", "nanargmax"} {
 		m[name] = true
 	}
 	return m

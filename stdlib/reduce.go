@@ -23,7 +23,8 @@ func reductions() map[string]fn {
 		"cumsum": scanFn(reduce.CumSum), "cumprod": scanFn(reduce.CumProd),
 	}
 	for _, k := range []reduce.Kind{reduce.Sum, reduce.Prod, reduce.Mean, reduce.ArgMin, reduce.ArgMax,
-		reduce.Any, reduce.All, reduce.CountNonzero, reduce.Norm} {
+		reduce.Any, reduce.All, reduce.CountNonzero, reduce.Norm,
+		reduce.NanSum, reduce.NanMean, reduce.NanMin, reduce.NanMax, reduce.NanArgMin, reduce.NanArgMax} {
 		fns[k.String()] = reduction(k)
 	}
 	return fns
@@ -360,9 +361,9 @@ func axisArg(args *interp.Args, k reduce.Kind) ([]int, error) {
 		return []int{n}, nil
 	}
 	l, ok := v.(*interp.List)
-	if !ok || k == reduce.ArgMin || k == reduce.ArgMax {
+	if !ok || k.IsArg() {
 		what := "an int or a list of ints"
-		if k == reduce.ArgMin || k == reduce.ArgMax {
+		if k.IsArg() {
 			what = "an int"
 		}
 		return nil, fmt.Errorf("%s: axis must be %s, not %s", args.Fn, what, v.Type())

@@ -184,7 +184,7 @@ func scratch(th *interp.Thread, dev mem.Device, f *reduce.Full) ([]*mem.Array, *
 func emptyValue(name string, s reduce.Spec) (interp.Value, error) {
 	float := s.In[0].IsFloat() || s.In[1].IsFloat()
 	switch s.Kind {
-	case reduce.Sum, reduce.Dot, reduce.Prod:
+	case reduce.Sum, reduce.Dot, reduce.Prod, reduce.NanSum:
 		v := 0
 		if s.Kind == reduce.Prod {
 			v = 1
@@ -212,11 +212,18 @@ func hostValue(name string, s reduce.Spec, n int, chunks [][]uint64) (interp.Val
 	float := t.IsFloat() || s.In[1].IsFloat()
 	f := math.Float64frombits(v[0])
 	switch s.Kind {
-	case reduce.Sum, reduce.Dot:
+	case reduce.Sum, reduce.Dot, reduce.NanSum:
 		if float {
 			return interp.Float(f), nil
 		}
 		return exactSum(name, chunks)
+	case reduce.NanMean:
+		return interp.Float(f / math.Float64frombits(v[1])), nil
+	case reduce.NanArgMin, reduce.NanArgMax:
+		if int64(v[0]) < 0 {
+			return nil, errAllNaN(name)
+		}
+		return interp.Int(int64(v[0])), nil
 	case reduce.Prod:
 		if float {
 			return interp.Float(f), nil
@@ -229,7 +236,7 @@ func hostValue(name string, s reduce.Spec, n int, chunks [][]uint64) (interp.Val
 		return interp.Float(f / float64(n)), nil
 	case reduce.Norm:
 		return interp.Float(math.Sqrt(f)), nil
-	case reduce.Min, reduce.Max:
+	case reduce.Min, reduce.Max, reduce.NanMin, reduce.NanMax:
 		return interp.ConvertScalarBits(t, v[0]), nil
 	case reduce.ArgMin, reduce.ArgMax, reduce.CountNonzero:
 		return interp.Int(int64(v[0])), nil
@@ -323,6 +330,9 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, in axisInput, axe
 	if err := th.LaunchLibrary(dev, []int{plan.Grid}, args); err != nil {
 		return nil, err
 	}
+	if k == reduce.NanArgMin || k == reduce.NanArgMax {
+		return &interp.Array{A: out}, checkAllNaN(th, name, out)
+	}
 	return &interp.Array{A: out}, nil
 }
 
@@ -336,7 +346,7 @@ func fillIdentity(th *interp.Thread, k reduce.Kind, out *mem.Array) error {
 		v = interp.Bool(false)
 	case reduce.All:
 		v = interp.Bool(true)
-	case reduce.Mean:
+	case reduce.Mean, reduce.NanMean:
 		v = interp.Float(math.NaN())
 	}
 	return th.FillArray(out, v)

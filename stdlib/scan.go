@@ -42,6 +42,13 @@ func scanFn(k reduce.ScanKind) fn {
 
 // scanArray runs the scan s of a (see scanFn).
 func scanArray(th *interp.Thread, s reduce.ScanSpec, a *mem.Array, axis int, flat bool) (*mem.Array, error) {
+	return scanInto(th, s, a, axis, flat, nil)
+}
+
+// scanInto is scanArray writing into out when it is not nil (an array of
+// the result's dtype and shape that a loop of scans reuses: the sort's
+// passes).
+func scanInto(th *interp.Thread, s reduce.ScanSpec, a *mem.Array, axis int, flat bool, out *mem.Array) (*mem.Array, error) {
 	if err := s.Check(); err != nil {
 		return nil, err
 	}
@@ -56,8 +63,9 @@ func scanArray(th *interp.Thread, s reduce.ScanSpec, a *mem.Array, axis int, fla
 	if err != nil {
 		return nil, err
 	}
-	// The kernels write every element.
-	out, err := th.NewArrayUninit(reduce.ScanOut(s.In), plan.Out, interp.String(dev.String()), nil)
+	if out == nil { // The kernels write every element.
+		out, err = th.NewArrayUninit(reduce.ScanOut(s.In), plan.Out, interp.String(dev.String()), nil)
+	}
 	if err != nil || plan.M*plan.K == 0 {
 		return out, err
 	}

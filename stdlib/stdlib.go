@@ -69,6 +69,15 @@ func Universe() map[string]interp.Value {
 	for name, f := range distFuncs() {
 		fns[name] = f
 	}
+	for name, f := range searchFuncs() {
+		fns[name] = f
+	}
+	for name, f := range sortFuncs() {
+		fns[name] = f
+	}
+	for name, f := range shapeFuncs() {
+		fns[name] = f
+	}
 	for name, f := range hostFuncs() {
 		fns[name] = f
 	}

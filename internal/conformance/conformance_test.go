@@ -47,7 +47,10 @@ func scripts(t *testing.T) []*scripttest.Chunk {
 var stdlibScripts = []string{"../../stdlib/testdata/construct.gs", "../../stdlib/testdata/ranges.gs",
 	"../../stdlib/testdata/reduce.gs", "../../stdlib/testdata/expr.gs", "../../stdlib/testdata/scan.gs",
 	"../../stdlib/testdata/matmul.gs", "../../stdlib/testdata/reduce_expr.gs", "../../stdlib/testdata/rand.gs",
-	"../../stdlib/testdata/index.gs"}
+	"../../stdlib/testdata/index.gs",
+	"../../stdlib/testdata/shape.gs", "../../stdlib/testdata/nan.gs",
+	"../../stdlib/testdata/sort.gs", "../../stdlib/testdata/search.gs",
+	"../../stdlib/testdata/power.gs", "../../stdlib/testdata/permutation.gs"}
 
 // backends lists the devices present: the cpu, then every CUDA device.
 func backends() []string {

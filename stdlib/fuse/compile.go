@@ -245,6 +245,9 @@ func (g *gen) expr(e *Expr) ir.Reg {
 	if e.op == ir.OpConvert {
 		return g.Conv(e.t, args[0])
 	}
+	if e.op == ir.OpPow && !e.t.IsFloat() {
+		return g.intPow(args[0], args[1])
+	}
 	r := g.Op(e.op, e.t, args...)
 	if e.nanOr {
 		// NumPy's minimum/maximum: a NaN operand wins.

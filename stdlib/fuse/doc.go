@@ -107,7 +107,11 @@
 //     round in any order, unlike NumPy's sequential np.add.at). v is any
 //     expression, broadcast to idx.shape + dst.shape[1:]; leaves (and idx)
 //     that share bytes with dst are copied first.
-//   - `a ** b` is pow's op (ir.OpPow, float dtypes only, as the pow
-//     builtin on arrays): an int array is refused by name (convert it with
-//     astype). `in` and `not in` never reach Binary (interp answers them).
+//   - `a ** b` is pow's op (ir.OpPow) on floats; on ints (NumPy's dtype:
+//     int ** int stays int, wrapping) it is square-and-multiply over the
+//     exponent's bits (intpow.go). A negative host int exponent is NumPy's
+//     error; a negative element of an int array exponent cannot stop a
+//     kernel, so it gives the integer part of x**e as C would: 1 for x = 1,
+//     +-1 for x = -1, else 0 (where NumPy raises). Bools are refused.
+//     `in` and `not in` never reach Binary (interp answers them).
 package fuse

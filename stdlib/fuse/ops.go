@@ -23,7 +23,7 @@ var binaryOps = map[token.Op]struct {
 	token.Rem: {ir.OpRem, ir.Ints, false},
 	token.And: {ir.OpAnd, ir.Ints | ir.Bools, false}, token.Or: {ir.OpOr, ir.Ints | ir.Bools, false},
 	token.Xor: {ir.OpXor, ir.Ints | ir.Bools, false},
-	token.Pow: {ir.OpPow, ir.Floats, false}, // pow's op: float arrays (convert ints with astype)
+	token.Pow: {ir.OpPow, ir.Nums, false}, // pow's op for floats; ints by squaring (intpow.go)
 	token.Eql: {ir.OpEq, ir.Scalars, true}, token.Neq: {ir.OpNe, ir.Scalars, true},
 	token.Lss: {ir.OpLt, ir.Nums, true}, token.Leq: {ir.OpLe, ir.Nums, true},
 	token.Gtr: {ir.OpGt, ir.Nums, true}, token.Geq: {ir.OpGe, ir.Nums, true},
@@ -52,6 +52,11 @@ func Binary(op token.Op, x, y interp.Value) (interp.Value, error) {
 	}
 	if !row.types.Has(in) {
 		return nil, fmt.Errorf("operator %s not defined on %s arrays", op, kindName(in))
+	}
+	if op == token.Pow {
+		if err := checkIntPow(in, b); err != nil {
+			return nil, err
+		}
 	}
 	t := in
 	if row.cmp {

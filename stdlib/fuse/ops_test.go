@@ -49,14 +49,21 @@ func TestUnaryCoversEveryOperator(t *testing.T) {
 	}
 }
 
-// ** on arrays is pow's op: float arrays take it, int arrays are refused
-// by name (NumPy's int powers are not there yet).
+// ** on arrays is pow's op: floats and ints take it; a negative host int
+// exponent of an int array is NumPy's error, bool ** bool is refused.
 func TestPowOperator(t *testing.T) {
 	if _, err := Binary(token.Pow, newArray(t, ir.F32, 4), interp.Int(2)); err != nil {
 		t.Errorf("f32 array ** 2: %v", err)
 	}
-	_, err := Binary(token.Pow, newArray(t, ir.I32, 4), interp.Int(2))
-	if err == nil || err.Error() != "operator ** not defined on i32 arrays" {
+	if _, err := Binary(token.Pow, newArray(t, ir.I32, 4), interp.Int(2)); err != nil {
 		t.Errorf("i32 array ** 2: %v", err)
+	}
+	_, err := Binary(token.Pow, newArray(t, ir.I64, 4), interp.Int(-1))
+	if err == nil || err.Error() != "Integers to negative integer powers are not allowed" {
+		t.Errorf("i64 array ** -1: %v", err)
+	}
+	_, err = Binary(token.Pow, newArray(t, ir.Bool, 4), newArray(t, ir.Bool, 4))
+	if err == nil || err.Error() != "operator ** not defined on bool arrays" {
+		t.Errorf("bool array ** bool array: %v", err)
 	}
 }

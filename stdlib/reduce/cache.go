@@ -12,6 +12,7 @@ type key struct {
 	what     string // "full", "partials" (pass 2), "axis", "isclose", "scan_..."
 	spec     Spec
 	scan     ScanSpec // of scan kernels
+	sort     SortSpec // of sort kernels
 	strategy Strategy
 	r1, r2   int // ranks: of the inputs; for axis kernels kept and reduced
 	wide     bool

@@ -45,6 +45,11 @@
 //     tile is then scanned from its offset. The block scan is built here
 //     for both combines (shfl_up ladders in block_scan's order, then the
 //     same ladder over the warps' totals), so a product scan has one too.
+//   - Sorts (sort.go: sort, argsort, unique) are an LSD radix sort of
+//     8-bit digits, three kernels and a scan a pass; search.go has the
+//     elementwise kernels of unique, searchsorted, bincount and histogram.
+//   - The NaN-ignoring reductions (nan.go) are kinds of their own, built
+//     from the reducers of sum, mean, min, max, argmin and argmax.
 //
 // # Decisions where the design was silent
 //

@@ -11,7 +11,7 @@ var dtypes = []ir.Type{ir.Bool, ir.U8, ir.I32, ir.I64, ir.U32, ir.U64, ir.F32, i
 // specs lists every reduction of every dtype (pairs for two inputs).
 func specs() []Spec {
 	var ss []Spec
-	for k := Sum; k <= Equal; k++ {
+	for k := Sum; k <= NanArgMax; k++ {
 		for _, t := range dtypes {
 			if k.Inputs() == 1 {
 				ss = append(ss, Spec{Kind: k, In: [2]ir.Type{t}})

@@ -83,7 +83,7 @@ type FullPlan struct {
 // array.
 func PlanFull(k Kind, ins []Layout) FullPlan {
 	perm := identity(len(ins[0].Shape))
-	if k != ArgMin && k != ArgMax && len(ins) == 1 {
+	if !k.IsArg() && len(ins) == 1 {
 		byStride(perm, ins[0])
 	}
 	return planFull(ins, perm)

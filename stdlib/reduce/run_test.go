@@ -232,6 +232,8 @@ func reference(k Kind, t ir.Type, xs, ys []uint64) float64 {
 			}
 		}
 		return float64(n)
+	case NanSum, NanMean, NanMin, NanMax, NanArgMin, NanArgMax:
+		return nanRef(k, vals)
 	case Any, All, Equal:
 		for i, v := range vals {
 			if k == Equal {
@@ -270,12 +272,59 @@ func extremeRef(k Kind, vals []float64) float64 {
 	return vals[best]
 }
 
+// nanRef is NumPy's nan functions: NaN left out of sums, means and
+// extremes (NaN when nothing is left), and ranked worst by nanargmin and
+// nanargmax (-1 when nothing is left, where NumPy raises).
+func nanRef(k Kind, vals []float64) float64 {
+	var nums []float64
+	worst := math.Inf(1)
+	if k == NanArgMax {
+		worst = math.Inf(-1)
+	}
+	ranked := make([]float64, len(vals))
+	for i, v := range vals {
+		ranked[i] = v
+		if math.IsNaN(v) {
+			ranked[i] = worst
+			continue
+		}
+		nums = append(nums, v)
+	}
+	switch {
+	case k == NanSum:
+		return reference(Sum, ir.F64, f64Bits(nums), nil)
+	case k == NanMean:
+		return reference(Sum, ir.F64, f64Bits(nums), nil) / float64(len(nums))
+	case len(nums) == 0 && (k == NanArgMin || k == NanArgMax):
+		return -1
+	case len(nums) == 0:
+		return math.NaN()
+	}
+	base := map[Kind]Kind{NanMin: Min, NanMax: Max, NanArgMin: ArgMin, NanArgMax: ArgMax}[k]
+	if k == NanMin || k == NanMax {
+		return extremeRef(base, nums)
+	}
+	return extremeRef(base, ranked)
+}
+
+func f64Bits(xs []float64) []uint64 {
+	out := make([]uint64, len(xs))
+	for i, x := range xs {
+		out[i] = math.Float64bits(x)
+	}
+	return out
+}
+
 // decode turns a full reduction's results (of n elements) into
 // reference's terms.
 func decode(s Spec, f *Full, vals []uint64, n int) float64 {
 	switch {
 	case s.Kind == Mean:
 		return math.Float64frombits(vals[0]) / float64(n)
+	case s.Kind == NanMean:
+		return math.Float64frombits(vals[0]) / math.Float64frombits(vals[1])
+	case f.NRes >= 2 && f.Res == ir.I64 && s.Kind == NanSum:
+		return float64(int64(vals[0]))*(1<<32) + float64(int64(vals[1]))
 	case f.NRes >= 2 && f.Res == ir.I64 && (s.Kind == Sum || s.Kind == Dot):
 		return float64(int64(vals[0]))*(1<<32) + float64(int64(vals[1]))
 	case s.Kind == Norm:

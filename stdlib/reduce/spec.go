@@ -25,10 +25,18 @@ const (
 	Dot      // two inputs: the sum of their products
 	AllClose // two inputs: all(isclose(x, y)), with the tolerances as scalars
 	Equal    // two inputs: all(x == y), values compared exactly
+	// The NaN-ignoring reductions (nan.go).
+	NanSum
+	NanMean
+	NanMin
+	NanMax
+	NanArgMin
+	NanArgMax
 )
 
 var kindNames = [...]string{"sum", "prod", "min", "max", "argmin", "argmax", "any", "all",
-	"count_nonzero", "mean", "norm", "dot", "allclose", "equal"}
+	"count_nonzero", "mean", "norm", "dot", "allclose", "equal",
+	"nansum", "nanmean", "nanmin", "nanmax", "nanargmin", "nanargmax"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -47,7 +55,14 @@ func (k Kind) Inputs() int {
 
 // HasIdentity reports whether the reduction of no elements has a value;
 // min, max, argmin and argmax of nothing are errors, as in NumPy.
-func (k Kind) HasIdentity() bool { return k < Min || k > ArgMax }
+func (k Kind) HasIdentity() bool {
+	return (k < Min || k > ArgMax) && (k < NanMin || k > NanArgMax)
+}
+
+// IsArg reports whether the reduction gives an index (argmin, argmax and
+// their NaN-ignoring forms): its result depends on the visiting order,
+// and it takes one axis.
+func (k Kind) IsArg() bool { return k == ArgMin || k == ArgMax || k == NanArgMin || k == NanArgMax }
 
 // Spec is a reduction of inputs of dtypes In (In[1] Invalid for a
 // reduction of one array). It is comparable: kernels are cached by it.
@@ -74,6 +89,9 @@ func (s Spec) Check() error {
 // products of signed ints and bools are i64, of unsigned ints u64; means
 // and norms of ints and bools are f64; indices and counts are i64.
 func AxisOut(k Kind, t ir.Type) ir.Type {
+	if k >= NanSum {
+		k = nanBase[k-NanSum]
+	}
 	switch k {
 	case Sum, Prod:
 		switch {
@@ -188,7 +206,9 @@ func newReducer(s Spec, m mode, ix ir.Type) (*reducer, error) {
 		r = logicReducer(true)
 		r.elem = func(b *fb, xs []ir.Reg, _ ir.Reg) []ir.Reg { return []ir.Reg{equalValues(b, xs[0], xs[1])} }
 	default:
-		return nil, fmt.Errorf("unknown reduction %s", s.Kind)
+		if r = nanReducer(s, m, ix); r == nil {
+			return nil, fmt.Errorf("unknown reduction %s", s.Kind)
+		}
 	}
 	r.outT = AxisOut(s.Kind, t)
 	if r.out == nil {

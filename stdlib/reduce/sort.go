@@ -1,0 +1,568 @@
+package reduce
+
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
+
+// The radix sort (sort, argsort, unique): an LSD sort of unsigned keys, 8
+// bits a pass, from the least significant digit up. The arrays are seen
+// as M rows of K contiguous elements sorted each on its own (a 1-D sort is
+// one row); every row is cut into tiles of at most SortTile elements, a
+// block each. A pass is three steps:
+//
+//   - hist: each block counts its tile's digits into counts, laid out as
+//     [row][digit][tile];
+//   - the exclusive scan of counts (cumsum, less each count): the entry
+//     of (row, digit, tile) is then where the tile's first element of that
+//     digit goes, since the rows before hold row*K elements, the smaller
+//     digits of the row come before, and so do the tiles before of the
+//     same digit;
+//   - scatter: each block orders its tile by digit in shared memory,
+//     stable: in rounds of 256 elements, a lane's rank among the lanes of
+//     its warp with its digit comes from 8 ballots (one a digit bit, the
+//     peers' mask), and thread d adds up the warps' counts of digit d in
+//     warp order, from the tile's start of digit d (a block scan of the
+//     tile's counts). Then the block writes the ordered tile out, thread
+//     j element j: each digit's elements go to consecutive places, so
+//     neighbouring threads write neighbouring memory (a tile's run of one
+//     digit is 16 elements long on average for uniform keys, where the
+//     rounds alone would give runs of 1 or 2).
+//
+// The first pass reads the elements and makes their keys (toKey) and,
+// for argsort, their indices; the last writes the elements back
+// (fromKey), or for argsort only the indices: no pass of the whole array
+// is spent on making or undoing keys (SortPass).
+//
+// Every position is fixed by the input (hist's shared atomics add integer
+// counts, the same in any order), so the result is the same on every run
+// and device, and the cpu runs the same kernels.
+
+// SortTile is the most elements of a row one block sorts in a pass for
+// keys of dtype t (with arg, indices too): the tile and its indices stay
+// in shared memory, with the scatter's other arrays (about 23 KiB of
+// them for 64-bit indices), within the 48 KiB a CUDA block gets without
+// an opt-in.
+func SortTile(t ir.Type, arg bool) int {
+	bytes := SortKey(t).Size()
+	if arg {
+		bytes += 8
+	}
+	switch {
+	case bytes <= 4:
+		return 16 * blockThreads
+	case bytes <= 8:
+		return 8 * blockThreads
+	}
+	return 4 * blockThreads
+}
+
+const (
+	digitBits = 8
+	digits    = 1 << digitBits
+	sortWarps = blockThreads / ir.WarpSize
+)
+
+// SortSpec is a sort of an array of dtype In; Arg carries the elements'
+// indices (argsort) and sorts -0.0 with 0.0 (NumPy's stable argsort takes
+// them as equal). It is comparable: kernels are cached by it.
+type SortSpec struct {
+	In  ir.Type
+	Arg bool
+}
+
+// SortKey is the unsigned type of a dtype's radix keys: one byte for
+// bools and u8, else the dtype's size.
+func SortKey(t ir.Type) ir.Type {
+	switch t.Size() {
+	case 1:
+		return ir.U8
+	case 4:
+		return ir.U32
+	}
+	return ir.U64
+}
+
+// SortRaw is the dtype the first pass reads an array of t as (and the
+// last writes it as): floats as the unsigned ints of their bits (the
+// caller passes a bit view, mem.Array.Bitcast), others as they are.
+func SortRaw(t ir.Type) ir.Type {
+	if t.IsFloat() {
+		return SortKey(t)
+	}
+	return t
+}
+
+// SortPasses is the number of digit passes of keys of dtype t.
+func SortPasses(t ir.Type) int { return SortKey(t).Size() * 8 / digitBits }
+
+// Check reports a dtype the sort does not take.
+func (s SortSpec) Check() error {
+	if !ir.Scalars.Has(s.In) {
+		return fmt.Errorf("sort of an array of %s", s.In)
+	}
+	return nil
+}
+
+func sortName(what string, t ir.Type, arg, wide bool) string {
+	name := "gscript_sort_" + what + "_" + t.String()
+	if arg {
+		name += "_arg"
+	}
+	if wide {
+		name += "_wide"
+	}
+	return name
+}
+
+// gridStride runs body for i = the thread's global index, then every
+// grid's worth of threads, while i < n.
+func (b *fb) gridStride(n ir.Reg, body func(i ir.Reg)) {
+	t, _, first := b.threadIndex()
+	step := b.bin(ir.OpMul, b.Conv(b.ix, b.index(ir.OpGridDim)), b.Const(b.ix, int64(blockThreads)))
+	i := b.vars([]ir.Reg{b.bin(ir.OpAdd, first, t)})[0]
+	b.While(func() ir.Reg { return b.test(ir.OpLt, i, n) }, func() {
+		body(i)
+		b.advance(i, step)
+	})
+}
+
+// toKey maps an element (as SortRaw reads it) to its unsigned key, in
+// the order sort gives: ints by value (the sign bit flipped), floats by
+// value through the order-preserving flip (negative: every bit flipped;
+// positive: the sign bit set) with every NaN the largest key (NaN last,
+// NumPy's), and for argsort -0.0 as 0.0.
+func toKey(b *fb, s SortSpec, x ir.Reg) ir.Reg {
+	kt := SortKey(s.In)
+	bits := b.Conv(kt, x)
+	sign := b.Const(kt, uint64(1)<<(8*kt.Size()-1))
+	switch {
+	case s.In.IsSigned():
+		return b.bin(ir.OpXor, bits, sign)
+	case !s.In.IsFloat():
+		return bits
+	}
+	neg := b.test(ir.OpNe, b.bin(ir.OpAnd, bits, sign), b.Const(kt, int64(0)))
+	key := b.sel(neg, b.bin(ir.OpBitNot, bits), b.bin(ir.OpOr, bits, sign))
+	inf := b.Const(kt, uint64(0x7f800000))
+	if kt == ir.U64 {
+		inf = b.Const(kt, uint64(0x7ff0000000000000))
+	}
+	nan := b.test(ir.OpGt, b.bin(ir.OpAnd, bits, b.bin(ir.OpBitNot, sign)), inf)
+	key = b.sel(nan, b.Const(kt, ^uint64(0)), key)
+	if s.Arg {
+		key = b.sel(b.test(ir.OpEq, bits, sign), sign, key)
+	}
+	return key
+}
+
+// fromKey inverts toKey (a NaN comes back as the positive quiet NaN of
+// all mantissa bits).
+func fromKey(b *fb, t ir.Type, key ir.Reg) ir.Reg {
+	kt := SortKey(t)
+	sign := b.Const(kt, uint64(1)<<(8*kt.Size()-1))
+	switch {
+	case t.IsSigned():
+		return b.Conv(t, b.bin(ir.OpXor, key, sign))
+	case !t.IsFloat():
+		return b.Conv(t, key)
+	}
+	pos := b.test(ir.OpNe, b.bin(ir.OpAnd, key, sign), b.Const(kt, int64(0)))
+	return b.sel(pos, b.bin(ir.OpXor, key, sign), b.bin(ir.OpBitNot, key))
+}
+
+// SortPass says where a pass of the radix sort stands: the first reads
+// the elements (of SortRaw) and makes their keys (and, for argsort, the
+// indices i within the rows), the last writes the elements back from the
+// keys (for argsort only the indices), others move keys (and indices).
+type SortPass struct{ First, Last bool }
+
+func (p SortPass) suffix() string {
+	s := ""
+	if p.First {
+		s += "_first"
+	}
+	if p.Last {
+		s += "_last"
+	}
+	return s
+}
+
+// SortHistKernel counts the digits at shift of each tile's keys.
+// Parameters: kin (1-D: keys, or in the first pass the elements),
+// counts (1-D i32, [row][digit][tile]), k (the row length), tiles (a
+// row's), tile (elements a tile), shift (i32). Its grid is rows*tiles
+// blocks.
+func SortHistKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
+	p.Last = false // hist writes no keys
+	if !p.First {
+		s.Arg = false // the keys are made: -0.0 was settled in the first pass
+	}
+	return cached(key{what: "sort_hist" + p.suffix(), sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		g := newSortGen("hist", s, p, wide, false)
+		g.hist()
+		return g.k, ir.Verify(g.k)
+	})
+}
+
+// SortScatterKernel moves each tile's keys (and with s.Arg their
+// indices) to their places for the digit at shift. Parameters: kin,
+// [kout: keys, or in the last pass the elements; none in argsort's last
+// pass], [vin (not in the first pass), vout (i64): with s.Arg], counts
+// (i32, as SortHistKernel left them), offs (i64, the inclusive scan of
+// counts), k, tiles, tile, shift (i32).
+func SortScatterKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "sort_scatter" + p.suffix(), sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		g := newSortGen("scatter", s, p, wide, true)
+		g.scatter()
+		return g.k, ir.Verify(g.k)
+	})
+}
+
+// sortGen builds the hist and scatter kernels.
+type sortGen struct {
+	*fb
+	s                          SortSpec
+	pass                       SortPass
+	t, kt                      ir.Type
+	arg                        bool
+	kin, kout, vin, vout       int // parameters (-1: absent)
+	counts, offs               int
+	rowLen, tiles, tile, shift ir.Reg
+}
+
+func newSortGen(what string, s SortSpec, p SortPass, wide, scatter bool) *sortGen {
+	ix := indexType(wide)
+	g := &sortGen{s: s, pass: p, t: s.In, kt: SortKey(s.In), arg: s.Arg, kout: -1, vin: -1, vout: -1, offs: -1}
+	var sg sig
+	g.kin = sg.add(ir.Param{Name: "kin", Elem: g.elemOf(p.First), NDim: 1})
+	if scatter && !(s.Arg && p.Last) {
+		g.kout = sg.add(ir.Param{Name: "kout", Elem: g.elemOf(p.Last), NDim: 1})
+	}
+	if scatter && s.Arg {
+		if !p.First {
+			g.vin = sg.add(ir.Param{Name: "vin", Elem: ir.I64, NDim: 1})
+		}
+		g.vout = sg.add(ir.Param{Name: "vout", Elem: ir.I64, NDim: 1})
+	}
+	g.counts = sg.add(ir.Param{Name: "counts", Elem: ir.I32, NDim: 1})
+	if scatter {
+		g.offs = sg.add(ir.Param{Name: "offs", Elem: ir.I64, NDim: 1})
+	}
+	sz := sg.add(ir.Param{Name: "k", Elem: ix}, ir.Param{Name: "tiles", Elem: ix},
+		ir.Param{Name: "tile", Elem: ix}, ir.Param{Name: "shift", Elem: ir.I32})
+	g.fb = newFunc(sortName(what+p.suffix(), s.In, s.Arg, wide), sg.ps, ix)
+	g.rowLen, g.tiles, g.tile, g.shift = g.Param(sz), g.Param(sz+1), g.Param(sz+2), g.Param(sz+3)
+	return g
+}
+
+// elemOf is the dtype of the keys' arrays: the elements' (SortRaw) at
+// the ends of the sort, else the keys'.
+func (g *sortGen) elemOf(end bool) ir.Type {
+	if end {
+		return SortRaw(g.t)
+	}
+	return g.kt
+}
+
+// loadKey is the key of element i of kin: made from the element in the
+// first pass.
+func (g *sortGen) loadKey(i ir.Reg) ir.Reg {
+	x := g.load(ir.SpaceParam, g.kin, g.elemOf(g.pass.First), i)
+	if g.pass.First {
+		return toKey(g.fb, g.s, x)
+	}
+	return x
+}
+
+// i32 is the constant v as an i32.
+func (g *sortGen) i32(v int) ir.Reg { return g.Const(ir.I32, int64(v)) }
+
+// shared declares a shared array of n elements of t.
+func (g *sortGen) shared(name string, t ir.Type, n int) int {
+	g.k.Shared = append(g.k.Shared, ir.Buffer{Name: name, Elem: t, Dims: []int{n}})
+	return len(g.k.Shared) - 1
+}
+
+// tileOf is block's tile: the entry of its digit 0 in counts and its
+// elements [lo, hi) (flat).
+func (g *sortGen) tileOf() (entry0, lo, hi ir.Reg) {
+	entry0, lo, hi, _ = g.tileRow()
+	return entry0, lo, hi
+}
+
+// tileRow is tileOf and the flat index of the row's first element.
+func (g *sortGen) tileRow() (entry0, lo, hi, start ir.Reg) {
+	blk := g.Conv(g.ix, g.index(ir.OpBlockId))
+	row, t := g.bin(ir.OpDiv, blk, g.tiles), g.bin(ir.OpRem, blk, g.tiles)
+	start = g.bin(ir.OpMul, row, g.rowLen)
+	lo = g.bin(ir.OpAdd, start, g.bin(ir.OpMul, t, g.tile))
+	hi = g.bin(ir.OpMin, g.bin(ir.OpAdd, lo, g.tile), g.bin(ir.OpAdd, start, g.rowLen))
+	entry0 = g.bin(ir.OpAdd, g.bin(ir.OpMul, g.bin(ir.OpMul, row, g.Const(g.ix, int64(digits))), g.tiles), t)
+	return entry0, lo, hi, start
+}
+
+// entry is the counts index of digit d (this thread's, i32) of the tile.
+func (g *sortGen) entry(entry0, d ir.Reg) ir.Reg {
+	return g.bin(ir.OpAdd, entry0, g.bin(ir.OpMul, g.Conv(g.ix, d), g.tiles))
+}
+
+// rounds runs round over [lo, hi) 256 elements at a time: i is the
+// thread's element, valid whether it is one.
+func (g *sortGen) rounds(lo, hi ir.Reg, round func(i, valid ir.Reg)) {
+	t := g.Conv(g.ix, g.index(ir.OpThreadId))
+	base := g.vars([]ir.Reg{lo})[0]
+	g.While(func() ir.Reg { return g.test(ir.OpLt, base, hi) }, func() {
+		i := g.bin(ir.OpAdd, base, t)
+		round(i, g.test(ir.OpLt, i, hi))
+		g.advance(base, g.Const(g.ix, int64(blockThreads)))
+	})
+}
+
+// digitOf loads the key of element i where valid (else 0) and gives its
+// digit at shift (i32).
+func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
+	key = g.vars([]ir.Reg{g.Const(g.kt, int64(0))})[0]
+	g.If(valid, func() { g.set(key, g.loadKey(i)) })
+	d = g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
+	return key, d
+}
+
+// match gives, for a valid lane of digit d, the number of valid lanes of
+// its warp before it with that digit (rank), how many there are in all
+// (count), and whether it is the first of them (leader): the peers are
+// the lanes that agree with it in each of the digit's 8 bits (a ballot a
+// bit), among the valid.
+func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader ir.Reg) {
+	lane := g.index(ir.OpLaneId)
+	peers := g.Op(ir.OpBallot, ir.U32, valid)
+	for bit := range digitBits {
+		set := g.test(ir.OpNe, g.bin(ir.OpAnd, d, g.i32(1<<bit)), g.i32(0))
+		votes := g.Op(ir.OpBallot, ir.U32, set)
+		peers = g.bin(ir.OpAnd, peers, g.sel(set, votes, g.bin(ir.OpBitNot, votes)))
+	}
+	one := g.Const(ir.U32, int64(1))
+	before := g.bin(ir.OpSub, g.bin(ir.OpShl, one, lane), one)
+	rank = popcount(g.fb, g.bin(ir.OpAnd, peers, before))
+	count = popcount(g.fb, peers)
+	return rank, count, g.bin(ir.OpAnd, valid, g.test(ir.OpEq, rank, g.i32(0)))
+}
+
+// popcount is the number of set bits of a u32, as an i32 (SWAR: the IR
+// has no popc).
+func popcount(b *fb, x ir.Reg) ir.Reg {
+	c := func(v uint64) ir.Reg { return b.Const(ir.U32, v) }
+	sh := func(x ir.Reg, n int) ir.Reg { return b.bin(ir.OpShr, x, b.Const(ir.I32, int64(n))) }
+	x = b.bin(ir.OpSub, x, b.bin(ir.OpAnd, sh(x, 1), c(0x55555555)))
+	x = b.bin(ir.OpAdd, b.bin(ir.OpAnd, x, c(0x33333333)), b.bin(ir.OpAnd, sh(x, 2), c(0x33333333)))
+	x = b.bin(ir.OpAnd, b.bin(ir.OpAdd, x, sh(x, 4)), c(0x0f0f0f0f))
+	return b.Conv(ir.I32, sh(b.bin(ir.OpMul, x, c(0x01010101)), 24))
+}
+
+// slot is the index of (warp w, digit d) in a [warps][digits] shared
+// array.
+func (g *sortGen) slot(w, d ir.Reg) ir.Reg {
+	return g.bin(ir.OpAdd, g.bin(ir.OpMul, w, g.i32(digits)), d)
+}
+
+// zeroSlots zeroes this thread's digit column of a [warps][digits]
+// shared array of t.
+func (g *sortGen) zeroSlots(arr int, t ir.Type) {
+	d := g.index(ir.OpThreadId)
+	for w := range sortWarps {
+		g.store(ir.SpaceShared, arr, g.Const(t, int64(0)), g.slot(g.i32(w), d))
+	}
+}
+
+// hist counts the tile's digits: each thread adds 1 to its warp's slot of
+// each of its elements' digits (a shared atomic: integer counts come out
+// the same in any order), then thread d adds up digit d over the warps.
+func (g *sortGen) hist() {
+	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
+	g.zeroSlots(cnt, ir.I32)
+	g.sync()
+	entry0, lo, hi := g.tileOf()
+	w := g.index(ir.OpWarpId)
+	i := g.vars([]ir.Reg{g.bin(ir.OpAdd, lo, g.Conv(g.ix, g.index(ir.OpThreadId)))})[0]
+	g.While(func() ir.Reg { return g.test(ir.OpLt, i, hi) }, func() {
+		key := g.loadKey(i)
+		d := g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
+		g.Emit(&ir.Inst{Op: ir.OpAtomicAdd, Dst: ir.NoReg, Param: cnt, Space: ir.SpaceShared, Args: []ir.Reg{g.slot(w, d), g.i32(1)}})
+		g.advance(i, g.Const(g.ix, int64(blockThreads)))
+	})
+	g.sync()
+	d := g.index(ir.OpThreadId)
+	total := g.Const(ir.I32, int64(0))
+	for w := range sortWarps {
+		total = g.bin(ir.OpAdd, total, g.load(ir.SpaceShared, cnt, ir.I32, g.slot(g.i32(w), d)))
+	}
+	g.store(ir.SpaceParam, g.counts, total, g.entry(entry0, d))
+}
+
+// scatter orders the tile's elements by digit, stable, in shared memory
+// (sk, sv), then writes them out. run[d] is the tile's next place of
+// digit d: each round the leaders leave their warp's count of their digit
+// in cnt, thread d turns the counts of digit d into each warp's first
+// place (off) and zeroes them, and every lane puts its element at its
+// warp's place plus its rank. start[d] is where digit d begins in the
+// ordered tile, base[d] where it goes in kout.
+func (g *sortGen) scatter() {
+	tile := SortTile(g.t, g.arg)
+	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
+	off := g.shared("off", g.ix, sortWarps*digits)
+	run := g.shared("run", g.ix, digits)
+	start := g.shared("start", g.ix, digits)
+	base := g.shared("base", g.ix, digits)
+	sk := g.shared("sk", g.kt, tile)
+	sv := -1
+	if g.arg {
+		sv = g.shared("sv", ir.I64, tile)
+	}
+	entry0, lo, hi, start0 := g.tileRow()
+	d0 := g.index(ir.OpThreadId)
+	g.zeroSlots(cnt, ir.I32)
+	e := g.entry(entry0, d0)
+	c := g.load(ir.SpaceParam, g.counts, ir.I32, e)
+	at := g.Conv(g.ix, g.Op(ir.OpBlockScanExcl, ir.I32, c))
+	g.store(ir.SpaceShared, run, at, d0)
+	g.store(ir.SpaceShared, start, at, d0)
+	first := g.bin(ir.OpSub, g.load(ir.SpaceParam, g.offs, ir.I64, e), g.Conv(ir.I64, c))
+	g.store(ir.SpaceShared, base, g.Conv(g.ix, first), d0)
+	g.sync()
+	w := g.index(ir.OpWarpId)
+	g.rounds(lo, hi, func(i, valid ir.Reg) {
+		key, d := g.digitOf(i, valid)
+		rank, count, leader := g.match(d, valid)
+		g.If(leader, func() { g.store(ir.SpaceShared, cnt, count, g.slot(w, d)) })
+		g.sync()
+		g.warpPlaces(cnt, off, run, d0)
+		g.sync()
+		g.If(valid, func() {
+			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, off, g.ix, g.slot(w, d)), g.Conv(g.ix, rank))
+			g.store(ir.SpaceShared, sk, key, at)
+			if g.arg {
+				g.store(ir.SpaceShared, sv, g.valueOf(i, start0), at)
+			}
+		})
+	})
+	g.sync()
+	g.writeTile(sk, sv, start, base, g.bin(ir.OpSub, hi, lo))
+}
+
+// valueOf is element i's index within its row (argsort): made in the
+// first pass (i - start, start the row's first element), else read.
+func (g *sortGen) valueOf(i, start ir.Reg) ir.Reg {
+	if g.pass.First {
+		return g.Conv(ir.I64, g.bin(ir.OpSub, i, start))
+	}
+	return g.load(ir.SpaceParam, g.vin, ir.I64, i)
+}
+
+// writeTile writes the ordered tile (n elements of sk, sv): element j,
+// of digit d, goes to base[d] + j - start[d].
+func (g *sortGen) writeTile(sk, sv, start, base int, n ir.Reg) {
+	j := g.vars([]ir.Reg{g.Conv(g.ix, g.index(ir.OpThreadId))})[0]
+	g.While(func() ir.Reg { return g.test(ir.OpLt, j, n) }, func() {
+		key := g.load(ir.SpaceShared, sk, g.kt, j)
+		d := g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
+		at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, base, g.ix, d), g.bin(ir.OpSub, j, g.load(ir.SpaceShared, start, g.ix, d)))
+		switch {
+		case g.kout < 0: // argsort's last pass: the indices only
+		case g.pass.Last:
+			g.store(ir.SpaceParam, g.kout, fromKey(g.fb, g.t, key), at)
+		default:
+			g.store(ir.SpaceParam, g.kout, key, at)
+		}
+		if g.arg {
+			g.store(ir.SpaceParam, g.vout, g.load(ir.SpaceShared, sv, ir.I64, j), at)
+		}
+		g.advance(j, g.Const(g.ix, int64(blockThreads)))
+	})
+}
+
+// warpPlaces is thread d's step of a scatter round: the warps' counts of
+// digit d in warp order become their first places, from base[d] on.
+func (g *sortGen) warpPlaces(cnt, off, base int, d ir.Reg) {
+	run := g.load(ir.SpaceShared, base, g.ix, d)
+	for w := range sortWarps {
+		s := g.slot(g.i32(w), d)
+		c := g.load(ir.SpaceShared, cnt, ir.I32, s)
+		g.store(ir.SpaceShared, off, run, s)
+		g.store(ir.SpaceShared, cnt, g.i32(0), s)
+		run = g.bin(ir.OpAdd, run, g.Conv(g.ix, c))
+	}
+	g.store(ir.SpaceShared, base, run, d)
+}
+
+// SortSmall is the longest row SortSmallKernel sorts: rows this short
+// sort a thread each (an insertion sort in local memory), where the radix
+// passes would spend a tile's 256 counters on each row.
+const SortSmall = 32
+
+// SortSmallKernel sorts each row of k <= SortSmall elements of x (1-D,
+// SortRaw) into out (SortRaw, or with s.Arg the i64 indices within the
+// row), a thread a row, stable. Parameters: x, out, m (rows), k.
+func SortSmallKernel(s SortSpec, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "sort_small", sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
+		ix, kt, raw := indexType(wide), SortKey(s.In), SortRaw(s.In)
+		outT := raw
+		if s.Arg {
+			outT = ir.I64
+		}
+		var sg sig
+		sg.add(ir.Param{Name: "x", Elem: raw, NDim: 1}, ir.Param{Name: "out", Elem: outT, NDim: 1})
+		m := sg.add(ir.Param{Name: "m", Elem: ix}, ir.Param{Name: "k", Elem: ix})
+		b := newFunc(sortName("small", s.In, s.Arg, wide), sg.ps, ix)
+		b.F.Locals = []ir.Buffer{{Name: "keys", Elem: kt, Dims: []int{SortSmall}}, {Name: "idx", Elem: ir.I64, Dims: []int{SortSmall}}}
+		k := b.Param(m + 1)
+		b.gridStride(b.Param(m), func(r ir.Reg) {
+			base := b.bin(ir.OpMul, r, k)
+			b.upTo(k, func(j ir.Reg) {
+				key := toKey(b, s, b.load(ir.SpaceParam, 0, raw, b.bin(ir.OpAdd, base, j)))
+				b.insert(key, j)
+			})
+			b.upTo(k, func(j ir.Reg) {
+				v := b.load(ir.SpaceLocal, 1, ir.I64, j)
+				if !s.Arg {
+					v = fromKey(b, s.In, b.load(ir.SpaceLocal, 0, kt, j))
+				}
+				b.store(ir.SpaceParam, 1, v, b.bin(ir.OpAdd, base, j))
+			})
+		})
+		return b.k, ir.Verify(b.k)
+	})
+}
+
+// upTo runs body for j = 0, 1, ... while j < n.
+func (b *fb) upTo(n ir.Reg, body func(j ir.Reg)) {
+	j := b.vars([]ir.Reg{b.Const(b.ix, int64(0))})[0]
+	b.While(func() ir.Reg { return b.test(ir.OpLt, j, n) }, func() {
+		body(j)
+		b.advance(j, b.Const(b.ix, int64(1)))
+	})
+}
+
+// insert puts key (element j) into the sorted local keys[0:j] after
+// every key not greater (stable), moving the greater ones up, with its
+// index in idx.
+func (b *fb) insert(key, j ir.Reg) {
+	kt := b.typeOf(key)
+	one := b.Const(b.ix, int64(1))
+	p := b.vars([]ir.Reg{j})[0]
+	b.While(func() ir.Reg {
+		prev := b.bin(ir.OpMax, b.bin(ir.OpSub, p, one), b.Const(b.ix, int64(0)))
+		more := b.test(ir.OpGt, b.load(ir.SpaceLocal, 0, kt, prev), key)
+		return b.bin(ir.OpAnd, b.test(ir.OpGt, p, b.Const(b.ix, int64(0))), more)
+	}, func() {
+		prev := b.bin(ir.OpSub, p, one)
+		b.store(ir.SpaceLocal, 0, b.load(ir.SpaceLocal, 0, kt, prev), p)
+		b.store(ir.SpaceLocal, 1, b.load(ir.SpaceLocal, 1, ir.I64, prev), p)
+		b.set(p, prev)
+	})
+	b.store(ir.SpaceLocal, 0, key, p)
+	b.store(ir.SpaceLocal, 1, b.Conv(ir.I64, j), p)
+}
