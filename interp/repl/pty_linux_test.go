@@ -330,7 +330,7 @@ func TestPTYErrorInEarlierEntry(t *testing.T) {
 }
 
 // TestPTYKernelCompletion: inside a kernel body ti<Tab> completes to the
-// kernel builtin tid (on the host it gives time).
+// kernel builtin tid (on the host tim<Tab> gives time).
 func TestPTYKernelCompletion(t *testing.T) {
 	tm := startREPL(t, "")
 	tm.send("kernel k(x: array[i32]) {\r")
@@ -344,7 +344,7 @@ func TestPTYKernelCompletion(t *testing.T) {
 	tm.send("array x: i32[3]\r")
 	tm.send("launch k[3](x); x\r")
 	tm.expect(`\r\n\[0, 1, 2\]\r\n`)
-	tm.send("type(ti\t")
+	tm.send("type(tim\t")
 	tm.expect(regexp.QuoteMeta("type(time"))
 	tm.send("())\r")
 	tm.expect(`\r\nfloat\r\n`)

@@ -346,7 +346,7 @@ func TestCompletion(t *testing.T) {
 		{"counter.", nil, 0},
 		{"p.ma", []string{"ss"}, 2},
 		{"p.", []string{"mass", "pos"}, 0},
-		{"con", []string{"fig", "st", "tinue"}, 3},
+		{"con", []string{"catenate", "fig", "st", "tinue"}, 3},
 		{"cou", []string{"nt_nonzero", "nter"}, 3},
 		{"let y = ze", []string{"ros"}, 2},
 		{"ker", []string{"nel"}, 3},
@@ -530,8 +530,8 @@ func TestKernelCompletion(t *testing.T) {
 		t.Errorf("in a kernel: atomic_m<Tab> = %q", got)
 	}
 	s.setPending(nil)
-	if got, _ := s.complete("ti", 0); !reflect.DeepEqual(got, []string{"me", "me_left", "ny"}) {
-		t.Errorf("on the host: ti<Tab> = %q, want time, time_left and tiny", got)
+	if got, _ := s.complete("ti", 0); !reflect.DeepEqual(got, []string{"le", "me", "me_left", "ny"}) {
+		t.Errorf("on the host: ti<Tab> = %q, want tile, time, time_left and tiny", got)
 	}
 }
 
@@ -633,10 +633,10 @@ func TestCompleteCell(t *testing.T) {
 		start  int
 	}{
 		{"print(xs.sh", 11, []string{"shape"}, 9},
-		{"let a = 1\nti", 12, []string{"time", "time_left"}, 10},
+		{"let a = 1\nti", 12, []string{"tile", "time", "time_left"}, 10},
 		{"kernel k(x: array[f32]) {\n    let i = ti", 40, []string{"tid"}, 38},
 		{"xs.nd + 1", 5, []string{"ndim"}, 3},
-		{"ti", 99, []string{"time", "time_left"}, 0},
+		{"ti", 99, []string{"tile", "time", "time_left"}, 0},
 	}
 	for _, c := range cases {
 		got, start := Complete(in, nil, c.text, c.cursor)
