@@ -105,7 +105,7 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 		if o.dst < 0 {
 			return nil, c.errf(ctx, in.Pos, "load needs a destination")
 		}
-		return ac.load(o.dst, fast), nil
+		return ac.load(o.dst, fast, c.zeroCopy[in]), nil
 	case ir.OpStore:
 		if o.dst >= 0 {
 			return nil, c.errf(ctx, in.Pos, "store has a destination")
@@ -451,22 +451,29 @@ func (ac *access) runAt(fr *frame, m mask, arr *arrayInfo) (unsafe.Pointer, int,
 	return unsafe.Add(arr.data, off+first*step), step, ok
 }
 
-func (ac *access) load(d int, fast bool) instFn {
+func (ac *access) load(d int, fast, zeroCopy bool) instFn {
 	gather, tid := gatherFor(ac.elem), loadTidFor(ac.elem)
 	bools := ac.elem == ir.Bool // bytes other than 0/1 must become proper bools: kGatherBool
+	zeroCopy = zeroCopy && !bools
 	return func(fr *frame, m mask) error {
 		arr := ac.array(fr)
-		if fast {
-			if src, step, ok := ac.tidAt(fr, m, arr); ok {
-				tid(fr, m, d, src, step)
-				return nil
-			}
+		if zeroCopy {
+			fr.own(d)
 		}
-		if !bools {
-			if src, step, ok := ac.runAt(fr, m, arr); ok {
-				tid(fr, m, d, src, step)
+		src, step, ok := unsafe.Pointer(nil), 0, false
+		if fast {
+			src, step, ok = ac.tidAt(fr, m, arr)
+		}
+		if !ok && !bools {
+			src, step, ok = ac.runAt(fr, m, arr)
+		}
+		if ok {
+			if zeroCopy && m.all && fr.n == lanes && step == ac.size {
+				fr.regs[d] = src
 				return nil
 			}
+			tid(fr, m, d, src, step)
+			return nil
 		}
 		data, err := ac.offsets(fr, m, arr)
 		if err != nil {

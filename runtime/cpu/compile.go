@@ -62,6 +62,7 @@ type compiler struct {
 	active    map[*ir.Func]bool // funcs being compiled: recursion check
 	hoisted   map[int]bool      // registers computed in setup
 	fast      bool              // fast math: contract f64 a*b+c (contract.go)
+	zeroCopy  map[*ir.Inst]bool // loads whose register may point at the array (zerocopy.go)
 	// localBytes is the bytes of one lane's local arrays so far.
 	localBytes int
 }
@@ -237,6 +238,12 @@ func (c *compiler) stmts(ctx *fnCtx, list []ir.Stmt) (stmtFn, error) {
 	var dropped map[*ir.Inst]bool
 	if c.fast {
 		fused, dropped = contractions(ctx, list)
+	}
+	for in := range zeroCopyLoads(ctx, list) {
+		if c.zeroCopy == nil {
+			c.zeroCopy = map[*ir.Inst]bool{}
+		}
+		c.zeroCopy[in] = true
 	}
 	for _, s := range list {
 		if in, ok := s.(*ir.Inst); ok {
