@@ -1,0 +1,114 @@
+package fuse_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/stdlib"
+	"github.com/gscript-lang/gscript/stdlib/fuse"
+)
+
+// hostScript computes every global z* from arrays of n elements holding
+// NaN, infinities, -0, negatives and large integers.
+const hostScript = `kernel init(a: array[f32], b: array[f64], i: array[i32], l: array[i64], u: array[u8], zero: f32) {
+    let k = tid()
+    a[k] = f32(k % 13) * 0.37 - 2.0
+    b[k] = f64(k % 7) * 1.5 - 4.0
+    if k % 17 == 0 {
+        a[k] = zero / zero
+    }
+    if k % 19 == 0 {
+        b[k] = 1.0 / f64(zero)
+    }
+    if k % 23 == 0 {
+        a[k] = -0.0
+    }
+    i[k] = k * 7919 - 1000000
+    l[k] = i64(k) * 3037000493
+    u[k] = u8(k % 256)
+}
+array a: f32[N]
+array b: f64[N]
+array i: i32[N]
+array l: i64[N]
+array u: u8[N]
+launch init[N](a, b, i, l, u, 0.0)
+let z0 = a * 0.5 + a
+let z1 = a * 3 - b
+let z2 = where(a > 0, a, 0)
+let z3 = where(a < b, 1.5, b)
+let z4 = -a / (b + 1.0)
+let z5 = i * 3 + l
+let z6 = (i - 7) * i
+let z7 = u + 200
+let z8 = a.astype(f64) * b
+let z9 = i.astype(f32) / 3.0
+let z10 = a == a
+let z11 = where(a != a, 0.0, a)
+let z12 = l.astype(u32) + 1
+let z13 = b.astype(f32)
+let z14 = 2.5 - a * a
+let z15 = where(0 >= i, i, l)
+let z19 = 7 >= u
+let z20 = 7 > u
+let z21 = where(7 <= u, u, 9)
+let z22 = 7 < u
+array z16: f32[N]
+z16[:] = 2.5
+z16 += a * 0.25
+array z17: f64[N]
+z17[:] = a
+z17 -= b / 3.0
+array z18: bool[N]
+z18[:] = true
+`
+
+// TestHostMatchesKernels runs hostScript with the cpu's host path and
+// with the kernels alone: every result has the same bytes, for sizes
+// below one chunk, across chunks and workers.
+func TestHostMatchesKernels(t *testing.T) {
+	for _, n := range []int{5, 4097, 100003} {
+		src := strings.ReplaceAll(hostScript, "N", fmt.Sprint(n))
+		host := runGlobals(t, src)
+		restore := fuse.KernelsOnly()
+		kernels := runGlobals(t, src)
+		restore()
+		if len(host) < 23 {
+			t.Fatalf("n=%d: %d results", n, len(host))
+		}
+		for name, want := range kernels {
+			if !bytes.Equal(host[name], want) {
+				t.Errorf("n=%d: %s differs between the host path and the kernels", n, name)
+			}
+		}
+	}
+}
+
+// runGlobals runs src on the cpu and returns the bytes of its z* arrays.
+func runGlobals(t *testing.T, src string) map[string][]byte {
+	t.Helper()
+	in, err := interp.New(interp.Options{Device: "cpu", Predeclared: stdlib.Universe()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if err := in.Exec(t.Context(), "host.gs", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, g := range in.Globals() {
+		a, ok := g.Value.(*interp.Array)
+		if !ok || !strings.HasPrefix(g.Name, "z") {
+			continue
+		}
+		b, err := a.A.ReadHost()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[g.Name] = bytes.Clone(b)
+	}
+	return out
+}
