@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"runtime"
+	"unsafe"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -29,6 +30,9 @@ func fullReduce(th *interp.Thread, name string, s reduce.Spec, pr reduce.Produce
 			"records GPU work without running it (reduce along axis= to record it, or reduce after replay)", name, dev)
 	}
 	chunks, ok, err := hostSum(th, s, pr, ins)
+	if !ok && err == nil {
+		chunks, ok, err = hostExtreme(th, s, pr, ins)
+	}
 	if !ok && err == nil {
 		chunks, err = runFull(th, s, pr, ins, scal)
 	}
@@ -69,6 +73,25 @@ func hostSum(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Ar
 		return nil, false, err
 	}
 	return [][]uint64{{math.Float64bits(v)}}, true, nil
+}
+
+// hostExtreme is the full min or max of one contiguous cpu array by Go
+// loops (reduce.HostExtreme): the kernels' result at memory speed; ok
+// false where the kernels must decide (a NaN, zeros of both signs) or
+// for anything else.
+func hostExtreme(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Array) ([][]uint64, bool, error) {
+	a := ins[0]
+	if (s.Kind != reduce.Min && s.Kind != reduce.Max) || pr != nil || len(ins) != 1 ||
+		a.Device().Type != mem.CPU || !a.IsContiguous() || !a.HostAccessible() {
+		return nil, false, nil
+	}
+	b, err := a.ReadHost()
+	if err != nil || len(b) == 0 {
+		return nil, false, err
+	}
+	bits, ok := reduce.HostExtreme(a.DType(), s.Kind == reduce.Max, unsafe.Pointer(&b[0]), a.Size(), th.Canceled)
+	runtime.KeepAlive(a) // b is a's memory
+	return [][]uint64{{bits}}, ok, nil
 }
 
 // runFull launches the two passes over ranges of at most Full.Chunk

@@ -98,6 +98,13 @@
 //     written out, so a change to strided, mergeUnrolled or block_sum's
 //     shape must change runtime/cpu/sum.go (or the order HostSum passes)
 //     too, which that test enforces.
+//   - Full min and max of a contiguous cpu array (HostExtreme) run as Go
+//     loops over chunks on every core, not the kernels: ints and floats
+//     give the same result in any order but for a NaN (which of several
+//     NaN payloads the merge tree keeps) and an extreme of zero with
+//     both signs present (the merge keeps the later of -0 and +0), which
+//     the loops detect and leave to the kernels. max of 2^24 f32 on the
+//     2-core machine: 191 ms through the kernels, see bench/cpu/run.sh.
 //   - NaN: min and max merge with a select that keeps a NaN once met
 //     (OpMin is fmin-like and drops it); argmin and argmax rank NaN above
 //     every number and break ties by the lower index, so both return the
