@@ -328,6 +328,9 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, in axisInput, axe
 	if plan.K == 0 {
 		return &interp.Array{A: out}, fillIdentity(th, k, out)
 	}
+	if ok, err := hostRowSums(th, k, in, plan, out); ok || err != nil {
+		return &interp.Array{A: out}, err
+	}
 	s := reduce.Spec{Kind: k, In: [2]ir.Type{in.t}}
 	kern, err := reduce.AxisKernel(s, in.pr, plan.Strategy, plan.Kept, len(plan.Ext)-plan.Kept, plan.Wide())
 	if err != nil {
@@ -347,6 +350,49 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, in axisInput, axe
 		return nil, err
 	}
 	return &interp.Array{A: out}, nil
+}
+
+// hostRowSums is an axis sum, mean or norm of one cpu array whose rows
+// (the plan's view) are contiguous, by the backend's RowSummer (the cpu's
+// Go loops in the Row kernel's order: its bits at memory speed); ok
+// false where the kernel must run.
+func hostRowSums(th *interp.Thread, k reduce.Kind, in axisInput, plan reduce.AxisPlan, out *mem.Array) (bool, error) {
+	a := in.arrays[0]
+	if in.pr != nil || a.Device().Type != mem.CPU || !a.HostAccessible() || !out.IsContiguous() {
+		return false, nil
+	}
+	b, _ := backend.For(a.Device())
+	rs, ok := b.(backend.RowSummer)
+	if !ok {
+		return false, nil
+	}
+	req, ok := reduce.HostRowSums(k, in.t, plan)
+	if !ok {
+		return false, nil
+	}
+	views, err := viewsOf(plan.View, a)
+	if err != nil || !views[0].IsContiguous() {
+		return false, err
+	}
+	x, err := views[0].ReadHost()
+	if err != nil {
+		return false, err
+	}
+	dst, err := out.HostBytes()
+	if err != nil {
+		return false, err
+	}
+	sums := make([]float64, plan.M)
+	req.X, req.Workers, req.Canceled = x, runtime.GOMAXPROCS(0), th.Canceled
+	err = rs.RowSums(&req, sums)
+	runtime.KeepAlive(views) // x is their memory
+	if errors.Is(err, backend.ErrCanceled) {
+		return true, errInterrupted
+	}
+	for m, v := range sums {
+		mem.StoreBits(dst, out.DType(), m, ir.FromFloat(reduce.RowValue(k, v, plan.K), out.DType()))
+	}
+	return true, err
 }
 
 // fillIdentity sets the output of reductions of no elements.

@@ -187,7 +187,11 @@
 //     that the request carries (block size, accumulators, grid), so that
 //     the cpu does not import stdlib and gives the kernels' bits
 //     (stdlib/reduce's TestHostSumMatchesKernels) at memory speed instead
-//     of the lane executor's 3.4 ns an element.
+//     of the lane executor's 3.4 ns an element. Row sums (the
+//     backend.RowSummer, an axis sum's Row strategy) are those loops
+//     with one block a row; a lane's four accumulators merge in one loop
+//     over the lanes (mergePairs's order), which made a 4096 x 4096 f32
+//     row sum 30 -> 7.7 ms and a full sum of 2^24 f32 13.8 -> 4.4 ms.
 //   - Matrix products (backend.GEMMer, gemm.go) run through OpenBLAS
 //     (runtime/openblas: libopenblas.so.0, Debian's libopenblas0-pthread)
 //     where it loads, else through gonum's pure-Go BLAS, f32 and f64 alike;
