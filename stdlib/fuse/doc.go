@@ -85,7 +85,12 @@
 //     pass per op over the chunk with array leaves read in place, scalar
 //     leaves as scalars (no broadcast vector) and the root written
 //     straight into the output; cancellation is polled before each
-//     chunk. Each loop is the executor's lane expression (the same Go
+//     chunk. A scalar leaf is converted to its operand dtype once, as the
+//     kernel converts it per element. Two patterns run as one loop
+//     (hostfused.go): multiply-adds s*X + Y in every operand order (y +=
+//     a * x) and where(X op s, X, t) or where(X op s, t, X) with op one
+//     of < <= > >= (where(x > 0, x, 0)), each written as the passes'
+//     expressions with the inner result rounded to the dtype. Each loop is the executor's lane expression (the same Go
 //     operation in the same dtypes, runtime/cpu/ops_gen.go), so results
 //     are the kernel's bits (TestHostMatchesKernels compares the two
 //     over NaN, infinities, -0 and wrapping integers). Anything else

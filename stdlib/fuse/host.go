@@ -40,6 +40,9 @@ type hnode struct {
 	arr  int    // array leaf: its index in hostPlan.ptrs; -1 otherwise
 	bits uint64 // scalar leaf: its value (interp.ElemBits)
 	buf  int    // op: its chunk buffer; args converted to in use buf+1+i
+	// fused, when set, computes the node in one loop from leaves
+	// (hostfused.go) instead of a pass per op.
+	fused func(h *hostPlan, lo, n int, out unsafe.Pointer)
 }
 
 // hostPlan is a flat plan ready for the host path.
@@ -109,9 +112,20 @@ func (h *hostPlan) compile(p *plan, e *Expr) (nd *hnode, ok bool) {
 		if c.t != want && !convertible(c.t, want) {
 			return nil, false
 		}
+		if c.t != want && c.arr < 0 && c.args == nil {
+			c = convertScalar(c, want) // once, not per chunk
+		}
 		nd.args = append(nd.args, c)
 	}
+	nd.fused = fuse2(nd)
 	return nd, true
+}
+
+// convertScalar is scalar leaf c converted to t, as the kernel converts
+// it per element.
+func convertScalar(c *hnode, t ir.Type) *hnode {
+	v := convertTo(col{s: c.bits, t: c.t}, t, nil, 1)
+	return &hnode{e: c.e, t: t, arr: -1, bits: v.s}
 }
 
 // hostType reports whether t has host loops: the numeric dtypes.
@@ -209,6 +223,13 @@ func (h *hostPlan) eval(nd *hnode, buf []uint64, lo, n int, out unsafe.Pointer) 
 		return col{s: nd.bits, t: nd.t}
 	}
 	bufAt := func(k int) unsafe.Pointer { return unsafe.Pointer(&buf[k*hostChunk]) }
+	if out == nil {
+		out = bufAt(nd.buf)
+	}
+	if nd.fused != nil {
+		nd.fused(h, lo, n, out)
+		return col{p: out, t: nd.t}
+	}
 	var a [3]col
 	for i, x := range nd.args {
 		a[i] = h.eval(x, buf, lo, n, nil)
@@ -219,9 +240,6 @@ func (h *hostPlan) eval(nd *hnode, buf []uint64, lo, n int, out unsafe.Pointer) 
 		if a[i].t != want {
 			a[i] = convertTo(a[i], want, bufAt(nd.buf+1+i), n)
 		}
-	}
-	if out == nil {
-		out = bufAt(nd.buf)
 	}
 	if nd.e.op == ir.OpConvert {
 		convertCol(a[0], nd.t, out, n)

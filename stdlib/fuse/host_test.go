@@ -56,6 +56,14 @@ let z19 = 7 >= u
 let z20 = 7 > u
 let z21 = where(7 <= u, u, 9)
 let z22 = 7 < u
+let z23 = 2.0 * a - a
+let z24 = b - b * 1.5
+let z25 = l * 3 + l
+let z26 = a + 0.5 * a
+let z27 = where(a <= 0.5, -1.0, a)
+let z28 = where(b >= 1.0, b, 2.0)
+let z29 = where(u < 9, u, 3)
+let z30 = where(a <= 0.5, a, 7.0)
 array z16: f32[N]
 z16[:] = 2.5
 z16 += a * 0.25
@@ -76,7 +84,7 @@ func TestHostMatchesKernels(t *testing.T) {
 		restore := fuse.KernelsOnly()
 		kernels := runGlobals(t, src)
 		restore()
-		if len(host) < 23 {
+		if len(host) < 31 {
 			t.Fatalf("n=%d: %d results", n, len(host))
 		}
 		for name, want := range kernels {
