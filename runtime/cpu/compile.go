@@ -63,6 +63,7 @@ type compiler struct {
 	hoisted   map[int]bool      // registers computed in setup
 	fast      bool              // fast math: contract f64 a*b+c (contract.go)
 	zeroCopy  map[*ir.Inst]bool // loads whose register may point at the array (zerocopy.go)
+	lazy      map[ir.Reg]bool   // the kernel's tid registers left to their accesses (lazytid.go)
 	// localBytes is the bytes of one lane's local arrays so far.
 	localBytes int
 }
@@ -109,6 +110,9 @@ func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 		}
 	}
 	ctx := c.instance(k.Entry, true)
+	if c.p.blk == nil && k.TidDims == 1 {
+		c.lazy = lazyTids(ctx, k.Entry.Body)
+	}
 	for i, prm := range k.Entry.Params {
 		if prm.IsArray() {
 			ctx.arrays[i] = i

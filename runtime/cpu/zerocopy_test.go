@@ -52,3 +52,22 @@ func TestZeroCopyLoads(t *testing.T) {
 		t.Fatalf("zero-copy loads %v", zc)
 	}
 }
+
+// TestLazyTids: saxpy's tid (and its move into i) is left to its
+// accesses; a tid also read as a value is computed.
+func TestLazyTids(t *testing.T) {
+	lazy := func(b *builder) map[ir.Reg]bool {
+		ctx := &fnCtx{f: b.f, defs: make([]int, len(b.f.Regs)), def: make([]*ir.Inst, len(b.f.Regs)), uses: make([]int, len(b.f.Regs))}
+		countDefs(ctx, b.f.Body)
+		return lazyTids(ctx, b.f.Body)
+	}
+	if l := lazy(saxpyKernel()); len(l) != 2 {
+		t.Errorf("saxpy: lazy registers %v, want the tid and its move", l)
+	}
+	b := kernel("iota", arr("y", ir.F32, 1))
+	i := b.tid(0)
+	b.store(0, i, b.op(ir.OpConvert, ir.F32, i))
+	if l := lazy(b); len(l) != 0 {
+		t.Errorf("y[i] = f32(i): lazy registers %v", l)
+	}
+}
