@@ -47,4 +47,3 @@ func BenchmarkCPUExpr(b *testing.B) {
 		}
 	}
 }
-
