@@ -169,7 +169,8 @@ func (h *hostPlan) run(th *interp.Thread, n int) error {
 	var canceled atomic.Bool
 	var wg sync.WaitGroup
 	work := func() {
-		buf := make([]uint64, max(1, h.nbufs)*hostChunk)
+		buf := getBuf(max(1, h.nbufs) * hostChunk)
+		defer bufPool.Put(buf)
 		for !canceled.Load() {
 			c := int(next.Add(1) - 1)
 			if c >= chunks {
@@ -180,7 +181,7 @@ func (h *hostPlan) run(th *interp.Thread, n int) error {
 				return
 			}
 			lo := c * hostChunk
-			h.chunk(buf, lo, min(hostChunk, n-lo))
+			h.chunk(*buf, lo, min(hostChunk, n-lo))
 		}
 	}
 	wg.Add(workers - 1)
@@ -193,6 +194,20 @@ func (h *hostPlan) run(th *interp.Thread, n int) error {
 		return interp.ErrInterrupted
 	}
 	return nil
+}
+
+// bufPool keeps workers' chunk buffers between statements, so that a
+// loop of expressions does not allocate (and collect) them every time.
+var bufPool sync.Pool
+
+// getBuf returns a buffer of n words from the pool, or a new one.
+func getBuf(n int) *[]uint64 {
+	if p, ok := bufPool.Get().(*[]uint64); ok && cap(*p) >= n {
+		*p = (*p)[:n]
+		return p
+	}
+	b := make([]uint64, n)
+	return &b
 }
 
 // chunk computes elements [lo, lo+n) into the output.
