@@ -206,9 +206,9 @@
 //     batch stride, 0 for a broadcast operand) as they are: no copies. A
 //     batch is one call per entry and panel: a product is cut into
 //     panels of C (whole rows, or 64 rows by some columns; multiples of
-//     64, so gonum's bits do not change) of 2^29 multiply-adds for
-//     OpenBLAS, 2^27 for gonum (half for f64): 15-40 ms on the 2-core
-//     machine. Cancellation and the step budget are polled before each
+//     64, so gonum's bits do not change) of 2^30 multiply-adds for
+//     OpenBLAS, 2^27 for gonum (half for f64): 20-40 ms on the 2-core
+//     machine (a 1024^3 f32 product is still one call). Cancellation and the step budget are polled before each
 //     panel, so a Ctrl-C or a deadline stops a 6000^3 product within
 //     100 ms; a product spends the budget (backend.Env.Steps) one step
 //     per multiply-add, as the inner loop of a kernel's product would.
