@@ -77,7 +77,11 @@
 //     (one extra kernel), so `k[0:7] += k[1:8]` gives NumPy's result; the
 //     target itself read element for element needs no copy.
 //   - cpu host path (host.go, hostops.go): on the cpu a flat plan (every
-//     array contiguous, of the output's shape) whose ops are add, sub,
+//     array contiguous, of the output's shape), or a rank-D one whose
+//     rows along the last axis are at least 256 long with the output and
+//     every leaf stepping by one element along them (sliced targets and
+//     views, row broadcasts) or a leaf by none (a column broadcast: its
+//     value per row is a scalar there), whose ops are add, sub,
 //     mul, float div, neg, the comparisons, where and the numeric
 //     conversions other than float to int (ir.Convert's own rules) runs
 //     as Go loops instead of its kernel: chunks of 4096 elements taken
@@ -94,8 +98,11 @@
 //     operation in the same dtypes, runtime/cpu/ops_gen.go), so results
 //     are the kernel's bits (TestHostMatchesKernels compares the two
 //     over NaN, infinities, -0 and wrapping integers). Anything else
-//     (math functions, min/max, integer division, rank-D plans, bool
-//     arrays) launches the kernel. Measured on the 2-core machine with
+//     (math functions, min/max, integer division, strided or short
+//     rows, bool arrays) launches the kernel; a rank-D plan's chunks are
+//     pieces of one row, whose start each array finds by its strides
+//     (no per-element index arithmetic). w[:] = m + r (a row broadcast)
+//     on 2048^2 f32: 21 ms through the kernels, 3.3 ms on the host. Measured on the 2-core machine with
 //     bench/cpu/run.sh (best of 5 interleaved rounds): y += a * x on 2^24
 //     f32 28.5 ms through the kernels before this path, 5.8 ms with it,
 //     against 8.7 ms for the single-threaded C loop; z[:] = where(x > 0,

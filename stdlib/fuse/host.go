@@ -42,7 +42,7 @@ type hnode struct {
 	buf  int    // op: its chunk buffer; args converted to in use buf+1+i
 	// fused, when set, computes the node in one loop from leaves
 	// (hostfused.go) instead of a pass per op.
-	fused func(h *hostPlan, lo, n int, out unsafe.Pointer)
+	fused func(lv []col, n int, out unsafe.Pointer) bool
 }
 
 // hostPlan is a flat plan ready for the host path.
@@ -52,13 +52,20 @@ type hostPlan struct {
 	nbufs int
 	ptrs  []unsafe.Pointer // element 0 of dst (0) and of each array leaf (1..)
 	sizes []int            // their element sizes
+	types []ir.Type        // their dtypes
+	// A rank-D plan (rows > 0): rows of row elements along the last
+	// axis, each array's strides (elements, 0 where broadcast) by axis.
+	shape   []int
+	strides [][]int
+	rows    int
 }
 
-// hostRun computes dst = e on the host when the plan is flat, dst is a
-// cpu array and every op of e has a host loop; ok is false (nothing
-// done) otherwise, and the caller launches the kernel.
+// hostRun computes dst = e on the host when dst is a cpu array, every op
+// of e has a host loop and the plan is flat or runs along rows (rowPlan);
+// ok is false (nothing done) otherwise, and the caller launches the
+// kernel.
 func hostRun(th *interp.Thread, dst *mem.Array, p *plan) (ok bool, err error) {
-	if !useHost || !p.flat || dst.Device().Type != mem.CPU || len(p.roots) != 1 {
+	if !useHost || dst.Device().Type != mem.CPU || len(p.roots) != 1 {
 		return false, nil
 	}
 	h := &hostPlan{out: p.out}
@@ -66,6 +73,9 @@ func hostRun(th *interp.Thread, dst *mem.Array, p *plan) (ok bool, err error) {
 		return false, nil
 	}
 	arrays := append([]*mem.Array{dst}, p.arrays...)
+	if !p.flat && !h.rowPlan(arrays) {
+		return false, nil
+	}
 	names := make([]string, len(arrays))
 	for i := range names {
 		names[i] = "operand"
@@ -75,11 +85,41 @@ func hostRun(th *interp.Thread, dst *mem.Array, p *plan) (ok bool, err error) {
 		for i, a := range arrays {
 			h.ptrs = append(h.ptrs, mem.HostPointer(ptrs[i]))
 			h.sizes = append(h.sizes, a.DType().Size())
+			h.types = append(h.types, a.DType())
 		}
 		return h.run(th, dst.Size())
 	})
 	runtime.KeepAlive(arrays)
 	return true, err
+}
+
+// rowMin is the shortest row a rank-D plan runs on the host: shorter
+// rows cost more in per-row setup than the kernel's index arithmetic.
+const rowMin = 256
+
+// rowPlan sets h up for a rank-D plan: the output and every array leaf
+// (broadcast to the output's shape) step by one element along the last
+// axis, or a leaf by none (a value per row, read as a scalar), and rows
+// are at least rowMin long. It reports whether the plan qualifies.
+func (h *hostPlan) rowPlan(arrays []*mem.Array) bool {
+	shape := arrays[0].Shape()
+	nd := len(shape)
+	if nd == 0 || shape[nd-1] < rowMin {
+		return false
+	}
+	for i, a := range arrays {
+		v, err := a.BroadcastTo(shape)
+		if err != nil {
+			return false
+		}
+		st := v.Strides()
+		if last := st[nd-1]; last != 1 && (i == 0 || last != 0) {
+			return false
+		}
+		h.strides = append(h.strides, st)
+	}
+	h.shape, h.rows = shape, arrays[0].Size()/shape[nd-1]
+	return true
 }
 
 // compile builds e's host node, or ok false where an op has no loop here.
@@ -157,10 +197,16 @@ func hostOp(e *Expr) bool {
 	return false
 }
 
-// run computes the n elements in chunks, on all cores when n is large,
-// polling th's cancellation before each chunk.
+// run computes the n elements in chunks (of the flat index, or of each
+// row), on all cores when n is large, polling th's cancellation before
+// each chunk.
 func (h *hostPlan) run(th *interp.Thread, n int) error {
-	chunks := (n + hostChunk - 1) / hostChunk
+	chunks, perRow := (n+hostChunk-1)/hostChunk, 0
+	if h.rows > 0 {
+		row := h.shape[len(h.shape)-1]
+		perRow = (row + hostChunk - 1) / hostChunk
+		chunks = h.rows * perRow
+	}
 	workers := 1
 	if n >= hostMin {
 		workers = min(runtime.GOMAXPROCS(0), chunks)
@@ -171,6 +217,7 @@ func (h *hostPlan) run(th *interp.Thread, n int) error {
 	work := func() {
 		buf := getBuf(max(1, h.nbufs) * hostChunk)
 		defer bufPool.Put(buf)
+		lv := make([]col, len(h.ptrs))
 		for !canceled.Load() {
 			c := int(next.Add(1) - 1)
 			if c >= chunks {
@@ -180,8 +227,13 @@ func (h *hostPlan) run(th *interp.Thread, n int) error {
 				canceled.Store(true)
 				return
 			}
-			lo := c * hostChunk
-			h.chunk(*buf, lo, min(hostChunk, n-lo))
+			k := 0
+			if h.rows > 0 {
+				k = h.rowChunk(lv, c/perRow, c%perRow)
+			} else {
+				k = h.flatChunk(lv, c, n)
+			}
+			h.chunk(*buf, lv, k)
 		}
 	}
 	wg.Add(workers - 1)
@@ -194,6 +246,39 @@ func (h *hostPlan) run(th *interp.Thread, n int) error {
 		return interp.ErrInterrupted
 	}
 	return nil
+}
+
+// flatChunk points lv at chunk c of a flat plan of n elements and
+// returns its length.
+func (h *hostPlan) flatChunk(lv []col, c, n int) int {
+	lo := c * hostChunk
+	for i, p := range h.ptrs {
+		lv[i] = col{p: unsafe.Add(p, lo*h.sizes[i]), t: h.types[i]}
+	}
+	return min(hostChunk, n-lo)
+}
+
+// rowChunk points lv at chunk c of row r of a rank-D plan (a leaf that
+// does not move along the row becomes its value there) and returns its
+// length.
+func (h *hostPlan) rowChunk(lv []col, r, c int) int {
+	nd := len(h.shape)
+	row := h.shape[nd-1]
+	lo := c * hostChunk
+	for i, p := range h.ptrs {
+		off, q := 0, r
+		for ax := nd - 2; ax >= 0; ax-- { // row r's index, last axis fastest
+			off += q % h.shape[ax] * h.strides[i][ax]
+			q /= h.shape[ax]
+		}
+		if h.strides[i][nd-1] == 0 {
+			at := unsafe.Slice((*byte)(unsafe.Add(p, off*h.sizes[i])), h.sizes[i]) // off < 0 on a reversed axis
+			lv[i] = col{s: mem.LoadBits(at, h.types[i], 0), t: h.types[i]}
+			continue
+		}
+		lv[i] = col{p: unsafe.Add(p, (off+lo)*h.sizes[i]), t: h.types[i]}
+	}
+	return min(hostChunk, row-lo)
 }
 
 // bufPool keeps workers' chunk buffers between statements, so that a
@@ -210,14 +295,14 @@ func getBuf(n int) *[]uint64 {
 	return &b
 }
 
-// chunk computes elements [lo, lo+n) into the output.
-func (h *hostPlan) chunk(buf []uint64, lo, n int) {
-	out := unsafe.Add(h.ptrs[0], lo*h.sizes[0])
+// chunk computes the n elements lv describes into the output (lv[0]).
+func (h *hostPlan) chunk(buf []uint64, lv []col, n int) {
+	out := lv[0].p
 	if h.root.t == h.out && h.root.arr < 0 && h.root.args != nil {
-		h.eval(h.root, buf, lo, n, out)
+		h.eval(h.root, buf, lv, n, out)
 		return
 	}
-	v := h.eval(h.root, buf, lo, n, nil)
+	v := h.eval(h.root, buf, lv, n, nil)
 	convertCol(v, h.out, out, n)
 }
 
@@ -228,12 +313,12 @@ type col struct {
 	t ir.Type
 }
 
-// eval computes nd over the chunk [lo, lo+n) into out (nil: its own
+// eval computes nd over the chunk lv describes into out (nil: its own
 // buffer) and returns it; array leaves are read in place.
-func (h *hostPlan) eval(nd *hnode, buf []uint64, lo, n int, out unsafe.Pointer) col {
+func (h *hostPlan) eval(nd *hnode, buf []uint64, lv []col, n int, out unsafe.Pointer) col {
 	switch {
 	case nd.arr >= 0:
-		return col{p: unsafe.Add(h.ptrs[nd.arr], lo*h.sizes[nd.arr]), t: nd.t}
+		return lv[nd.arr]
 	case nd.args == nil:
 		return col{s: nd.bits, t: nd.t}
 	}
@@ -241,13 +326,12 @@ func (h *hostPlan) eval(nd *hnode, buf []uint64, lo, n int, out unsafe.Pointer) 
 	if out == nil {
 		out = bufAt(nd.buf)
 	}
-	if nd.fused != nil {
-		nd.fused(h, lo, n, out)
+	if nd.fused != nil && nd.fused(lv, n, out) {
 		return col{p: out, t: nd.t}
 	}
 	var a [3]col
 	for i, x := range nd.args {
-		a[i] = h.eval(x, buf, lo, n, nil)
+		a[i] = h.eval(x, buf, lv, n, nil)
 		want := nd.in
 		if nd.e.op == ir.OpSelect && i == 0 {
 			want = ir.Bool

@@ -21,6 +21,8 @@ func BenchmarkCPUExpr(b *testing.B) {
 		{"axpbz", "z[:] = a * x + y", 12},
 		{"where", "z[:] = where(x > 0, x, 0)", 8},
 		{"x2_plus_y2", "z[:] = x * x + y * y", 12},
+		{"row_broadcast", "w[:] = m + r", 8},
+		{"sliced", "w[:, 1:] = m[:, 1:] * 2.0", 8},
 	} {
 		for _, engine := range []string{"host", "kernels"} {
 			b.Run(c.name+"/"+engine, func(b *testing.B) {
@@ -32,7 +34,8 @@ func BenchmarkCPUExpr(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer in.Close()
-				const setup = "let n = 1 << 22\narray x: f32[n] = -0.5\narray y: f32[n] = 1.0\narray z: f32[n]\nlet a = f32(0.5)\n"
+				const setup = "let n = 1 << 22\narray x: f32[n] = -0.5\narray y: f32[n] = 1.0\narray z: f32[n]\nlet a = f32(0.5)\n" +
+					"array m: f32[2048, 2048] = 1.0\narray r: f32[2048] = 2.0\narray w: f32[2048, 2048]\n"
 				if err := in.Exec(b.Context(), "setup.gs", []byte(setup)); err != nil {
 					b.Fatal(err)
 				}

@@ -120,3 +120,54 @@ func runGlobals(t *testing.T, src string) map[string][]byte {
 	}
 	return out
 }
+
+// rowScript computes z* of R x C arrays through rank-D plans: row and
+// column broadcasts, sliced and reversed views, a sliced target.
+const rowScript = `kernel init(m: array[f32, 2], row: array[f32], col: array[f32, 2], zero: f32) {
+    let i, j = tid()
+    m[i, j] = f32((i * 7 + j * 13) % 17) * 0.3 - 2.0
+    if (i + j) % 11 == 0 {
+        m[i, j] = zero / zero
+    }
+    if i == 0 {
+        row[j] = f32(j % 5) - 2.0
+    }
+    if j == 0 {
+        col[i, 0] = f32(i % 3) * 1.5
+    }
+}
+array m: f32[R, C]
+array row: f32[C]
+array colv: f32[R, 1]
+launch init[R, C](m, row, colv, 0.0)
+let z0 = m + row
+let z1 = m * colv
+let z2 = m.T + 1.0
+array z3: f32[R, C]
+z3[:, 1:] = m[:, 1:] * 2.0 + colv
+let z4 = 0.5 * m[:, 1:] + m[:, :C - 1]
+let z5 = 0.5 * colv + m
+let z6 = m[::-1, :] * colv[::-1, :]
+let z7 = where(m[:, 1:] > 0, m[:, 1:], 0)
+let z8 = (m - row).astype(f64) / colv
+`
+
+// TestHostRowsMatchKernels: rank-D plans on the host path give the
+// kernels' bytes, for rows of one chunk and of several.
+func TestHostRowsMatchKernels(t *testing.T) {
+	for _, c := range [][2]int{{37, 300}, {5, 5000}} {
+		src := strings.NewReplacer("R", fmt.Sprint(c[0]), "C", fmt.Sprint(c[1])).Replace(rowScript)
+		host := runGlobals(t, src)
+		restore := fuse.KernelsOnly()
+		kernels := runGlobals(t, src)
+		restore()
+		if len(host) != 9 {
+			t.Fatalf("%v: %d results", c, len(host))
+		}
+		for name, want := range kernels {
+			if !bytes.Equal(host[name], want) {
+				t.Errorf("%v: %s differs between the host path and the kernels", c, name)
+			}
+		}
+	}
+}

@@ -19,7 +19,7 @@ import (
 //     one of < <= > >= (where(x > 0, x, 0)).
 
 // fuse2 returns nd's one-loop form, or nil when nd is no such pattern.
-func fuse2(nd *hnode) func(h *hostPlan, lo, n int, out unsafe.Pointer) {
+func fuse2(nd *hnode) func(lv []col, n int, out unsafe.Pointer) bool {
 	if nd.t != nd.in && nd.e.op != ir.OpSelect {
 		return nil
 	}
@@ -39,7 +39,7 @@ func leafOf(x *hnode, t ir.Type) (isArray, ok bool) {
 
 // fuseMulAdd matches nd = m op y or y op m with m a product of an array
 // and a scalar (either order) and y an array, all of nd's dtype.
-func fuseMulAdd(nd *hnode) func(h *hostPlan, lo, n int, out unsafe.Pointer) {
+func fuseMulAdd(nd *hnode) func(lv []col, n int, out unsafe.Pointer) bool {
 	t := nd.in
 	for mi := range 2 {
 		m, y := nd.args[mi], nd.args[1-mi]
@@ -59,16 +59,16 @@ func fuseMulAdd(nd *hnode) func(h *hostPlan, lo, n int, out unsafe.Pointer) {
 		if form.sFirst {
 			x, s = s, x
 		}
-		return func(h *hostPlan, lo, n int, out unsafe.Pointer) {
-			mulAdd(t, form, out, h.leaf(x, lo), s.bits, h.leaf(y, lo), n)
+		return func(lv []col, n int, out unsafe.Pointer) bool {
+			xp, yp := lv[x.arr].p, lv[y.arr].p
+			if xp == nil || yp == nil { // a value per row: the passes
+				return false
+			}
+			mulAdd(t, form, out, xp, s.bits, yp, n)
+			return true
 		}
 	}
 	return nil
-}
-
-// leaf is array leaf x's elements from lo.
-func (h *hostPlan) leaf(x *hnode, lo int) unsafe.Pointer {
-	return unsafe.Add(h.ptrs[x.arr], lo*h.sizes[x.arr])
 }
 
 // mulAddForm is the operand order of a multiply-add: the scalar before
@@ -137,7 +137,7 @@ func mulAddT[T hostNum](f mulAddForm, dp, xp unsafe.Pointer, sb uint64, yp unsaf
 // fuseWhere matches nd = where(c, p, q) with c = X op s (an array leaf
 // and a scalar of the comparison's dtype, which is nd's, in that order)
 // and of p and q one X and the other a scalar.
-func fuseWhere(nd *hnode) func(h *hostPlan, lo, n int, out unsafe.Pointer) {
+func fuseWhere(nd *hnode) func(lv []col, n int, out unsafe.Pointer) bool {
 	c, p, q := nd.args[0], nd.args[1], nd.args[2]
 	t := nd.in
 	if c.args == nil || c.fused != nil || c.in != t || c.t != ir.Bool {
@@ -164,8 +164,13 @@ func fuseWhere(nd *hnode) func(h *hostPlan, lo, n int, out unsafe.Pointer) {
 		other = p
 	}
 	op := c.e.op
-	return func(h *hostPlan, lo, n int, out unsafe.Pointer) {
-		where(t, op, xFirst, out, h.leaf(x, lo), s.bits, other.bits, n)
+	return func(lv []col, n int, out unsafe.Pointer) bool {
+		xp := lv[x.arr].p
+		if xp == nil { // a value per row: the passes
+			return false
+		}
+		where(t, op, xFirst, out, xp, s.bits, other.bits, n)
+		return true
 	}
 }
 
