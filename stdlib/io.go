@@ -27,7 +27,8 @@ func pathArg(args *interp.Args, i int) (string, error) {
 // that Ctrl-C or a deadline ends a large transfer promptly.
 const ioChunk = 8 << 20
 
-var errInterrupted = errors.New("interrupted")
+// errInterrupted is the interpreter's, which try does not catch.
+var errInterrupted = interp.ErrInterrupted
 
 // load reads a .npy file into a new array: load(path, dtype=, device=,
 // allocator=). dtype= names the element type the data must have: a

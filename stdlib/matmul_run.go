@@ -55,11 +55,15 @@ func (p *matmulPlan) blas(th *interp.Thread, c *mem.Array) error {
 		mats[i] = m
 	}
 	spec := backend.GEMM{DType: p.dtype, M: p.m, N: p.n, K: p.k, Batch: p.batch, TF32: th.Config.AllowTF32}
-	return th.RunDeviceOp("matmul", p.dev, arrays, []string{"a", "b", "out"}, func(env *backend.Env, ptrs []uintptr) error {
+	err = th.RunDeviceOp("matmul", p.dev, arrays, []string{"a", "b", "out"}, func(env *backend.Env, ptrs []uintptr) error {
 		spec.A, spec.B, spec.C = mats[0], mats[1], mats[2]
 		spec.A.Data, spec.B.Data, spec.C.Data = ptrs[0], ptrs[1], ptrs[2]
 		return g.GEMM(env, p.dev, &spec)
 	})
+	if errors.Is(err, backend.ErrCanceled) { // the cpu's, between panels
+		return errInterrupted
+	}
+	return err
 }
 
 // layout describes a stack of matrices [batch, rows, cols] to BLAS: unit

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/big"
 	"runtime"
+	"unsafe"
 
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -29,6 +30,9 @@ func fullReduce(th *interp.Thread, name string, s reduce.Spec, pr reduce.Produce
 			"records GPU work without running it (reduce along axis= to record it, or reduce after replay)", name, dev)
 	}
 	chunks, ok, err := hostSum(th, s, pr, ins)
+	if !ok && err == nil {
+		chunks, ok, err = hostExtreme(th, s, pr, ins)
+	}
 	if !ok && err == nil {
 		chunks, err = runFull(th, s, pr, ins, scal)
 	}
@@ -69,6 +73,25 @@ func hostSum(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Ar
 		return nil, false, err
 	}
 	return [][]uint64{{math.Float64bits(v)}}, true, nil
+}
+
+// hostExtreme is the full min or max of one contiguous cpu array by Go
+// loops (reduce.HostExtreme): the kernels' result at memory speed; ok
+// false where the kernels must decide (a NaN, zeros of both signs) or
+// for anything else.
+func hostExtreme(th *interp.Thread, s reduce.Spec, pr reduce.Producer, ins []*mem.Array) ([][]uint64, bool, error) {
+	a := ins[0]
+	if (s.Kind != reduce.Min && s.Kind != reduce.Max) || pr != nil || len(ins) != 1 ||
+		a.Device().Type != mem.CPU || !a.IsContiguous() || !a.HostAccessible() {
+		return nil, false, nil
+	}
+	b, err := a.ReadHost()
+	if err != nil || len(b) == 0 {
+		return nil, false, err
+	}
+	bits, ok := reduce.HostExtreme(a.DType(), s.Kind == reduce.Max, unsafe.Pointer(&b[0]), a.Size(), th.Canceled)
+	runtime.KeepAlive(a) // b is a's memory
+	return [][]uint64{{bits}}, ok, nil
 }
 
 // runFull launches the two passes over ranges of at most Full.Chunk
@@ -312,6 +335,9 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, in axisInput, axe
 	if plan.K == 0 {
 		return &interp.Array{A: out}, fillIdentity(th, k, out)
 	}
+	if ok, err := hostRowSums(th, k, in, plan, out); ok || err != nil {
+		return &interp.Array{A: out}, err
+	}
 	s := reduce.Spec{Kind: k, In: [2]ir.Type{in.t}}
 	kern, err := reduce.AxisKernel(s, in.pr, plan.Strategy, plan.Kept, len(plan.Ext)-plan.Kept, plan.Wide())
 	if err != nil {
@@ -334,6 +360,49 @@ func axisReduce(th *interp.Thread, name string, k reduce.Kind, in axisInput, axe
 		return &interp.Array{A: out}, checkAllNaN(th, name, out)
 	}
 	return &interp.Array{A: out}, nil
+}
+
+// hostRowSums is an axis sum, mean or norm of one cpu array whose rows
+// (the plan's view) are contiguous, by the backend's RowSummer (the cpu's
+// Go loops in the Row kernel's order: its bits at memory speed); ok
+// false where the kernel must run.
+func hostRowSums(th *interp.Thread, k reduce.Kind, in axisInput, plan reduce.AxisPlan, out *mem.Array) (bool, error) {
+	a := in.arrays[0]
+	if in.pr != nil || a.Device().Type != mem.CPU || !a.HostAccessible() || !out.IsContiguous() {
+		return false, nil
+	}
+	b, _ := backend.For(a.Device())
+	rs, ok := b.(backend.RowSummer)
+	if !ok {
+		return false, nil
+	}
+	req, ok := reduce.HostRowSums(k, in.t, plan)
+	if !ok {
+		return false, nil
+	}
+	views, err := viewsOf(plan.View, a)
+	if err != nil || !views[0].IsContiguous() {
+		return false, err
+	}
+	x, err := views[0].ReadHost()
+	if err != nil {
+		return false, err
+	}
+	dst, err := out.HostBytes()
+	if err != nil {
+		return false, err
+	}
+	sums := make([]float64, plan.M)
+	req.X, req.Workers, req.Canceled = x, runtime.GOMAXPROCS(0), th.Canceled
+	err = rs.RowSums(&req, sums)
+	runtime.KeepAlive(views) // x is their memory
+	if errors.Is(err, backend.ErrCanceled) {
+		return true, errInterrupted
+	}
+	for m, v := range sums {
+		mem.StoreBits(dst, out.DType(), m, ir.FromFloat(reduce.RowValue(k, v, plan.K), out.DType()))
+	}
+	return true, err
 }
 
 // fillIdentity sets the output of reductions of no elements.

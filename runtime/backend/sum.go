@@ -74,3 +74,13 @@ func (s *Sum) Check() error {
 	}
 	return nil
 }
+
+// RowSummer is the optional interface of a Summer that also sums rows
+// (the Row strategy of an axis reduction): X as len(out) rows of equal
+// length, each row summed as one block of s.Order would sum it (lane t
+// adding elements t, t+Threads, ... into Unroll accumulators, merged,
+// then block_sum's order; Blocks is ignored and there is no second
+// pass), into out.
+type RowSummer interface {
+	RowSums(s *Sum, out []float64) error
+}

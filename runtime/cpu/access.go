@@ -100,17 +100,21 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	// lane axes of a vec3 or mat33 array.
 	fast := ref.buf < 0 && nidx >= 1 && c.k.TidDims == 1 && ctx.isTid(in.Args[0], 0) && prm.Elem != ir.Bool &&
 		len(ac.vary) == 1 && ac.vary[0] == 0
+	var fill instFn // writes a lazy tid index before a path that reads it
+	if ctx.kernel && c.lazy[in.Args[0]] {
+		fill = tidFn(o.args[0], 0)
+	}
 	switch in.Op { // a load, a store and the atomics are different access loops
 	case ir.OpLoad:
 		if o.dst < 0 {
 			return nil, c.errf(ctx, in.Pos, "load needs a destination")
 		}
-		return ac.load(o.dst, fast), nil
+		return ac.load(o.dst, fast, c.zeroCopy[in], fill), nil
 	case ir.OpStore:
 		if o.dst >= 0 {
 			return nil, c.errf(ctx, in.Pos, "store has a destination")
 		}
-		return ac.store(o.args[nidx], fast), nil
+		return ac.store(o.args[nidx], fast, fill), nil
 	}
 	if !atomicOps[in.Op] {
 		return nil, c.errf(ctx, in.Pos, "unsupported op %s", in.Op)
@@ -451,22 +455,32 @@ func (ac *access) runAt(fr *frame, m mask, arr *arrayInfo) (unsafe.Pointer, int,
 	return unsafe.Add(arr.data, off+first*step), step, ok
 }
 
-func (ac *access) load(d int, fast bool) instFn {
+func (ac *access) load(d int, fast, zeroCopy bool, fill instFn) instFn {
 	gather, tid := gatherFor(ac.elem), loadTidFor(ac.elem)
 	bools := ac.elem == ir.Bool // bytes other than 0/1 must become proper bools: kGatherBool
+	zeroCopy = zeroCopy && !bools
 	return func(fr *frame, m mask) error {
 		arr := ac.array(fr)
-		if fast {
-			if src, step, ok := ac.tidAt(fr, m, arr); ok {
-				tid(fr, m, d, src, step)
-				return nil
-			}
+		if zeroCopy {
+			fr.own(d)
 		}
-		if !bools {
-			if src, step, ok := ac.runAt(fr, m, arr); ok {
-				tid(fr, m, d, src, step)
+		src, step, ok := unsafe.Pointer(nil), 0, false
+		if fast {
+			src, step, ok = ac.tidAt(fr, m, arr)
+		}
+		if !ok && fill != nil {
+			_ = fill(fr, m) // tid cannot fail
+		}
+		if !ok && !bools {
+			src, step, ok = ac.runAt(fr, m, arr)
+		}
+		if ok {
+			if zeroCopy && m.all && fr.n == lanes && step == ac.size {
+				fr.regs[d] = src
 				return nil
 			}
+			tid(fr, m, d, src, step)
+			return nil
 		}
 		data, err := ac.offsets(fr, m, arr)
 		if err != nil {
@@ -482,7 +496,7 @@ func (ac *access) load(d int, fast bool) instFn {
 	}
 }
 
-func (ac *access) store(v int, fast bool) instFn {
+func (ac *access) store(v int, fast bool, fill instFn) instFn {
 	scatter, tid := scatterFor(ac.elem), storeTidFor(ac.elem)
 	bools := ac.elem == ir.Bool // as the tid() path: bool arrays keep the general one
 	return func(fr *frame, m mask) error {
@@ -492,6 +506,9 @@ func (ac *access) store(v int, fast bool) instFn {
 				tid(fr, m, v, dst, step)
 				return nil
 			}
+		}
+		if fill != nil {
+			_ = fill(fr, m) // tid cannot fail
 		}
 		if !bools {
 			if dst, step, ok := ac.runAt(fr, m, arr); ok {

@@ -62,6 +62,8 @@ type compiler struct {
 	active    map[*ir.Func]bool // funcs being compiled: recursion check
 	hoisted   map[int]bool      // registers computed in setup
 	fast      bool              // fast math: contract f64 a*b+c (contract.go)
+	zeroCopy  map[*ir.Inst]bool // loads whose register may point at the array (zerocopy.go)
+	lazy      map[ir.Reg]bool   // the kernel's tid registers left to their accesses (lazytid.go)
 	// localBytes is the bytes of one lane's local arrays so far.
 	localBytes int
 }
@@ -108,6 +110,9 @@ func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 		}
 	}
 	ctx := c.instance(k.Entry, true)
+	if c.p.blk == nil && k.TidDims == 1 {
+		c.lazy = lazyTids(ctx, k.Entry.Body)
+	}
 	for i, prm := range k.Entry.Params {
 		if prm.IsArray() {
 			ctx.arrays[i] = i
@@ -237,6 +242,12 @@ func (c *compiler) stmts(ctx *fnCtx, list []ir.Stmt) (stmtFn, error) {
 	var dropped map[*ir.Inst]bool
 	if c.fast {
 		fused, dropped = contractions(ctx, list)
+	}
+	for in := range zeroCopyLoads(ctx, list) {
+		if c.zeroCopy == nil {
+			c.zeroCopy = map[*ir.Inst]bool{}
+		}
+		c.zeroCopy[in] = true
 	}
 	for _, s := range list {
 		if in, ok := s.(*ir.Inst); ok {

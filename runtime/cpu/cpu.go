@@ -203,6 +203,7 @@ func (ln *launch) work() {
 	fr := ln.p.frames.Get().(*frame)
 	defer func() {
 		fr.ln = nil // do not keep the launch's arrays alive from the pool
+		fr.ownAll() // nor point into them (zero-copy loads)
 		ln.p.frames.Put(fr)
 	}()
 	defer func() {

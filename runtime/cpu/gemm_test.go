@@ -25,6 +25,7 @@ import (
 type gemmCase struct {
 	g       backend.GEMM
 	a, b, c []float64
+	work    int // multiply-adds per panel; 0: runGEMM's
 }
 
 func randomGEMM(r *rand.Rand, dt ir.Type) gemmCase {
@@ -105,7 +106,11 @@ func (tc *gemmCase) product(lib *openblas.Lib, small int) ([]float64, error) {
 	if err := g.Check(); err != nil {
 		return nil, err
 	}
-	if err := runGEMM(&backend.Env{}, &g, lib, small); err != nil {
+	work := tc.work
+	if work == 0 {
+		work = panelWork(lib, g.DType)
+	}
+	if err := runPanels(&backend.Env{}, &g, lib, small, work); err != nil {
 		return nil, err
 	}
 	out := make([]float64, len(tc.c))
@@ -171,6 +176,61 @@ func TestGEMMOpenBLASGonum(t *testing.T) {
 			tc.check(t, name+" OpenBLAS", tc.run(t, lib, 0))
 		}
 	}
+}
+
+// TestGEMMPanels cuts random products into the smallest panels (64 x 64
+// of C): gonum gives the bits of the whole product, OpenBLAS stays
+// within the tolerance, and no padding is written.
+func TestGEMMPanels(t *testing.T) {
+	lib, err := openblas.Load()
+	if err != nil {
+		t.Logf("gonum only: %v", err)
+	}
+	r := rand.New(rand.NewPCG(27, 2))
+	split := 0
+	for n := range 80 {
+		tc := randomGEMM(r, []ir.Type{ir.F32, ir.F64}[n%2])
+		name := fmt.Sprintf("%s M=%d N=%d K=%d batch=%d", tc.g.DType, tc.g.M, tc.g.N, tc.g.K, tc.g.Batch)
+		whole := tc.run(t, nil, 0)
+		tc.work = 1
+		if rows, cols := panelSize(&tc.g, 1); rows < tc.g.M || cols < tc.g.N {
+			split++
+		}
+		got := tc.run(t, nil, 0)
+		tc.check(t, name+" gonum panels", got)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(whole[i]) {
+				t.Fatalf("%s: element %d is %v in panels, %v whole", name, i, got[i], whole[i])
+			}
+		}
+		if lib != nil {
+			tc.check(t, name+" OpenBLAS panels", tc.run(t, lib, 0))
+		}
+	}
+	if split < 20 {
+		t.Fatalf("only %d of 80 products were split", split)
+	}
+}
+
+// TestGEMMPanelsBudget stops a product of four 64 x 64 panels at the
+// panel that passes the step budget, which counts multiply-adds.
+func TestGEMMPanelsBudget(t *testing.T) {
+	const m, k = 128, 7
+	x := make([]float32, 3*m*m)
+	at := func(i int) uintptr { return uintptr(unsafe.Pointer(&x[i*m*m])) }
+	g := backend.GEMM{DType: ir.F32, M: m, N: m, K: k, Batch: 1,
+		A: backend.Matrix{Data: at(0), LD: k}, B: backend.Matrix{Data: at(1), LD: m}, C: backend.Matrix{Data: at(2), LD: m}}
+	steps := new(atomic.Int64)
+	env := &backend.Env{Steps: steps, MaxSteps: 64 * 64 * k}
+	if err := runPanels(env, &g, nil, 0, 1); !errors.Is(err, backend.ErrStepBudget) || steps.Load() != 2*64*64*k {
+		t.Fatalf("budget of one panel: %v after %d steps", err, steps.Load())
+	}
+	steps.Store(0)
+	env.MaxSteps = m * m * k
+	if err := runPanels(env, &g, nil, 0, 1); err != nil || steps.Load() != m*m*k {
+		t.Fatalf("budget of the whole product: %v after %d steps", err, steps.Load())
+	}
+	runtime.KeepAlive(x)
 }
 
 func TestGEMMCanceled(t *testing.T) {

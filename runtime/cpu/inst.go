@@ -63,6 +63,9 @@ func (c *compiler) inst(ctx *fnCtx, in *ir.Inst) (instFn, error) {
 	if err != nil {
 		return nil, err
 	}
+	if ctx.kernel && c.lazy[in.Dst] && (in.Op == ir.OpTid || in.Op == ir.OpMov) {
+		return nil, nil // its accesses fill it when they read it (lazytid.go)
+	}
 	info, ok := in.Op.Info()
 	if !ok {
 		return nil, c.errf(ctx, in.Pos, "unsupported op %s", in.Op)

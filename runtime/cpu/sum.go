@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -154,6 +155,15 @@ func hostBlocks[T hostFloat](x []T, start, end, step int, sh sumShape, acc []flo
 	}
 	v := acc[sh.unroll*lanes:][:sh.threads]
 	for b := range out {
+		if sh.unroll == 4 { // mergePairs's order for four, as one loop
+			a0, a1 := accs[0][b*sh.threads:][:len(v)], accs[1][b*sh.threads:][:len(v)]
+			a2, a3 := accs[2][b*sh.threads:][:len(v)], accs[3][b*sh.threads:][:len(v)]
+			for t := range v {
+				v[t] = (a0[t] + a1[t]) + (a2[t] + a3[t])
+			}
+			out[b] = blockSum(v)
+			continue
+		}
 		for t := range v {
 			var a [backend.MaxSumUnroll]float64
 			for u := range sh.unroll {
@@ -209,4 +219,62 @@ func sumButterfly(v *[ir.WarpSize]float64) {
 			v[l] = u[l] + u[l^m]
 		}
 	}
+}
+
+// RowSums is the backend.RowSummer of the cpu: each row is hostBlocks's
+// one block, so its bits are those of the Row kernel of an axis sum
+// (stdlib/reduce's TestHostRowSumsMatchKernels). Rows run on s.Workers
+// goroutines, rowGroup rows at a time; s.Canceled is polled between
+// groups.
+func (cpuBackend) RowSums(s *backend.Sum, out []float64) error {
+	if err := s.Check(); err != nil {
+		return err
+	}
+	n := len(s.X) / s.DType.Size()
+	if len(out) == 0 || n%len(out) != 0 {
+		return fmt.Errorf("host row sums of %d elements into %d rows", n, len(out))
+	}
+	p := unsafe.Pointer(unsafe.SliceData(s.X))
+	if s.DType == ir.F32 {
+		return hostRows(unsafe.Slice((*float32)(p), n), s, out)
+	}
+	return hostRows(unsafe.Slice((*float64)(p), n), s, out)
+}
+
+// rowGroup is the rows a worker takes at once.
+const rowGroup = 8
+
+func hostRows[T hostFloat](x []T, s *backend.Sum, out []float64) error {
+	k := len(x) / len(out)
+	sh := sumShape{threads: s.Order.Threads, unroll: s.Order.Unroll, square: s.Square}
+	groups := (len(out) + rowGroup - 1) / rowGroup
+	var next atomic.Int64
+	var stop atomic.Bool
+	var wg sync.WaitGroup
+	for range max(1, min(s.Workers, groups)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			acc := getAcc((sh.unroll + 1) * sh.threads)
+			defer accPool.Put(acc)
+			for {
+				g := int(next.Add(1) - 1)
+				if g >= groups || stop.Load() {
+					return
+				}
+				if s.Canceled != nil && s.Canceled() {
+					stop.Store(true)
+					return
+				}
+				for m := g * rowGroup; m < min(len(out), (g+1)*rowGroup); m++ {
+					hostBlocks(x[m*k:(m+1)*k], 0, k, sh.threads, sh, *acc, out[m:m+1])
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if stop.Load() {
+		return backend.ErrCanceled
+	}
+	return nil
 }

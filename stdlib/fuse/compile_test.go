@@ -115,6 +115,7 @@ func TestKeys(t *testing.T) {
 // TestCacheHit runs a loop of an array statement: the thread caches one
 // kernel for it, whatever the iteration count.
 func TestCacheHit(t *testing.T) {
+	defer kernelsOnly()()
 	must := mustf(t)
 	in, err := interp.New(interp.Options{Device: "cpu", Predeclared: map[string]interp.Value{}})
 	if err != nil {

@@ -138,6 +138,9 @@ func launch(th *interp.Thread, dst *mem.Array, e *Expr) error {
 		return nil
 	}
 	p := newPlan(e, dst)
+	if ok, err := hostRun(th, dst, p); ok {
+		return err
+	}
 	k, err := p.cachedKernel()
 	if err != nil {
 		return err

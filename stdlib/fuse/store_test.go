@@ -54,6 +54,7 @@ func TestStoreKernels(t *testing.T) {
 // engine's kernels (in the process cache under their plans' keys), not
 // kernels of their own.
 func TestOneStoreEngine(t *testing.T) {
+	defer kernelsOnly()()
 	in, err := interp.New(interp.Options{Device: "cpu", Predeclared: map[string]interp.Value{}})
 	if err != nil {
 		t.Fatal(err)
