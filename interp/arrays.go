@@ -74,16 +74,10 @@ func index(th *Thread, x Value, idx []Value) (Value, error) {
 			if err != nil {
 				return nil, err
 			}
-			// IndexOps gives a gather as an expression leaf, computed here:
-			// the compiler keeps an index expression's value as it comes
-			// (it is never an operator's deferred operand), and a deferred
-			// value bound to a variable would read a later a[i] = v.
-			// take(a, idx) fuses into its expression.
-			v, err := indexOps.Index(th, x, ix)
-			if err != nil {
-				return nil, err
-			}
-			return th.materialise(v)
+			// IndexOps gives a gather as an expression leaf: an operand of
+			// an operator fuses it (as take(a, idx)); both compilers
+			// materialise it where it is a value (bound, stored, passed).
+			return indexOps.Index(th, x, ix)
 		}
 		return indexArray(x, idx)
 	case *Vector:

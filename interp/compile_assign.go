@@ -257,7 +257,7 @@ func (c *compiler) indexStore(t *ast.IndexExpr, op token.Op, valPos, opPos ast.P
 // setVar, called only for a vector x, is the store into x's variable.
 func (th *Thread) storeIndex(t *ast.IndexExpr, x Value, idx []Value, op token.Op, v Value, valPos, opPos ast.Pos, setVar func() func(Value)) error {
 	var err error
-	if a, ok := x.(*Array); ok && len(idx) < a.NDim() {
+	if a, ok := x.(*Array); ok && len(idx) < a.NDim() && !hasIndexArray(idx) {
 		// m[i] = v writes the row m[i], a view.
 		cs := make([]comp, len(idx))
 		for k, iv := range idx {

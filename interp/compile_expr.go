@@ -23,7 +23,7 @@ func (c *compiler) value(e ast.Expr) evalFn {
 	}
 	f := c.operand(e)
 	switch e.(type) {
-	case *ast.BinaryExpr, *ast.UnaryExpr, *ast.CallExpr, *ast.AttrExpr, *ast.ParenExpr:
+	case *ast.BinaryExpr, *ast.UnaryExpr, *ast.CallExpr, *ast.AttrExpr, *ast.ParenExpr, *ast.IndexExpr:
 	default:
 		return f // never deferred
 	}

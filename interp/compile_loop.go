@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gscript-lang/gscript/lang/ast"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
 
@@ -243,7 +244,7 @@ func (c *compiler) try(s *ast.TryStmt) execFn {
 }
 
 // uncatchable are the errors try leaves alone (catchable).
-var uncatchable = []error{ErrInterrupted, errStepBudget, errDepth, errEvalDepth, ErrClosed, mem.ErrMemoryLimit}
+var uncatchable = []error{ErrInterrupted, errStepBudget, backend.ErrStepBudget, errDepth, errEvalDepth, ErrClosed, mem.ErrMemoryLimit}
 
 // catchable reports whether try may catch err: not an interrupt, a step,
 // depth or memory limit, or a closed interpreter, so that an embedder's

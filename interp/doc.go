@@ -231,8 +231,8 @@
 //     (so one-off concatenations do not pay the spare capacity).
 //   - ** is exact for ints (squaring, overflow an error), a float for an
 //     untyped int to a negative power (Python's), an error for a typed int
-//     to a negative one (NumPy's); on arrays it is pow's op, so only float
-//     arrays take it (convert int arrays with astype). `in` on a list
+//     to a negative one (NumPy's); on arrays it is fuse's (pow on floats,
+//     square-and-multiply on ints, keeping NumPy's dtypes). `in` on a list
 //     compares with ==, values of other types being unequal rather than
 //     an error; on an array it is not yet supported.
 //   - Negative list and string indices and slice bounds count from the end

@@ -198,6 +198,8 @@ func TestLimitsAreNotCatchable(t *testing.T) {
 		{"steps in a range", interp.Options{MaxSteps: 1000}, "fn g() { try { for i in range(1000000) { } } catch { print(\"caught\") } }\ng()", "step budget of 1000"},
 		{"steps of calls", interp.Options{MaxSteps: 1000}, "fn f(n) { if n < 1 { return 0 }\nreturn f(n - 1) + f(n - 1) }\nfn g() { try { f(30) } catch { print(\"caught\") } }\ng()", "step budget of 1000"},
 		{"depth in a fn", interp.Options{MaxDepth: 20}, "fn f(n) { return f(n + 1) }\nfn g() { try { f(0) } catch { print(\"caught\") } }\ng()", "call stack too deep"},
+		// a cpu kernel's loops count toward MaxKernelSteps
+		{"kernel steps", interp.Options{MaxKernelSteps: 1000}, "kernel spin(x: array[f32]) {\nlet i = 0\nwhile i < 100000 { i += 1 }\nx[tid()] = 1.0\n}\narray x: f32[4]\ntry { launch spin[4](x) } catch { print(\"caught\") }", "step budget of 1000 kernel loop iterations"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var out strings.Builder

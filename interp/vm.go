@@ -675,6 +675,10 @@ func (m *machine) step(in instr) error {
 		if err == nil {
 			x, err = th.index1(x, k, &info.pos)
 		}
+		if err == nil && info.mat { // a[idx] is a gather leaf (arrays.go index)
+			x, err = th.mat(x)
+			err = th.errorAt(info.pos, err)
+		}
 		if err != nil {
 			return err
 		}

@@ -433,7 +433,7 @@ func (b *vmBuilder) exprTo(e ast.Expr, dst int, mat bool) {
 		}
 	case *ast.IndexExpr:
 		if !e.Slices() && len(e.Indices) == 1 {
-			info := vmInfo{pos: e.Lbrack, x: e.X, y: e.Indices[0]}
+			info := vmInfo{pos: e.Lbrack, x: e.X, y: e.Indices[0], mat: mat}
 			x := b.valueReg(e.X, true)
 			if k, _, ok := intLiteral(e.Indices[0]); ok && k <= math.MaxInt32 {
 				b.emit(opIndexI, dst, x, int(k), info) // l[0]: the index in the instruction

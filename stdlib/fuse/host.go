@@ -63,9 +63,10 @@ type hostPlan struct {
 // hostRun computes dst = e on the host when dst is a cpu array, every op
 // of e has a host loop and the plan is flat or runs along rows (rowPlan);
 // ok is false (nothing done) otherwise, and the caller launches the
-// kernel.
+// kernel. Gathers (take, a[idx]) always take the kernel: their bounds
+// check and error slot are the kernel's.
 func hostRun(th *interp.Thread, dst *mem.Array, p *plan) (ok bool, err error) {
-	if !useHost || dst.Device().Type != mem.CPU || len(p.roots) != 1 {
+	if !useHost || dst.Device().Type != mem.CPU || len(p.roots) != 1 || len(p.gathers) > 0 {
 		return false, nil
 	}
 	h := &hostPlan{out: p.out}

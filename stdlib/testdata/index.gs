@@ -146,3 +146,21 @@ let a = arange(5)
 a[a > 2] = [7, 8]
 a[[0, 1]] = [5, 6]
 print(a)                             //> [5, 6, 2, 7, 8]
+---
+// a[idx] fuses into the expression around it, and is a value where it is
+// bound, stored or passed (a later a[idx] = v does not change it); the
+// same in a fn body (the register machine); rows of a matrix by index
+fn f(a, idx) {
+    let z = a[idx]
+    a[idx] = 9.0
+    let l = [a[idx]]
+    return [z, a[idx] * 2.0 + 1.0, l]
+}
+let a = arange(5) * 1.0
+let idx = array([4, 0, 2])
+let z = a[idx]
+print(f(a, idx), z)                  //> [[4.0, 0.0, 2.0], [19.0, 19.0, 19.0], [[9.0, 9.0, 9.0]]] [4.0, 0.0, 2.0]
+let m = zeros([3, 2])
+m[array([2, 0])] = 1.0
+m[[1]] += 0.5
+print(m)                             //> [[1.0, 1.0], [0.5, 0.5], [1.0, 1.0]]
