@@ -21,4 +21,4 @@ let total = float(partial[0])
 if total != float(n) * float(n - 1) / 2.0 {
     error(format("rank %d: total %.0f, want %.0f", rank(), total, float(n) * float(n - 1) / 2.0))
 }
-print(format("rank %d of %d: [%d, %d) on %s, total %.0f", rank(), world_size(), lo, hi, shard.device, total))
+print(format("rank %d of %d: [%d, %d), total %.0f", rank(), world_size(), lo, hi, total))
