@@ -262,7 +262,7 @@ func (m *machine) hot() {
 			setFloatReg(&regs[in.a], math.Float64bits(math.Float64frombits(x.n)-math.Float64frombits(y.n)))
 			pc++
 			continue
-		case opAddI:
+		case opAddI, opAddICall: // opAddICall: the argument of fib(n - 1)
 			x := &regs[in.b]
 			if _, ok := x.v.(intMark); !ok {
 				break
@@ -274,21 +274,11 @@ func (m *machine) hot() {
 			}
 			setIntReg(&regs[in.a], r)
 			pc++
+			if in.op == opAddICall {
+				in = ins[pc]
+				goto call
+			}
 			continue
-		case opAddICall: // the argument of fib(n - 1)
-			x := &regs[in.b]
-			if _, ok := x.v.(intMark); !ok {
-				break
-			}
-			a, b := int64(x.n), int64(in.c)
-			r := a + b
-			if (r > a) != (b > 0) {
-				break
-			}
-			setIntReg(&regs[in.a], r)
-			pc++
-			in = ins[pc]
-			goto call
 		case opAddTo:
 			x, y := &regs[in.a], &regs[in.b]
 			_, xi := x.v.(intMark)
