@@ -53,19 +53,19 @@ func combine(dst, src []byte, t ir.Type, op Op) {
 	case ir.Bool:
 		combineBool(dst, src, op)
 	case ir.U8:
-		combineInts(dst, src, op)
+		combineNumbers(dst, src, op)
 	case ir.I32:
-		combineInts(as[int32](dst), as[int32](src), op)
+		combineNumbers(as[int32](dst), as[int32](src), op)
 	case ir.U32:
-		combineInts(as[uint32](dst), as[uint32](src), op)
+		combineNumbers(as[uint32](dst), as[uint32](src), op)
 	case ir.I64:
-		combineInts(as[int64](dst), as[int64](src), op)
+		combineNumbers(as[int64](dst), as[int64](src), op)
 	case ir.U64:
-		combineInts(as[uint64](dst), as[uint64](src), op)
+		combineNumbers(as[uint64](dst), as[uint64](src), op)
 	case ir.F32:
-		combineFloats(as[float32](dst), as[float32](src), op)
+		combineNumbers(as[float32](dst), as[float32](src), op)
 	case ir.F64:
-		combineFloats(as[float64](dst), as[float64](src), op)
+		combineNumbers(as[float64](dst), as[float64](src), op)
 	}
 }
 
@@ -87,36 +87,14 @@ func combineBool(dst, src []byte, op Op) {
 	}
 }
 
-type integer interface {
-	~uint8 | ~int32 | ~uint32 | ~int64 | ~uint64
+type number interface {
+	~uint8 | ~int32 | ~uint32 | ~int64 | ~uint64 | ~float32 | ~float64
 }
 
-// combineInts wraps around on overflow, as NCCL and NumPy do.
-func combineInts[T integer](dst, src []T, op Op) {
-	src = src[:len(dst)]
-	switch op {
-	case Sum, Avg:
-		for i := range dst {
-			dst[i] += src[i]
-		}
-	case Prod:
-		for i := range dst {
-			dst[i] *= src[i]
-		}
-	case Max:
-		for i := range dst {
-			dst[i] = max(dst[i], src[i])
-		}
-	case Min:
-		for i := range dst {
-			dst[i] = min(dst[i], src[i])
-		}
-	}
-}
-
-// combineFloats: min and max of a NaN are NaN (Go's min and max, NumPy's
-// minimum and maximum).
-func combineFloats[T float32 | float64](dst, src []T, op Op) {
+// combineNumbers folds src into dst elementwise. Integers wrap around on
+// overflow, as NCCL and NumPy do; min and max of a NaN are NaN (Go's min
+// and max, NumPy's minimum and maximum).
+func combineNumbers[T number](dst, src []T, op Op) {
 	src = src[:len(dst)]
 	switch op {
 	case Sum, Avg:
