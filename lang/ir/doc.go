@@ -128,6 +128,37 @@
 // a valid one (the cpu executor takes only f64 contraction, runtime/cpu's
 // doc.go; CUDA all of them, runtime/cuda/codegen's).
 //
+// # Adjoint rules
+//
+// OpInfo.Diff says how reverse-mode differentiation (lang/ad for kernels,
+// the array expressions for arrays) treats each op, and OpInfo.Adjoint, for
+// DiffRule, gives the partials: for each operand, g times d(result)/d(operand),
+// built through a Deriv so that each derivative is written once for both
+// clients. Decisions:
+//
+//   - A rule applies at float types only; at integer and bool types no
+//     gradient flows whatever the kind (add on i32 is an index computation).
+//   - DiffNone: comparisons, predicates, bool and integer-only ops,
+//     floor/ceil/round/trunc/sign (zero almost everywhere, as PyTorch),
+//     tid and shape. DiffStructural: what lang/ad handles itself (const,
+//     mov, convert, param, memory accesses, atomics, call, print).
+//     DiffRefused: every block op (index ops, barriers, shuffles, warp
+//     ops and collectives): "not differentiable yet".
+//   - The edges follow PyTorch: min and max give the gradient to the
+//     operand their result is (so a NaN operand, which fmin/fmax skip,
+//     gets none) and half to each on a tie; abs'(0) = 0 (sign); sqrt'(0) =
+//     +inf; clamp gives it to x where lo <= x <= hi, else to the bound that
+//     is the result (hi where lo > hi, as the forward); select gives it to
+//     B where A holds and to C where not, none to A; pow's base gets
+//     g*b*a^(b-1) but 0 where b == 0, its exponent g*r*log(a) but 0 where
+//     a == 0 and b >= 0 (PyTorch's pow_backward). div's divisor gets
+//     -(g/b)*r, not -g*a/b², so it overflows only where the result does.
+//   - The tests are generated from the table: TestDiffColumn fails on an
+//     op without a decision or a DiffRule without a rule, and
+//     TestAdjointRulesFD evaluates every rule at f64 and f32 through Eval
+//     (the table's own scalar semantics) against central finite
+//     differences of Eval at points made for the op's arity.
+//
 // # Field accesses
 //
 // An array of structs (TYPES.md section 2) is an array of u8 whose last

@@ -99,6 +99,12 @@ type OpInfo struct {
 	// that is not one. The checker's math builtins, the host array
 	// functions (Elementwise) and the docs read it.
 	Builtin string
+	// Diff is how reverse-mode differentiation treats the op, and
+	// Adjoint, set exactly when Diff is DiffRule, its partials (adjoint.go;
+	// lang/ad differentiates kernels with them, stdlib/fuse array
+	// expressions).
+	Diff    DiffKind
+	Adjoint AdjointRule
 	// Elementwise: the host applies the builtin to arrays element by
 	// element under the same name (stdlib/fuse; ints compute in f64 where
 	// Types has only floats). fma, min, max and clamp are not: on arrays
@@ -125,8 +131,9 @@ func same(name string, arity int, ts TypeSet) OpInfo {
 	return OpInfo{Name: name, Form: FormSame, Arity: arity, Types: ts, Result: ResultSame}
 }
 
+// test is a predicate: a bool result carries no gradient.
 func test(name string, arity int, ts TypeSet) OpInfo {
-	return OpInfo{Name: name, Form: FormSame, Arity: arity, Types: ts, Result: ResultBool}
+	return OpInfo{Name: name, Form: FormSame, Arity: arity, Types: ts, Result: ResultBool, Diff: DiffNone}
 }
 
 // kernelMath makes info a math builtin of kernels under its name.
@@ -143,17 +150,17 @@ func arrayMath(info OpInfo) OpInfo {
 }
 
 func atomic(name string, values int) OpInfo {
-	return OpInfo{Name: name, Form: FormAccess, Arity: values, Types: Atomics, Result: ResultOldElem, Atomic: true}
+	return OpInfo{Name: name, Form: FormAccess, Arity: values, Types: Atomics, Result: ResultOldElem, Atomic: true, Diff: DiffStructural}
 }
 
 // index is a block kernel's i32 index op; per-axis ones take an AxisBlock.
 func index(name string, axis Axis) OpInfo {
-	return OpInfo{Name: name, Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: axis, Block: true}
+	return OpInfo{Name: name, Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: axis, Block: true, Diff: DiffRefused}
 }
 
 // warp is a warp-level op of Form, operand types ts and result r.
 func warp(name string, form Form, arity int, ts TypeSet, r Result) OpInfo {
-	return OpInfo{Name: name, Form: form, Arity: arity, Types: ts, Result: r, Block: true, Warp: true}
+	return OpInfo{Name: name, Form: form, Arity: arity, Types: ts, Result: r, Block: true, Warp: true, Diff: DiffRefused}
 }
 
 // collective is a block collective: a warp op that every thread reaches.
@@ -165,25 +172,25 @@ func collective(name string, ts TypeSet, r Result) OpInfo {
 
 // opTable is indexed by Op; every Op constant has a row (TestOpTable).
 var opTable = [...]OpInfo{
-	OpConst:   {Name: "const", Form: FormLeaf, Types: Scalars, Result: ResultImm},
-	OpMov:     same("mov", 1, Scalars),
-	OpConvert: {Name: "convert", Form: FormConvert, Arity: 1, Types: Scalars, Result: ResultAny},
-	OpParam:   {Name: "param", Form: FormLeaf, Types: Scalars, Result: ResultParam},
+	OpConst:   diff(OpInfo{Name: "const", Form: FormLeaf, Types: Scalars, Result: ResultImm}, DiffStructural),
+	OpMov:     diff(same("mov", 1, Scalars), DiffStructural),
+	OpConvert: diff(OpInfo{Name: "convert", Form: FormConvert, Arity: 1, Types: Scalars, Result: ResultAny}, DiffStructural),
+	OpParam:   diff(OpInfo{Name: "param", Form: FormLeaf, Types: Scalars, Result: ResultParam}, DiffStructural),
 
-	OpNeg:    same("neg", 1, Nums),
-	OpNot:    same("not", 1, Bools),
-	OpBitNot: same("bitnot", 1, Ints),
+	OpNeg:    rule(same("neg", 1, Nums), adjNeg),
+	OpNot:    diff(same("not", 1, Bools), DiffNone),
+	OpBitNot: diff(same("bitnot", 1, Ints), DiffNone),
 
-	OpAdd: same("add", 2, Nums),
-	OpSub: same("sub", 2, Nums),
-	OpMul: same("mul", 2, Nums),
-	OpDiv: same("div", 2, Nums),
-	OpRem: same("rem", 2, Ints),
-	OpShl: {Name: "shl", Form: FormShift, Arity: 2, Types: Ints, Result: ResultSame},
-	OpShr: {Name: "shr", Form: FormShift, Arity: 2, Types: Ints, Result: ResultSame},
-	OpAnd: same("and", 2, Ints|Bools),
-	OpOr:  same("or", 2, Ints|Bools),
-	OpXor: same("xor", 2, Ints|Bools),
+	OpAdd: rule(same("add", 2, Nums), adjAdd),
+	OpSub: rule(same("sub", 2, Nums), adjSub),
+	OpMul: rule(same("mul", 2, Nums), adjMul),
+	OpDiv: rule(same("div", 2, Nums), adjDiv),
+	OpRem: diff(same("rem", 2, Ints), DiffNone),
+	OpShl: diff(OpInfo{Name: "shl", Form: FormShift, Arity: 2, Types: Ints, Result: ResultSame}, DiffNone),
+	OpShr: diff(OpInfo{Name: "shr", Form: FormShift, Arity: 2, Types: Ints, Result: ResultSame}, DiffNone),
+	OpAnd: diff(same("and", 2, Ints|Bools), DiffNone),
+	OpOr:  diff(same("or", 2, Ints|Bools), DiffNone),
+	OpXor: diff(same("xor", 2, Ints|Bools), DiffNone),
 	OpEq:  test("eq", 2, Scalars),
 	OpNe:  test("ne", 2, Scalars),
 	OpLt:  test("lt", 2, Nums),
@@ -191,43 +198,43 @@ var opTable = [...]OpInfo{
 	OpGt:  test("gt", 2, Nums),
 	OpGe:  test("ge", 2, Nums),
 
-	OpSqrt:     arrayMath(same("sqrt", 1, Floats)),
-	OpRsqrt:    arrayMath(same("rsqrt", 1, Floats)),
-	OpSin:      arrayMath(same("sin", 1, Floats)),
-	OpCos:      arrayMath(same("cos", 1, Floats)),
-	OpTan:      arrayMath(same("tan", 1, Floats)),
-	OpAsin:     arrayMath(same("asin", 1, Floats)),
-	OpAcos:     arrayMath(same("acos", 1, Floats)),
-	OpAtan:     arrayMath(same("atan", 1, Floats)),
-	OpSinh:     arrayMath(same("sinh", 1, Floats)),
-	OpCosh:     arrayMath(same("cosh", 1, Floats)),
-	OpTanh:     arrayMath(same("tanh", 1, Floats)),
-	OpExp:      arrayMath(same("exp", 1, Floats)),
-	OpExp2:     arrayMath(same("exp2", 1, Floats)),
-	OpLog:      arrayMath(same("log", 1, Floats)),
-	OpLog2:     arrayMath(same("log2", 1, Floats)),
-	OpLog10:    arrayMath(same("log10", 1, Floats)),
-	OpFloor:    arrayMath(same("floor", 1, Floats)),
-	OpCeil:     arrayMath(same("ceil", 1, Floats)),
-	OpRound:    arrayMath(same("round", 1, Floats)),
-	OpTrunc:    arrayMath(same("trunc", 1, Floats)),
-	OpAbs:      arrayMath(same("abs", 1, Nums)),
-	OpSign:     arrayMath(same("sign", 1, Nums)),
+	OpSqrt:     rule(arrayMath(same("sqrt", 1, Floats)), adjSqrt),
+	OpRsqrt:    rule(arrayMath(same("rsqrt", 1, Floats)), adjRsqrt),
+	OpSin:      rule(arrayMath(same("sin", 1, Floats)), adjSin),
+	OpCos:      rule(arrayMath(same("cos", 1, Floats)), adjCos),
+	OpTan:      rule(arrayMath(same("tan", 1, Floats)), adjTan),
+	OpAsin:     rule(arrayMath(same("asin", 1, Floats)), adjAsin),
+	OpAcos:     rule(arrayMath(same("acos", 1, Floats)), adjAcos),
+	OpAtan:     rule(arrayMath(same("atan", 1, Floats)), adjAtan),
+	OpSinh:     rule(arrayMath(same("sinh", 1, Floats)), adjSinh),
+	OpCosh:     rule(arrayMath(same("cosh", 1, Floats)), adjCosh),
+	OpTanh:     rule(arrayMath(same("tanh", 1, Floats)), adjTanh),
+	OpExp:      rule(arrayMath(same("exp", 1, Floats)), adjExp),
+	OpExp2:     rule(arrayMath(same("exp2", 1, Floats)), adjExp2),
+	OpLog:      rule(arrayMath(same("log", 1, Floats)), adjLog),
+	OpLog2:     rule(arrayMath(same("log2", 1, Floats)), adjLog2),
+	OpLog10:    rule(arrayMath(same("log10", 1, Floats)), adjLg10),
+	OpFloor:    diff(arrayMath(same("floor", 1, Floats)), DiffNone),
+	OpCeil:     diff(arrayMath(same("ceil", 1, Floats)), DiffNone),
+	OpRound:    diff(arrayMath(same("round", 1, Floats)), DiffNone),
+	OpTrunc:    diff(arrayMath(same("trunc", 1, Floats)), DiffNone),
+	OpAbs:      rule(arrayMath(same("abs", 1, Nums)), adjAbs),
+	OpSign:     diff(arrayMath(same("sign", 1, Nums)), DiffNone),
 	OpIsNan:    arrayMath(test("isnan", 1, Floats)),
 	OpIsInf:    arrayMath(test("isinf", 1, Floats)),
 	OpIsFinite: arrayMath(test("isfinite", 1, Floats)),
-	OpAtan2:    arrayMath(same("atan2", 2, Floats)),
-	OpPow:      arrayMath(same("pow", 2, Floats)),
-	OpMin:      kernelMath(same("min", 2, Nums)),
-	OpMax:      kernelMath(same("max", 2, Nums)),
-	OpClamp:    kernelMath(same("clamp", 3, Nums)),
-	OpFma:      kernelMath(same("fma", 3, Floats)),
-	OpSelect:   {Name: "select", Form: FormSelect, Arity: 3, Types: Scalars, Result: ResultSame},
+	OpAtan2:    rule(arrayMath(same("atan2", 2, Floats)), adjAtan2),
+	OpPow:      rule(arrayMath(same("pow", 2, Floats)), adjPow),
+	OpMin:      rule(kernelMath(same("min", 2, Nums)), adjMinMax),
+	OpMax:      rule(kernelMath(same("max", 2, Nums)), adjMinMax),
+	OpClamp:    rule(kernelMath(same("clamp", 3, Nums)), adjClamp),
+	OpFma:      rule(kernelMath(same("fma", 3, Floats)), adjFma),
+	OpSelect:   rule(OpInfo{Name: "select", Form: FormSelect, Arity: 3, Types: Scalars, Result: ResultSame}, adjSelect),
 
-	OpTid:   {Name: "tid", Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: AxisLaunch},
-	OpShape: {Name: "shape", Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: AxisArray},
-	OpLoad:  {Name: "load", Form: FormAccess, Types: Scalars, Result: ResultElem},
-	OpStore: {Name: "store", Form: FormAccess, Arity: 1, Types: Scalars, Result: ResultNone},
+	OpTid:   diff(OpInfo{Name: "tid", Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: AxisLaunch}, DiffNone),
+	OpShape: diff(OpInfo{Name: "shape", Form: FormLeaf, Types: 1 << I32, Result: ResultI32, Axis: AxisArray}, DiffNone),
+	OpLoad:  diff(OpInfo{Name: "load", Form: FormAccess, Types: Scalars, Result: ResultElem}, DiffStructural),
+	OpStore: diff(OpInfo{Name: "store", Form: FormAccess, Arity: 1, Types: Scalars, Result: ResultNone}, DiffStructural),
 
 	OpAtomicAdd: atomic("atomic_add", 1),
 	OpAtomicSub: atomic("atomic_sub", 1),
@@ -235,8 +242,8 @@ var opTable = [...]OpInfo{
 	OpAtomicMax: atomic("atomic_max", 1),
 	OpAtomicCAS: atomic("atomic_cas", 2),
 
-	OpCall:  {Name: "call", Form: FormCall, Arity: -1, Types: Scalars, Result: ResultCallee},
-	OpPrint: {Name: "print", Form: FormPrint, Arity: -1, Types: Scalars, Result: ResultNone},
+	OpCall:  diff(OpInfo{Name: "call", Form: FormCall, Arity: -1, Types: Scalars, Result: ResultCallee}, DiffStructural),
+	OpPrint: diff(OpInfo{Name: "print", Form: FormPrint, Arity: -1, Types: Scalars, Result: ResultNone}, DiffStructural),
 
 	OpThreadId: index("thread_id", AxisBlock),
 	OpBlockId:  index("block_id", AxisBlock),
@@ -244,8 +251,8 @@ var opTable = [...]OpInfo{
 	OpGridDim:  index("grid_dim", AxisBlock),
 	OpLaneId:   index("lane_id", AxisNone),
 	OpWarpId:   index("warp_id", AxisNone),
-	OpSync:     {Name: "sync", Form: FormLeaf, Result: ResultNone, Block: true, Barrier: true},
-	OpSyncWarp: {Name: "sync_warp", Form: FormLeaf, Result: ResultNone, Block: true, Warp: true},
+	OpSync:     diff(OpInfo{Name: "sync", Form: FormLeaf, Result: ResultNone, Block: true, Barrier: true}, DiffRefused),
+	OpSyncWarp: diff(OpInfo{Name: "sync_warp", Form: FormLeaf, Result: ResultNone, Block: true, Warp: true}, DiffRefused),
 
 	OpShfl:     warp("shfl", FormLane, 2, Scalars, ResultSame),
 	OpShflDown: warp("shfl_down", FormLane, 2, Scalars, ResultSame),
@@ -270,8 +277,8 @@ var opTable = [...]OpInfo{
 	// Field accesses read and write any scalar type inside an element of
 	// a byte array (bool as one byte, 0 or 1; a load reads any nonzero
 	// byte as true).
-	OpLoadField:  {Name: "load_field", Form: FormField, Types: Scalars, Result: ResultAny},
-	OpStoreField: {Name: "store_field", Form: FormField, Arity: 1, Types: Scalars, Result: ResultNone},
+	OpLoadField:  diff(OpInfo{Name: "load_field", Form: FormField, Types: Scalars, Result: ResultAny}, DiffStructural),
+	OpStoreField: diff(OpInfo{Name: "store_field", Form: FormField, Arity: 1, Types: Scalars, Result: ResultNone}, DiffStructural),
 }
 
 // NumOps is the number of ops; every Op below it has a row in the table.
