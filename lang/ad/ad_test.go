@@ -1,0 +1,483 @@
+package ad_test
+
+import (
+	"errors"
+	"math"
+	"regexp"
+	"sync"
+	"testing"
+	"unsafe"
+
+	"github.com/gscript-lang/gscript/lang/ad"
+	"github.com/gscript-lang/gscript/lang/check"
+	"github.com/gscript-lang/gscript/lang/ir"
+	"github.com/gscript-lang/gscript/lang/syntax"
+	"github.com/gscript-lang/gscript/runtime/backend"
+	"github.com/gscript-lang/gscript/runtime/cpu"
+)
+
+// kernels compiles src through the checker and returns its kernels by name.
+func kernels(t *testing.T, src string) map[string]*ir.Kernel {
+	t.Helper()
+	f, err := syntax.Parse("t.gs", []byte(src))
+	if err != nil {
+		t.Fatalf("parse: %v", err)
+	}
+	c := check.NewChecker(func(string) bool { return false })
+	info, err := c.Check(f)
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	out := map[string]*ir.Kernel{}
+	for d, k := range info.Kernels {
+		out[d.Name.Name] = k
+	}
+	return out
+}
+
+var (
+	sinkMu sync.Mutex
+	sink   []any
+)
+
+// keep holds x on the heap for the launches that take its address.
+func keep(x any) {
+	sinkMu.Lock()
+	sink = append(sink, x)
+	sinkMu.Unlock()
+}
+
+// arr is an array argument of f64 values (its param may be f32 or i32:
+// run converts).
+type arr struct {
+	v     []float64
+	shape []int
+}
+
+func a1(v ...float64) arr { return arr{v: v, shape: []int{len(v)}} }
+
+// run launches k over dims with args (arr for arrays, float64 for scalars
+// of the param's type) and returns the arrays after the launch, as f64.
+func run(t *testing.T, k *ir.Kernel, dims []int, args []any) [][]float64 {
+	t.Helper()
+	prog, err := cpu.Compile(k, backend.Options{})
+	if err != nil {
+		t.Fatalf("compile %s: %v", k.Entry.Name, err)
+	}
+	cargs := make([]cpu.Arg, len(args))
+	read := make([]func() []float64, len(args))
+	for i, a := range args {
+		p := k.Entry.Params[i]
+		switch a := a.(type) {
+		case arr:
+			var data unsafe.Pointer
+			switch p.Elem {
+			case ir.F64:
+				b := append([]float64(nil), a.v...)
+				keep(b)
+				data = unsafe.Pointer(&b[0])
+				read[i] = func() []float64 { return append([]float64(nil), b...) }
+			case ir.F32:
+				b := make([]float32, len(a.v))
+				for j, v := range a.v {
+					b[j] = float32(v)
+				}
+				keep(b)
+				data = unsafe.Pointer(&b[0])
+				read[i] = func() []float64 {
+					o := make([]float64, len(b))
+					for j, v := range b {
+						o[j] = float64(v)
+					}
+					return o
+				}
+			case ir.I32:
+				b := make([]int32, len(a.v))
+				for j, v := range a.v {
+					b[j] = int32(v)
+				}
+				keep(b)
+				data = unsafe.Pointer(&b[0])
+				read[i] = func() []float64 {
+					o := make([]float64, len(b))
+					for j, v := range b {
+						o[j] = float64(v)
+					}
+					return o
+				}
+			default:
+				t.Fatalf("param %s: %s arrays are not supported by the test", p.Name, p.Elem)
+			}
+			var aa cpu.ArrayArg
+			aa.Data = uintptr(data)
+			st := 1
+			for ax := len(a.shape) - 1; ax >= 0; ax-- {
+				aa.Shape[ax], aa.Strides[ax] = a.shape[ax], st
+				st *= a.shape[ax]
+			}
+			cargs[i] = cpu.Arg{Array: aa}
+		case float64:
+			cargs[i] = cpu.Arg{Bits: ir.FromFloat(a, p.Elem)}
+		default:
+			t.Fatalf("arg %d: %T", i, a)
+		}
+	}
+	if err := prog.Launch(dims, cargs, cpu.Options{}); err != nil {
+		t.Fatalf("launch %s: %v", k.Entry.Name, err)
+	}
+	out := make([][]float64, len(args))
+	for i := range args {
+		if read[i] != nil {
+			out[i] = read[i]()
+		}
+	}
+	return out
+}
+
+// weights is a fixed seed for output arr, so that the loss Σ w·y weighs
+// every element differently.
+func weights(n int) []float64 {
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 0.5 + float64((i*7919)%13)/13
+	}
+	return w
+}
+
+// gradCheck compares the adjoint of k with central finite differences of
+// the loss Σ w·out over the outputs (params named in outs), for every
+// element of every other float array, with error tol relative to
+// max(1, |fd|). It returns the adjoint's gradients by param index.
+func gradCheck(t *testing.T, k *ir.Kernel, dims []int, args []any, outs []int, tol float64) map[int][]float64 {
+	t.Helper()
+	adj, err := ad.Kernel(k)
+	if err != nil {
+		t.Fatalf("ad.Kernel: %v", err)
+	}
+	isOut := map[int]bool{}
+	for _, o := range outs {
+		isOut[o] = true
+	}
+	loss := func(args []any) float64 {
+		res := run(t, k, dims, args)
+		s := 0.0
+		for _, o := range outs {
+			w := weights(len(res[o]))
+			for j, v := range res[o] {
+				s += w[j] * v
+			}
+		}
+		return s
+	}
+	full := append([]any(nil), args...)
+	for _, p := range adj.Grads {
+		a := args[p].(arr)
+		g := make([]float64, len(a.v))
+		if isOut[p] {
+			g = weights(len(a.v))
+		}
+		full = append(full, arr{v: g, shape: a.shape})
+	}
+	res := run(t, adj.Kernel, dims, full)
+	got := map[int][]float64{}
+	for j, p := range adj.Grads {
+		got[p] = res[len(args)+j]
+		if isOut[p] {
+			continue
+		}
+		a := args[p].(arr)
+		h := 1e-3
+		if k.Entry.Params[p].Elem == ir.F32 {
+			h = 1e-2
+		}
+		for e := range a.v {
+			at := func(d float64) float64 {
+				v := append([]float64(nil), a.v...)
+				v[e] += d
+				c := append([]any(nil), args...)
+				c[p] = arr{v: v, shape: a.shape}
+				return loss(c)
+			}
+			hh := h * math.Max(1, math.Abs(a.v[e]))
+			cd := func(h float64) float64 { return (at(h) - at(-h)) / (2 * h) }
+			fd := (4*cd(hh/2) - cd(hh)) / 3
+			if d := math.Abs(got[p][e] - fd); d > tol*math.Max(1, math.Abs(fd)) || math.IsNaN(got[p][e]) {
+				t.Errorf("%s: d loss/d %s[%d] = %v, finite differences %v", k.Entry.Name, k.Entry.Params[p].Name, e, got[p][e], fd)
+			}
+		}
+	}
+	return got
+}
+
+func TestStraightLine(t *testing.T) {
+	ks := kernels(t, `
+kernel k(x: array[f64], y: array[f64], out: array[f64]) {
+    let i = tid()
+    let a = x[i]
+    let b = y[i]
+    let c = a * b + sin(a) / (1.0 + b * b)
+    let d = c
+    d = d * d - exp(b) * tanh(a)
+    out[i] = d + sqrt(a * a + 1.0) + pow(abs(b) + 1.0, a) + atan2(a, b) + max(a, b)
+}
+`)
+	gradCheck(t, ks["k"], []int{4}, []any{a1(0.3, -0.7, 1.1, 0.45), a1(0.9, 0.25, -1.3, 2.1), a1(0, 0, 0, 0)}, []int{2}, 1e-6)
+}
+
+// TestEveryRuleOp generates, for every op with an adjoint rule, a kernel
+// applying it (as its math builtin, or its operator) to elements of
+// arrays, and checks its gradient in f64 and f32.
+func TestEveryRuleOp(t *testing.T) {
+	operators := map[ir.Op]string{ir.OpAdd: "a + b", ir.OpSub: "a - b", ir.OpMul: "a * b", ir.OpDiv: "a / b", ir.OpNeg: "-a",
+		ir.OpSelect: "select(a > b, a * 2.0, b * 3.0)"}
+	for _, op := range ir.Ops() {
+		info, _ := op.Info()
+		if info.Diff != ir.DiffRule {
+			continue
+		}
+		expr, ok := operators[op]
+		if !ok {
+			switch info.Arity {
+			case 1:
+				expr = info.Builtin + "(a)"
+			case 2:
+				expr = info.Builtin + "(a, b)"
+			case 3:
+				expr = info.Builtin + "(a, b, c)"
+			}
+		}
+		if info.Builtin == "" && !ok {
+			t.Errorf("%s: no kernel expression for it", op)
+			continue
+		}
+		for _, ty := range []string{"f64", "f32"} {
+			src := "kernel k(x: array[" + ty + "], y: array[" + ty + "], z: array[" + ty + "], out: array[" + ty + "]) {\n" +
+				"    let i = tid()\n    let a = x[i]\n    let b = y[i]\n    let c = z[i]\n    out[i] = " + expr + " + c * 0.0\n}\n"
+			k := kernels(t, src)["k"]
+			// Points inside every op's domain and away from kinks:
+			// asin/acos need |a| < 1, log and sqrt a > 0, clamp lo < hi.
+			x := a1(0.3, 0.55, 0.71, 0.12)
+			y := a1(0.9, 0.25, 1.3, 0.6)
+			z := a1(1.4, 0.8, 2.0, 1.1)
+			tol := 1e-6
+			if ty == "f32" {
+				tol = 1e-2
+			}
+			t.Run(op.String()+"/"+ty, func(t *testing.T) {
+				gradCheck(t, k, []int{4}, []any{x, y, z, a1(0, 0, 0, 0)}, []int{3}, tol)
+			})
+		}
+	}
+}
+
+func TestLoops(t *testing.T) {
+	ks := kernels(t, `
+kernel static_sum(x: array[f64], w: array[f64], out: array[f64]) {
+    let i = tid()
+    let acc = f64(0.0)
+    for k in range(4) {
+        acc += x[i] * w[k]
+    }
+    out[i] = acc
+}
+kernel power(x: array[f64], n: i32, out: array[f64]) {
+    let i = tid()
+    let p = f64(1.0)
+    for k in range(n) {
+        p = p * x[i]
+    }
+    out[i] = p
+}
+kernel dyn(x: array[f64], n: array[i32], out: array[f64]) {
+    let i = tid()
+    let v = x[i]
+    let k = 0
+    while k < n[i] {
+        v = v * 0.9 + sin(v)
+        if v > 2.0 {
+            break
+        }
+        k += 1
+        if k % 3 == 0 {
+            continue
+        }
+        v = v + 0.1 * v * v
+    }
+    out[i] = v
+}
+kernel nested(x: array[f64], out: array[f64]) {
+    let i = tid()
+    let s = f64(0.0)
+    for a in range(3) {
+        let t = x[i]
+        for b in range(a + 1) {
+            t = t * x[i] + f64(b)
+        }
+        s += t
+    }
+    out[i] = s
+}
+`)
+	x := a1(0.3, -0.7, 1.1, 0.45)
+	gradCheck(t, ks["static_sum"], []int{4}, []any{x, a1(0.5, 1.5, -2, 0.25), a1(0, 0, 0, 0)}, []int{2}, 1e-6)
+	gradCheck(t, ks["power"], []int{4}, []any{x, 5.0, a1(0, 0, 0, 0)}, []int{2}, 1e-6)
+	// 150 iterations: more than the checkpoint stack holds.
+	gradCheck(t, ks["power"], []int{4}, []any{a1(1.001, -0.999, 1.002, 0.998), 150.0, a1(0, 0, 0, 0)}, []int{2}, 1e-6)
+	gradCheck(t, ks["dyn"], []int{4}, []any{x, a1(0, 3, 7, 200), a1(0, 0, 0, 0)}, []int{2}, 1e-6)
+	gradCheck(t, ks["nested"], []int{4}, []any{x, a1(0, 0, 0, 0)}, []int{1}, 1e-6)
+}
+
+func TestBranchesFuncsLocals(t *testing.T) {
+	ks := kernels(t, `
+func f(a: f64, b: f64) -> f64 {
+    if a > b {
+        return a * b
+    }
+    for k in range(3) {
+        if f64(k) > b {
+            return a + f64(k) * b
+        }
+    }
+    return a - b
+}
+func rot(v: vec3d, q: quatd) -> vec3d {
+    return quat_rotate(q, v) * 2.0
+}
+kernel k(x: array[f64], y: array[f64], out: array[f64]) {
+    let i = tid()
+    let a = x[i]
+    let b = y[i]
+    let r = f64(0.0)
+    if a < 0.0 {
+        r = f(a, b) * a
+    } else {
+        r = cos(f(b, a))
+    }
+    out[i] = r
+}
+kernel vec(x: array[f64], out: array[f64]) {
+    let i = tid()
+    let v = vec3d(x[i], x[i] * x[i], 1.0 - x[i])
+    let m = mat33d(1.0, 2.0, x[i], 0.0, 1.0, 3.0, x[i], 0.5, 1.0)
+    let q = normalize(quatd(x[i], 0.2, 0.3, 1.0))
+    let w = rot(m * v, q)
+    out[i] = dot(w, cross(v, w)) + length(w)
+}
+kernel loc(x: array[f64], out: array[f64]) {
+    let i = tid()
+    local t: f64[4]
+    for k in range(4) {
+        t[k] = x[i] * f64(k + 1)
+    }
+    let s = f64(0.0)
+    for k in range(4) {
+        s += t[k] * t[3 - k]
+    }
+    out[i] = s
+}
+`)
+	x, y := a1(0.3, -0.7, 1.1, -0.45), a1(0.9, 0.25, -1.3, 2.1)
+	gradCheck(t, ks["k"], []int{4}, []any{x, y, a1(0, 0, 0, 0)}, []int{2}, 1e-6)
+	gradCheck(t, ks["vec"], []int{4}, []any{x, a1(0, 0, 0, 0)}, []int{1}, 1e-6)
+	gradCheck(t, ks["loc"], []int{4}, []any{x, a1(0, 0, 0, 0)}, []int{1}, 1e-6)
+}
+
+func TestAtomicsAndGathers(t *testing.T) {
+	ks := kernels(t, `
+kernel total(x: array[f64], out: array[f64]) {
+    atomic_add(out, 0, x[tid()] * x[tid()])
+    atomic_sub(out, 1, 3.0 * x[tid()])
+}
+kernel gather(x: array[f64], idx: array[i32], out: array[f64]) {
+    let i = tid()
+    out[i] = x[idx[i]] * x[idx[i]]
+}
+`)
+	x := a1(0.3, -0.7, 1.1, 0.45)
+	gradCheck(t, ks["total"], []int{4}, []any{x, a1(0, 0)}, []int{1}, 1e-6)
+	g := gradCheck(t, ks["gather"], []int{5}, []any{x, a1(1, 1, 3, 0, 1), a1(0, 0, 0, 0, 0)}, []int{2}, 1e-6)
+	w := weights(5)
+	if want := 2 * x.v[1] * (w[0] + w[1] + w[4]); math.Abs(g[0][1]-want) > 1e-12 {
+		t.Errorf("gradient of a thrice-gathered element: %v, want %v", g[0][1], want)
+	}
+}
+
+// TestOwnElement: a per-element kernel updates its gradients with plain
+// loads and stores; a gather does with atomics.
+func TestOwnElement(t *testing.T) {
+	ks := kernels(t, `
+kernel own(x: array[f64], y: array[f64]) {
+    let i = tid()
+    y[i] = x[i] * 2.0
+}
+kernel shifted(x: array[f64], y: array[f64]) {
+    let i = tid()
+    y[i] = x[min(i + 1, len(x) - 1)]
+}
+`)
+	for name, atomics := range map[string]bool{"own": false, "shifted": true} {
+		adj, err := ad.Kernel(ks[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if adj.Kernel.UsesAtomics != atomics {
+			t.Errorf("%s: the adjoint uses atomics: %v, want %v", name, adj.Kernel.UsesAtomics, atomics)
+		}
+	}
+}
+
+func TestRefusals(t *testing.T) {
+	ks := kernels(t, `
+kernel blk(x: array[f32]) block(32) {
+    x[tid()] = warp_sum(x[tid()])
+}
+kernel over(x: array[f64]) {
+    let i = tid()
+    x[i] = x[i] * 2.0
+}
+kernel amax(x: array[f64], out: array[f64]) {
+    atomic_max(out, 0, x[tid()])
+}
+kernel loc(x: array[f64], out: array[f64]) {
+    local t: f64[2]
+    for k in range(2) {
+        t[0] = t[0] + x[tid()]
+    }
+    out[tid()] = t[0]
+}
+`)
+	cases := map[string]string{
+		"blk":  `^t.gs:2:1: kernel blk: block kernels are not differentiable yet$`,
+		"over": `^t.gs:\d+:\d+: kernel over overwrites its input x; its adjoint would replay with the new values: write to a new array$`,
+		"amax": `kernel amax: atomic_max is not differentiable yet`,
+		"loc":  `kernel loc: local array t is written after it is read`,
+	}
+	for name, re := range cases {
+		_, err := ad.Kernel(ks[name])
+		var e *ad.Error
+		if !errors.As(err, &e) || !regexp.MustCompile(re).MatchString(err.Error()) {
+			t.Errorf("%s: error %v, want %q", name, err, re)
+		}
+	}
+}
+
+func TestCheckCustom(t *testing.T) {
+	ks := kernels(t, `
+kernel k(x: array[f32], n: i32, y: array[f32, 2]) {}
+kernel good(x: array[f32], n: i32, y: array[f32, 2], gx: array[f32], gy: array[f32, 2]) {}
+kernel short(x: array[f32], n: i32, y: array[f32, 2], gx: array[f32]) {}
+kernel wrong(x: array[f32], n: i32, y: array[f32, 2], gx: array[f32], gy: array[f64, 2]) {}
+`)
+	if err := ad.CheckCustom(ks["k"], ks["good"]); err != nil {
+		t.Errorf("good: %v", err)
+	}
+	for name, re := range map[string]string{
+		"short": `kernel short, the adjoint of k: has 4 parameters, want 5: k's 3, then one gradient array per float array \(x_grad: array\[f32\], y_grad: array\[f32, 2\]\)`,
+		"wrong": `kernel wrong, the adjoint of k: parameter 5 \(gy\) is array\[f64, 2\], want array\[f32, 2\] \(the gradient of y\)`,
+	} {
+		err := ad.CheckCustom(ks["k"], ks[name])
+		if err == nil || !regexp.MustCompile(re).MatchString(err.Error()) {
+			t.Errorf("%s: %v, want %q", name, err, re)
+		}
+	}
+}
