@@ -86,6 +86,9 @@ func Kernel(k *ir.Kernel) (*Adjoint, error) {
 	for _, r := range e.adjOrder {
 		inits = append(inits, konst(zeroImm(f.Regs[r]), r))
 	}
+	for _, r := range e.flags {
+		inits = append(inits, konst(false, r))
+	}
 	f.Body = append(append(fwd, inits...), rev...)
 	adj := &ir.Kernel{Entry: f, TidDims: k.TidDims, UsesAtomics: e.atomics, FastMath: k.FastMath}
 	if err := ir.Verify(adj); err != nil {
@@ -388,7 +391,8 @@ func checkLocals(f *ir.Func, kernel string) error {
 	if err := visit(f.Body); err != nil {
 		return err
 	}
-	for li, ls := range loads {
+	for li := range f.Locals {
+		ls := loads[li]
 		for _, st := range stores[li] {
 			for _, ld := range ls {
 				for _, l := range st.loops {

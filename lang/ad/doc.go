@@ -50,9 +50,14 @@
 //     of one) over all its axes: there no other thread touches the element,
 //     so a plain load-add-store is used, which is faster and deterministic
 //     (per-element kernels give bit-identical gradients on cpu and cuda).
-//     Stores y[idx] = v give v the gradient y_grad[idx] (read, not
-//     consumed: a thread that stores one element twice gives both values
-//     its gradient, as Warp does). atomic_add and atomic_sub give their
+//     Stores y[idx] = v give v the gradient y_grad[idx], which is read,
+//     not consumed (y_grad keeps it, as Warp's does). For an own-element
+//     array the last store a thread executes takes it and the values it
+//     overwrote get none (exact: a per-thread flag). Elsewhere a thread
+//     that stores one element twice gives both values its gradient, as
+//     Warp does: the pass cannot tell statically that two stores hit one
+//     element (y[i, k] in a loop over k hits a new one each time), so this
+//     is documented rather than refused. atomic_add and atomic_sub give their
 //     value ±y_grad[idx]. atomic_min, atomic_max and atomic_cas, and a
 //     use of the old value an atomic returns, are refused (which thread
 //     wins is not replayed).

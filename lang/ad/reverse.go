@@ -24,6 +24,8 @@ type emitter struct {
 	adjOrder []ir.Reg          // adjoint registers, zeroed before the reverse sweep
 	adjLocal map[int]int       // local array -> the local holding its adjoint
 	counters map[*nLoop]ir.Reg // a loop's iteration count (i32)
+	takenBy  map[int]ir.Reg    // own-element array -> set once a store's reverse took its gradient
+	flags    []ir.Reg          // bool registers cleared before the reverse sweep
 	stacks   map[*nLoop][]int  // a loop's checkpoint locals, one per carried register
 	atomics  bool
 	pos      pos.Pos
@@ -237,6 +239,20 @@ func (e *emitter) addTo(in *ir.Inst, idx []ir.Reg, g ir.Reg) {
 	e.emit(&ir.Inst{Op: ir.OpAtomicAdd, Dst: ir.NoReg, Space: ir.SpaceParam, Param: gp, Args: append(append([]ir.Reg(nil), idx...), g), Pos: in.Pos})
 }
 
+// taken is the flag of own-element array p's stores.
+func (e *emitter) taken(p int) ir.Reg {
+	if e.takenBy == nil {
+		e.takenBy = map[int]ir.Reg{}
+	}
+	if r, ok := e.takenBy[p]; ok {
+		return r
+	}
+	r := e.f.NewReg(ir.Bool)
+	e.takenBy[p] = r
+	e.flags = append(e.flags, r)
+	return r
+}
+
 // adjOfLocal is the local holding the adjoint of local li, zeroed with
 // the kernel's locals.
 func (e *emitter) adjOfLocal(li int) int {
@@ -287,6 +303,14 @@ func (e *emitter) reverseInst(in *ir.Inst) {
 			return
 		}
 		g := e.load(ir.SpaceParam, gp, t, idx, in.Pos)
+		if in.Op == ir.OpStore && e.own[in.Param] {
+			// Every store of this thread hits its own element, so the
+			// last one executed (the first reversed) takes the gradient
+			// and the values it overwrote get none.
+			taken := e.taken(in.Param)
+			g = e.op(ir.OpSelect, t, taken, e.konst(t, 0.0), g)
+			e.emit(konst(true, taken))
+		}
 		if in.Op == ir.OpAtomicSub {
 			g = e.op(ir.OpNeg, t, g)
 		}
