@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"regexp"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -293,6 +294,15 @@ kernel power(x: array[f64], n: i32, out: array[f64]) {
     }
     out[i] = p
 }
+kernel nbody(x: array[f64], n: i32, out: array[f64]) {
+    let i = tid()
+    let acc = f64(0.0)
+    for k in range(n) {
+        let d = x[k] - x[i]
+        acc += d / (d * d + 0.1)
+    }
+    out[i] = acc
+}
 kernel dyn(x: array[f64], n: array[i32], out: array[f64]) {
     let i = tid()
     let v = x[i]
@@ -330,6 +340,28 @@ kernel nested(x: array[f64], out: array[f64]) {
 	gradCheck(t, ks["power"], []int{4}, []any{a1(1.001, -0.999, 1.002, 0.998), 150.0, a1(0, 0, 0, 0)}, []int{2}, 1e-6)
 	gradCheck(t, ks["dyn"], []int{4}, []any{x, a1(0, 3, 7, 200), a1(0, 0, 0, 0)}, []int{2}, 1e-6)
 	gradCheck(t, ks["nested"], []int{4}, []any{x, a1(0, 0, 0, 0)}, []int{1}, 1e-6)
+	// 100 bodies, more than the checkpoint stack holds, on the induction
+	// path (its gathers x[k] repeat across threads: atomics).
+	xs := make([]float64, 100)
+	for k := range xs {
+		xs[k] = math.Sin(float64(k)) * 2
+	}
+	gradCheck(t, ks["nbody"], []int{100}, []any{arr{xs, []int{100}}, 100.0, arr{make([]float64, 100), []int{100}}}, []int{2}, 1e-6)
+	// Which loops need checkpoints: those carrying a value their reverse
+	// reads (p = p * x), not those only summing (acc += ...).
+	for name, want := range map[string]bool{"static_sum": false, "nbody": false, "power": true, "dyn": true} {
+		adj, err := ad.Kernel(ks[name])
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := false
+		for _, b := range adj.Kernel.Entry.Locals {
+			got = got || strings.HasPrefix(b.Name, "ad.checkpoint")
+		}
+		if got != want {
+			t.Errorf("%s: checkpoints %v, want %v", name, got, want)
+		}
+	}
 }
 
 func TestBranchesFuncsLocals(t *testing.T) {

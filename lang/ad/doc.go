@@ -41,6 +41,14 @@
 //     iteration (n = 1000: about 8 times the forward). The carried
 //     adjoints move from an iteration's header to the previous iteration's
 //     end; a loop through whose body no gradient flows gets no reverse.
+//   - Where the reverse of a loop's body reads, of what the loop carries,
+//     only inductions (an integer h = h + c at the top of the post, c
+//     fixed before the loop: range(n)'s counter), no checkpoint is kept:
+//     iteration j sets h = pre + j*c and recomputes only the instructions
+//     its reverse reads (a backward slice), so `for k in range(n) { acc
+//     += f(x[k]) }` (an n-body step, a dot product) costs one extra pass.
+//     A loop whose body holds another loop, or whose reverse reads a
+//     carried value (p = p * x), takes the checkpoints.
 //   - A float computed in a loop condition and used outside it is refused
 //     (the condition's floats only feed comparisons, which carry no
 //     gradient).

@@ -374,6 +374,9 @@ func (e *emitter) reverseLoop(l *nLoop) {
 			zero = append(zero, konst(0.0, a))
 		}
 	}
+	if e.reverseFast(l, rev, take, zero, give) {
+		return
+	}
 	stacks := make([]int, len(l.carry))
 	for i, c := range l.carry {
 		e.f.Locals = append(e.f.Locals, ir.Buffer{Name: fmt.Sprintf("ad.checkpoint%d", len(e.f.Locals)), Elem: e.f.Regs[c.h], Dims: []int{stackCap}, Pos: e.pos})
@@ -430,6 +433,185 @@ func (e *emitter) reverseLoop(l *nLoop) {
 		if a, ok := e.adj[c.h]; ok {
 			e.accum(c.pre, a)
 			e.emit(konst(0.0, a))
+		}
+	}
+}
+
+// reverseFast emits the reverse of l without checkpoints where the
+// iteration's recomputation needs, of the registers the loop carries,
+// only inductions (h = h + c each iteration, c fixed before the loop):
+// iteration j restores them as pre + j*c and recomputes only what the
+// reverse of its body reads, so the reverse costs one pass, not two plus
+// replays. A for loop over range(n) summing into an accumulator is the
+// case. It reports false, emitting nothing, where that does not hold.
+func (e *emitter) reverseFast(l *nLoop, rev, take, zero, give []ir.Stmt) bool {
+	region := map[ir.Reg]bool{}
+	for _, d := range l.defs {
+		region[d] = true
+	}
+	carriedH := map[ir.Reg]bool{}
+	for _, c := range l.carry {
+		carriedH[c.h] = true
+	}
+	tracked := func(r ir.Reg) bool { return region[r] || carriedH[r] }
+	// The inductions: carried integers whose end-of-iteration version is
+	// h + c, at the top of the post, with c from before the loop.
+	step := map[ir.Reg]ir.Reg{}
+	for _, c := range l.carry {
+		if !e.f.Regs[c.h].IsInt() {
+			continue
+		}
+		for _, n := range l.post {
+			if in, ok := n.(*nInst); ok && in.in.Dst == c.post && in.in.Op == ir.OpAdd &&
+				in.in.Args[0] == c.h && !tracked(in.in.Args[1]) {
+				step[c.h] = in.in.Args[1]
+			}
+		}
+	}
+	needed := map[ir.Reg]bool{}
+	readsOf(rev, func(r ir.Reg) {
+		if tracked(r) {
+			needed[r] = true
+		}
+	})
+	iter := append(append(append([]node(nil), l.cond...), l.body...), l.post...)
+	for changed := true; changed; {
+		changed = false
+		ok := sliceBack(iter, needed, tracked, &changed)
+		if !ok {
+			return false
+		}
+	}
+	for _, c := range l.carry {
+		if _, ok := step[c.h]; needed[c.h] && !ok {
+			return false
+		}
+	}
+	n := e.counter(l)
+	zeroI := e.konst(ir.I32, int64(0))
+	e.emit(&ir.If{Cond: e.op(ir.OpGt, ir.Bool, n, zeroI), Then: e.nested(func() {
+		j := e.f.NewReg(ir.I32)
+		e.set(j, ir.OpSub, n, e.konst(ir.I32, int64(1)))
+		one := e.konst(ir.I32, int64(1))
+		c := e.f.NewReg(ir.Bool)
+		e.emit(&ir.Loop{
+			Cond:    []ir.Stmt{&ir.Inst{Op: ir.OpGe, Dst: c, Args: []ir.Reg{j, zeroI}}},
+			CondReg: c,
+			Body: e.nested(func() {
+				for _, cr := range l.carry {
+					st, ok := step[cr.h]
+					if !ok || !needed[cr.h] {
+						continue
+					}
+					t := e.f.Regs[cr.h]
+					jt := j
+					if t != ir.I32 {
+						jt = e.op(ir.OpConvert, t, j)
+					}
+					e.set(cr.h, ir.OpAdd, cr.pre, e.op(ir.OpMul, t, jt, st))
+				}
+				*e.body = append(*e.body, take...)
+				*e.body = append(*e.body, zero...)
+				*e.body = append(*e.body, give...)
+				e.pruned(iter, needed)
+				*e.body = append(*e.body, rev...)
+			}),
+			Post: []ir.Stmt{&ir.Inst{Op: ir.OpSub, Dst: j, Args: []ir.Reg{j, one}}},
+		})
+	})})
+	for _, c := range l.carry {
+		if a, ok := e.adj[c.h]; ok && e.float(c.h) {
+			e.accum(c.pre, a)
+			e.emit(konst(0.0, a))
+		}
+	}
+	return true
+}
+
+// sliceBack adds to needed the tracked operands of the needed
+// instructions of list and the conditions of ifs holding one; it reports
+// false for a nested loop (whose recomputation is not sliced).
+func sliceBack(list []node, needed map[ir.Reg]bool, tracked func(ir.Reg) bool, changed *bool) bool {
+	add := func(r ir.Reg) {
+		if r != ir.NoReg && tracked(r) && !needed[r] {
+			needed[r] = true
+			*changed = true
+		}
+	}
+	for i := len(list) - 1; i >= 0; i-- {
+		switch n := list[i].(type) {
+		case *nInst:
+			if n.in.Dst != ir.NoReg && needed[n.in.Dst] {
+				for _, a := range n.in.Args {
+					add(a)
+				}
+			}
+		case *nIf:
+			if !sliceBack(n.then, needed, tracked, changed) || !sliceBack(n.els, needed, tracked, changed) {
+				return false
+			}
+			if holdsNeeded(n.then, needed) || holdsNeeded(n.els, needed) {
+				add(n.cond)
+			}
+		case *nLoop:
+			return false
+		}
+	}
+	return true
+}
+
+func holdsNeeded(list []node, needed map[ir.Reg]bool) bool {
+	for _, n := range list {
+		switch n := n.(type) {
+		case *nInst:
+			if n.in.Dst != ir.NoReg && needed[n.in.Dst] {
+				return true
+			}
+		case *nIf:
+			if holdsNeeded(n.then, needed) || holdsNeeded(n.els, needed) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// pruned emits the forward replay of the needed instructions of list.
+func (e *emitter) pruned(list []node, needed map[ir.Reg]bool) {
+	for _, n := range list {
+		switch n := n.(type) {
+		case *nInst:
+			if n.in.Dst != ir.NoReg && needed[n.in.Dst] {
+				c := *n.in
+				e.emit(&c)
+			}
+		case *nIf:
+			if holdsNeeded(n.then, needed) || holdsNeeded(n.els, needed) {
+				e.emit(&ir.If{Cond: n.cond, Then: e.nested(func() { e.pruned(n.then, needed) }), Else: e.nested(func() { e.pruned(n.els, needed) })})
+			}
+		}
+	}
+}
+
+// readsOf calls fn on every register list reads.
+func readsOf(list []ir.Stmt, fn func(ir.Reg)) {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *ir.Inst:
+			for _, a := range s.Args {
+				fn(a)
+			}
+		case *ir.If:
+			fn(s.Cond)
+			readsOf(s.Then, fn)
+			readsOf(s.Else, fn)
+		case *ir.Loop:
+			readsOf(s.Cond, fn)
+			if s.CondReg != ir.NoReg {
+				fn(s.CondReg)
+			}
+			readsOf(s.Body, fn)
+			readsOf(s.Post, fn)
 		}
 	}
 }
