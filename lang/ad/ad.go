@@ -49,7 +49,13 @@ func gradParam(p ir.Param) ir.Param {
 // the forward's inputs again (it recomputes the forward, as Warp does),
 // reads the gradients of the arrays the kernel writes, and accumulates
 // into the gradients of the arrays it reads.
-func Kernel(k *ir.Kernel) (*Adjoint, error) {
+func Kernel(k *ir.Kernel) (adj *Adjoint, err error) {
+	defer func() {
+		// A bug here must not crash an interpreter: report it as an error.
+		if p := recover(); p != nil {
+			adj, err = nil, &Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("kernel %s: internal error building its adjoint: %v", k.Entry.Name, p)}
+		}
+	}()
 	name := k.Entry.Name
 	switch {
 	case k.IsBlock():
@@ -57,9 +63,9 @@ func Kernel(k *ir.Kernel) (*Adjoint, error) {
 	case len(k.Shared) > 0:
 		return nil, &Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("kernel %s: shared arrays are not differentiable yet", name)}
 	}
-	f, err := normalize(k)
-	if err != nil {
-		return nil, err
+	f, nerr := normalize(k)
+	if nerr != nil {
+		return nil, nerr
 	}
 	acc := scan(f)
 	if err := acc.check(f, name); err != nil {
@@ -90,11 +96,11 @@ func Kernel(k *ir.Kernel) (*Adjoint, error) {
 		inits = append(inits, konst(false, r))
 	}
 	f.Body = append(append(fwd, inits...), rev...)
-	adj := &ir.Kernel{Entry: f, TidDims: k.TidDims, UsesAtomics: e.atomics, FastMath: k.FastMath}
-	if err := ir.Verify(adj); err != nil {
+	ak := &ir.Kernel{Entry: f, TidDims: k.TidDims, UsesAtomics: e.atomics, FastMath: k.FastMath}
+	if err := ir.Verify(ak); err != nil {
 		return nil, &Error{Pos: k.Entry.Pos, Msg: fmt.Sprintf("kernel %s: internal error: its adjoint is not valid IR: %v", name, err)}
 	}
-	return &Adjoint{Kernel: adj, Grads: grads}, nil
+	return &Adjoint{Kernel: ak, Grads: grads}, nil
 }
 
 // CheckCustom checks a user-declared adjoint kernel (`kernel k(...)

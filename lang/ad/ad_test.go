@@ -3,6 +3,8 @@ package ad_test
 import (
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -294,6 +296,19 @@ kernel power(x: array[f64], n: i32, out: array[f64]) {
     }
     out[i] = p
 }
+kernel escape(x: array[f64], out: array[f64]) {
+    let i = tid()
+    let z = x[i]
+    let w = x[i] * 0.5
+    let n = 0
+    while n < 20 && z * z + w * w < 4.0 {
+        let t = z * z - w * w + 0.3
+        w = 2.0 * z * w - 0.1
+        z = t
+        n += 1
+    }
+    out[i] = z * w + f64(n)
+}
 kernel nbody(x: array[f64], n: i32, out: array[f64]) {
     let i = tid()
     let acc = f64(0.0)
@@ -340,6 +355,8 @@ kernel nested(x: array[f64], out: array[f64]) {
 	gradCheck(t, ks["power"], []int{4}, []any{a1(1.001, -0.999, 1.002, 0.998), 150.0, a1(0, 0, 0, 0)}, []int{2}, 1e-6)
 	gradCheck(t, ks["dyn"], []int{4}, []any{x, a1(0, 3, 7, 200), a1(0, 0, 0, 0)}, []int{2}, 1e-6)
 	gradCheck(t, ks["nested"], []int{4}, []any{x, a1(0, 0, 0, 0)}, []int{1}, 1e-6)
+	// A float condition (&& lowers to an if inside it) ends the loop.
+	gradCheck(t, ks["escape"], []int{4}, []any{a1(0.3, -0.7, 1.1, 0.45), a1(0, 0, 0, 0)}, []int{1}, 1e-6)
 	// 100 bodies, more than the checkpoint stack holds, on the induction
 	// path (its gathers x[k] repeat across threads: atomics).
 	xs := make([]float64, 100)
@@ -761,5 +778,55 @@ kernel run_atomic_add(input: array[f32], counter: array[i32], thread_values: arr
 	_, err := ad.Kernel(ks["run_atomic_add"])
 	if err == nil || !strings.Contains(err.Error(), "the old value atomic_add returns is not differentiable yet") {
 		t.Errorf("run_atomic_add: %v", err)
+	}
+}
+
+// TestEveryCheckedKernel differentiates every kernel of the checker's
+// lowering tests and of examples/: each gets an adjoint that both backends
+// compile, or a refusal at a position, never an internal error.
+func TestEveryCheckedKernel(t *testing.T) {
+	files, _ := filepath.Glob("../check/testdata/lower/*.gs")
+	ex, _ := filepath.Glob("../../examples/*.gs")
+	files = append(files, ex...)
+	if len(files) < 10 {
+		t.Fatalf("found %d sources", len(files))
+	}
+	built, refused := 0, 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := syntax.Parse(file, src)
+		if err != nil {
+			continue
+		}
+		info, err := check.NewChecker(func(string) bool { return true }).Check(f)
+		if err != nil {
+			continue
+		}
+		for d, k := range info.Kernels {
+			adj, err := ad.Kernel(k)
+			if err != nil {
+				var e *ad.Error
+				if !errors.As(err, &e) || !e.Pos.IsValid() || strings.Contains(e.Msg, "internal error") {
+					t.Errorf("%s: kernel %s: %v", file, d.Name.Name, err)
+				}
+				t.Logf("refused: %v", err)
+				refused++
+				continue
+			}
+			if _, err := cpu.Compile(adj.Kernel, backend.Options{}); err != nil {
+				t.Errorf("%s: kernel %s: cpu: %v", file, d.Name.Name, err)
+			}
+			if _, err := codegen.Source(adj.Kernel, codegen.Options{}); err != nil {
+				t.Errorf("%s: kernel %s: codegen: %v", file, d.Name.Name, err)
+			}
+			built++
+		}
+	}
+	t.Logf("%d adjoints built, %d kernels refused", built, refused)
+	if built == 0 {
+		t.Error("no adjoint built")
 	}
 }

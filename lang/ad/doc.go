@@ -49,6 +49,10 @@
 //     += f(x[k]) }` (an n-body step, a dot product) costs one extra pass.
 //     A loop whose body holds another loop, or whose reverse reads a
 //     carried value (p = p * x), takes the checkpoints.
+//   - A loop carries the registers it writes, less temporaries: a
+//     register written by one instruction and read only after it in its
+//     statement list is rewritten before each read, so it needs neither
+//     a header version nor a checkpoint.
 //   - A float computed in a loop condition and used outside it is refused
 //     (the condition's floats only feed comparisons, which carry no
 //     gradient).

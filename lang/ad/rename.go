@@ -44,12 +44,13 @@ type carried struct{ h, pre, post ir.Reg }
 
 type renamer struct {
 	f       *ir.Func
+	temps   map[ir.Reg]bool   // registers no loop carries (see temps)
 	cur     map[ir.Reg]ir.Reg // flat register -> its current version
 	regions []*[]ir.Reg       // the defs lists of the enclosing loops
 }
 
 func rename(f *ir.Func) []node {
-	r := &renamer{f: f, cur: map[ir.Reg]ir.Reg{}}
+	r := &renamer{f: f, cur: map[ir.Reg]ir.Reg{}, temps: temps(f)}
 	return r.list(f.Body)
 }
 
@@ -158,7 +159,12 @@ func writes(list []ir.Stmt, out []ir.Reg) []ir.Reg {
 
 func (r *renamer) loop(l *ir.Loop) []node {
 	var pre []node
-	vs := writes(l.Post, writes(l.Body, writes(l.Cond, nil)))
+	var vs []ir.Reg
+	for _, v := range writes(l.Post, writes(l.Body, writes(l.Cond, nil))) {
+		if !r.temps[v] {
+			vs = append(vs, v)
+		}
+	}
 	n := &nLoop{}
 	for _, v := range vs {
 		p, ok := r.cur[v]
@@ -187,4 +193,63 @@ func (r *renamer) loop(l *ir.Loop) []node {
 	// condition failed.
 	r.cur = exit
 	return append(pre, n)
+}
+
+// temps finds the registers written by one instruction whose every read
+// comes after it in its statement list (or inside a later statement of
+// that list): each iteration of a loop around them writes them before
+// reading them, so no loop carries them (the lowering's temporaries).
+func temps(f *ir.Func) map[ir.Reg]bool {
+	defs, reads := map[ir.Reg]int{}, map[ir.Reg]int{}
+	walk(f.Body, func(in *ir.Inst) {
+		for r := range in.Defs() {
+			defs[r]++
+		}
+	})
+	countReads(f.Body, reads)
+	out := map[ir.Reg]bool{}
+	var visit func(list []ir.Stmt)
+	visit = func(list []ir.Stmt) {
+		after := map[ir.Reg]int{}
+		for i := len(list) - 1; i >= 0; i-- {
+			if in, ok := list[i].(*ir.Inst); ok && in.Dst != ir.NoReg && defs[in.Dst] == 1 && after[in.Dst] == reads[in.Dst] {
+				out[in.Dst] = true
+			}
+			countReads(list[i:i+1], after)
+			switch s := list[i].(type) {
+			case *ir.If:
+				visit(s.Then)
+				visit(s.Else)
+			case *ir.Loop:
+				visit(s.Cond)
+				visit(s.Body)
+				visit(s.Post)
+			}
+		}
+	}
+	visit(f.Body)
+	return out
+}
+
+// countReads adds to m the reads of each register in list.
+func countReads(list []ir.Stmt, m map[ir.Reg]int) {
+	for _, s := range list {
+		switch s := s.(type) {
+		case *ir.Inst:
+			for _, a := range s.Args {
+				m[a]++
+			}
+		case *ir.If:
+			m[s.Cond]++
+			countReads(s.Then, m)
+			countReads(s.Else, m)
+		case *ir.Loop:
+			countReads(s.Cond, m)
+			if s.CondReg != ir.NoReg {
+				m[s.CondReg]++
+			}
+			countReads(s.Body, m)
+			countReads(s.Post, m)
+		}
+	}
 }
