@@ -454,6 +454,12 @@ kernel total(x: array[f64], out: array[f64]) {
     atomic_add(out, 0, x[tid()] * x[tid()])
     atomic_sub(out, 1, 3.0 * x[tid()])
 }
+kernel overwritten(x: array[f64], out: array[f64]) {
+    let i = tid()
+    atomic_add(out, i, x[i] * 5.0)
+    out[i] = x[i] * x[i]
+    atomic_add(out, i, sin(x[i]))
+}
 kernel gather(x: array[f64], idx: array[i32], out: array[f64]) {
     let i = tid()
     out[i] = x[idx[i]] * x[idx[i]]
@@ -461,6 +467,7 @@ kernel gather(x: array[f64], idx: array[i32], out: array[f64]) {
 `)
 	x := a1(0.3, -0.7, 1.1, 0.45)
 	gradCheck(t, ks["total"], []int{4}, []any{x, a1(0, 0)}, []int{1}, 1e-6)
+	gradCheck(t, ks["overwritten"], []int{4}, []any{x, a1(0, 0, 0, 0)}, []int{1}, 1e-6)
 	g := gradCheck(t, ks["gather"], []int{5}, []any{x, a1(1, 1, 3, 0, 1), a1(0, 0, 0, 0, 0)}, []int{2}, 1e-6)
 	w := weights(5)
 	if want := 2 * x.v[1] * (w[0] + w[1] + w[4]); math.Abs(g[0][1]-want) > 1e-12 {

@@ -64,8 +64,9 @@
 //     (per-element kernels give bit-identical gradients on cpu and cuda).
 //     Stores y[idx] = v give v the gradient y_grad[idx], which is read,
 //     not consumed (y_grad keeps it, as Warp's does). For an own-element
-//     array the last store a thread executes takes it and the values it
-//     overwrote get none (exact: a per-thread flag). Elsewhere a thread
+//     array the last store a thread executes takes it and what it
+//     overwrote (earlier stores, atomic additions) gets none (exact: a
+//     per-thread flag). Elsewhere a thread
 //     that stores one element twice gives both values its gradient, as
 //     Warp does: the pass cannot tell statically that two stores hit one
 //     element (y[i, k] in a loop over k hits a new one each time), so this

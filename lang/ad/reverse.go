@@ -303,13 +303,16 @@ func (e *emitter) reverseInst(in *ir.Inst) {
 			return
 		}
 		g := e.load(ir.SpaceParam, gp, t, idx, in.Pos)
-		if in.Op == ir.OpStore && e.own[in.Param] {
-			// Every store of this thread hits its own element, so the
-			// last one executed (the first reversed) takes the gradient
-			// and the values it overwrote get none.
+		if e.own[in.Param] {
+			// Every access of this thread hits its own element, so the
+			// last store executed (the first reversed) takes the
+			// gradient, and what it overwrote (earlier stores, atomic
+			// additions) gets none.
 			taken := e.taken(in.Param)
 			g = e.op(ir.OpSelect, t, taken, e.konst(t, 0.0), g)
-			e.emit(konst(true, taken))
+			if in.Op == ir.OpStore {
+				e.emit(konst(true, taken))
+			}
 		}
 		if in.Op == ir.OpAtomicSub {
 			g = e.op(ir.OpNeg, t, g)
