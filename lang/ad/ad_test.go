@@ -309,6 +309,29 @@ kernel escape(x: array[f64], out: array[f64]) {
     }
     out[i] = z * w + f64(n)
 }
+kernel skip(x: array[f64], n: i32, out: array[f64]) {
+    let i = tid()
+    let acc = f64(0.0)
+    for k in range(n) {
+        if k % 2 == 0 {
+            continue
+        }
+        acc += x[k] * x[i]
+    }
+    out[i] = acc
+}
+kernel mlp(x: array[f64], w: array[f64], out: array[f64]) {
+    let i = tid()
+    let o = f64(0.0)
+    for a in range(3) {
+        let s = f64(0.0)
+        for b in range(4) {
+            s += x[b] * w[a * 4 + b] * x[i]
+        }
+        o += tanh(s)
+    }
+    out[i] = o
+}
 kernel nbody(x: array[f64], n: i32, out: array[f64]) {
     let i = tid()
     let acc = f64(0.0)
@@ -355,6 +378,12 @@ kernel nested(x: array[f64], out: array[f64]) {
 	gradCheck(t, ks["power"], []int{4}, []any{a1(1.001, -0.999, 1.002, 0.998), 150.0, a1(0, 0, 0, 0)}, []int{2}, 1e-6)
 	gradCheck(t, ks["dyn"], []int{4}, []any{x, a1(0, 3, 7, 200), a1(0, 0, 0, 0)}, []int{2}, 1e-6)
 	gradCheck(t, ks["nested"], []int{4}, []any{x, a1(0, 0, 0, 0)}, []int{1}, 1e-6)
+	gradCheck(t, ks["skip"], []int{4}, []any{x, 4.0, a1(0, 0, 0, 0)}, []int{2}, 1e-6)
+	w := make([]float64, 12)
+	for k := range w {
+		w[k] = math.Cos(float64(k))
+	}
+	gradCheck(t, ks["mlp"], []int{4}, []any{x, arr{w, []int{12}}, a1(0, 0, 0, 0)}, []int{2}, 1e-6)
 	// A float condition (&& lowers to an if inside it) ends the loop.
 	gradCheck(t, ks["escape"], []int{4}, []any{a1(0.3, -0.7, 1.1, 0.45), a1(0, 0, 0, 0)}, []int{1}, 1e-6)
 	// 100 bodies, more than the checkpoint stack holds, on the induction
@@ -366,7 +395,7 @@ kernel nested(x: array[f64], out: array[f64]) {
 	gradCheck(t, ks["nbody"], []int{100}, []any{arr{xs, []int{100}}, 100.0, arr{make([]float64, 100), []int{100}}}, []int{2}, 1e-6)
 	// Which loops need checkpoints: those carrying a value their reverse
 	// reads (p = p * x), not those only summing (acc += ...).
-	for name, want := range map[string]bool{"static_sum": false, "nbody": false, "power": true, "dyn": true} {
+	for name, want := range map[string]bool{"static_sum": false, "nbody": false, "skip": false, "power": true, "dyn": true} {
 		adj, err := ad.Kernel(ks[name])
 		if err != nil {
 			t.Fatal(err)
