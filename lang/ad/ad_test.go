@@ -21,7 +21,7 @@ import (
 )
 
 // kernels compiles src through the checker and returns its kernels by name.
-func kernels(t *testing.T, src string) map[string]*ir.Kernel {
+func kernels(t testing.TB, src string) map[string]*ir.Kernel {
 	t.Helper()
 	f, err := syntax.Parse("t.gs", []byte(src))
 	if err != nil {
@@ -864,5 +864,65 @@ func TestEveryCheckedKernel(t *testing.T) {
 	t.Logf("%d adjoints built, %d kernels refused", built, refused)
 	if built == 0 {
 		t.Error("no adjoint built")
+	}
+}
+
+// BenchmarkNbody times an n-body-style force sum (1024 threads over 1024
+// bodies) forward and its adjoint on the cpu backend, to keep the
+// adjoint's cost in view (the one-pass loop path; the two gathers' atomic
+// gradient additions, on one element across all threads at a time, are
+// most of it).
+func BenchmarkNbody(b *testing.B) {
+	ks := kernels(b, `
+kernel step(x: array[f64], n: i32, out: array[f64]) {
+    let i = tid()
+    let acc = f64(0.0)
+    for k in range(n) {
+        let d = x[k] - x[i]
+        acc += d / (d * d + 0.1)
+    }
+    out[i] = acc
+}
+`)
+	const n = 1024
+	k := ks["step"]
+	adj, err := ad.Kernel(k)
+	if err != nil {
+		b.Fatal(err)
+	}
+	x, out, gx, gout := make([]float64, n), make([]float64, n), make([]float64, n), make([]float64, n)
+	keep(x)
+	keep(out)
+	keep(gx)
+	keep(gout)
+	for i := range x {
+		x[i], gout[i] = math.Sin(float64(i)), 1
+	}
+	arg := func(v []float64) cpu.Arg {
+		var a cpu.ArrayArg
+		a.Data = uintptr(unsafe.Pointer(&v[0]))
+		a.Shape[0], a.Strides[0] = len(v), 1
+		return cpu.Arg{Array: a}
+	}
+	nbits := cpu.Arg{Bits: ir.FromFloat(n, ir.I32)}
+	for _, c := range []struct {
+		name string
+		k    *ir.Kernel
+		args []cpu.Arg
+	}{
+		{"forward", k, []cpu.Arg{arg(x), nbits, arg(out)}},
+		{"adjoint", adj.Kernel, []cpu.Arg{arg(x), nbits, arg(out), arg(gx), arg(gout)}},
+	} {
+		prog, err := cpu.Compile(c.k, backend.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				if err := prog.Launch([]int{n}, c.args, cpu.Options{}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
