@@ -17,12 +17,12 @@ func sortKernels(t ir.Type, wide bool) ([]*ir.Kernel, error) {
 	for _, arg := range []bool{false, true} {
 		s := SortSpec{In: t, Arg: arg}
 		for _, p := range []SortPass{{}, {First: true}, {Last: true}, {First: true, Last: true}} {
-			if err := add(SortHistKernel(s, p, wide)); err != nil {
+			if err := add(SortOnesweepKernel(s, p, wide)); err != nil {
 				return nil, err
 			}
-			if err := add(SortScatterKernel(s, p, wide)); err != nil {
-				return nil, err
-			}
+		}
+		if err := add(SortCountKernel(s, wide)); err != nil {
+			return nil, err
 		}
 		if err := add(SortSmallKernel(s, wide)); err != nil {
 			return nil, err
