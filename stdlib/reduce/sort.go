@@ -387,18 +387,6 @@ func (g *sortGen) shared(name string, t ir.Type, n int) int {
 	return len(g.k.Shared) - 1
 }
 
-// rounds runs round over [lo, hi) 256 elements at a time: i is the
-// thread's element, valid whether it is one.
-func (g *sortGen) rounds(lo, hi ir.Reg, round func(i, valid ir.Reg)) {
-	t := g.Conv(g.ix, g.index(ir.OpThreadId))
-	base := g.vars([]ir.Reg{lo})[0]
-	g.While(func() ir.Reg { return g.test(ir.OpLt, base, hi) }, func() {
-		i := g.bin(ir.OpAdd, base, t)
-		round(i, g.test(ir.OpLt, i, hi))
-		g.advance(base, g.Const(g.ix, int64(blockThreads)))
-	})
-}
-
 // digitOf loads the key of element i where valid (else 0) and gives its
 // digit at shift (i32).
 func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
@@ -409,12 +397,12 @@ func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
 
 // match gives, for a valid lane of digit d, the number of valid lanes of
 // its warp before it with that digit (rank), how many there are in all
-// (count), and whether it is the first of them (leader): the peers are
+// (count), whether it is the first of them (leader), and the peers' mask:
 // the lanes that agree with it in each of the digit's 8 bits (a ballot a
 // bit), among the valid.
-func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader ir.Reg) {
+func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader, peers ir.Reg) {
 	lane := g.index(ir.OpLaneId)
-	peers := g.Op(ir.OpBallot, ir.U32, valid)
+	peers = g.Op(ir.OpBallot, ir.U32, valid)
 	for bit := range digitBits {
 		set := g.test(ir.OpNe, g.bin(ir.OpAnd, d, g.i32(1<<bit)), g.i32(0))
 		votes := g.Op(ir.OpBallot, ir.U32, set)
@@ -424,7 +412,7 @@ func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader ir.Reg) {
 	before := g.bin(ir.OpSub, g.bin(ir.OpShl, one, lane), one)
 	rank = popcount(g.fb, g.bin(ir.OpAnd, peers, before))
 	count = popcount(g.fb, peers)
-	return rank, count, g.bin(ir.OpAnd, valid, g.test(ir.OpEq, rank, g.i32(0)))
+	return rank, count, g.bin(ir.OpAnd, valid, g.test(ir.OpEq, rank, g.i32(0))), peers
 }
 
 // popcount is the number of set bits of a u32, as an i32 (SWAR: the IR
@@ -455,22 +443,23 @@ func (g *sortGen) zeroSlots(arr int, t ir.Type) {
 
 // onesweep is the pass's kernel body. The block takes its tile (v, the
 // ticket: row v / tiles, tile t of it) and zeroes the tile's words of the
-// next pass's flags. It counts the tile's digits (each thread adds 1 to
-// its warp's slot of each of its elements' digits, a shared atomic, then
-// thread d adds up digit d over the warps) and publishes the counts. It
-// orders the tile in shared memory (sk, sv): run[d] is the tile's next
-// place of digit d, and each round the leaders leave their warp's count
-// of their digit in cnt, thread d turns the counts of digit d into each
-// warp's first place (off) and zeroes them, and every lane puts its
-// element at its warp's place plus its rank. start[d] is where digit d
-// begins in the ordered tile, base[d] (after the look-back) where it
-// goes in kout.
+// next pass's flags. Warp w holds the tile's w-th segment of 32*items
+// elements in registers, item j of lane l being element j*32 + l of it,
+// and ranks them in order: each item's peers (the lanes of its digit) get
+// consecutive ranks from their warp's count of the digit so far, which
+// the peers' leader reads and advances in whist [warp][digit] (the warp's
+// own row: no other warp touches it). whist then holds the tile's counts:
+// thread d publishes digit d's, makes start[d] (where the digit begins in
+// the ordered tile, a block scan) and turns digit d's column into each
+// warp's first place. Every item goes to its warp's place plus its rank
+// in shared memory (sk, sv), ordered by digit, then warp, then item,
+// then lane: the tile's order, so the sort is stable. base[d] (after the
+// look-back) is where digit d goes in kout.
 func (g *sortGen) onesweep() {
 	tile := SortTile(g.t, g.arg, g.ix == ir.I64)
-	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
-	off := g.shared("off", g.ix, sortWarps*digits)
-	run := g.shared("run", g.ix, digits)
-	start := g.shared("start", g.ix, digits)
+	items := tile / blockThreads
+	whist := g.shared("whist", ir.I32, sortWarps*digits)
+	start := g.shared("start", ir.I32, digits)
 	base := g.shared("base", g.ix, digits)
 	ticket := g.shared("ticket", ir.I32, 1)
 	sk := g.shared("sk", g.kt, tile)
@@ -485,7 +474,7 @@ func (g *sortGen) onesweep() {
 		g.atomicAdd(ir.SpaceParam, g.tickets, v, pass, g.i32(1))
 		g.store(ir.SpaceShared, ticket, v, g.i32(0))
 	})
-	g.zeroSlots(cnt, ir.I32)
+	g.zeroSlots(whist, ir.I32)
 	g.sync()
 	v := g.Conv(g.ix, g.load(ir.SpaceShared, ticket, ir.I32, g.i32(0)))
 	row, t := g.bin(ir.OpDiv, v, g.tiles), g.bin(ir.OpRem, v, g.tiles)
@@ -496,43 +485,57 @@ func (g *sortGen) onesweep() {
 	if g.next >= 0 {
 		g.store(ir.SpaceParam, g.next, g.Const(g.ft, int64(0)), me)
 	}
-	w := g.index(ir.OpWarpId)
-	i := g.vars([]ir.Reg{g.bin(ir.OpAdd, lo, g.Conv(g.ix, d0))})[0]
-	g.While(func() ir.Reg { return g.test(ir.OpLt, i, hi) }, func() {
-		g.atomicAdd(ir.SpaceShared, cnt, ir.NoReg, g.slot(w, g.digit(g.loadKey(i), g.shift)), g.i32(1))
-		g.advance(i, g.Const(g.ix, int64(blockThreads)))
-	})
+	w, lane := g.index(ir.OpWarpId), g.index(ir.OpLaneId)
+	seg := g.bin(ir.OpAdd, lo, g.bin(ir.OpAdd, g.bin(ir.OpMul, g.Conv(g.ix, w), g.Const(g.ix, int64(ir.WarpSize*items))), g.Conv(g.ix, lane)))
+	type item struct{ i, valid, key, d, rank ir.Reg }
+	its := make([]item, items)
+	for j := range its {
+		it := &its[j]
+		it.i = g.bin(ir.OpAdd, seg, g.Const(g.ix, int64(j*ir.WarpSize)))
+		it.valid = g.test(ir.OpLt, it.i, hi)
+		it.key, it.d = g.digitOf(it.i, it.valid)
+		rank, count, leader, peers := g.match(it.d, it.valid)
+		old := g.vars([]ir.Reg{g.i32(0)})[0]
+		g.If(leader, func() {
+			s := g.slot(w, it.d)
+			g.set(old, g.load(ir.SpaceShared, whist, ir.I32, s))
+			g.store(ir.SpaceShared, whist, g.bin(ir.OpAdd, old, count), s)
+		})
+		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg}) // the next item's leaders read these counts
+		// The leader is the lowest peer: the bits below peers' lowest.
+		lowest := g.bin(ir.OpAnd, peers, g.bin(ir.OpSub, g.Const(ir.U32, int64(0)), peers))
+		lead := popcount(g.fb, g.bin(ir.OpSub, lowest, g.Const(ir.U32, int64(1))))
+		it.rank = g.bin(ir.OpAdd, g.Op(ir.OpShfl, ir.I32, old, lead), rank)
+	}
 	g.sync()
 	c := g.Const(ir.I32, int64(0))
 	for w := range sortWarps {
-		c = g.bin(ir.OpAdd, c, g.load(ir.SpaceShared, cnt, ir.I32, g.slot(g.i32(w), d0)))
+		c = g.bin(ir.OpAdd, c, g.load(ir.SpaceShared, whist, ir.I32, g.slot(g.i32(w), d0)))
 	}
-	g.zeroSlots(cnt, ir.I32) // thread d0's own column: no other thread read it
 	first := g.test(ir.OpEq, t, g.Const(g.ix, int64(0)))
 	status := g.sel(first, g.Const(g.ft, int64(flagPrefix)), g.Const(g.ft, int64(flagAggregate)))
 	g.atomicAdd(ir.SpaceParam, g.flags, ir.NoReg, me, g.bin(ir.OpOr, g.word(g.Conv(g.ft, c)), status))
-	at := g.Conv(g.ix, g.Op(ir.OpBlockScanExcl, ir.I32, c))
-	g.store(ir.SpaceShared, run, at, d0)
+	at := g.Op(ir.OpBlockScanExcl, ir.I32, c)
 	g.store(ir.SpaceShared, start, at, d0)
+	for w := range sortWarps { // thread d0's own column: no other thread reads it now
+		s := g.slot(g.i32(w), d0)
+		n := g.load(ir.SpaceShared, whist, ir.I32, s)
+		g.store(ir.SpaceShared, whist, at, s)
+		at = g.bin(ir.OpAdd, at, n)
+	}
 	h := g.bin(ir.OpAdd, g.bin(ir.OpMul, g.bin(ir.OpAdd, g.bin(ir.OpMul, row, g.Const(g.ix, int64(SortPasses(g.t)))),
 		g.Conv(g.ix, pass)), g.Const(g.ix, int64(digits))), g.Conv(g.ix, d0))
 	rowAt := g.Op(ir.OpBlockScanExcl, g.ix, g.load(ir.SpaceParam, g.hist, g.ix, h))
 	g.sync()
-	g.rounds(lo, hi, func(i, valid ir.Reg) {
-		key, d := g.digitOf(i, valid)
-		rank, count, leader := g.match(d, valid)
-		g.If(leader, func() { g.store(ir.SpaceShared, cnt, count, g.slot(w, d)) })
-		g.sync()
-		g.warpPlaces(cnt, off, run, d0)
-		g.sync()
-		g.If(valid, func() {
-			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, off, g.ix, g.slot(w, d)), g.Conv(g.ix, rank))
-			g.store(ir.SpaceShared, sk, key, at)
+	for _, it := range its {
+		g.If(it.valid, func() {
+			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, whist, ir.I32, g.slot(w, it.d)), it.rank)
+			g.store(ir.SpaceShared, sk, it.key, at)
 			if g.arg {
-				g.store(ir.SpaceShared, sv, g.valueOf(i, start0), at)
+				g.store(ir.SpaceShared, sv, g.valueOf(it.i, start0), at)
 			}
 		})
-	})
+	}
 	excl := g.lookBack(v, t, me)
 	g.store(ir.SpaceShared, base, g.bin(ir.OpAdd, g.bin(ir.OpAdd, start0, rowAt), g.Conv(g.ix, excl)), d0)
 	g.sync()
@@ -585,7 +588,7 @@ func (g *sortGen) writeTile(sk, sv, start, base int, n ir.Reg) {
 	g.While(func() ir.Reg { return g.test(ir.OpLt, j, n) }, func() {
 		key := g.load(ir.SpaceShared, sk, g.kt, j)
 		d := g.digit(key, g.shift)
-		at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, base, g.ix, d), g.bin(ir.OpSub, j, g.load(ir.SpaceShared, start, g.ix, d)))
+		at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, base, g.ix, d), g.bin(ir.OpSub, j, g.Conv(g.ix, g.load(ir.SpaceShared, start, ir.I32, d))))
 		switch {
 		case g.kout < 0: // argsort's last pass: the indices only
 		case g.pass.Last:
@@ -602,20 +605,6 @@ func (g *sortGen) writeTile(sk, sv, start, base int, n ir.Reg) {
 		}
 		g.advance(j, g.Const(g.ix, int64(blockThreads)))
 	})
-}
-
-// warpPlaces is thread d's step of a scatter round: the warps' counts of
-// digit d in warp order become their first places, from base[d] on.
-func (g *sortGen) warpPlaces(cnt, off, base int, d ir.Reg) {
-	run := g.load(ir.SpaceShared, base, g.ix, d)
-	for w := range sortWarps {
-		s := g.slot(g.i32(w), d)
-		c := g.load(ir.SpaceShared, cnt, ir.I32, s)
-		g.store(ir.SpaceShared, off, run, s)
-		g.store(ir.SpaceShared, cnt, g.i32(0), s)
-		run = g.bin(ir.OpAdd, run, g.Conv(g.ix, c))
-	}
-	g.store(ir.SpaceShared, base, run, d)
 }
 
 // SortSmall is the longest row SortSmallKernel sorts: rows this short
