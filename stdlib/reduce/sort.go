@@ -487,13 +487,22 @@ func (g *sortGen) onesweep() {
 	}
 	w, lane := g.index(ir.OpWarpId), g.index(ir.OpLaneId)
 	seg := g.bin(ir.OpAdd, lo, g.bin(ir.OpAdd, g.bin(ir.OpMul, g.Conv(g.ix, w), g.Const(g.ix, int64(ir.WarpSize*items))), g.Conv(g.ix, lane)))
-	type item struct{ i, valid, key, d, rank ir.Reg }
+	type item struct{ i, valid, key, val, d, rank ir.Reg }
 	its := make([]item, items)
+	// Every load first, so that their latencies overlap (the ranking's
+	// sync_warp orders memory: loads after it would wait their turn).
 	for j := range its {
 		it := &its[j]
 		it.i = g.bin(ir.OpAdd, seg, g.Const(g.ix, int64(j*ir.WarpSize)))
 		it.valid = g.test(ir.OpLt, it.i, hi)
 		it.key, it.d = g.digitOf(it.i, it.valid)
+		if g.arg {
+			it.val = g.vars([]ir.Reg{g.Const(g.vt, int64(0))})[0]
+			g.If(it.valid, func() { g.set(it.val, g.valueOf(it.i, start0)) })
+		}
+	}
+	for j := range its {
+		it := &its[j]
 		rank, count, leader, peers := g.match(it.d, it.valid)
 		old := g.vars([]ir.Reg{g.i32(0)})[0]
 		g.If(leader, func() {
@@ -532,7 +541,7 @@ func (g *sortGen) onesweep() {
 			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, whist, ir.I32, g.slot(w, it.d)), it.rank)
 			g.store(ir.SpaceShared, sk, it.key, at)
 			if g.arg {
-				g.store(ir.SpaceShared, sv, g.valueOf(it.i, start0), at)
+				g.store(ir.SpaceShared, sv, it.val, at)
 			}
 		})
 	}
