@@ -397,12 +397,12 @@ func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
 
 // match gives, for a valid lane of digit d, the number of valid lanes of
 // its warp before it with that digit (rank), how many there are in all
-// (count), whether it is the first of them (leader), and the peers' mask:
+// (count), and whether it is the first of them (leader): the peers are
 // the lanes that agree with it in each of the digit's 8 bits (a ballot a
 // bit), among the valid.
-func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader, peers ir.Reg) {
+func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader ir.Reg) {
 	lane := g.index(ir.OpLaneId)
-	peers = g.Op(ir.OpBallot, ir.U32, valid)
+	peers := g.Op(ir.OpBallot, ir.U32, valid)
 	for bit := range digitBits {
 		set := g.test(ir.OpNe, g.bin(ir.OpAnd, d, g.i32(1<<bit)), g.i32(0))
 		votes := g.Op(ir.OpBallot, ir.U32, set)
@@ -412,7 +412,7 @@ func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader, peers ir.Reg) {
 	before := g.bin(ir.OpSub, g.bin(ir.OpShl, one, lane), one)
 	rank = popcount(g.fb, g.bin(ir.OpAnd, peers, before))
 	count = popcount(g.fb, peers)
-	return rank, count, g.bin(ir.OpAnd, valid, g.test(ir.OpEq, rank, g.i32(0))), peers
+	return rank, count, g.bin(ir.OpAnd, valid, g.test(ir.OpEq, rank, g.i32(0)))
 }
 
 // popcount is the number of set bits of a u32, as an i32 (SWAR: the IR
@@ -447,7 +447,7 @@ func (g *sortGen) zeroSlots(arr int, t ir.Type) {
 // elements in registers, item j of lane l being element j*32 + l of it,
 // and ranks them in order: each item's peers (the lanes of its digit) get
 // consecutive ranks from their warp's count of the digit so far, which
-// the peers' leader reads and advances in whist [warp][digit] (the warp's
+// the peers read and their leader advances in whist [warp][digit] (the warp's
 // own row: no other warp touches it). whist then holds the tile's counts:
 // thread d publishes digit d's, makes start[d] (where the digit begins in
 // the ordered tile, a block scan) and turns digit d's column into each
@@ -503,18 +503,17 @@ func (g *sortGen) onesweep() {
 	}
 	for j := range its {
 		it := &its[j]
-		rank, count, leader, peers := g.match(it.d, it.valid)
+		rank, count, leader := g.match(it.d, it.valid)
+		// Every peer reads its warp's count of the digit so far, then the
+		// leader advances it (sync_warp orders the two, and the next
+		// item's reads after this one's writes).
+		s := g.slot(w, it.d)
 		old := g.vars([]ir.Reg{g.i32(0)})[0]
-		g.If(leader, func() {
-			s := g.slot(w, it.d)
-			g.set(old, g.load(ir.SpaceShared, whist, ir.I32, s))
-			g.store(ir.SpaceShared, whist, g.bin(ir.OpAdd, old, count), s)
-		})
-		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg}) // the next item's leaders read these counts
-		// The leader is the lowest peer: the bits below peers' lowest.
-		lowest := g.bin(ir.OpAnd, peers, g.bin(ir.OpSub, g.Const(ir.U32, int64(0)), peers))
-		lead := popcount(g.fb, g.bin(ir.OpSub, lowest, g.Const(ir.U32, int64(1))))
-		it.rank = g.bin(ir.OpAdd, g.Op(ir.OpShfl, ir.I32, old, lead), rank)
+		g.If(it.valid, func() { g.set(old, g.load(ir.SpaceShared, whist, ir.I32, s)) })
+		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg})
+		g.If(leader, func() { g.store(ir.SpaceShared, whist, g.bin(ir.OpAdd, old, count), s) })
+		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg})
+		it.rank = g.bin(ir.OpAdd, old, rank)
 	}
 	g.sync()
 	c := g.Const(ir.I32, int64(0))
