@@ -41,15 +41,15 @@ import (
 // (each block clears its tile's words in the other of two arrays); the
 // caller zeroes the first's, the tickets and hist.
 //
-// The ordering, stable: in rounds of 256 elements, a lane's rank among
-// the lanes of its warp with its digit comes from 8 ballots (one a digit
-// bit, the peers' mask), and thread d adds up the warps' counts of digit
-// d in warp order, from the tile's start of digit d (a block scan of the
-// tile's counts). Then the block writes the ordered tile out, thread j
-// element j: each digit's elements go to consecutive places, so
+// The ordering, stable (onesweep's comment says how): a tile sits in
+// registers, 16 keys a thread for 4-byte keys, and each warp ranks its
+// part by digit with shared-memory counts of its own, its lanes finding
+// their peers (the lanes of their digit) with a shared atomic per key;
+// the block then orders the tile in shared memory and writes it out,
+// thread j element j: each digit's elements go to consecutive places, so
 // neighbouring threads write neighbouring memory (a tile's run of one
-// digit is 16 elements long on average for uniform keys, where the
-// rounds alone would give runs of 1 or 2).
+// digit is 16 elements long on average for uniform keys). A few barriers
+// a tile, and no ballots: the ranking was the pass's cost.
 //
 // The first pass reads the elements and makes their keys (toKey) and,
 // for argsort, their indices (32-bit where the kernels are not wide: half
@@ -395,26 +395,6 @@ func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
 	return key, g.digit(key, g.shift)
 }
 
-// match gives, for a valid lane of digit d, the number of valid lanes of
-// its warp before it with that digit (rank), how many there are in all
-// (count), and whether it is the first of them (leader): the peers are
-// the lanes that agree with it in each of the digit's 8 bits (a ballot a
-// bit), among the valid.
-func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader ir.Reg) {
-	lane := g.index(ir.OpLaneId)
-	peers := g.Op(ir.OpBallot, ir.U32, valid)
-	for bit := range digitBits {
-		set := g.test(ir.OpNe, g.bin(ir.OpAnd, d, g.i32(1<<bit)), g.i32(0))
-		votes := g.Op(ir.OpBallot, ir.U32, set)
-		peers = g.bin(ir.OpAnd, peers, g.sel(set, votes, g.bin(ir.OpBitNot, votes)))
-	}
-	one := g.Const(ir.U32, int64(1))
-	before := g.bin(ir.OpSub, g.bin(ir.OpShl, one, lane), one)
-	rank = popcount(g.fb, g.bin(ir.OpAnd, peers, before))
-	count = popcount(g.fb, peers)
-	return rank, count, g.bin(ir.OpAnd, valid, g.test(ir.OpEq, rank, g.i32(0)))
-}
-
 // popcount is the number of set bits of a u32, as an i32 (SWAR: the IR
 // has no popc).
 func popcount(b *fb, x ir.Reg) ir.Reg {
@@ -445,10 +425,10 @@ func (g *sortGen) zeroSlots(arr int, t ir.Type) {
 // ticket: row v / tiles, tile t of it) and zeroes the tile's words of the
 // next pass's flags. Warp w holds the tile's w-th segment of 32*items
 // elements in registers, item j of lane l being element j*32 + l of it,
-// and ranks them in order: each item's peers (the lanes of its digit) get
-// consecutive ranks from their warp's count of the digit so far, which
-// the peers read and their leader advances in whist [warp][digit] (the warp's
-// own row: no other warp touches it). whist then holds the tile's counts:
+// and ranks them in order: each item's peers (the lanes of its digit,
+// found through masks [warp][digit]) get consecutive ranks from their
+// warp's count of the digit so far, whist [warp][digit] (the warp's own
+// rows: no other warp touches them). whist then holds the tile's counts:
 // thread d publishes digit d's, makes start[d] (where the digit begins in
 // the ordered tile, a block scan) and turns digit d's column into each
 // warp's first place. Every item goes to its warp's place plus its rank
@@ -459,6 +439,7 @@ func (g *sortGen) onesweep() {
 	tile := SortTile(g.t, g.arg, g.ix == ir.I64)
 	items := tile / blockThreads
 	whist := g.shared("whist", ir.I32, sortWarps*digits)
+	masks := g.shared("masks", ir.U32, sortWarps*digits)
 	start := g.shared("start", ir.I32, digits)
 	base := g.shared("base", g.ix, digits)
 	ticket := g.shared("ticket", ir.I32, 1)
@@ -475,6 +456,7 @@ func (g *sortGen) onesweep() {
 		g.store(ir.SpaceShared, ticket, v, g.i32(0))
 	})
 	g.zeroSlots(whist, ir.I32)
+	g.zeroSlots(masks, ir.U32)
 	g.sync()
 	v := g.Conv(g.ix, g.load(ir.SpaceShared, ticket, ir.I32, g.i32(0)))
 	row, t := g.bin(ir.OpDiv, v, g.tiles), g.bin(ir.OpRem, v, g.tiles)
@@ -486,6 +468,8 @@ func (g *sortGen) onesweep() {
 		g.store(ir.SpaceParam, g.next, g.Const(g.ft, int64(0)), me)
 	}
 	w, lane := g.index(ir.OpWarpId), g.index(ir.OpLaneId)
+	bit := g.bin(ir.OpShl, g.Const(ir.U32, int64(1)), lane)
+	before := g.bin(ir.OpSub, bit, g.Const(ir.U32, int64(1)))
 	seg := g.bin(ir.OpAdd, lo, g.bin(ir.OpAdd, g.bin(ir.OpMul, g.Conv(g.ix, w), g.Const(g.ix, int64(ir.WarpSize*items))), g.Conv(g.ix, lane)))
 	type item struct{ i, valid, key, val, d, rank ir.Reg }
 	its := make([]item, items)
@@ -503,15 +487,27 @@ func (g *sortGen) onesweep() {
 	}
 	for j := range its {
 		it := &its[j]
-		rank, count, leader := g.match(it.d, it.valid)
-		// Every peer reads its warp's count of the digit so far, then the
-		// leader advances it (sync_warp orders the two, and the next
-		// item's reads after this one's writes).
+		// The peers: each valid lane adds its bit to its digit's word of
+		// its warp's masks (distinct bits: the sum is their or), and after
+		// a sync_warp reads the word and the warp's count of the digit so
+		// far; the last peer then advances the count and clears the word
+		// (sync_warp orders the next item's accesses after these).
 		s := g.slot(w, it.d)
-		old := g.vars([]ir.Reg{g.i32(0)})[0]
-		g.If(it.valid, func() { g.set(old, g.load(ir.SpaceShared, whist, ir.I32, s)) })
+		g.If(it.valid, func() { g.atomicAdd(ir.SpaceShared, masks, ir.NoReg, s, bit) })
 		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg})
-		g.If(leader, func() { g.store(ir.SpaceShared, whist, g.bin(ir.OpAdd, old, count), s) })
+		vs := g.vars([]ir.Reg{g.Const(ir.U32, int64(0)), g.i32(0)})
+		peers, old := vs[0], vs[1]
+		g.If(it.valid, func() {
+			g.set(peers, g.load(ir.SpaceShared, masks, ir.U32, s))
+			g.set(old, g.load(ir.SpaceShared, whist, ir.I32, s))
+		})
+		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg})
+		rank := popcount(g.fb, g.bin(ir.OpAnd, peers, before))
+		last := g.test(ir.OpEq, g.bin(ir.OpShr, peers, lane), g.Const(ir.U32, int64(1)))
+		g.If(g.bin(ir.OpAnd, it.valid, last), func() {
+			g.store(ir.SpaceShared, whist, g.bin(ir.OpAdd, g.bin(ir.OpAdd, old, rank), g.i32(1)), s)
+			g.store(ir.SpaceShared, masks, g.Const(ir.U32, int64(0)), s)
+		})
 		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg})
 		it.rank = g.bin(ir.OpAdd, old, rank)
 	}
