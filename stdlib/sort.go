@@ -137,26 +137,42 @@ func radixSort(th *interp.Thread, x *mem.Array, k int, arg bool) (*mem.Array, er
 	return out, nil
 }
 
-// radixPlan is the tiling of a sort of n elements as rows of k.
+// radixPlan is the tiling of a sort of n elements as rows of k: the
+// onesweep's tiles and the count kernel's (ctile, ctiles, cblocks).
 type radixPlan struct {
-	n, k, tile, tiles, blocks, counts int
-	wide                              bool
+	n, k, tile, tiles, blocks, flags int
+	ctile, ctiles, cblocks           int
+	wide                             bool
 }
 
+// countTiles is the onesweep tiles a count kernel's tile spans: its
+// global atomics (a block's 256 per pass) stay few against the elements.
+const countTiles = 16
+
 func planRadix(t ir.Type, arg bool, n, k int) radixPlan {
-	p := radixPlan{n: n, k: k}
-	p.tile = min(reduce.SortTile(t, arg), (k+255)/256*256)
-	p.tiles = (k + p.tile - 1) / p.tile
-	p.blocks = n / k * p.tiles
-	p.counts = p.blocks * 256
-	p.wide = reduce.Wide(max(n, p.counts))
+	plan := func(wide bool) radixPlan {
+		p := radixPlan{n: n, k: k, wide: wide}
+		p.tile = min(reduce.SortTile(t, arg, wide), (k+255)/256*256)
+		p.tiles = (k + p.tile - 1) / p.tile
+		p.blocks = n / k * p.tiles
+		p.flags = p.blocks * 256
+		p.ctile = p.tile * countTiles
+		p.ctiles = (k + p.ctile - 1) / p.ctile
+		p.cblocks = n / k * p.ctiles
+		return p
+	}
+	p := plan(false)
+	// Narrow kernels' flag words hold counts below 2^30.
+	if reduce.Wide(max(n, p.flags, 2*k)) {
+		p = plan(true)
+	}
 	return p
 }
 
-// runRadix sorts x (contiguous, n > 0) into out: per digit pass hist,
-// the scan of the counts and scatter. The first pass reads x's elements
-// and the last writes out's (the keys and indices are made and undone
-// inside them), so only the passes between use the key buffers
+// runRadix sorts x (contiguous, n > 0) into out: one count of every
+// pass's digits, then a onesweep kernel a pass. The first pass reads x's
+// elements and the last writes out's (the keys and indices are made and
+// undone inside them), so only the passes between use the key buffers
 // (radixBufs).
 func runRadix(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
 	t := x.DType()
@@ -166,19 +182,40 @@ func runRadix(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
 		return err
 	}
 	defer b.free()
-	// The passes' digit counts and their scan, reused by every pass.
-	counts, err := newLike(th, x, ir.I32, []int{p.counts})
+	s := reduce.SortSpec{In: t, Arg: arg}
+	ix := ir.I32
+	if p.wide {
+		ix = ir.I64
+	}
+	// hist, the tickets and the first pass's flags start zeroed; each
+	// pass zeroes the next one's flags (the other array).
+	hist, err := b.zeroed(th, x, ix, p.n/p.k*b.passes*256)
 	if err != nil {
 		return err
 	}
-	defer counts.Free()
-	offs, err := newLike(th, x, ir.I64, []int{p.counts})
+	tickets, err := b.zeroed(th, x, ir.I32, b.passes)
 	if err != nil {
 		return err
 	}
-	defer offs.Free()
+	var flags [2]*mem.Array
+	if flags[0], err = b.zeroed(th, x, reduce.SortFlag(p.wide), p.flags); err != nil {
+		return err
+	}
+	if b.passes > 1 {
+		if flags[1], err = b.temp(th, x, reduce.SortFlag(p.wide), p.flags); err != nil {
+			return err
+		}
+	}
+	count, err := reduce.SortCountKernel(s, p.wide)
+	if err != nil {
+		return err
+	}
+	ca := interp.ArgsFor(count).Array(b.raw).Array(hist).Ints(p.k, p.ctiles, p.ctile)
+	if err := th.LaunchLibrary(x.Device(), []int{p.cblocks}, ca); err != nil {
+		return err
+	}
 	for pass := range b.passes {
-		if err := radixPass(th, t, b, counts, offs, p, pass, arg); err != nil {
+		if err := radixPass(th, s, b, hist, tickets, flags, p, pass); err != nil {
 			return err
 		}
 	}
@@ -189,8 +226,10 @@ func runRadix(th *interp.Thread, x, out *mem.Array, k int, arg bool) error {
 // reads in(j) and writes out(j). The first pass reads raw (x's elements,
 // as SortRaw), the last writes final (out's elements; for argsort out's
 // indices, its keys being dropped); the passes between alternate between
-// keys[0] and keys[1] (and vals), where out's memory serves as the
-// buffer 0, which the last pass does not read.
+// keys[0] and keys[1] (and vals, of reduce.SortIndex: i32 indices where
+// the kernels are narrow, half of i64's traffic), where a sort's out
+// serves as keys[0], which the last pass does not read. temps are the
+// sort's own arrays, the onesweep's counts and flags among them.
 type radixBufs struct {
 	raw, final *mem.Array
 	keys, vals [2]*mem.Array
@@ -222,10 +261,12 @@ func newRadixBufs(th *interp.Thread, x, out *mem.Array, p radixPlan, arg bool) (
 		return b, nil
 	}
 	// passes is even: the last pass reads buffer 1, so out may be 0.
-	kt := reduce.SortKey(t)
+	kt, vt := reduce.SortKey(t), reduce.SortIndex(p.wide)
 	if arg {
-		b.vals[0] = o1
-		if b.vals[1], err = b.temp(th, x, ir.I64, p.n); err == nil {
+		if b.vals[0], err = b.temp(th, x, vt, p.n); err == nil {
+			b.vals[1], err = b.temp(th, x, vt, p.n)
+		}
+		if err == nil {
 			b.keys[0], err = b.temp(th, x, kt, p.n)
 		}
 	} else {
@@ -243,6 +284,15 @@ func newRadixBufs(th *interp.Thread, x, out *mem.Array, p radixPlan, arg bool) (
 
 func (b *radixBufs) temp(th *interp.Thread, x *mem.Array, t ir.Type, n int) (*mem.Array, error) {
 	a, err := newLike(th, x, t, []int{n})
+	if err == nil {
+		b.temps = append(b.temps, a)
+	}
+	return a, err
+}
+
+// zeroed is temp's array, zeroed.
+func (b *radixBufs) zeroed(th *interp.Thread, x *mem.Array, t ir.Type, n int) (*mem.Array, error) {
+	a, err := th.NewArray(t, []int{n}, interp.String(x.Device().String()), nil)
 	if err == nil {
 		b.temps = append(b.temps, a)
 	}
@@ -312,34 +362,25 @@ func rawView(x *mem.Array) (*mem.Array, error) {
 	return x, nil
 }
 
-// radixPass sorts by the digit of pass: count, scan, scatter.
-func radixPass(th *interp.Thread, t ir.Type, b *radixBufs, counts, offs *mem.Array, p radixPlan, pass int, arg bool) error {
+// radixPass sorts by the digit of pass: one onesweep kernel.
+func radixPass(th *interp.Thread, s reduce.SortSpec, b *radixBufs, hist, tickets *mem.Array, flags [2]*mem.Array, p radixPlan, pass int) error {
 	kin, vin := b.in(pass)
 	kout, vout := b.out(pass)
 	sp := reduce.SortPass{First: pass == 0, Last: pass == b.passes-1}
-	s := reduce.SortSpec{In: t, Arg: arg}
-	dev, grid, shift := kin.Device(), []int{p.blocks}, 8*pass
-	hist, err := reduce.SortHistKernel(s, sp, p.wide)
+	kern, err := reduce.SortOnesweepKernel(s, sp, p.wide)
 	if err != nil {
 		return err
 	}
-	ha := interp.ArgsFor(hist).Array(kin).Array(counts).Ints(p.k, p.tiles, p.tile, shift)
-	if err := th.LaunchLibrary(dev, grid, ha); err != nil {
-		return err
-	}
-	if _, err := scanInto(th, reduce.ScanSpec{Kind: reduce.CumSum, In: ir.I32}, counts, 0, true, offs); err != nil {
-		return err
-	}
-	scatter, err := reduce.SortScatterKernel(s, sp, p.wide)
-	if err != nil {
-		return err
-	}
-	sa := interp.ArgsFor(scatter).Array(kin)
+	ka := interp.ArgsFor(kern).Array(kin)
 	for _, a := range []*mem.Array{kout, vin, vout} {
 		if a != nil {
-			sa.Array(a)
+			ka.Array(a)
 		}
 	}
-	sa.Array(counts).Array(offs).Ints(p.k, p.tiles, p.tile, shift)
-	return th.LaunchLibrary(dev, grid, sa)
+	ka.Array(hist).Array(flags[pass%2])
+	if !sp.Last {
+		ka.Array(flags[(pass+1)%2])
+	}
+	ka.Array(tickets).Ints(p.k, p.tiles, p.tile, 8*pass)
+	return th.LaunchLibrary(kin.Device(), []int{p.blocks}, ka)
 }

@@ -46,15 +46,19 @@
 //     for both combines (shfl_up ladders in block_scan's order, then the
 //     same ladder over the warps' totals), so a product scan has one too.
 //   - Sorts (sort.go: sort, argsort, unique) are an LSD radix sort of
-//     8-bit digits, three kernels and a scan a pass; search.go has the
+//     8-bit digits as onesweep: one kernel counts every pass's digits,
+//     then one kernel a pass ranks its tile and finds the tile's place by
+//     decoupled look-back over the tiles before it; search.go has the
 //     elementwise kernels of unique, searchsorted, bincount and histogram.
 //   - The NaN-ignoring reductions (nan.go) are kinds of their own, built
 //     from the reducers of sum, mean, min, max, argmin and argmax.
 //
 // # Decisions where the design was silent
 //
-//   - Determinism: no atomics anywhere, and pass 1's grid depends on n
-//     alone (Blocks: cdiv(n, 16384) up to 4096 blocks), not on the device.
+//   - Determinism: no float atomics anywhere (the sort's integer
+//     atomics and look-back sums come out the same in any order), and
+//     pass 1's grid depends on n alone (Blocks: cdiv(n, 16384) up to 4096
+//     blocks), not on the device.
 //     The order of every float operation is then fixed by n and the
 //     layout, and since both backends implement the IR bit for bit (IEEE
 //     arithmetic, no FMA contraction, the collectives' orders of

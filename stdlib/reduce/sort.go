@@ -7,47 +7,70 @@ import (
 )
 
 // The radix sort (sort, argsort, unique): an LSD sort of unsigned keys, 8
-// bits a pass, from the least significant digit up. The arrays are seen
-// as M rows of K contiguous elements sorted each on its own (a 1-D sort is
-// one row); every row is cut into tiles of at most SortTile elements, a
-// block each. A pass is three steps:
+// bits a pass, from the least significant digit up, as onesweep (Adinets
+// and Merrill 2022, CUB's DeviceRadixSort). The arrays are seen as M rows
+// of K contiguous elements sorted each on its own (a 1-D sort is one
+// row); every row is cut into tiles of at most SortTile elements, a block
+// each. Two kernels:
 //
-//   - hist: each block counts its tile's digits into counts, laid out as
-//     [row][digit][tile];
-//   - the exclusive scan of counts (cumsum, less each count): the entry
-//     of (row, digit, tile) is then where the tile's first element of that
-//     digit goes, since the rows before hold row*K elements, the smaller
-//     digits of the row come before, and so do the tiles before of the
-//     same digit;
-//   - scatter: each block orders its tile by digit in shared memory,
-//     stable: in rounds of 256 elements, a lane's rank among the lanes of
-//     its warp with its digit comes from 8 ballots (one a digit bit, the
-//     peers' mask), and thread d adds up the warps' counts of digit d in
-//     warp order, from the tile's start of digit d (a block scan of the
-//     tile's counts). Then the block writes the ordered tile out, thread
-//     j element j: each digit's elements go to consecutive places, so
-//     neighbouring threads write neighbouring memory (a tile's run of one
-//     digit is 16 elements long on average for uniform keys, where the
-//     rounds alone would give runs of 1 or 2).
+//   - count (SortCountKernel), once: one read of the elements counts the
+//     digits of every pass of every row, into hist [row][pass][digit];
+//     the exclusive scan of a row's pass over the digits is where each
+//     digit's elements start in the row after the pass.
+//   - onesweep (SortOnesweepKernel), once a pass: a block takes the next
+//     tile from an atomic ticket counter (tiles in row order), counts its
+//     digits and publishes each count at once in its flag word of the
+//     digit (status aggregate), orders the tile by digit in shared memory
+//     (below), then looks back over the row's tiles before it, digit d by
+//     thread d, summing their flags until one holds the whole prefix
+//     (status prefix), upgrades its own flag to a prefix, and writes the
+//     ordered tile out: digit d's elements go from hist's start of d plus
+//     the tiles-before count on. Decoupled look-back replaces the
+//     reduce-then-scan of counts between kernels: the keys are read once
+//     from memory and written once a pass (the tile's second read, for the
+//     ordering, is an L2 hit on a GPU).
+//
+// The look-back spins on other blocks' flags, which is safe because tiles
+// go by ticket: a block waits only on tiles whose tickets were taken
+// before its own, by blocks that are running or done (CUDA keeps a
+// running block resident; runtime/cpu's workers run each block they take
+// to its end, and a spinning loop gives up when the launch stops). A flag
+// is one word, (count << 2) | status, read and written with atomics (read
+// as an atomic add of 0), so no fence is needed: a reader sees the count
+// with its status. The flags of a pass are zeroed by the pass before
+// (each block clears its tile's words in the other of two arrays); the
+// caller zeroes the first's, the tickets and hist.
+//
+// The ordering, stable (onesweep's comment says how): a tile sits in
+// registers, 16 keys a thread for 4-byte keys, and each warp ranks its
+// part by digit with shared-memory counts of its own, its lanes finding
+// their peers (the lanes of their digit) with a shared atomic per key;
+// the block then orders the tile in shared memory and writes it out,
+// thread j element j: each digit's elements go to consecutive places, so
+// neighbouring threads write neighbouring memory (a tile's run of one
+// digit is 16 elements long on average for uniform keys). A few barriers
+// a tile, and no ballots: the ranking was the pass's cost.
 //
 // The first pass reads the elements and makes their keys (toKey) and,
-// for argsort, their indices; the last writes the elements back
-// (fromKey), or for argsort only the indices: no pass of the whole array
-// is spent on making or undoing keys (SortPass).
+// for argsort, their indices (32-bit where the kernels are not wide: half
+// the payload traffic of i64); the last writes the elements back
+// (fromKey), or for argsort only the indices, as i64: no pass of the whole
+// array is spent on making or undoing keys (SortPass).
 //
-// Every position is fixed by the input (hist's shared atomics add integer
-// counts, the same in any order), so the result is the same on every run
-// and device, and the cpu runs the same kernels.
+// Every position is fixed by the input (the atomics add integer counts,
+// the same in any order, and the look-back's sums are the same whichever
+// flags it finds published), so the result is the same on every run and
+// device, and the cpu runs the same kernels.
 
 // SortTile is the most elements of a row one block sorts in a pass for
-// keys of dtype t (with arg, indices too): the tile and its indices stay
-// in shared memory, with the scatter's other arrays (about 23 KiB of
-// them for 64-bit indices), within the 48 KiB a CUDA block gets without
-// an opt-in.
-func SortTile(t ir.Type, arg bool) int {
+// keys of dtype t (with arg, indices too, of SortIndex(wide)): the tile
+// and its indices stay in shared memory, with the onesweep's other arrays
+// (about 20 KiB of them), within the 48 KiB a CUDA block gets without an
+// opt-in.
+func SortTile(t ir.Type, arg, wide bool) int {
 	bytes := SortKey(t).Size()
 	if arg {
-		bytes += 8
+		bytes += SortIndex(wide).Size()
 	}
 	switch {
 	case bytes <= 4:
@@ -57,6 +80,26 @@ func SortTile(t ir.Type, arg bool) int {
 	}
 	return 4 * blockThreads
 }
+
+// SortIndex is the type argsort's passes carry the indices in (the last
+// writes them as i64): i32 unless the kernels are wide.
+func SortIndex(wide bool) ir.Type { return indexType(wide) }
+
+// SortFlag is the type of the look-back's flag words: u32 unless the
+// kernels are wide, so a row must be shorter than 2^30 elements for
+// narrow kernels (the caller makes longer rows wide).
+func SortFlag(wide bool) ir.Type {
+	if wide {
+		return ir.U64
+	}
+	return ir.U32
+}
+
+// The statuses of a flag word (its low 2 bits); 0 is not yet published.
+const (
+	flagAggregate = 1 // the tile's own count
+	flagPrefix    = 2 // the count of the row's tiles up to this one
+)
 
 const (
 	digitBits = 8
@@ -189,70 +232,118 @@ func (p SortPass) suffix() string {
 	return s
 }
 
-// SortHistKernel counts the digits at shift of each tile's keys.
-// Parameters: kin (1-D: keys, or in the first pass the elements),
-// counts (1-D i32, [row][digit][tile]), k (the row length), tiles (a
-// row's), tile (elements a tile), shift (i32). Its grid is rows*tiles
-// blocks.
-func SortHistKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
-	p.Last = false // hist writes no keys
-	if !p.First {
-		s.Arg = false // the keys are made: -0.0 was settled in the first pass
-	}
-	return cached(key{what: "sort_hist" + p.suffix(), sort: s, wide: wide}, func() (*ir.Kernel, error) {
-		g := newSortGen("hist", s, p, wide, false)
-		g.hist()
+// SortCountKernel counts the digits of every pass of each tile's keys
+// into hist (zeroed by the caller) with global atomics, once per tile and
+// digit. Parameters: x (1-D, the elements as SortRaw), hist (1-D, of the
+// index type, [row][pass][digit]), k (the row length), tiles (a row's),
+// tile (elements a tile: larger than the onesweep's, for fewer atomics).
+// Its grid is rows*tiles blocks.
+func SortCountKernel(s SortSpec, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "sort_count", sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
+		ix, passes := indexType(wide), SortPasses(s.In)
+		var sg sig
+		sg.add(ir.Param{Name: "x", Elem: SortRaw(s.In), NDim: 1}, ir.Param{Name: "hist", Elem: ix, NDim: 1})
+		sz := sg.add(ir.Param{Name: "k", Elem: ix}, ir.Param{Name: "tiles", Elem: ix}, ir.Param{Name: "tile", Elem: ix})
+		g := &sortGen{s: s, t: s.In, kt: SortKey(s.In), pass: SortPass{First: true}, kin: 0}
+		g.fb = newFunc(sortName("count", s.In, s.Arg, wide), sg.ps, ix)
+		k, tiles, tile := g.Param(sz), g.Param(sz+1), g.Param(sz+2)
+		cnt := g.shared("cnt", ir.I32, passes*digits)
+		d := g.index(ir.OpThreadId)
+		slot := func(p int, d ir.Reg) ir.Reg { return g.bin(ir.OpAdd, d, g.i32(p*digits)) }
+		for p := range passes {
+			g.store(ir.SpaceShared, cnt, g.i32(0), slot(p, d))
+		}
+		g.sync()
+		blk := g.Conv(ix, g.index(ir.OpBlockId))
+		row, t := g.bin(ir.OpDiv, blk, tiles), g.bin(ir.OpRem, blk, tiles)
+		start := g.bin(ir.OpMul, row, k)
+		lo := g.bin(ir.OpAdd, start, g.bin(ir.OpMul, t, tile))
+		hi := g.bin(ir.OpMin, g.bin(ir.OpAdd, lo, tile), g.bin(ir.OpAdd, start, k))
+		i := g.vars([]ir.Reg{g.bin(ir.OpAdd, lo, g.Conv(ix, d))})[0]
+		g.While(func() ir.Reg { return g.test(ir.OpLt, i, hi) }, func() {
+			key := g.loadKey(i)
+			for p := range passes {
+				g.atomicAdd(ir.SpaceShared, cnt, ir.NoReg, slot(p, g.digit(key, g.i32(p*digitBits))), g.i32(1))
+			}
+			g.advance(i, g.Const(ix, int64(blockThreads)))
+		})
+		g.sync()
+		first := g.bin(ir.OpMul, row, g.Const(ix, int64(passes*digits)))
+		for p := range passes {
+			c := g.load(ir.SpaceShared, cnt, ir.I32, slot(p, d))
+			g.If(g.test(ir.OpNe, c, g.i32(0)), func() {
+				at := g.bin(ir.OpAdd, first, g.Conv(ix, slot(p, d)))
+				g.atomicAdd(ir.SpaceParam, 1, ir.NoReg, at, g.Conv(ix, c))
+			})
+		}
 		return g.k, ir.Verify(g.k)
 	})
 }
 
-// SortScatterKernel moves each tile's keys (and with s.Arg their
-// indices) to their places for the digit at shift. Parameters: kin,
-// [kout: keys, or in the last pass the elements; none in argsort's last
-// pass], [vin (not in the first pass), vout (i64): with s.Arg], counts
-// (i32, as SortHistKernel left them), offs (i64, the inclusive scan of
-// counts), k, tiles, tile, shift (i32).
-func SortScatterKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
-	return cached(key{what: "sort_scatter" + p.suffix(), sort: s, wide: wide}, func() (*ir.Kernel, error) {
-		g := newSortGen("scatter", s, p, wide, true)
-		g.scatter()
+// SortOnesweepKernel is one pass of the sort: it moves each tile's keys
+// (and with s.Arg their indices) to their places for the digit at shift.
+// Parameters: kin (keys, or in the first pass the elements), [kout:
+// keys, or in the last pass the elements; none in argsort's last pass],
+// [vin (not in the first pass), vout: with s.Arg, of SortIndex(wide),
+// i64 in the last pass], hist (as SortCountKernel left it), flags (this
+// pass's, of SortFlag(wide), zeroed), [next: the next pass's flags, which
+// this one zeroes; not in the last pass], tickets (i32, a word a pass,
+// zeroed), k, tiles, tile, shift (i32, 8 times the pass). Its grid is
+// rows*tiles blocks.
+func SortOnesweepKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
+	return cached(key{what: "sort_onesweep" + p.suffix(), sort: s, wide: wide}, func() (*ir.Kernel, error) {
+		if err := s.Check(); err != nil {
+			return nil, err
+		}
+		g := newSortGen(s, p, wide)
+		g.onesweep()
 		return g.k, ir.Verify(g.k)
 	})
 }
 
-// sortGen builds the hist and scatter kernels.
+// sortGen builds the sort's kernels.
 type sortGen struct {
 	*fb
 	s                          SortSpec
 	pass                       SortPass
-	t, kt                      ir.Type
+	t, kt, vt, ft              ir.Type // dtype, keys, indices, flags
 	arg                        bool
 	kin, kout, vin, vout       int // parameters (-1: absent)
-	counts, offs               int
+	hist, flags, next, tickets int
 	rowLen, tiles, tile, shift ir.Reg
 }
 
-func newSortGen(what string, s SortSpec, p SortPass, wide, scatter bool) *sortGen {
+func newSortGen(s SortSpec, p SortPass, wide bool) *sortGen {
 	ix := indexType(wide)
-	g := &sortGen{s: s, pass: p, t: s.In, kt: SortKey(s.In), arg: s.Arg, kout: -1, vin: -1, vout: -1, offs: -1}
+	g := &sortGen{s: s, pass: p, t: s.In, kt: SortKey(s.In), vt: SortIndex(wide), ft: SortFlag(wide), arg: s.Arg,
+		kout: -1, vin: -1, vout: -1, next: -1}
 	var sg sig
 	g.kin = sg.add(ir.Param{Name: "kin", Elem: g.elemOf(p.First), NDim: 1})
-	if scatter && !(s.Arg && p.Last) {
+	if !(s.Arg && p.Last) {
 		g.kout = sg.add(ir.Param{Name: "kout", Elem: g.elemOf(p.Last), NDim: 1})
 	}
-	if scatter && s.Arg {
+	if s.Arg {
 		if !p.First {
-			g.vin = sg.add(ir.Param{Name: "vin", Elem: ir.I64, NDim: 1})
+			g.vin = sg.add(ir.Param{Name: "vin", Elem: g.vt, NDim: 1})
 		}
-		g.vout = sg.add(ir.Param{Name: "vout", Elem: ir.I64, NDim: 1})
+		out := g.vt
+		if p.Last {
+			out = ir.I64
+		}
+		g.vout = sg.add(ir.Param{Name: "vout", Elem: out, NDim: 1})
 	}
-	g.counts = sg.add(ir.Param{Name: "counts", Elem: ir.I32, NDim: 1})
-	if scatter {
-		g.offs = sg.add(ir.Param{Name: "offs", Elem: ir.I64, NDim: 1})
+	g.hist = sg.add(ir.Param{Name: "hist", Elem: ix, NDim: 1})
+	g.flags = sg.add(ir.Param{Name: "flags", Elem: g.ft, NDim: 1})
+	if !p.Last {
+		g.next = sg.add(ir.Param{Name: "next", Elem: g.ft, NDim: 1})
 	}
+	g.tickets = sg.add(ir.Param{Name: "tickets", Elem: ir.I32, NDim: 1})
 	sz := sg.add(ir.Param{Name: "k", Elem: ix}, ir.Param{Name: "tiles", Elem: ix},
 		ir.Param{Name: "tile", Elem: ix}, ir.Param{Name: "shift", Elem: ir.I32})
-	g.fb = newFunc(sortName(what+p.suffix(), s.In, s.Arg, wide), sg.ps, ix)
+	g.fb = newFunc(sortName("onesweep"+p.suffix(), s.In, s.Arg, wide), sg.ps, ix)
 	g.rowLen, g.tiles, g.tile, g.shift = g.Param(sz), g.Param(sz+1), g.Param(sz+2), g.Param(sz+3)
 	return g
 }
@@ -276,6 +367,17 @@ func (g *sortGen) loadKey(i ir.Reg) ir.Reg {
 	return x
 }
 
+// digit is key's digit at shift (i32).
+func (g *sortGen) digit(key, shift ir.Reg) ir.Reg {
+	return g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, shift), g.Const(g.kt, int64(digits-1))))
+}
+
+// atomicAdd adds v to element at of array p (a parameter or a shared
+// array), the old value going to dst (NoReg: dropped).
+func (g *sortGen) atomicAdd(sp ir.Space, p int, dst, at, v ir.Reg) {
+	g.Emit(&ir.Inst{Op: ir.OpAtomicAdd, Dst: dst, Param: p, Space: sp, Args: []ir.Reg{at, v}})
+}
+
 // i32 is the constant v as an i32.
 func (g *sortGen) i32(v int) ir.Reg { return g.Const(ir.I32, int64(v)) }
 
@@ -285,68 +387,12 @@ func (g *sortGen) shared(name string, t ir.Type, n int) int {
 	return len(g.k.Shared) - 1
 }
 
-// tileOf is block's tile: the entry of its digit 0 in counts and its
-// elements [lo, hi) (flat).
-func (g *sortGen) tileOf() (entry0, lo, hi ir.Reg) {
-	entry0, lo, hi, _ = g.tileRow()
-	return entry0, lo, hi
-}
-
-// tileRow is tileOf and the flat index of the row's first element.
-func (g *sortGen) tileRow() (entry0, lo, hi, start ir.Reg) {
-	blk := g.Conv(g.ix, g.index(ir.OpBlockId))
-	row, t := g.bin(ir.OpDiv, blk, g.tiles), g.bin(ir.OpRem, blk, g.tiles)
-	start = g.bin(ir.OpMul, row, g.rowLen)
-	lo = g.bin(ir.OpAdd, start, g.bin(ir.OpMul, t, g.tile))
-	hi = g.bin(ir.OpMin, g.bin(ir.OpAdd, lo, g.tile), g.bin(ir.OpAdd, start, g.rowLen))
-	entry0 = g.bin(ir.OpAdd, g.bin(ir.OpMul, g.bin(ir.OpMul, row, g.Const(g.ix, int64(digits))), g.tiles), t)
-	return entry0, lo, hi, start
-}
-
-// entry is the counts index of digit d (this thread's, i32) of the tile.
-func (g *sortGen) entry(entry0, d ir.Reg) ir.Reg {
-	return g.bin(ir.OpAdd, entry0, g.bin(ir.OpMul, g.Conv(g.ix, d), g.tiles))
-}
-
-// rounds runs round over [lo, hi) 256 elements at a time: i is the
-// thread's element, valid whether it is one.
-func (g *sortGen) rounds(lo, hi ir.Reg, round func(i, valid ir.Reg)) {
-	t := g.Conv(g.ix, g.index(ir.OpThreadId))
-	base := g.vars([]ir.Reg{lo})[0]
-	g.While(func() ir.Reg { return g.test(ir.OpLt, base, hi) }, func() {
-		i := g.bin(ir.OpAdd, base, t)
-		round(i, g.test(ir.OpLt, i, hi))
-		g.advance(base, g.Const(g.ix, int64(blockThreads)))
-	})
-}
-
 // digitOf loads the key of element i where valid (else 0) and gives its
 // digit at shift (i32).
 func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
 	key = g.vars([]ir.Reg{g.Const(g.kt, int64(0))})[0]
 	g.If(valid, func() { g.set(key, g.loadKey(i)) })
-	d = g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
-	return key, d
-}
-
-// match gives, for a valid lane of digit d, the number of valid lanes of
-// its warp before it with that digit (rank), how many there are in all
-// (count), and whether it is the first of them (leader): the peers are
-// the lanes that agree with it in each of the digit's 8 bits (a ballot a
-// bit), among the valid.
-func (g *sortGen) match(d, valid ir.Reg) (rank, count, leader ir.Reg) {
-	lane := g.index(ir.OpLaneId)
-	peers := g.Op(ir.OpBallot, ir.U32, valid)
-	for bit := range digitBits {
-		set := g.test(ir.OpNe, g.bin(ir.OpAnd, d, g.i32(1<<bit)), g.i32(0))
-		votes := g.Op(ir.OpBallot, ir.U32, set)
-		peers = g.bin(ir.OpAnd, peers, g.sel(set, votes, g.bin(ir.OpBitNot, votes)))
-	}
-	one := g.Const(ir.U32, int64(1))
-	before := g.bin(ir.OpSub, g.bin(ir.OpShl, one, lane), one)
-	rank = popcount(g.fb, g.bin(ir.OpAnd, peers, before))
-	count = popcount(g.fb, peers)
-	return rank, count, g.bin(ir.OpAnd, valid, g.test(ir.OpEq, rank, g.i32(0)))
+	return key, g.digit(key, g.shift)
 }
 
 // popcount is the number of set bits of a u32, as an i32 (SWAR: the IR
@@ -375,88 +421,168 @@ func (g *sortGen) zeroSlots(arr int, t ir.Type) {
 	}
 }
 
-// hist counts the tile's digits: each thread adds 1 to its warp's slot of
-// each of its elements' digits (a shared atomic: integer counts come out
-// the same in any order), then thread d adds up digit d over the warps.
-func (g *sortGen) hist() {
-	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
-	g.zeroSlots(cnt, ir.I32)
-	g.sync()
-	entry0, lo, hi := g.tileOf()
-	w := g.index(ir.OpWarpId)
-	i := g.vars([]ir.Reg{g.bin(ir.OpAdd, lo, g.Conv(g.ix, g.index(ir.OpThreadId)))})[0]
-	g.While(func() ir.Reg { return g.test(ir.OpLt, i, hi) }, func() {
-		key := g.loadKey(i)
-		d := g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
-		g.Emit(&ir.Inst{Op: ir.OpAtomicAdd, Dst: ir.NoReg, Param: cnt, Space: ir.SpaceShared, Args: []ir.Reg{g.slot(w, d), g.i32(1)}})
-		g.advance(i, g.Const(g.ix, int64(blockThreads)))
-	})
-	g.sync()
-	d := g.index(ir.OpThreadId)
-	total := g.Const(ir.I32, int64(0))
-	for w := range sortWarps {
-		total = g.bin(ir.OpAdd, total, g.load(ir.SpaceShared, cnt, ir.I32, g.slot(g.i32(w), d)))
-	}
-	g.store(ir.SpaceParam, g.counts, total, g.entry(entry0, d))
-}
-
-// scatter orders the tile's elements by digit, stable, in shared memory
-// (sk, sv), then writes them out. run[d] is the tile's next place of
-// digit d: each round the leaders leave their warp's count of their digit
-// in cnt, thread d turns the counts of digit d into each warp's first
-// place (off) and zeroes them, and every lane puts its element at its
-// warp's place plus its rank. start[d] is where digit d begins in the
-// ordered tile, base[d] where it goes in kout.
-func (g *sortGen) scatter() {
-	tile := SortTile(g.t, g.arg)
-	cnt := g.shared("cnt", ir.I32, sortWarps*digits)
-	off := g.shared("off", g.ix, sortWarps*digits)
-	run := g.shared("run", g.ix, digits)
-	start := g.shared("start", g.ix, digits)
+// onesweep is the pass's kernel body. The block takes its tile (v, the
+// ticket: row v / tiles, tile t of it) and zeroes the tile's words of the
+// next pass's flags. Warp w holds the tile's w-th segment of 32*items
+// elements in registers, item j of lane l being element j*32 + l of it,
+// and ranks them in order: each item's peers (the lanes of its digit,
+// found through masks [warp][digit]) get consecutive ranks from their
+// warp's count of the digit so far, whist [warp][digit] (the warp's own
+// rows: no other warp touches them). whist then holds the tile's counts:
+// thread d publishes digit d's, makes start[d] (where the digit begins in
+// the ordered tile, a block scan) and turns digit d's column into each
+// warp's first place. Every item goes to its warp's place plus its rank
+// in shared memory (sk, sv), ordered by digit, then warp, then item,
+// then lane: the tile's order, so the sort is stable. base[d] (after the
+// look-back) is where digit d goes in kout.
+func (g *sortGen) onesweep() {
+	tile := SortTile(g.t, g.arg, g.ix == ir.I64)
+	items := tile / blockThreads
+	whist := g.shared("whist", ir.I32, sortWarps*digits)
+	masks := g.shared("masks", ir.U32, sortWarps*digits)
+	start := g.shared("start", ir.I32, digits)
 	base := g.shared("base", g.ix, digits)
+	ticket := g.shared("ticket", ir.I32, 1)
 	sk := g.shared("sk", g.kt, tile)
 	sv := -1
 	if g.arg {
-		sv = g.shared("sv", ir.I64, tile)
+		sv = g.shared("sv", g.vt, tile)
 	}
-	entry0, lo, hi, start0 := g.tileRow()
 	d0 := g.index(ir.OpThreadId)
-	g.zeroSlots(cnt, ir.I32)
-	e := g.entry(entry0, d0)
-	c := g.load(ir.SpaceParam, g.counts, ir.I32, e)
-	at := g.Conv(g.ix, g.Op(ir.OpBlockScanExcl, ir.I32, c))
-	g.store(ir.SpaceShared, run, at, d0)
-	g.store(ir.SpaceShared, start, at, d0)
-	first := g.bin(ir.OpSub, g.load(ir.SpaceParam, g.offs, ir.I64, e), g.Conv(ir.I64, c))
-	g.store(ir.SpaceShared, base, g.Conv(g.ix, first), d0)
+	pass := g.bin(ir.OpShr, g.shift, g.i32(3))
+	g.If(g.test(ir.OpEq, d0, g.i32(0)), func() {
+		v := g.F.NewReg(ir.I32)
+		g.atomicAdd(ir.SpaceParam, g.tickets, v, pass, g.i32(1))
+		g.store(ir.SpaceShared, ticket, v, g.i32(0))
+	})
+	g.zeroSlots(whist, ir.I32)
+	g.zeroSlots(masks, ir.U32)
 	g.sync()
-	w := g.index(ir.OpWarpId)
-	g.rounds(lo, hi, func(i, valid ir.Reg) {
-		key, d := g.digitOf(i, valid)
-		rank, count, leader := g.match(d, valid)
-		g.If(leader, func() { g.store(ir.SpaceShared, cnt, count, g.slot(w, d)) })
-		g.sync()
-		g.warpPlaces(cnt, off, run, d0)
-		g.sync()
-		g.If(valid, func() {
-			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, off, g.ix, g.slot(w, d)), g.Conv(g.ix, rank))
-			g.store(ir.SpaceShared, sk, key, at)
+	v := g.Conv(g.ix, g.load(ir.SpaceShared, ticket, ir.I32, g.i32(0)))
+	row, t := g.bin(ir.OpDiv, v, g.tiles), g.bin(ir.OpRem, v, g.tiles)
+	start0 := g.bin(ir.OpMul, row, g.rowLen)
+	lo := g.bin(ir.OpAdd, start0, g.bin(ir.OpMul, t, g.tile))
+	hi := g.bin(ir.OpMin, g.bin(ir.OpAdd, lo, g.tile), g.bin(ir.OpAdd, start0, g.rowLen))
+	me := g.bin(ir.OpAdd, g.bin(ir.OpMul, v, g.Const(g.ix, int64(digits))), g.Conv(g.ix, d0))
+	if g.next >= 0 {
+		g.store(ir.SpaceParam, g.next, g.Const(g.ft, int64(0)), me)
+	}
+	w, lane := g.index(ir.OpWarpId), g.index(ir.OpLaneId)
+	bit := g.bin(ir.OpShl, g.Const(ir.U32, int64(1)), lane)
+	before := g.bin(ir.OpSub, bit, g.Const(ir.U32, int64(1)))
+	seg := g.bin(ir.OpAdd, lo, g.bin(ir.OpAdd, g.bin(ir.OpMul, g.Conv(g.ix, w), g.Const(g.ix, int64(ir.WarpSize*items))), g.Conv(g.ix, lane)))
+	type item struct{ i, valid, key, val, d, rank ir.Reg }
+	its := make([]item, items)
+	// Every load first, so that their latencies overlap (the ranking's
+	// sync_warp orders memory: loads after it would wait their turn).
+	for j := range its {
+		it := &its[j]
+		it.i = g.bin(ir.OpAdd, seg, g.Const(g.ix, int64(j*ir.WarpSize)))
+		it.valid = g.test(ir.OpLt, it.i, hi)
+		it.key, it.d = g.digitOf(it.i, it.valid)
+		if g.arg {
+			it.val = g.vars([]ir.Reg{g.Const(g.vt, int64(0))})[0]
+			g.If(it.valid, func() { g.set(it.val, g.valueOf(it.i, start0)) })
+		}
+	}
+	for j := range its {
+		it := &its[j]
+		// The peers: each valid lane adds its bit to its digit's word of
+		// its warp's masks (distinct bits: the sum is their or), and after
+		// a sync_warp reads the word and the warp's count of the digit so
+		// far; the last peer then advances the count and clears the word
+		// (sync_warp orders the next item's accesses after these).
+		s := g.slot(w, it.d)
+		g.If(it.valid, func() { g.atomicAdd(ir.SpaceShared, masks, ir.NoReg, s, bit) })
+		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg})
+		vs := g.vars([]ir.Reg{g.Const(ir.U32, int64(0)), g.i32(0)})
+		peers, old := vs[0], vs[1]
+		g.If(it.valid, func() {
+			g.set(peers, g.load(ir.SpaceShared, masks, ir.U32, s))
+			g.set(old, g.load(ir.SpaceShared, whist, ir.I32, s))
+		})
+		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg})
+		rank := popcount(g.fb, g.bin(ir.OpAnd, peers, before))
+		last := g.test(ir.OpEq, g.bin(ir.OpShr, peers, lane), g.Const(ir.U32, int64(1)))
+		g.If(g.bin(ir.OpAnd, it.valid, last), func() {
+			g.store(ir.SpaceShared, whist, g.bin(ir.OpAdd, g.bin(ir.OpAdd, old, rank), g.i32(1)), s)
+			g.store(ir.SpaceShared, masks, g.Const(ir.U32, int64(0)), s)
+		})
+		g.Emit(&ir.Inst{Op: ir.OpSyncWarp, Dst: ir.NoReg})
+		it.rank = g.bin(ir.OpAdd, old, rank)
+	}
+	g.sync()
+	c := g.Const(ir.I32, int64(0))
+	for w := range sortWarps {
+		c = g.bin(ir.OpAdd, c, g.load(ir.SpaceShared, whist, ir.I32, g.slot(g.i32(w), d0)))
+	}
+	first := g.test(ir.OpEq, t, g.Const(g.ix, int64(0)))
+	status := g.sel(first, g.Const(g.ft, int64(flagPrefix)), g.Const(g.ft, int64(flagAggregate)))
+	g.atomicAdd(ir.SpaceParam, g.flags, ir.NoReg, me, g.bin(ir.OpOr, g.word(g.Conv(g.ft, c)), status))
+	at := g.Op(ir.OpBlockScanExcl, ir.I32, c)
+	g.store(ir.SpaceShared, start, at, d0)
+	for w := range sortWarps { // thread d0's own column: no other thread reads it now
+		s := g.slot(g.i32(w), d0)
+		n := g.load(ir.SpaceShared, whist, ir.I32, s)
+		g.store(ir.SpaceShared, whist, at, s)
+		at = g.bin(ir.OpAdd, at, n)
+	}
+	h := g.bin(ir.OpAdd, g.bin(ir.OpMul, g.bin(ir.OpAdd, g.bin(ir.OpMul, row, g.Const(g.ix, int64(SortPasses(g.t)))),
+		g.Conv(g.ix, pass)), g.Const(g.ix, int64(digits))), g.Conv(g.ix, d0))
+	rowAt := g.Op(ir.OpBlockScanExcl, g.ix, g.load(ir.SpaceParam, g.hist, g.ix, h))
+	g.sync()
+	for _, it := range its {
+		g.If(it.valid, func() {
+			at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, whist, ir.I32, g.slot(w, it.d)), it.rank)
+			g.store(ir.SpaceShared, sk, it.key, at)
 			if g.arg {
-				g.store(ir.SpaceShared, sv, g.valueOf(i, start0), at)
+				g.store(ir.SpaceShared, sv, it.val, at)
 			}
 		})
-	})
+	}
+	excl := g.lookBack(v, t, me)
+	g.store(ir.SpaceShared, base, g.bin(ir.OpAdd, g.bin(ir.OpAdd, start0, rowAt), g.Conv(g.ix, excl)), d0)
 	g.sync()
 	g.writeTile(sk, sv, start, base, g.bin(ir.OpSub, hi, lo))
+}
+
+// word is a count as a flag word's value bits.
+func (g *sortGen) word(c ir.Reg) ir.Reg { return g.bin(ir.OpShl, c, g.i32(2)) }
+
+// lookBack is, for thread d's digit, the count of the row's tiles before
+// tile t (ticket v, its flag word me): it reads their flags from t-1 down,
+// waiting on each until it is published, adding aggregates up to the
+// first prefix. Tile 0 published its prefix already; others upgrade
+// their aggregate to the prefix (adding the sum and the status step).
+func (g *sortGen) lookBack(v, t, me ir.Reg) ir.Reg {
+	zero := g.Const(g.ft, int64(0))
+	vars := g.vars([]ir.Reg{zero, g.test(ir.OpEq, t, g.Const(g.ix, int64(0))), me})
+	excl, done, at := vars[0], vars[1], vars[2]
+	step := g.Const(g.ix, int64(digits))
+	g.While(func() ir.Reg { return g.Op(ir.OpNot, ir.Bool, done) }, func() {
+		w := g.F.NewReg(g.ft)
+		g.atomicAdd(ir.SpaceParam, g.flags, w, g.bin(ir.OpSub, at, step), zero)
+		status := g.bin(ir.OpAnd, w, g.Const(g.ft, int64(3)))
+		g.If(g.test(ir.OpNe, status, zero), func() {
+			g.advance(excl, g.bin(ir.OpShr, w, g.i32(2)))
+			g.set(done, g.test(ir.OpEq, status, g.Const(g.ft, int64(flagPrefix))))
+			g.set(at, g.bin(ir.OpSub, at, step))
+		})
+	})
+	g.If(g.test(ir.OpNe, t, g.Const(g.ix, int64(0))), func() {
+		up := g.bin(ir.OpAdd, g.word(excl), g.Const(g.ft, int64(flagPrefix-flagAggregate)))
+		g.atomicAdd(ir.SpaceParam, g.flags, ir.NoReg, me, up)
+	})
+	return excl
 }
 
 // valueOf is element i's index within its row (argsort): made in the
 // first pass (i - start, start the row's first element), else read.
 func (g *sortGen) valueOf(i, start ir.Reg) ir.Reg {
 	if g.pass.First {
-		return g.Conv(ir.I64, g.bin(ir.OpSub, i, start))
+		return g.Conv(g.vt, g.bin(ir.OpSub, i, start))
 	}
-	return g.load(ir.SpaceParam, g.vin, ir.I64, i)
+	return g.load(ir.SpaceParam, g.vin, g.vt, i)
 }
 
 // writeTile writes the ordered tile (n elements of sk, sv): element j,
@@ -465,8 +591,8 @@ func (g *sortGen) writeTile(sk, sv, start, base int, n ir.Reg) {
 	j := g.vars([]ir.Reg{g.Conv(g.ix, g.index(ir.OpThreadId))})[0]
 	g.While(func() ir.Reg { return g.test(ir.OpLt, j, n) }, func() {
 		key := g.load(ir.SpaceShared, sk, g.kt, j)
-		d := g.Conv(ir.I32, g.bin(ir.OpAnd, g.bin(ir.OpShr, key, g.shift), g.Const(g.kt, int64(digits-1))))
-		at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, base, g.ix, d), g.bin(ir.OpSub, j, g.load(ir.SpaceShared, start, g.ix, d)))
+		d := g.digit(key, g.shift)
+		at := g.bin(ir.OpAdd, g.load(ir.SpaceShared, base, g.ix, d), g.bin(ir.OpSub, j, g.Conv(g.ix, g.load(ir.SpaceShared, start, ir.I32, d))))
 		switch {
 		case g.kout < 0: // argsort's last pass: the indices only
 		case g.pass.Last:
@@ -475,24 +601,14 @@ func (g *sortGen) writeTile(sk, sv, start, base int, n ir.Reg) {
 			g.store(ir.SpaceParam, g.kout, key, at)
 		}
 		if g.arg {
-			g.store(ir.SpaceParam, g.vout, g.load(ir.SpaceShared, sv, ir.I64, j), at)
+			val := g.load(ir.SpaceShared, sv, g.vt, j)
+			if g.pass.Last {
+				val = g.Conv(ir.I64, val)
+			}
+			g.store(ir.SpaceParam, g.vout, val, at)
 		}
 		g.advance(j, g.Const(g.ix, int64(blockThreads)))
 	})
-}
-
-// warpPlaces is thread d's step of a scatter round: the warps' counts of
-// digit d in warp order become their first places, from base[d] on.
-func (g *sortGen) warpPlaces(cnt, off, base int, d ir.Reg) {
-	run := g.load(ir.SpaceShared, base, g.ix, d)
-	for w := range sortWarps {
-		s := g.slot(g.i32(w), d)
-		c := g.load(ir.SpaceShared, cnt, ir.I32, s)
-		g.store(ir.SpaceShared, off, run, s)
-		g.store(ir.SpaceShared, cnt, g.i32(0), s)
-		run = g.bin(ir.OpAdd, run, g.Conv(g.ix, c))
-	}
-	g.store(ir.SpaceShared, base, run, d)
 }
 
 // SortSmall is the longest row SortSmallKernel sorts: rows this short
