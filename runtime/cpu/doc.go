@@ -4,7 +4,14 @@
 // # Execution model
 //
 // A flat launch's threads are cut into blocks of 1024 consecutive linear
-// thread ids; worker goroutines take blocks from a shared counter. Within a
+// thread ids; worker goroutines take chunks of up to 16 consecutive
+// blocks from a shared counter (fewer when a launch has under 128 blocks
+// a worker), so that each core streams its arrays in order: handed out
+// one by one, a core's blocks are every other 4 KiB of an f32 array and
+// the prefetchers lose the stream (saxpy of 2^24 f32 from a script on
+// the 2-core machine: 16.5 -> 10.5 ms). A claimed block runs even when
+// another worker failed meanwhile, if that failure is in a later block,
+// so the error reported stays the lowest block's as before. Within a
 // block every IR register is a typed vector with one value per lane and every
 // instruction is one tight loop over the lanes, compiled once (Compile) into
 // closures specialised by opcode and type. Each worker has a frame of
