@@ -137,3 +137,23 @@ func TestAffineLazyFill(t *testing.T) {
 	runtime.KeepAlive(x)
 	runtime.KeepAlive(y)
 }
+
+// TestLowestBlockError: with workers claiming chunks of blocks, the
+// error reported is still the lowest failing thread's: `y[2 * i] = 1`
+// fails from i = n / 2 on, in many blocks of every chunk.
+func TestLowestBlockError(t *testing.T) {
+	b := kernel("twice", arr("y", ir.I32, 1))
+	i := b.tid(0)
+	b.store(0, b.op(ir.OpMul, ir.I32, i, i32c(b, 2)), i32c(b, 1))
+	p := b.compile(t)
+	const n = 300 * lanes
+	y := make([]int32, n)
+	want := "index 307200 out of bounds" // 2 * n / 2
+	for range 20 {
+		err := p.Launch([]int{n}, []Arg{slice(y)}, Options{Workers: 3})
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Fatalf("error %v, want %q", err, want)
+		}
+	}
+	runtime.KeepAlive(y)
+}
