@@ -33,6 +33,42 @@ type access struct {
 	consts []constIndex
 	vary   []int
 	all    []int
+	// aff are the indices' affine forms when every index has one (a
+	// plain load or store of a kernel argument, affine.go), else nil.
+	aff []affine
+}
+
+// affineIndices sets ac.aff when every index of the access (registers
+// idx of the kernel's entry) is affine and the run path applies: a
+// kernel argument's elements, not bools (whose loads normalise bytes).
+func (ac *access) affineIndices(c *compiler, idx []ir.Reg, ref arrayRef, prm ir.Param) {
+	if c.aff == nil || ref.buf >= 0 || prm.Elem == ir.Bool || ac.race || len(idx) > 4 {
+		return
+	}
+	forms := make([]affine, len(idx))
+	for k, r := range idx {
+		f, ok := c.aff[r]
+		if !ok {
+			return
+		}
+		forms[k] = f
+	}
+	ac.aff = forms
+}
+
+// seqInsts runs fs in order (nil when there are none).
+func seqInsts(fs []instFn) instFn {
+	if len(fs) == 0 {
+		return nil
+	}
+	return func(fr *frame, m mask) error {
+		for _, f := range fs {
+			if err := f(fr, m); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 }
 
 // constIndex is index axis of an access, always val.
@@ -100,10 +136,16 @@ func (c *compiler) access(ctx *fnCtx, in *ir.Inst, o operands) (instFn, error) {
 	// lane axes of a vec3 or mat33 array.
 	fast := ref.buf < 0 && nidx >= 1 && c.k.TidDims == 1 && ctx.isTid(in.Args[0], 0) && prm.Elem != ir.Bool &&
 		len(ac.vary) == 1 && ac.vary[0] == 0
-	var fill instFn // writes a lazy tid index before a path that reads it
-	if ctx.kernel && c.lazy[in.Args[0]] {
-		fill = tidFn(o.args[0], 0)
+	var fills []instFn // write the lazy indices before a path that reads them
+	if ctx.kernel {
+		for k, r := range in.Args[:nidx] {
+			if c.lazy[r] {
+				fills = append(fills, fillAffine(o.args[k], c.aff[r]))
+			}
+		}
+		ac.affineIndices(c, in.Args[:nidx], ref, prm)
 	}
+	fill := seqInsts(fills)
 	switch in.Op { // a load, a store and the atomics are different access loops
 	case ir.OpLoad:
 		if o.dst < 0 {
@@ -456,7 +498,7 @@ func (ac *access) runAt(fr *frame, m mask, arr *arrayInfo) (unsafe.Pointer, int,
 }
 
 func (ac *access) load(d int, fast, zeroCopy bool, fill instFn) instFn {
-	gather, tid := gatherFor(ac.elem), loadTidFor(ac.elem)
+	gather, tid, loadRuns := gatherFor(ac.elem), loadTidFor(ac.elem), loadRunsFor(ac.elem)
 	bools := ac.elem == ir.Bool // bytes other than 0/1 must become proper bools: kGatherBool
 	zeroCopy = zeroCopy && !bools
 	return func(fr *frame, m mask) error {
@@ -467,6 +509,16 @@ func (ac *access) load(d int, fast, zeroCopy bool, fill instFn) instFn {
 		src, step, ok := unsafe.Pointer(nil), 0, false
 		if fast {
 			src, step, ok = ac.tidAt(fr, m, arr)
+		}
+		if !ok && ac.aff != nil {
+			if runs, step, ok := ac.affineRuns(fr, m, arr); ok {
+				if zeroCopy && len(runs) == 1 && fr.n == lanes && step == ac.size {
+					fr.regs[d] = runs[0].at
+					return nil
+				}
+				loadRuns(fr, d, runs, step)
+				return nil
+			}
 		}
 		if !ok && fill != nil {
 			_ = fill(fr, m) // tid cannot fail
@@ -497,13 +549,19 @@ func (ac *access) load(d int, fast, zeroCopy bool, fill instFn) instFn {
 }
 
 func (ac *access) store(v int, fast bool, fill instFn) instFn {
-	scatter, tid := scatterFor(ac.elem), storeTidFor(ac.elem)
+	scatter, tid, storeRuns := scatterFor(ac.elem), storeTidFor(ac.elem), storeRunsFor(ac.elem)
 	bools := ac.elem == ir.Bool // as the tid() path: bool arrays keep the general one
 	return func(fr *frame, m mask) error {
 		arr := ac.array(fr)
 		if fast {
 			if dst, step, ok := ac.tidAt(fr, m, arr); ok {
 				tid(fr, m, v, dst, step)
+				return nil
+			}
+		}
+		if ac.aff != nil {
+			if runs, step, ok := ac.affineRuns(fr, m, arr); ok {
+				storeRuns(fr, v, runs, step)
 				return nil
 			}
 		}

@@ -258,3 +258,40 @@ func BenchmarkF32Update(b *testing.B) {
 	}
 	runtime.KeepAlive(&bufs)
 }
+
+// jacobiKernel is bench/cpu/cpu.gs's jacobi as the checker lowers it:
+// `let r, c = tid(); let i = r + 1; let j = c + 1; v[i, j] = 0.25 *
+// (u[i - 1, j] + u[i + 1, j] + u[i, j - 1] + u[i, j + 1])`, launched over
+// the interior (side-2)^2.
+func jacobiKernel() *builder {
+	b := kernel("jacobi", arr("u", ir.F32, 2), arr("v", ir.F32, 2))
+	r, c := b.tid(0), b.tid(1)
+	plus := func(x ir.Reg, op ir.Op) ir.Reg {
+		v := b.f.NewReg(ir.I32)
+		b.mov(v, b.op(op, ir.I32, x, i32c(b, 1)))
+		return v
+	}
+	i, j := plus(r, ir.OpAdd), plus(c, ir.OpAdd)
+	near := func(x ir.Reg, op ir.Op) ir.Reg { return b.op(op, ir.I32, x, i32c(b, 1)) }
+	s := b.op(ir.OpAdd, ir.F32, b.load(0, near(i, ir.OpSub), j), b.load(0, near(i, ir.OpAdd), j))
+	s = b.op(ir.OpAdd, ir.F32, s, b.load(0, i, near(j, ir.OpSub)))
+	s = b.op(ir.OpAdd, ir.F32, s, b.load(0, i, near(j, ir.OpAdd)))
+	b.store(1, i, j, b.op(ir.OpMul, ir.F32, b.konst(ir.F32, 0.25), s))
+	return b
+}
+
+// BenchmarkJacobi2D is jacobiKernel on 4096^2 f32 (bench/cpu's jacobi row).
+func BenchmarkJacobi2D(b *testing.B) {
+	const side = 4096
+	p := jacobiKernel().compile(b)
+	u, v := make([]float32, side*side), make([]float32, side*side)
+	args := []Arg{slice(u, side, side), slice(v, side, side)}
+	b.SetBytes((side - 2) * (side - 2) * 8)
+	for b.Loop() {
+		if err := p.Launch([]int{side - 2, side - 2}, args, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	runtime.KeepAlive(u)
+	runtime.KeepAlive(v)
+}

@@ -63,7 +63,8 @@ type compiler struct {
 	hoisted   map[int]bool      // registers computed in setup
 	fast      bool              // fast math: contract f64 a*b+c (contract.go)
 	zeroCopy  map[*ir.Inst]bool // loads whose register may point at the array (zerocopy.go)
-	lazy      map[ir.Reg]bool   // the kernel's tid registers left to their accesses (lazytid.go)
+	aff       map[ir.Reg]affine // the kernel's affine registers (affine.go)
+	lazy      map[ir.Reg]bool   // the kernel's affine registers left to their accesses (lazytid.go)
 	// localBytes is the bytes of one lane's local arrays so far.
 	localBytes int
 }
@@ -110,8 +111,9 @@ func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 		}
 	}
 	ctx := c.instance(k.Entry, true)
-	if c.p.blk == nil && k.TidDims == 1 {
-		c.lazy = lazyTids(ctx, k.Entry.Body)
+	if c.p.blk == nil && k.TidDims >= 1 {
+		c.aff = affineForms(ctx)
+		c.lazy = lazyRegs(ctx, k.Entry.Body, c.aff)
 	}
 	for i, prm := range k.Entry.Params {
 		if prm.IsArray() {

@@ -42,6 +42,10 @@ var ErrCanceled = backend.ErrCanceled
 // integer division by zero.
 type KernelError = backend.KernelError
 
+// maxChunk is the most blocks a worker claims at once: 16 blocks of 1024
+// f32 lanes are 64 KiB of each array streamed in order.
+const maxChunk = 16
+
 // maxThreads is the largest number of threads of one launch (tid is i32).
 const maxThreads = backend.MaxThreads
 
@@ -72,6 +76,7 @@ type launch struct {
 	max    int64
 	stop   atomic.Bool // set on error or cancellation: workers finish up
 	next   atomic.Int64
+	chunk  int // blocks a worker claims at once
 
 	out   io.Writer
 	outMu sync.Mutex
@@ -111,6 +116,11 @@ func (p *Program) Launch(dims []int, args []Arg, opts Options) error {
 		}
 		workers = int(min(int64(workers), b/int64(p.memBytes)))
 	}
+	// Each worker claims a chunk of consecutive blocks, so that a core
+	// streams its arrays in order (the hardware prefetchers follow one
+	// stream across pages; blocks handed out one by one make each core's
+	// stream jump) while leaving enough chunks for the load to balance.
+	ln.chunk = max(1, min(maxChunk, ln.blocks/(workers*8)))
 	ln.wg.Add(workers - 1)
 	for range workers - 1 {
 		go ln.worker()
@@ -217,27 +227,41 @@ func (ln *launch) work() {
 	fr.ln = ln
 	ln.p.runSetup(fr)
 	for !ln.stop.Load() {
-		if ln.cancel != nil && ln.cancel.Load() {
-			ln.cancelNow()
-			return
-		}
-		b := int(ln.next.Add(1) - 1)
-		if b >= ln.blocks {
-			return
-		}
-		if !ln.p.begin(fr, b) {
-			return // stopped: canceled (cancelNow recorded it) or failed
-		}
-		_, err := ln.p.body(fr, mask{all: true})
-		ln.flush(fr)
-		if err != nil {
-			fr.clearFlags()
-			if err != errStopped {
-				ln.fail(fr.base, err)
+		first := int(ln.next.Add(int64(ln.chunk)) - int64(ln.chunk))
+		for b := first; b < min(first+ln.chunk, ln.blocks); b++ {
+			if ln.cancel != nil && ln.cancel.Load() {
+				ln.cancelNow()
+				return
 			}
+			if b > first && ln.stop.Load() && !ln.failedAbove(b) {
+				return // a claimed block above the first failure still runs, as it would unchunked
+			}
+			if !ln.p.begin(fr, b) {
+				return // stopped: canceled (cancelNow recorded it) or failed
+			}
+			_, err := ln.p.body(fr, mask{all: true})
+			ln.flush(fr)
+			if err != nil {
+				fr.clearFlags()
+				if err != errStopped {
+					ln.fail(fr.base, err)
+				}
+				return
+			}
+		}
+		if first+ln.chunk >= ln.blocks {
 			return
 		}
 	}
+}
+
+// failedAbove reports whether the launch stopped for an error of a block
+// after block b (so that b, claimed, must still run: its error would be
+// the lowest).
+func (ln *launch) failedAbove(b int) bool {
+	ln.errMu.Lock()
+	defer ln.errMu.Unlock()
+	return ln.err != nil && !ln.canceled && b*ln.p.width < ln.errThread
 }
 
 // flush writes a block's print output in one piece so blocks do not

@@ -57,6 +57,7 @@ type frame struct {
 	flags [][]uint8 // per-lane loop exit/continue marks, one per loop
 	off   []int     // element offsets of the current array access
 	cnt   []uint64  // shift counts
+	runs  []run     // the current run access's runs (affine.go)
 	out   []byte    // print output of the current block
 
 	// block kernels
@@ -81,6 +82,7 @@ func newFrame(p *Program) *frame {
 		mem:  make([]uint64, len(p.regs)*lanes),
 		off:  make([]int, lanes),
 		cnt:  make([]uint64, lanes),
+		runs: make([]run, 0, maxRuns),
 	}
 	for r := range fr.regs {
 		fr.regs[r] = unsafe.Pointer(&fr.mem[r*lanes])

@@ -63,7 +63,7 @@ func (c *compiler) inst(ctx *fnCtx, in *ir.Inst) (instFn, error) {
 	if err != nil {
 		return nil, err
 	}
-	if ctx.kernel && c.lazy[in.Dst] && (in.Op == ir.OpTid || in.Op == ir.OpMov) {
+	if ctx.kernel && in.Dst != ir.NoReg && c.lazy[in.Dst] {
 		return nil, nil // its accesses fill it when they read it (lazytid.go)
 	}
 	info, ok := in.Op.Info()

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"fmt"
+	"math/bits"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -54,7 +55,7 @@ func hostSum[T hostFloat](x []T, s *backend.Sum) (float64, error) {
 		go func() {
 			defer wg.Done()
 			acc := getAcc(sh.unroll*group*sh.threads + sh.threads)
-			defer accPool.Put(acc)
+			defer putAcc(acc)
 			for {
 				b := int(next.Add(int64(group))) - group
 				if b >= g || stop.Load() {
@@ -74,24 +75,34 @@ func hostSum[T hostFloat](x []T, s *backend.Sum) (float64, error) {
 	}
 	last := sumShape{threads: sh.threads, unroll: sh.unroll}
 	acc := getAcc((sh.unroll + 1) * sh.threads) // from the pool: a loop of small sums allocates no accumulators
-	defer accPool.Put(acc)
+	defer putAcc(acc)
 	var out [1]float64
 	return hostBlocks(parts, 0, g, sh.threads, last, *acc, out[:]), nil
 }
 
-// accPool keeps workers' accumulators (up to 4 MiB each) between calls,
-// so that a loop of sums does not allocate them again and again.
-var accPool sync.Pool
+// accPools keep workers' accumulators (up to 4 MiB each) between calls,
+// so that a loop of sums does not allocate them again and again; pool k
+// holds slices of capacity 2^k. With one pool for every size, a call
+// needing a larger slice than the one it got dropped it and made another:
+// full sums, row sums and their final merge want different sizes, and on
+// a 16-core host a few reductions made tens of MB of accumulators a run.
+var accPools [64]sync.Pool
 
-// getAcc returns an accumulator slice of n elements from the pool, or a
-// new one (hostBlocks clears what it uses).
+// getAcc returns an accumulator slice of n elements from the pool of its
+// size class, or a new one (hostBlocks clears what it uses).
 func getAcc(n int) *[]float64 {
-	if p, ok := accPool.Get().(*[]float64); ok && cap(*p) >= n {
+	k := bits.Len(uint(max(n, 1) - 1))
+	if p, ok := accPools[k].Get().(*[]float64); ok {
 		*p = (*p)[:n]
 		return p
 	}
-	a := make([]float64, n)
+	a := make([]float64, n, 1<<k)
 	return &a
+}
+
+// putAcc returns an accumulator from getAcc to its pool.
+func putAcc(p *[]float64) {
+	accPools[bits.Len(uint(cap(*p)-1))].Put(p)
 }
 
 // hostMaxGroup bounds the blocks a worker runs together: their lanes read
@@ -203,22 +214,25 @@ func blockSum(v []float64) float64 {
 	for w := range len(v) / ir.WarpSize {
 		var l [ir.WarpSize]float64
 		copy(l[:], v[w*ir.WarpSize:])
-		sumButterfly(&l)
-		slot[w] = l[0]
+		slot[w] = butterfly0(&l)
 	}
-	sumButterfly(&slot)
-	return slot[0]
+	return butterfly0(&slot)
 }
 
-// sumButterfly is butterfly's order for a sum: for m in 16, 8, 4, 2, 1
-// every lane l computes v[l] + v[l^m] (its own value first).
-func sumButterfly(v *[ir.WarpSize]float64) {
+// butterfly0 is lane 0's value after butterfly's order for a sum: for m
+// in 16, 8, 4, 2, 1 every lane l computes v[l] + v[l^m] (its own value
+// first). Lane 0's result reads only lanes below m after the round of
+// m, and for those l^m is l+m, so the rounds run in place over the lanes
+// below m: 31 adds, the same ones in the same order as the full
+// butterfly's 160 (whose copies of v made a row sum of 4096 f32 spend a
+// third of its time there).
+func butterfly0(v *[ir.WarpSize]float64) float64 {
 	for m := ir.WarpSize / 2; m >= 1; m /= 2 {
-		u := *v
-		for l := range v {
-			v[l] = u[l] + u[l^m]
+		for l := range m {
+			v[l] += v[l+m]
 		}
 	}
+	return v[0]
 }
 
 // RowSums is the backend.RowSummer of the cpu: each row is hostBlocks's
@@ -256,7 +270,7 @@ func hostRows[T hostFloat](x []T, s *backend.Sum, out []float64) error {
 		go func() {
 			defer wg.Done()
 			acc := getAcc((sh.unroll + 1) * sh.threads)
-			defer accPool.Put(acc)
+			defer putAcc(acc)
 			for {
 				g := int(next.Add(1) - 1)
 				if g >= groups || stop.Load() {

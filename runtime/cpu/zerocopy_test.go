@@ -54,12 +54,13 @@ func TestZeroCopyLoads(t *testing.T) {
 }
 
 // TestLazyTids: saxpy's tid (and its move into i) is left to its
-// accesses; a tid also read as a value is computed.
+// accesses; a tid also read as a value is computed; jacobi-2d's tids,
+// their moves and the index adds are all left to the accesses.
 func TestLazyTids(t *testing.T) {
 	lazy := func(b *builder) map[ir.Reg]bool {
 		ctx := &fnCtx{f: b.f, defs: make([]int, len(b.f.Regs)), def: make([]*ir.Inst, len(b.f.Regs)), uses: make([]int, len(b.f.Regs))}
 		countDefs(ctx, b.f.Body)
-		return lazyTids(ctx, b.f.Body)
+		return lazyRegs(ctx, b.f.Body, affineForms(ctx))
 	}
 	if l := lazy(saxpyKernel()); len(l) != 2 {
 		t.Errorf("saxpy: lazy registers %v, want the tid and its move", l)
@@ -69,5 +70,9 @@ func TestLazyTids(t *testing.T) {
 	b.store(0, i, b.op(ir.OpConvert, ir.F32, i))
 	if l := lazy(b); len(l) != 0 {
 		t.Errorf("y[i] = f32(i): lazy registers %v", l)
+	}
+	// 2 tids, 4 moves, the adds into i and j, and the 4 neighbours' indices
+	if l := lazy(jacobiKernel()); len(l) != 12 {
+		t.Errorf("jacobi: %d lazy registers %v, want 12", len(l), l)
 	}
 }

@@ -72,7 +72,8 @@ func FreeNeedsContext(alloc Allocator, dev Device) bool {
 // HostAllocator is the `host` allocator: pageable CPU memory from mmap, so
 // that it never lives on the Go heap (the GC must not move or scan it, and a
 // GPU may later be given access to it). It has no AllocUninit: the kernel
-// hands out zeroed pages whatever one asks for.
+// hands out zeroed pages whatever one asks for. The registry's `host` is
+// cachingHost, which adds the host block cache.
 type HostAllocator struct{}
 
 // Name implements Allocator.
@@ -104,6 +105,11 @@ const madvHugePage = 14
 // Alloc maps nbytes of zeroed anonymous memory.
 func (HostAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 	b, err := syscall.Mmap(-1, 0, nbytes, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil && hostCache.cached() > 0 {
+		// the cache's blocks may be what the mapping lacks
+		_ = hostCache.trim()
+		b, err = syscall.Mmap(-1, 0, nbytes, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	}
 	if err != nil {
 		return 0, &AllocError{Allocator: "host", Device: dev, Bytes: nbytes, Err: err}
 	}
@@ -117,9 +123,37 @@ func (HostAllocator) Alloc(dev Device, nbytes int) (uintptr, error) {
 
 // Free unmaps memory from Alloc.
 func (HostAllocator) Free(dev Device, ptr uintptr, nbytes int) error {
-	b := unsafe.Slice((*byte)(HostPointer(ptr)), nbytes)
-	return syscall.Munmap(b)
+	return unmap(ptr, nbytes)
 }
+
+// cachingHost is the built-in `host` allocator: HostAllocator with the
+// host block cache (hostcache.go) behind AllocUninit, Free and
+// TrimCache. HostAllocator itself keeps its plain methods, so that an
+// allocator embedding it (to count or wrap its Alloc) does not get
+// another's cached blocks, nor put its own there.
+type cachingHost struct{ HostAllocator }
+
+// AllocUninit implements UninitAllocator: a recently freed block of the
+// same size when the cache has one (its pages are warm, and hold old
+// values), else Alloc's fresh pages.
+func (a cachingHost) AllocUninit(dev Device, nbytes int) (uintptr, error) {
+	if p, ok := hostCache.take(nbytes); ok {
+		return p, nil
+	}
+	return a.Alloc(dev, nbytes)
+}
+
+// Free keeps the block in the host block cache, or unmaps it.
+func (cachingHost) Free(dev Device, ptr uintptr, nbytes int) error {
+	if hostCache.put(ptr, nbytes) {
+		return nil
+	}
+	return unmap(ptr, nbytes)
+}
+
+// TrimCache implements Cacher: the host block cache's blocks are
+// unmapped (they serve every cpu device).
+func (cachingHost) TrimCache(dev Device) error { return hostCache.trim() }
 
 // AllocError is an allocation failure: it names the allocator, the device,
 // the byte count and the underlying cause. A CUDA cause is a *cuda.Error,

@@ -12,7 +12,7 @@ var builtinNames = []string{"host", "pinned", "device", "mempool", "managed", "m
 // newBuiltins makes the built-in allocators; the managed ones read opts.
 func newBuiltins(opts *Options) map[string]Allocator {
 	return map[string]Allocator{
-		"host":         HostAllocator{},
+		"host":         cachingHost{},
 		"pinned":       PinnedAllocator{},
 		"device":       DeviceAllocator{},
 		"mempool":      MempoolAllocator{},
@@ -25,7 +25,7 @@ func newBuiltins(opts *Options) map[string]Allocator {
 // export and the access rules trust only those).
 func IsBuiltin(alloc Allocator) bool {
 	switch alloc.(type) {
-	case HostAllocator, PinnedAllocator, DeviceAllocator, MempoolAllocator, ManagedAllocator, ManagedPoolAllocator:
+	case HostAllocator, cachingHost, PinnedAllocator, DeviceAllocator, MempoolAllocator, ManagedAllocator, ManagedPoolAllocator:
 		return true
 	}
 	return false

@@ -26,9 +26,20 @@
 //     zero pages on the host. Tracker.NewUninit serves arrays whose every
 //     element is written before any is read (empty, load, the constructors
 //     that fill on the device) through AllocUninit, which skips that fill,
-//     where the allocator has one: every built-in allocator but host, whose
-//     pages the kernel zeroes whatever one asks. A custom allocator without
-//     it keeps its contract and zero-fills. Capture checks, limits and
+//     where the allocator has one: every built-in allocator (host's takes
+//     a recently freed block of the same size from the host block cache,
+//     else mmap's zeroed pages). A custom allocator without it keeps its
+//     contract and zero-fills.
+//   - The host block cache (hostcache.go): host blocks of 1 MiB or more
+//     that are freed are kept, up to 512 MiB in all (the oldest unmapped
+//     past that), and AllocUninit of the same size reuses the most
+//     recent (exactly the same: syscall.Munmap wants a mapping's length), so a loop's result gets warm pages instead of
+//     page faults and the kernel's zeroing (`z = a * x + y` of 2^24 f32 in
+//     a loop on the 2-core machine: see docs/benchmarks.md). Alloc never
+//     reuses them (its memory must be zero, and clearing costs as much as
+//     fresh pages). TrimCache (free_cached()) unmaps them all, as does an
+//     mmap that fails, before its one retry. The bytes kept are not
+//     counted as live memory (memory limits count arrays). Capture checks, limits and
 //     accounting do not depend on the path.
 //   - Host arrays of 4 MiB or more ask for transparent huge pages
 //     (madvise MADV_HUGEPAGE), as NumPy does: far fewer page faults on

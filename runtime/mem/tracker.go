@@ -483,7 +483,7 @@ func (t *Tracker) captureCheck(alloc Allocator, dev Device, nbytes int) error {
 		msg = "cannot allocate with the device allocator during capture: allocate before the capture or use the mempool allocator"
 	case ManagedAllocator:
 		msg = "cannot allocate with the managed allocator during capture: allocate before the capture or use the managed_pool allocator"
-	case HostAllocator, PinnedAllocator:
+	case HostAllocator, cachingHost, PinnedAllocator:
 		msg = fmt.Sprintf("cannot allocate with the %s allocator during capture: host allocations are not recorded in a graph", alloc.Name())
 	default:
 		msg = fmt.Sprintf("cannot allocate with the %s allocator during capture: it does not declare itself capture-safe", alloc.Name())

@@ -122,7 +122,9 @@
 //     NaN payloads the merge tree keeps) and an extreme of zero with
 //     both signs present (the merge keeps the later of -0 and +0), which
 //     the loops detect and leave to the kernels. max of 2^24 f32 on the
-//     2-core machine: 191 ms through the kernels, see bench/cpu/run.sh.
+//     2-core machine: 191 ms through the kernels, see bench/cpu/run.sh;
+//     the loops keep eight bounds (one per element of a group of eight,
+//     so that the compares do not wait on each other): 5.2 -> 3.3-3.6 ms.
 //   - NaN: min and max merge with a select that keeps a NaN once met
 //     (OpMin is fmin-like and drops it); argmin and argmax rank NaN above
 //     every number and break ties by the lower index, so both return the

@@ -130,29 +130,72 @@ func extremeFloat[T float32 | float64](x unsafe.Pointer, n int, isMax bool, canc
 
 // floatExtreme is the min or max of xs (not empty) and whether a NaN is
 // among them: one compare per element in the common case (v within the
-// bound so far), NaN failing both compares.
+// bound so far), NaN failing both compares. Eight bounds, one for each
+// element of a group of eight, let the compares of a group run together
+// (one bound makes each compare wait on the last: BenchmarkHostLoops/max,
+// 2^24 f32 on the 2-core machine, 5.2 ms with one, 4.1 with four, 3.3-3.6
+// with eight, no better with sixteen); which bound meets an element does
+// not change the extreme, and the zeros of both signs that could are
+// left to hasZeros.
 func floatExtreme[T float32 | float64](xs []T, isMax bool) (m T, nan bool) {
 	m = xs[0]
+	var b [8]T
+	for k := range b {
+		b[k] = m
+	}
+	i := 0
 	if isMax {
-		for _, v := range xs {
-			if !(v <= m) {
-				if v > m {
-					m = v
+		for ; i+8 <= len(xs); i += 8 {
+			q := (*[8]T)(xs[i : i+8])
+			for k := range 8 {
+				if v := q[k]; !(v <= b[k]) {
+					if v > b[k] {
+						b[k] = v
+					} else {
+						nan = true
+					}
+				}
+			}
+		}
+		for _, v := range xs[i:] {
+			if !(v <= b[0]) {
+				if v > b[0] {
+					b[0] = v
 				} else {
 					nan = true
 				}
 			}
 		}
+		m = b[0]
+		for _, v := range b[1:] {
+			m = max(m, v)
+		}
 		return m, nan || m != m
 	}
-	for _, v := range xs {
-		if !(v >= m) {
-			if v < m {
-				m = v
+	for ; i+8 <= len(xs); i += 8 {
+		q := (*[8]T)(xs[i : i+8])
+		for k := range 8 {
+			if v := q[k]; !(v >= b[k]) {
+				if v < b[k] {
+					b[k] = v
+				} else {
+					nan = true
+				}
+			}
+		}
+	}
+	for _, v := range xs[i:] {
+		if !(v >= b[0]) {
+			if v < b[0] {
+				b[0] = v
 			} else {
 				nan = true
 			}
 		}
+	}
+	m = b[0]
+	for _, v := range b[1:] {
+		m = min(m, v)
 	}
 	return m, nan || m != m
 }

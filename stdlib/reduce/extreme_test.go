@@ -47,6 +47,28 @@ func TestHostExtreme(t *testing.T) {
 			t.Errorf("%s: %#x %v, want %v %v", c.name, bits, ok, c.want, c.ok)
 		}
 	}
+	// a NaN or the extreme at every position: each of the eight bounds
+	// and the tail past the last group of eight
+	for at := range 19 {
+		for _, isMax := range []bool{false, true} {
+			xs := make([]float32, 19)
+			for i := range xs {
+				xs[i] = float32(i%5) + 1
+			}
+			xs[at] = float32(math.NaN())
+			if _, ok := HostExtreme(ir.F32, isMax, unsafe.Pointer(&xs[0]), len(xs), never); ok {
+				t.Errorf("NaN at %d, max=%v: ok", at, isMax)
+			}
+			want := float32(-7)
+			if isMax {
+				want = 9
+			}
+			xs[at] = want
+			if bits, ok := HostExtreme(ir.F32, isMax, unsafe.Pointer(&xs[0]), len(xs), never); !ok || uint32(bits) != math.Float32bits(want) {
+				t.Errorf("extreme at %d, max=%v: %#x %v, want %v", at, isMax, bits, ok, want)
+			}
+		}
+	}
 	xs := make([]float32, 4*extremeChunk)
 	if _, ok := HostExtreme(ir.F32, true, unsafe.Pointer(&xs[0]), len(xs), func() bool { return true }); ok {
 		t.Error("a canceled max is ok")
