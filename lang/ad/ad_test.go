@@ -60,6 +60,23 @@ type arr struct {
 
 func a1(v ...float64) arr { return arr{v: v, shape: []int{len(v)}} }
 
+// hostArray copies v into a Go slice of T (kept alive), and returns
+// its address and a reader of its elements after the launch, as f64.
+func hostArray[T float64 | float32 | int32](v []float64) (unsafe.Pointer, func() []float64) {
+	b := make([]T, len(v))
+	for j, x := range v {
+		b[j] = T(x)
+	}
+	keep(b)
+	return unsafe.Pointer(&b[0]), func() []float64 {
+		o := make([]float64, len(b))
+		for j, x := range b {
+			o[j] = float64(x)
+		}
+		return o
+	}
+}
+
 // run launches k over dims with args (arr for arrays, float64 for scalars
 // of the param's type) and returns the arrays after the launch, as f64.
 func run(t *testing.T, k *ir.Kernel, dims []int, args []any) [][]float64 {
@@ -77,38 +94,11 @@ func run(t *testing.T, k *ir.Kernel, dims []int, args []any) [][]float64 {
 			var data unsafe.Pointer
 			switch p.Elem {
 			case ir.F64:
-				b := append([]float64(nil), a.v...)
-				keep(b)
-				data = unsafe.Pointer(&b[0])
-				read[i] = func() []float64 { return append([]float64(nil), b...) }
+				data, read[i] = hostArray[float64](a.v)
 			case ir.F32:
-				b := make([]float32, len(a.v))
-				for j, v := range a.v {
-					b[j] = float32(v)
-				}
-				keep(b)
-				data = unsafe.Pointer(&b[0])
-				read[i] = func() []float64 {
-					o := make([]float64, len(b))
-					for j, v := range b {
-						o[j] = float64(v)
-					}
-					return o
-				}
+				data, read[i] = hostArray[float32](a.v)
 			case ir.I32:
-				b := make([]int32, len(a.v))
-				for j, v := range a.v {
-					b[j] = int32(v)
-				}
-				keep(b)
-				data = unsafe.Pointer(&b[0])
-				read[i] = func() []float64 {
-					o := make([]float64, len(b))
-					for j, v := range b {
-						o[j] = float64(v)
-					}
-					return o
-				}
+				data, read[i] = hostArray[int32](a.v)
 			default:
 				t.Fatalf("param %s: %s arrays are not supported by the test", p.Name, p.Elem)
 			}
