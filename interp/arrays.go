@@ -179,6 +179,10 @@ func setIndex(th *Thread, x Value, idx []Value, v Value) error {
 		}
 		return th.setCell(x, i, valCell(v))
 	case *Array:
+		if err := th.TapeWrites("an indexed store", x.A); err != nil {
+			return err
+		}
+		x.A.Touch()
 		if ix, ok, err := indexArrayOf(idx); ok {
 			if err != nil {
 				return err

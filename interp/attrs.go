@@ -11,7 +11,7 @@ import (
 )
 
 // arrayAttrs are the attributes of arrays, for lookups and completion.
-var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "astype", "view", "T"}
+var arrayAttrs = []string{"shape", "dtype", "ndim", "size", "nbytes", "device", "memory_kind", "is_view", "to", "reshape", "astype", "view", "T", "grad", "requires_grad"}
 
 // ArrayAttrNames lists array attributes (for REPL completion).
 func ArrayAttrNames() []string { return append([]string(nil), arrayAttrs...) }
@@ -38,6 +38,8 @@ func getAttr(th *Thread, x Value, name string) (Value, error) {
 		return x.get(name, nil)
 	case *List, String, *Dict:
 		return boundMethod(x, name)
+	case *Tape:
+		return tapeAttr(th, x, name)
 	}
 	return nil, fmt.Errorf("%s has no attribute %s", x.Type(), name)
 }
@@ -67,6 +69,13 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 		return Kind(a.Kind()), nil
 	case "is_view":
 		return Bool(a.IsView()), nil
+	case "grad":
+		if g := a.Grad(); g != nil {
+			return x.wrap(g), nil
+		}
+		return Nil, nil
+	case "requires_grad":
+		return Bool(a.RequiresGrad()), nil
 	case "to":
 		return &Builtin{Name: "to", Fn: func(th *Thread, args *Args) (Value, error) {
 			if err := args.Check(1, 1); err != nil {

@@ -330,7 +330,15 @@ func (th *Thread) launchWith(s *ast.LaunchStmt, k *Kernel, fr *frame, dims []eva
 	if err := th.packArgs(s, k, l.stack[base:], d); err != nil {
 		return err
 	}
-	return th.launchStmtError(s, k, th.run1(prog, d, ds, l.argStack[argBase:]))
+	if th.tape != nil {
+		if err := th.tapeWritesLaunch(k, l.stack[base:]); err != nil {
+			return th.errorAt(s.Pos, err)
+		}
+	}
+	if err := th.run1(prog, d, ds, l.argStack[argBase:]); err != nil {
+		return th.launchStmtError(s, k, err)
+	}
+	return th.errorAt(s.Pos, th.touchWritten(k, d, ds, l.stack[base:], l.argStack[argBase:]))
 }
 
 // launched compiles the value a launch names: a variable, or util.k of an

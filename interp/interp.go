@@ -130,6 +130,7 @@ type Thread struct {
 	lastPos   *ast.Pos         // the statement being run, for internal errors
 	launcher  launcher         // launch state (launcher.go)
 	capture   *mem.Capture     // the capture block recording, if any
+	tape      *Tape            // the tape block recording, if any (tape.go)
 	locals    map[any]any      // builtins' per-thread state (Local)
 	defDev    *mem.Device      // the default device, once resolved
 	steps     int64            // loop iterations and calls in this session

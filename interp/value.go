@@ -192,6 +192,10 @@ type Kernel struct {
 	// flattened form. Nil: IR's parameters are the source ones.
 	Params []dtype.Param
 	Pos    ast.Pos // the declaration's (set by Program.Kernels)
+	// Adjoint is the declared custom adjoint (kernel k(...) adjoint
+	// k_adj), nil if none; ad caches what tapes need (tapelaunch.go).
+	Adjoint *Kernel
+	ad      kernelADCache
 }
 
 func (*Kernel) Type() string     { return "kernel" }

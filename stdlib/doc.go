@@ -38,9 +38,10 @@ const (
 	topicValues      = "predeclared values"
 	topicVectors     = "vectors, matrices and quaternions"
 	topicKernel      = "in kernels only"
+	topicAutodiff    = "gradients (tape blocks, docs/autodiff.md)"
 )
 
-var topics = []string{topicOutput, topicCollections, topicMath, topicArrays, topicReduce, topicFiles, topicDevices, topicProcess, topicDist, topicValues, topicVectors, topicKernel}
+var topics = []string{topicOutput, topicCollections, topicMath, topicArrays, topicReduce, topicFiles, topicDevices, topicProcess, topicDist, topicValues, topicVectors, topicAutodiff, topicKernel}
 
 // docs is the table, by topic. Families (the math functions, the dtypes,
 // the memory kinds) share a summary through family.
@@ -123,6 +124,9 @@ var docs = slices.Concat([]Doc{
 	{"save_image", topicFiles, `save_image("x.png", a, cmap="viridis", vmin=, vmax=)`, `write a 2-D array as a colour-mapped PNG (cmap "viridis", "magma" or "gray"), or (h, w, 3|4) u8 pixels`, false},
 	{"show", topicFiles, `show(a, path=, cmap="viridis", vmin=, vmax=)`, "display a as save_image draws it, inline in a notebook (gscript jupyter); elsewhere it writes the PNG to path= if given, else nothing", false},
 
+	{"backward", topicAutodiff, "backward(t, loss, grads=)", "run tape t's recorded operations in reverse from loss (one element, gradient 1) or from grads= seeds, adding into every .grad", false},
+	{"zero_grad", topicAutodiff, "zero_grad(t)", "zero the gradients of every array tape t recorded", false},
+	{"requires_grad", topicAutodiff, "requires_grad(a)", "give a a zero-filled gradient a.grad (as requires_grad=true at construction) and return a", false},
 	{"devices", topicDevices, "devices()", `the devices of this machine: "cpu", "cuda:0", ...`, false},
 	{"device_info", topicDevices, "device_info([dev])", "a record of a device's capabilities and memory paradigm", false},
 	{"can_access", topicDevices, "can_access(dev, a)", "whether kernels on dev can use a's memory (false when it is not proven)", false},

@@ -87,6 +87,12 @@ func Universe() map[string]interp.Value {
 	for name, f := range linalgFuncs(fns) {
 		fns[name] = f
 	}
+	for name, f := range autodiffFuncs() {
+		fns[name] = f
+	}
+	for _, name := range gradConstructors {
+		fns[name] = withGradOption(fns[name])
+	}
 	u := make(map[string]interp.Value, len(fns))
 	operands := operandBuiltins()
 	for name, f := range fns {

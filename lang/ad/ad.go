@@ -411,3 +411,30 @@ func checkLocals(f *ir.Func, kernel string) error {
 	}
 	return nil
 }
+
+// Accesses lists the array params of k's entry that k reads and that it
+// writes (stores and atomics), over its funcs inlined: what a tape needs
+// of a launch (the arrays whose gradients the adjoint adds to, and those
+// whose gradients it reads). A kernel the pass cannot inline (a block
+// kernel) reads and writes every array param, as far as it knows.
+func Accesses(k *ir.Kernel) (reads, writes []int) {
+	f, err := normalize(k)
+	if err != nil || k.IsBlock() {
+		for i, p := range k.Entry.Params {
+			if p.IsArray() {
+				reads, writes = append(reads, i), append(writes, i)
+			}
+		}
+		return reads, writes
+	}
+	acc := scan(f)
+	for i := range f.Params {
+		if acc.loads[i] != nil {
+			reads = append(reads, i)
+		}
+		if acc.stores[i] != nil || acc.atomics[i] != nil {
+			writes = append(writes, i)
+		}
+	}
+	return reads, writes
+}

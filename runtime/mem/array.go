@@ -107,11 +107,16 @@ func (a *Array) SameBuffer(b *Array) bool { return a.buf == b.buf }
 // Freed reports whether the buffer was released.
 func (a *Array) Freed() bool { return a.buf.a.freed.Load() }
 
-// Free releases the buffer now; the array and all its views become unusable.
-// Freeing twice is an error.
+// Free releases the buffer now, and its gradient buffer (grad.go); the
+// array and all its views become unusable. Freeing twice is an error.
 func (a *Array) Free() error {
 	if a.Freed() {
 		return ErrFreed
+	}
+	if g := a.buf.grad.Load(); g != nil && !g.a.freed.Load() {
+		if err := g.a.release(); err != nil {
+			return err
+		}
 	}
 	return a.buf.a.release()
 }

@@ -89,6 +89,11 @@ type Buffer struct {
 	// allocation node): never accessible from the cpu.
 	graphMem bool
 	last     touchState // where managed memory was last touched (prefetch.go)
+	// grad is the gradient buffer, wantsGrad whether the buffer has or
+	// wants one, version its count of writes (grad.go).
+	grad      atomic.Pointer[Buffer]
+	wantsGrad atomic.Bool
+	version   atomic.Uint64
 }
 
 // Tracker makes arrays and keeps a weak list of live buffers, so that the

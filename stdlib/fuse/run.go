@@ -92,6 +92,10 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 	if err != nil {
 		return err
 	}
+	if err := th.TapeWrites("an array store", dst); err != nil {
+		return err
+	}
+	dst.Touch()
 	return launch(th, dst, e)
 }
 

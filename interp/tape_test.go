@@ -1,0 +1,112 @@
+package interp_test
+
+import (
+	"context"
+	"io"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/stdlib"
+)
+
+// tapeInterp runs setup, then records body on a new tape through the
+// embedding API.
+func tapeInterp(t *testing.T, setup, body string) (*interp.Interp, *interp.Tape, error) {
+	t.Helper()
+	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close() })
+	ctx := context.Background()
+	if err := in.Exec(ctx, "setup.gs", []byte(setup)); err != nil {
+		t.Fatal(err)
+	}
+	tp := interp.NewTape("t")
+	err = in.Record(tp, func() error { return in.Exec(ctx, "body.gs", []byte(body)) })
+	return in, tp, err
+}
+
+func globalArray(t *testing.T, in *interp.Interp, name string) *interp.Array {
+	t.Helper()
+	v, ok := in.Global(name)
+	a, isArr := v.(*interp.Array)
+	if !ok || !isArr {
+		t.Fatalf("%s is %v, not an array", name, v)
+	}
+	return a
+}
+
+func f64s(t *testing.T, a *interp.Array) []float64 {
+	t.Helper()
+	var out []float64
+	if err := interp.ArrayElems(a.A, func(bits uint64) { out = append(out, math.Float64frombits(bits)) }); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+const squareKernels = `
+kernel square(x: array[f64], y: array[f64]) {
+    let i = tid()
+    y[i] = x[i] * x[i]
+}
+kernel total(y: array[f64], out: array[f64]) {
+    let i = tid()
+    atomic_add(out, 0, y[i])
+}
+let x = arange(4, dtype=f64, requires_grad=true)
+let c = arange(4, dtype=f64)
+let y = zeros(4, dtype=f64)
+let loss = zeros(1, dtype=f64)
+`
+
+// TestTapeLaunches records two launches and checks d(sum x^2)/dx = 2x.
+func TestTapeLaunches(t *testing.T) {
+	in, tp, err := tapeInterp(t, squareKernels, "launch square[4](x, y)\nlaunch total[4](y, loss)\nlaunch square[4](c, y)")
+	if err == nil || !strings.Contains(err.Error(), "writes over an array") {
+		t.Fatalf("overwriting y on the tape: got %v", err)
+	}
+	if tp.Len() != 2 {
+		t.Fatalf("recorded %d launches, want 2 (c needs no gradient, y's overwrite is refused)", tp.Len())
+	}
+	loss := globalArray(t, in, "loss")
+	if err := in.Backward(tp, interp.Seed{Out: loss.A, Grad: interp.Int(1)}); err != nil {
+		t.Fatal(err)
+	}
+	x := globalArray(t, in, "x")
+	got := f64s(t, x.Grad())
+	for i, g := range got {
+		if g != 2*float64(i) {
+			t.Fatalf("x.grad = %v, want 2x", got)
+		}
+	}
+	if globalArray(t, in, "c").Grad() != nil {
+		t.Fatal("c got a gradient")
+	}
+	if err := in.ZeroGrad(tp); err != nil {
+		t.Fatal(err)
+	}
+	if g := f64s(t, x.Grad()); g[3] != 0 {
+		t.Fatalf("after zero_grad x.grad = %v", g)
+	}
+}
+
+// TestTapeVersionCheck: writing a recorded input after the tape fails
+// the backward, naming the kernel.
+func TestTapeVersionCheck(t *testing.T) {
+	in, tp, err := tapeInterp(t, squareKernels, "launch square[4](x, y)\nlaunch total[4](y, loss)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Exec(context.Background(), "w.gs", []byte("x[0] = 5.0")); err != nil {
+		t.Fatal(err)
+	}
+	loss := globalArray(t, in, "loss")
+	err = in.Backward(tp, interp.Seed{Out: loss.A, Grad: interp.Int(1)})
+	if err == nil || !strings.Contains(err.Error(), "kernel square") || !strings.Contains(err.Error(), "written after") {
+		t.Fatalf("backward after x was written: got %v", err)
+	}
+}
