@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"math"
 	"strings"
@@ -15,7 +16,12 @@ import (
 // embedding API.
 func tapeInterp(t *testing.T, setup, body string) (*interp.Interp, *interp.Tape, error) {
 	t.Helper()
-	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+	return tapeInterpOn(t, "cpu", setup, body)
+}
+
+func tapeInterpOn(t *testing.T, dev, setup, body string) (*interp.Interp, *interp.Tape, error) {
+	t.Helper()
+	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: dev, Predeclared: stdlib.Universe()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,5 +114,72 @@ func TestTapeVersionCheck(t *testing.T) {
 	err = in.Backward(tp, interp.Seed{Out: loss.A, Grad: interp.Int(1)})
 	if err == nil || !strings.Contains(err.Error(), "kernel square") || !strings.Contains(err.Error(), "written after") {
 		t.Fatalf("backward after x was written: got %v", err)
+	}
+}
+
+// TestTapeSpringFD checks the recorded spring step's gradient of w
+// against central finite differences of the forward.
+func TestTapeSpringFD(t *testing.T) {
+	in, tp, err := tapeInterp(t, tapeKernels, "launch spring[64](x, w, y, 9)\nlaunch energy[64](y, loss)")
+	if err != nil {
+		t.Fatal(err)
+	}
+	loss := globalArray(t, in, "loss")
+	if err := in.Backward(tp, interp.Seed{Out: loss.A, Grad: interp.Int(1)}); err != nil {
+		t.Fatal(err)
+	}
+	got := f64s(t, globalArray(t, in, "w").Grad())
+	ctx := context.Background()
+	eval := func(j int, h float64) float64 {
+		src := fmt.Sprintf("let w2 = array(w)\nw2[%d] += %v\nlet l2 = zeros(1, dtype=f64)\nlaunch spring[64](x, w2, y2, 9)\nlaunch energy[64](y2, l2)\nlet out = l2[0]", j, h)
+		if err := in.Exec(ctx, "fd.gs", []byte("let y2 = zeros(64, dtype=vec3d)\n"+src)); err != nil {
+			t.Fatal(err)
+		}
+		v, _ := in.Global("out")
+		return math.Float64frombits(v.(interp.Scalar).Bits)
+	}
+	for _, j := range []int{0, 17, 63} {
+		const h = 1e-6
+		fd := (eval(j, h) - eval(j, -h)) / (2 * h)
+		if math.Abs(fd-got[j]) > 1e-6*(1+math.Abs(fd)) {
+			t.Fatalf("w.grad[%d] = %v, finite difference %v", j, got[j], fd)
+		}
+	}
+}
+
+// TestTapeRefusals: a kernel lang/ad cannot differentiate is refused when
+// the tape records it, naming the kernel, and not when nothing it reads
+// requires a gradient.
+func TestTapeRefusals(t *testing.T) {
+	setup := `
+kernel inplace(x: array[f64]) {
+    let i = tid()
+    x[i] = x[i] * 2.0
+}
+kernel rowsum(x: array[f64], out: array[f64]) block(64) {
+    let s = block_sum(x[tid()])
+    if thread_id() == 0 {
+        out[block_id()] = s
+    }
+}
+let x = arange(64, dtype=f64, requires_grad=true)
+let c = arange(64, dtype=f64)
+let out = zeros(1, dtype=f64)
+`
+	for body, want := range map[string]string{
+		"launch inplace[64](x)":             "overwrites its input x",
+		"launch rowsum[grid(1)](x, out)":    "not differentiable yet",
+		"launch inplace[64](c)\nlet ok = 1": "",
+	} {
+		_, tp, err := tapeInterp(t, setup, body)
+		if want == "" {
+			if err != nil || tp.Len() != 0 {
+				t.Errorf("%q: got %v with %d ops recorded", body, err, tp.Len())
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "body.gs:1:1") {
+			t.Errorf("%q: got %v, want %q at body.gs:1:1", body, err, want)
+		}
 	}
 }

@@ -15,7 +15,7 @@ func autodiffFuncs() map[string]fn {
 }
 
 // gradConstructors are the constructors that take requires_grad=.
-var gradConstructors = []string{"zeros", "ones", "full", "empty", "arange", "linspace", "array", "load", "rand", "randn", "copy"}
+var gradConstructors = []string{"zeros", "ones", "full", "empty", "arange", "linspace", "array", "load", "rand", "randn"}
 
 // withGradOption wraps constructor f with requires_grad=: a true value
 // gives the new array a zero-filled gradient (as torch's requires_grad=).
