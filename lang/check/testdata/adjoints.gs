@@ -47,7 +47,9 @@ kernel k_adj(x: array[f32], a: f32, g: array[f32]) {}
 kernel k(x: array[f32]) adjoint nope {} ### "adjoint nope of kernel k is not a kernel declared in this file"
 ---
 // a func is no adjoint
-func f(x: f32) -> f32 { return x }
+func f(x: f32) -> f32 {
+    return x
+}
 kernel k(x: array[f32]) adjoint f {} ### "adjoint f of kernel k is not a kernel declared in this file"
 ---
 // a kernel is not its own adjoint
