@@ -190,8 +190,9 @@ type Kernel struct {
 	// Params is the source signature (check.Info.Signatures), which
 	// launches check arguments against; IR's parameters are its
 	// flattened form. Nil: IR's parameters are the source ones.
-	Params []dtype.Param
-	Pos    ast.Pos // the declaration's (set by Program.Kernels)
+	Params  []dtype.Param
+	Pos     ast.Pos // the declaration's
+	Adjoint *Kernel // the declared custom adjoint, nil if none
 }
 
 func (*Kernel) Type() string     { return "kernel" }
