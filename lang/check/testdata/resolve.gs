@@ -62,6 +62,20 @@ tape t {
     print(nope3, x) ### "undefined: nope3"
 }
 ---
+// a tape block in a loop and a fn: break and return inside it
+fn f() {
+    for i in range(2) {
+        tape t {
+            if i == 1 {
+                break
+            }
+        }
+    }
+    tape u {
+        return 1
+    }
+}
+---
 // tape stays a name elsewhere
 let tape = 1
 tape = tape + 1
