@@ -57,8 +57,9 @@ var keywords = map[string]bool{
 var contextualKeywords = []string{"array", "device", "allocator", "block", "grid", "fast", "tape", "adjoint"}
 
 // Keywords lists the language's keywords, the contextual ones (array,
-// device, allocator, block, grid, fast, tape, adjoint) included, sorted: for tools such as
-// completion, which must not keep a copy that drifts from the lexer's.
+// device, allocator, block, grid, fast, tape, adjoint) included, sorted:
+// for tools such as completion, which must not keep a copy that drifts
+// from the lexer's.
 func Keywords() []string {
 	out := append([]string(nil), contextualKeywords...)
 	for k := range keywords {
@@ -666,8 +667,8 @@ func blockShapeAt(toks []lexer.Token, i int) bool {
 
 // adjointAt reports whether token i is the adjoint of `kernel k(...)
 // adjoint k_adj` (after a block shape too): adjoint right after a ")" and
-// before a name, three operands in a row in any expression. A fn or func
-// written so is rejected by name (convert).
+// before a name, where an expression would have three operands in a row.
+// A fn or func written so is rejected by name (convert).
 func adjointAt(toks []lexer.Token, i int) bool {
 	return toks[i].Value == "adjoint" && i > 0 && isPunct(toks[i-1], ")") && toks[i+1].Type == tIdent
 }
