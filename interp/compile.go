@@ -189,6 +189,8 @@ func (c *compiler) stmt(s ast.Stmt) execFn {
 		return c.allocatorBlock(s)
 	case *ast.CaptureBlock:
 		return c.capture(s)
+	case *ast.TapeBlock:
+		return c.tape(s)
 	}
 	pos := s.Start()
 	err := fmt.Errorf("unsupported statement %T", s)
@@ -204,11 +206,10 @@ func (c *compiler) hoist(s ast.Stmt) execFn {
 	case *ast.KernelDecl:
 		set := c.storer(d.Name)
 		return func(th *Thread, fr *frame) (ctrl, error) {
-			k := th.info.Kernels[d]
-			if k == nil {
+			if th.info.Kernels[d] == nil {
 				return ctrlNone, th.errorAt(d.Pos, fmt.Errorf("kernel %s was not compiled", d.Name.Name))
 			}
-			set(th, fr, cell{v: &Kernel{Name: d.Name.Name, IR: k, Params: th.info.Signatures[d]}})
+			set(th, fr, cell{v: kernelValue(th.info, d)})
 			return ctrlNone, nil
 		}
 	case *ast.FuncDecl:

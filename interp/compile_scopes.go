@@ -248,6 +248,22 @@ func (c *compiler) capture(s *ast.CaptureBlock) execFn {
 	}
 }
 
+// tape compiles `tape NAME { body }` (docs/autodiff.md): runTape runs the
+// body while the thread's tape records, and NAME is bound to the tape
+// after the body, as capture binds its graph.
+func (c *compiler) tape(s *ast.TapeBlock) execFn {
+	body := c.block(s.Body.Stmts)
+	set := c.storer(s.Name)
+	return func(th *Thread, fr *frame) (ctrl, error) {
+		t, r, err := th.runTape(s, func() (ctrl, error) { return body(th, fr) })
+		if err != nil {
+			return r, err
+		}
+		set(th, fr, cell{v: t})
+		return r, nil
+	}
+}
+
 func (th *Thread) beginCapture(s *ast.CaptureBlock, dev mem.Device, pos ast.Pos) error {
 	if !dev.IsCUDA() {
 		return th.errorAt(pos, fmt.Errorf("cannot capture on %s: capture records CUDA graphs; capture on a CUDA device", dev))

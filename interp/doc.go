@@ -237,4 +237,14 @@
 //     an error; on an array it is not yet supported.
 //   - Negative list and string indices and slice bounds count from the end
 //     (Python's); strings index to 1-byte strings (bytes, as len counts).
+//   - `tape NAME { }` (docs/autodiff.md) compiles as capture does: the
+//     body is a block handed to Thread.runTape, which runs it while the
+//     tape records and returns the tape, bound to NAME after the body.
+//   - A kernel declared `adjoint k_adj` is a Kernel whose Adjoint is
+//     k_adj's value (its IR and signature; one level: Adjoint's own
+//     Adjoint is not filled in). Every chunk, program and imported file is
+//     checked through checkChunk, which after lang/check (the source
+//     signatures) runs lang/ad.CheckCustom on the lowered IR of each
+//     declared pair, so a custom adjoint the tape would launch with the
+//     wrong params is a compile error at the clause, never a run-time one.
 package interp

@@ -62,7 +62,7 @@ func CompileFiles(filename string, src []byte, predeclared map[string]Value, fil
 	if err := imports.load(c, f, []string{filename}); err != nil {
 		return nil, err
 	}
-	info, err := c.Check(f)
+	info, err := checkChunk(c, f)
 	if err != nil {
 		return nil, err
 	}
@@ -78,8 +78,8 @@ func CompileFiles(filename string, src []byte, predeclared map[string]Value, fil
 // the order of their declarations (`gscript cuda` prints their CUDA C).
 func (p *Program) Kernels() []*Kernel {
 	var out []*Kernel
-	for d, k := range p.info.Kernels {
-		out = append(out, &Kernel{Name: d.Name.Name, IR: k, Params: p.info.Signatures[d], Pos: d.Pos})
+	for d := range p.info.Kernels {
+		out = append(out, kernelValue(p.info, d))
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Pos.Offset < out[j].Pos.Offset })
 	return out

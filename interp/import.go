@@ -132,7 +132,7 @@ func (im *importer) loadOne(c *check.Checker, s *ast.ImportStmt, name string, ch
 	if err != nil {
 		return nil, err
 	}
-	info, err := mc.Check(f)
+	info, err := checkChunk(mc, f)
 	if err != nil {
 		return nil, err
 	}

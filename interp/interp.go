@@ -307,7 +307,7 @@ func (in *Interp) compile(ctx context.Context, filename string, src []byte) (*as
 	if err != nil {
 		return nil, nil, err
 	}
-	info, err := in.checker.Check(f)
+	info, err := checkChunk(in.checker, f)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -215,3 +215,19 @@ func (th *Thread) AccumulateGrad(a *mem.Array, v Value) error {
 	}
 	return th.AccumulateGrad(a, v)
 }
+
+// runTape runs a tape block's body on a new tape named after the block,
+// which becomes the name's value.
+func (th *Thread) runTape(s *ast.TapeBlock, body func() (ctrl, error)) (Value, ctrl, error) {
+	t := NewTape(s.Name.Name)
+	var r ctrl
+	err := th.RunTape(t, func() error {
+		var err error
+		r, err = body()
+		return err
+	})
+	if err != nil {
+		return nil, r, th.errorAt(s.Pos, err)
+	}
+	return t, r, nil
+}

@@ -183,3 +183,40 @@ let out = zeros(1, dtype=f64)
 		}
 	}
 }
+
+// TestTapeBlockCustomAdjoint: a tape block in a script records a launch
+// of a kernel with a declared adjoint, whose backward runs it instead of
+// a generated one.
+func TestTapeBlockCustomAdjoint(t *testing.T) {
+	src := `
+kernel double(x: array[f64], y: array[f64]) adjoint double_adj {
+    let i = tid()
+    y[i] = x[i] * 2.0
+}
+kernel double_adj(x: array[f64], y: array[f64], x_grad: array[f64], y_grad: array[f64]) {
+    let i = tid()
+    x_grad[i] += y_grad[i] * 3.0   // not the true derivative: shows which ran
+}
+let x = ones(4, dtype=f64, requires_grad=true)
+let y = zeros(4, dtype=f64)
+tape t {
+    launch double[4](x, y)
+}
+backward(t, y, grads=1.0)
+let g = x.grad[2]
+let n = t.len
+`
+	in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	if err := in.Exec(context.Background(), "adj.gs", []byte(src)); err != nil {
+		t.Fatal(err)
+	}
+	g, _ := in.Global("g")
+	n, _ := in.Global("n")
+	if g.String() != "3.0" || n.String() != "1" {
+		t.Fatalf("x.grad[2] = %v, t.len = %v; want 3.0 (the declared adjoint) and 1", g, n)
+	}
+}

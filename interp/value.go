@@ -190,12 +190,10 @@ type Kernel struct {
 	// Params is the source signature (check.Info.Signatures), which
 	// launches check arguments against; IR's parameters are its
 	// flattened form. Nil: IR's parameters are the source ones.
-	Params []dtype.Param
-	Pos    ast.Pos // the declaration's (set by Program.Kernels)
-	// Adjoint is the declared custom adjoint (kernel k(...) adjoint
-	// k_adj), nil if none; ad caches what tapes need (tapelaunch.go).
-	Adjoint *Kernel
-	ad      kernelADCache
+	Params  []dtype.Param
+	Pos     ast.Pos       // the declaration's
+	Adjoint *Kernel       // the declared custom adjoint, nil if none
+	ad      kernelADCache // what tapes need of the kernel (tapelaunch.go)
 }
 
 func (*Kernel) Type() string     { return "kernel" }

@@ -288,7 +288,7 @@ func scriptFiles(t *testing.T) []string {
 	return files
 }
 
-var contextual = []string{"allocator", "array", "block", "device", "fast", "grid"}
+var contextual = []string{"adjoint", "allocator", "array", "block", "device", "fast", "grid", "tape"}
 
 func isKeywordScope(s string) bool {
 	return strings.Contains(s, "keyword.") || strings.Contains(s, "storage.") || strings.Contains(s, "constant.language")
@@ -395,6 +395,8 @@ func TestGrammarWords(t *testing.T) {
 		"block":     "kernel k(x: array[f32]) block(64) { }",
 		"grid":      "launch k[grid(4)](x)",
 		"fast":      "kernel k(x: array[f32]) block(64) fast { }",
+		"tape":      "tape t { }",
+		"adjoint":   "kernel k(x: array[f32]) adjoint k_adj { }",
 	}
 	for _, k := range syntax.Keywords() {
 		line, ok := ctx[k]
@@ -410,8 +412,16 @@ func TestGrammarWords(t *testing.T) {
 			t.Errorf("%q is no longer a keyword of lang/syntax: update the test and the grammar", k)
 		}
 	}
+	// fast after an adjoint clause, and the adjoint's name as a kernel's.
+	adjFast := "kernel k(x: array[f32]) adjoint k_adj fast { }"
+	if s := scopeOf(t, g, adjFast, "fast"); !isKeywordScope(s) {
+		t.Errorf("fast in %q has scopes %q", adjFast, s)
+	}
+	if s := scopeOf(t, g, adjFast, "k_adj"); !strings.Contains(s, "entity.name.function") {
+		t.Errorf("k_adj in %q has scopes %q", adjFast, s)
+	}
 	// Contextual words are names elsewhere.
-	for _, line := range []string{"let device = 1", "let block = 2", "print(grid)", "let fast = 3"} {
+	for _, line := range []string{"let device = 1", "let block = 2", "print(grid)", "let fast = 3", "let tape = 4", "let adjoint = 5"} {
 		w := strings.Fields(strings.NewReplacer("(", " ", ")", " ").Replace(line))[1]
 		if s := scopeOf(t, g, line, w); isKeywordScope(s) {
 			t.Errorf("%q in %q has scopes %q, want a name", w, line, s)

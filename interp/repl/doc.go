@@ -71,7 +71,7 @@
 //     too, "base,view") and `_` for the last value; names are matched to
 //     Tracker.Live entries by buffer ID (Array.BufferID).
 //   - Completion: keywords (syntax.Keywords, the contextual array, device,
-//     allocator, block and grid included), predeclared names and globals; after `NAME.` the
+//     allocator, block, grid, fast, tape and adjoint included), predeclared names and globals; after `NAME.` the
 //     array attributes (interp.ArrayAttrNames), config's settings
 //     (interp.ConfigNames), a record's or a struct value's fields; after `:` the meta
 //     commands. Inside a kernel or func body (found from the braces of the

@@ -195,7 +195,7 @@ type FnDecl struct {
 	Escapes bool
 }
 
-// KernelDecl is `kernel name(p: T, ...) [block(B0, ...)] [fast] { }`.
+// KernelDecl is `kernel name(p: T, ...) [block(B0, ...)] [adjoint NAME] [fast] { }`.
 // Block holds the block shape's extents (constant expressions) of a block
 // kernel, and is nil for a flat kernel. Fast marks a fast-math kernel
 // (ir.Kernel.FastMath).
@@ -205,8 +205,12 @@ type KernelDecl struct {
 	Params   []*Param
 	Block    []Expr
 	BlockPos Pos // of "block"
-	Fast     bool
-	Body     *Block
+	// Adjoint names the kernel declared as this one's custom adjoint
+	// (`kernel k(...) adjoint k_adj {`); nil when there is none.
+	Adjoint    *Ident
+	AdjointPos Pos // of "adjoint"
+	Fast       bool
+	Body       *Block
 }
 
 // FuncDecl is a device function `func name(p: T, ...) -> T { }`.
@@ -289,6 +293,14 @@ type CaptureBlock struct {
 	Body   *Block
 }
 
+// TapeBlock is `tape NAME { }`: the body runs while a tape records what
+// reverse-mode differentiation needs; NAME is bound to the tape after it.
+type TapeBlock struct {
+	Pos  Pos
+	Name *Ident
+	Body *Block
+}
+
 func (s *Block) Start() Pos          { return s.Pos }
 func (s *LetStmt) Start() Pos        { return s.Pos }
 func (s *AssignStmt) Start() Pos     { return s.Pos }
@@ -311,6 +323,7 @@ func (s *BufferDecl) Start() Pos     { return s.Pos }
 func (s *DeviceBlock) Start() Pos    { return s.Pos }
 func (s *AllocatorBlock) Start() Pos { return s.Pos }
 func (s *CaptureBlock) Start() Pos   { return s.Pos }
+func (s *TapeBlock) Start() Pos      { return s.Pos }
 func (s *TryStmt) Start() Pos        { return s.Pos }
 
 func (*Block) stmtNode()          {}
@@ -335,6 +348,7 @@ func (*BufferDecl) stmtNode()     {}
 func (*DeviceBlock) stmtNode()    {}
 func (*AllocatorBlock) stmtNode() {}
 func (*CaptureBlock) stmtNode()   {}
+func (*TapeBlock) stmtNode()      {}
 func (*TryStmt) stmtNode()        {}
 
 // ---- expressions ----

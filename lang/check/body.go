@@ -312,6 +312,8 @@ func stmtName(s ast.Stmt) string {
 		return "allocator block"
 	case *ast.CaptureBlock:
 		return "capture block"
+	case *ast.TapeBlock:
+		return "tape block"
 	}
 	return "statement"
 }

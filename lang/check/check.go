@@ -29,6 +29,9 @@ type Info struct {
 	// (a vec3 is one parameter here, three scalar ir.Params in Kernels;
 	// dtype.FlattenParams maps one to the other).
 	Signatures map[*ast.KernelDecl][]dtype.Param
+	// Adjoints maps each kernel declared `adjoint k_adj` to k_adj's
+	// declaration (a kernel of the same chunk, its signature checked).
+	Adjoints   map[*ast.KernelDecl]*ast.KernelDecl
 	NumGlobals int // size of the global table after this chunk (it only grows)
 	// Consts holds the value of each const the chunk declares; the host
 	// binds them before the chunk runs, as it does fns.
@@ -69,13 +72,14 @@ func (c *Checker) Check(f *ast.File) (info *Info, err error) {
 	r.file(f)
 	kc := newKernelChecker(c, r, &errs)
 	kernels := kc.run(r.kernels, r.funcs)
+	adjoints := kc.adjoints(r.kernels)
 	if len(errs) > 0 {
 		errs.Sort()
 		errs.Truncate(ast.MaxErrors)
 		return nil, errs
 	}
 	c.commit(r, kc)
-	return &Info{Kernels: kernels, Signatures: kc.sigs, NumGlobals: c.numGlobals, Consts: r.chunkConsts(), Structs: r.chunkStructs()}, nil
+	return &Info{Kernels: kernels, Signatures: kc.sigs, Adjoints: adjoints, NumGlobals: c.numGlobals, Consts: r.chunkConsts(), Structs: r.chunkStructs()}, nil
 }
 
 // commit makes a successful chunk's definitions visible to later chunks.

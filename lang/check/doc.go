@@ -319,6 +319,24 @@
 //     gives `kernel K cannot use host variable X; pass it as a parameter`,
 //     a predeclared host builtin `kernel K cannot use host builtin X`.
 //
+// # Differentiation syntax (issue 31, docs/autodiff.md)
+//
+//   - `tape NAME { }` binds NAME after its body, as capture does: the tape
+//     is what the body recorded. Its body is host code like any block's.
+//   - `kernel k(...) adjoint k_adj`: k_adj must be a kernel of the same
+//     file (REPL entry), declared before or after k, not k itself. Its
+//     source signature is k's params (same types and ranks, in order;
+//     names are free), then one gradient array per array param of k whose
+//     lanes are f32 or f64 (vec/mat/quat arrays included, of their own
+//     type: a vec3 array's gradient is array[vec3], which is the f32
+//     array with a trailing lane axis that lang/ad.GradParams picks in
+//     IR), same type and rank, in order. A mismatch is one error at the
+//     adjoint's name that spells both signatures. Block kernels neither
+//     declare an adjoint nor are one: lang/ad refuses to differentiate
+//     them, and an adjoint is launched with its kernel's geometry, over
+//     threads. A kernel whose params had type errors is not compared.
+//     Info.Adjoints maps each kernel to its adjoint's declaration.
+//
 // # Host language v3 (HOST.md sections 2, 3 and 5)
 //
 //   - The resolver gives a multi-name for's names (ForStmt.Vars)

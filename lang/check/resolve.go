@@ -388,6 +388,11 @@ func (r *resolver) declStmt(s ast.Stmt, top bool) {
 		r.expr(s.Device)
 		r.block(s.Body)
 		r.declare(s.Name)
+	case *ast.TapeBlock:
+		// As a capture's graph, the tape is what the body recorded: the
+		// name is bound after the body.
+		r.block(s.Body)
+		r.declare(s.Name)
 	}
 }
 

@@ -178,6 +178,9 @@ func (c *converter) decl(d *pDecl) ast.Stmt {
 	if d.Kw.Value != "kernel" && d.Fast != nil {
 		c.errorf(astPos(d.Fast.Pos), "a %s cannot be fast (only a kernel is: a func called from it follows its kernel)", d.Kw.Value)
 	}
+	if d.Kw.Value != "kernel" && d.Adjoint != nil {
+		c.errorf(astPos(d.Adjoint.Kw.Pos), "a %s has no custom adjoint (only a kernel declares adjoint NAME)", d.Kw.Value)
+	}
 	switch d.Kw.Value {
 	case "fn":
 		return &ast.FnDecl{Pos: pos, Name: name, Params: params, Body: body}
@@ -185,6 +188,9 @@ func (c *converter) decl(d *pDecl) ast.Stmt {
 		k := &ast.KernelDecl{Pos: pos, Name: name, Params: params, Fast: d.Fast != nil, Body: body}
 		if d.Shape != nil {
 			k.Block, k.BlockPos = c.exprs(d.Shape.Dims), astPos(d.Shape.Kw.Pos)
+		}
+		if d.Adjoint != nil {
+			k.Adjoint, k.AdjointPos = c.ident(d.Adjoint.Name), astPos(d.Adjoint.Kw.Pos)
 		}
 		return k
 	}
@@ -253,13 +259,24 @@ func (c *converter) scope(p *pScope) ast.Stmt {
 		return &ast.DeviceBlock{Pos: pos, Device: target, Body: body}
 	case "allocator":
 		return &ast.AllocatorBlock{Pos: pos, Name: target, Device: dev, Body: body}
+	case "tape":
+		if dev != nil {
+			c.errorf(dev.Start(), "a tape block takes no on clause (write tape NAME { ... })")
+		}
+		return &ast.TapeBlock{Pos: pos, Name: c.scopeName(target, "tape needs a name, as in tape t { ... }"), Body: body}
 	}
-	name, ok := target.(*ast.Ident)
-	if !ok {
-		c.errorf(target.Start(), "capture needs a graph name, as in capture g { ... }")
-		name = &ast.Ident{Pos: target.Start(), Name: "_"}
-	}
+	name := c.scopeName(target, "capture needs a graph name, as in capture g { ... }")
 	return &ast.CaptureBlock{Pos: pos, Name: name, Device: dev, Body: body}
+}
+
+// scopeName is the plain name a capture or tape binds; anything else is
+// the error msg, and the name _ keeps the tree whole.
+func (c *converter) scopeName(target ast.Expr, msg string) *ast.Ident {
+	if name, ok := target.(*ast.Ident); ok {
+		return name
+	}
+	c.errorf(target.Start(), "%s", msg)
+	return &ast.Ident{Pos: target.Start(), Name: "_"}
 }
 
 // simple converts an expression statement or an assignment; several

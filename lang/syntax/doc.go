@@ -50,6 +50,25 @@
 //     is compiled into each kernel that calls it (one CUDA module, one set
 //     of compiler flags), so it follows its kernel; `func f() fast` is an
 //     error saying so. Elsewhere fast is a name.
+//   - `adjoint` is contextual: a keyword right after the ")" that closes a
+//     parameter list (or a block shape) when a name follows, three
+//     operands in a row in any expression: `kernel k(...) adjoint k_adj
+//     {`, ast.KernelDecl.Adjoint. The order is `kernel k(...) block(...)
+//     adjoint k_adj fast {`: which kernel is k's derivative belongs to what
+//     k computes, fast still only to how it is compiled, so fast stays last
+//     (after the name, fast is a keyword when "{" follows). Only a kernel
+//     declares one (a fn or func with it is an error saying so); whether
+//     the named kernel fits is the checker's rule. Elsewhere adjoint is a
+//     name, a kernel's or a parameter's too.
+//   - `tape` is contextual as array is: a keyword at the start of a
+//     statement when a name follows, which no expression statement can
+//     have (two operands in a row), so `tape t { ... }` is a
+//     ast.TapeBlock and `tape = f(tape)`, `tape(x)`, `t.tape` and a
+//     parameter named tape keep working. Requiring the "{" too would read
+//     `tape t on d {` or `tape t` (newline) as a puzzling two-names error;
+//     promoting on the name lets the parser say `expected "{" after tape
+//     name` and the converter that a tape takes no on clause. Like
+//     capture's, its name is a plain name.
 //   - Numbers follow Go's literal syntax minus imaginary and hexadecimal
 //     float literals. A leading zero on a decimal integer (010, 08) is an
 //     error suggesting 0o10 or 10: C and old Go read 010 as octal, Python 3

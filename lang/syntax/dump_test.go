@@ -122,6 +122,9 @@ func dumpStmt(n ast.Node) string {
 		if n.Block != nil {
 			shape = "block[" + dumpList(n.Block) + "] "
 		}
+		if n.Adjoint != nil {
+			shape += "adjoint " + dump(n.Adjoint) + " "
+		}
 		if n.Fast {
 			shape += "fast "
 		}
@@ -155,6 +158,8 @@ func dumpStmt(n ast.Node) string {
 		return "(allocator " + dump(n.Name) + " " + dump(n.Device) + " " + dump(n.Body) + ")"
 	case *ast.CaptureBlock:
 		return "(capture " + dump(n.Name) + " " + dump(n.Device) + " " + dump(n.Body) + ")"
+	case *ast.TapeBlock:
+		return "(tape " + dump(n.Name) + " " + dump(n.Body) + ")"
 	}
 	return fmt.Sprintf("<%T>", n)
 }

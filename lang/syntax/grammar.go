@@ -154,14 +154,22 @@ type pImport struct {
 
 // pDecl is fn, kernel or func; convert checks what each kind allows.
 type pDecl struct {
-	Kw     lexer.Token  `parser:"@(\"fn\" | \"kernel\" | \"func\")"`
-	Name   *pIdent      `parser:"@@ \"(\""`
-	Params []*pParam    `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
-	Arrow  *lexer.Token `parser:"( @\"->\""`
-	Result *pType       `parser:"  @@ )?"`
-	Shape  *pShape      `parser:"@@?"`
-	Fast   *lexer.Token `parser:"@\"fast\":Keyword?"`
-	Body   *pBlock      `parser:"@@"`
+	Kw      lexer.Token  `parser:"@(\"fn\" | \"kernel\" | \"func\")"`
+	Name    *pIdent      `parser:"@@ \"(\""`
+	Params  []*pParam    `parser:"( @@ ( (?! \",\" \")\") \",\" @@ )* \",\"? )? \")\""`
+	Arrow   *lexer.Token `parser:"( @\"->\""`
+	Result  *pType       `parser:"  @@ )?"`
+	Shape   *pShape      `parser:"@@?"`
+	Adjoint *pAdjoint    `parser:"@@?"`
+	Fast    *lexer.Token `parser:"@\"fast\":Keyword?"`
+	Body    *pBlock      `parser:"@@"`
+}
+
+// pAdjoint is the `adjoint NAME` of a kernel with a custom adjoint;
+// adjoint is a contextual keyword (lexer.go).
+type pAdjoint struct {
+	Kw   lexer.Token `parser:"@\"adjoint\":Keyword"`
+	Name *pIdent     `parser:"@@"`
 }
 
 // pShape is the block(...) of a block kernel, or the grid(...) of a
@@ -205,10 +213,10 @@ type pLaunch struct {
 	Device *pExpr      `parser:"( \"on\" @@ )?"`
 }
 
-// pScope is device, allocator or capture; convert checks the name and
-// that device has no on clause.
+// pScope is device, allocator, capture or tape; convert checks the name
+// and that device and tape have no on clause.
 type pScope struct {
-	Kw     lexer.Token `parser:"@(\"device\":Keyword | \"allocator\":Keyword | \"capture\")"`
+	Kw     lexer.Token `parser:"@(\"device\":Keyword | \"allocator\":Keyword | \"capture\" | \"tape\":Keyword)"`
 	Target *pExpr      `parser:"@@"`
 	Device *pExpr      `parser:"( \"on\" @@ )?"`
 	Body   *pBlock     `parser:"@@"`

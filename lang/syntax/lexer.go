@@ -54,11 +54,12 @@ var keywords = map[string]bool{
 }
 
 // contextualKeywords are keywords only where promoteContextual makes them so.
-var contextualKeywords = []string{"array", "device", "allocator", "block", "grid", "fast"}
+var contextualKeywords = []string{"array", "device", "allocator", "block", "grid", "fast", "tape", "adjoint"}
 
 // Keywords lists the language's keywords, the contextual ones (array,
-// device, allocator, block, grid, fast) included, sorted: for tools such as
-// completion, which must not keep a copy that drifts from the lexer's.
+// device, allocator, block, grid, fast, tape, adjoint) included, sorted:
+// for tools such as completion, which must not keep a copy that drifts
+// from the lexer's.
 func Keywords() []string {
 	out := append([]string(nil), contextualKeywords...)
 	for k := range keywords {
@@ -624,19 +625,20 @@ func isLetter(r rune) bool {
 	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= utf8.RuneSelf && unicode.IsLetter(r)
 }
 
-// promoteContextual turns array, device and allocator into keywords where
-// they start a declaration or scope: at the start of a statement and
+// promoteContextual turns array, device, allocator and tape into keywords
+// where they start a declaration or scope: at the start of a statement and
 // followed by what can only continue a declaration. Anywhere else they stay
 // names, so array([1]), device = "cpu" and zeros(3, device="cpu") work.
-// block, fast and grid are keywords only inside a kernel header and a
-// launch (blockShapeAt, fastAt, gridAt).
+// block, adjoint, fast and grid are keywords only inside a kernel header
+// and a launch (blockShapeAt, adjointAt, fastAt, gridAt); the loop runs
+// left to right, so fastAt sees an adjoint before it already promoted.
 func promoteContextual(toks []lexer.Token) {
 	for i := range toks {
 		t := &toks[i]
 		if t.Type != tIdent {
 			continue
 		}
-		if blockShapeAt(toks, i) || fastAt(toks, i) || gridAt(toks, i) {
+		if blockShapeAt(toks, i) || adjointAt(toks, i) || fastAt(toks, i) || gridAt(toks, i) {
 			t.Type = tKeyword
 			continue
 		}
@@ -644,7 +646,7 @@ func promoteContextual(toks []lexer.Token) {
 			continue
 		}
 		switch t.Value {
-		case "array":
+		case "array", "tape":
 			if toks[i+1].Type == tIdent {
 				t.Type = tKeyword
 			}
@@ -663,12 +665,25 @@ func blockShapeAt(toks []lexer.Token, i int) bool {
 	return toks[i].Value == "block" && i > 0 && isPunct(toks[i-1], ")") && isPunct(toks[i+1], "(")
 }
 
-// fastAt reports whether token i is the fast of `kernel k(...) fast {` or
-// `kernel k(...) block(...) fast {`: fast between a ")" and a "{", where a
-// name would be two operands in a row. A fn or func written so is then
+// adjointAt reports whether token i is the adjoint of `kernel k(...)
+// adjoint k_adj` (after a block shape too): adjoint right after a ")" and
+// before a name, where an expression would have three operands in a row.
+// A fn or func written so is rejected by name (convert).
+func adjointAt(toks []lexer.Token, i int) bool {
+	return toks[i].Value == "adjoint" && i > 0 && isPunct(toks[i-1], ")") && toks[i+1].Type == tIdent
+}
+
+// fastAt reports whether token i is the fast of `kernel k(...) fast {`,
+// `kernel k(...) block(...) fast {` or `kernel k(...) adjoint k_adj fast
+// {`: fast before a "{", after a ")" or an adjoint's name, where a name
+// would be two operands in a row. A fn or func written so is then
 // rejected by name (convert), not with a puzzling parse error.
 func fastAt(toks []lexer.Token, i int) bool {
-	return toks[i].Value == "fast" && i > 0 && isPunct(toks[i-1], ")") && isPunct(toks[i+1], "{")
+	if toks[i].Value != "fast" || i == 0 || !isPunct(toks[i+1], "{") {
+		return false
+	}
+	afterAdjoint := i >= 2 && toks[i-1].Type == tIdent && toks[i-2].Type == tKeyword && toks[i-2].Value == "adjoint"
+	return isPunct(toks[i-1], ")") || afterAdjoint
 }
 
 // gridAt reports whether token i is the grid of `launch k[grid(...)]` or

@@ -111,6 +111,17 @@ func TestContextualKeywords(t *testing.T) {
 		{"launch grid[grid](x)", "KW:launch grid [ grid ] ( x ) $ EOF"},
 		{"launch k[n, grid(n)](x)", "KW:launch k [ n , grid ( n ) ] ( x ) $ EOF"},
 		{"x = a[grid(1)]", "x = a [ grid ( 1 ) ] $ EOF"},
+		{"tape t {}", "KW:tape t { } $ EOF"},
+		{"{ tape t {} }", "{ KW:tape t { } $ } $ EOF"},
+		{"tape = f(tape)", "tape = f ( tape ) $ EOF"},
+		{"tape.reset()", "tape . reset ( ) $ EOF"},
+		{"x = tape\ntape(1)", "x = tape NL tape ( 1 ) $ EOF"},
+		{"kernel k() adjoint a fast {}", "KW:kernel k ( ) KW:adjoint a KW:fast { } $ EOF"},
+		{"kernel k() block(2) adjoint a {}", "KW:kernel k ( ) KW:block ( 2 ) KW:adjoint a { } $ EOF"},
+		{"kernel adjoint(adjoint: i32) {}", "KW:kernel adjoint ( adjoint : i32 ) { } $ EOF"},
+		{"x = f(adjoint) + adjoint", "x = f ( adjoint ) + adjoint $ EOF"},
+		{"x = f(y) adjoint", "x = f ( y ) adjoint $ EOF"},
+		{"kernel k() adjoint fast {}", "KW:kernel k ( ) KW:adjoint fast { } $ EOF"},
 	}
 	for _, tt := range tests {
 		s := scan("t.gs", []byte(tt.src))
@@ -130,7 +141,7 @@ func TestKeywords(t *testing.T) {
 	}{
 		"array": {"array x: f32[1]", 0}, "device": {"device d {}", 0}, "allocator": {"allocator a {}", 0},
 		"block": {"kernel k() block(32) {}", 4}, "grid": {"launch k[grid(1)]()", 3},
-		"fast": {"kernel k() fast {}", 4},
+		"fast": {"kernel k() fast {}", 4}, "tape": {"tape t {}", 0}, "adjoint": {"kernel k() adjoint a {}", 4},
 	}
 	kws := Keywords()
 	if !slices.IsSorted(kws) || len(kws) != len(keywords)+len(contextualKeywords) {

@@ -303,6 +303,7 @@ var braceContext = map[string]string{
 	"if": "if condition", "for": "for clause", "while": "while condition",
 	"fn": "fn signature", "kernel": "kernel signature", "func": "func signature",
 	"device": "device expression", "allocator": "allocator name", "capture": "capture name",
+	"tape": "tape name",
 }
 
 // firstElement is the first item of an EBNF fragment: a quoted literal,

@@ -86,6 +86,19 @@ func TestStatements(t *testing.T) {
 		{"allocator \"managed_pool\" { }", "(allocator \"managed_pool\" _ {})"},
 		{"capture g on \"cuda:0\" {\n launch k[n](x)\n}", "(capture g \"cuda:0\" {(launch k [n] [x] _)})"},
 		{"capture g { }", "(capture g _ {})"},
+		{"tape t {\n launch k[n](x)\n}", "(tape t {(launch k [n] [x] _)})"},
+		{"tape t { }", "(tape t {})"},
+		{"for i in range(3) {\n tape t { f(x) }\n}", "(for i (call range 3) {(tape t {(call f x)})})"},
+		{"tape = 1; let tape = 2", "(= tape 1); (let [tape] _ 2)"},
+		{"tape(t)\nt.tape = x.tape\nbackward(tape, loss)", "(call tape t); (= (. t tape) (. x tape)); (call backward tape loss)"},
+		{"tape[0] = 1; tape += 1", "(= (index tape 0) 1); (+= tape 1)"},
+		{"fn tape(tape) { return tape }", "(fn tape [tape] {(return tape)})"},
+		{"kernel k(x: array[f32]) adjoint k_adj {\n x[tid()] = 1.0\n}", "(kernel k [x:array[f32,1]] adjoint k_adj {(= (index x (call tid)) 1.0)})"},
+		{"kernel k() adjoint k_adj fast { }", "(kernel k [] adjoint k_adj fast {})"},
+		{"kernel k() block(256) adjoint a { }", "(kernel k [] block[256] adjoint a {})"},
+		{"kernel adjoint(adjoint: i32) {\n let a = adjoint\n}", "(kernel adjoint [adjoint:i32] {(let [a] _ adjoint)})"},
+		{"adjoint = f(adjoint)\nlet x = adjoint.adjoint", "(= adjoint (call f adjoint)); (let [x] _ (. adjoint adjoint))"},
+		{"kernel fast() adjoint fast fast { }", "(kernel fast [] adjoint fast fast {})"},
 		{"replay(g)", "(call replay g)"},
 		{"{ let a = 1; { b() } }", "{(let [a] _ 1); {(call b)}}"},
 		{"array([1, 2])", "(call array [1 2])"},
@@ -349,6 +362,8 @@ func firstText(n ast.Node) string {
 		return "allocator"
 	case *ast.CaptureBlock:
 		return "capture"
+	case *ast.TapeBlock:
+		return "tape"
 	case *ast.BinaryExpr:
 		return firstText(n.X)
 	case *ast.CallExpr:
@@ -458,6 +473,16 @@ func TestErrors(t *testing.T) {
 		{"let a: array[f32, 0] = 1", `1:19: invalid array rank 0`},
 		{"device d on e {}", `1:13: a device block takes no on clause (write device EXPR { ... })`},
 		{"capture 1 {}", `1:9: capture needs a graph name, as in capture g { ... }`},
+		{"tape t.x {}", `1:6: tape needs a name, as in tape t { ... }`},
+		{"tape t on d {}", `1:11: a tape block takes no on clause (write tape NAME { ... })`},
+		{"tape t x {}", `1:8: unexpected name x, expected "{" after tape name`},
+		{"tape t\n{}", `1:7: unexpected newline, expected "{" after tape name`},
+		{"fn f() adjoint g {}", `1:8: a fn has no custom adjoint (only a kernel declares adjoint NAME)`},
+		{"func f() adjoint g {}", `1:10: a func has no custom adjoint (only a kernel declares adjoint NAME)`},
+		{"kernel k() adjoint {}", `1:12: unexpected name adjoint, expected "{" after kernel signature`},
+		{"kernel k() adjoint a b {}", `1:22: unexpected name b, expected "{" after kernel signature`},
+		{"kernel k() fast adjoint a {}", `1:12: unexpected name fast, expected "{" after kernel signature`},
+		{"kernel k() adjoint a block(2) {}", `1:22: unexpected name block, expected "{" after kernel signature`},
 		{"array x f32[3]", `1:9: unexpected name f32, expected ":"`},
 		{"array x: f32[] = 1", `1:14: unexpected "]", expected expression`},
 		{"launch k(x)", `1:9: unexpected "(", expected "["`},

@@ -9,7 +9,7 @@ import (
 // symbol is one declared name of a document.
 type symbol struct {
 	name   string
-	kind   string // fn kernel func struct const let param array import for catch capture shared local field
+	kind   string // fn kernel func struct const let param array import for catch capture tape shared local field
 	def    *ast.Ident
 	decl   ast.Node      // the declaration (the struct of a field, a parameter's name)
 	typ    *ast.TypeExpr // a kernel or func parameter's type

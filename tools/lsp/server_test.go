@@ -165,7 +165,7 @@ func has(t *testing.T, what string, got []string, want, not []string) {
 func testCompletion(t *testing.T, c *client, uri string) {
 	has(t, "in a kernel", labels(t, c, uri, 7, 12), []string{"tid", "ps", "dt", "N", "Particle", "sqrt", "let"}, []string{"total", "double", "zeros", "p"})
 	has(t, "a prefix", labels(t, c, uri, 7, 14), []string{"tid"}, []string{"tanh", "ps"})
-	has(t, "host code", labels(t, c, uri, 20, 0), []string{"double", "total", "a", "util", "zeros", "kernel", "step"}, []string{"tid", "p"})
+	has(t, "host code", labels(t, c, uri, 20, 0), []string{"double", "total", "a", "util", "zeros", "kernel", "tape", "step"}, []string{"tid", "p"})
 	has(t, "struct fields", labels(t, c, uri, 10, 19), []string{"pos", "mass"}, []string{"x"})
 	has(t, "vector components", labels(t, c, uri, 10, 28), []string{"x", "y", "z"}, []string{"w", "pos"})
 	has(t, "an import's names", labels(t, c, uri, 18, 24), []string{"scale"}, nil)

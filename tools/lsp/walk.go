@@ -47,6 +47,7 @@ func (b *indexer) stmt(s ast.Stmt) {
 	case *ast.FnDecl:
 		b.fn(s.Params, nil, s.Body, false)
 	case *ast.KernelDecl:
+		b.use(s.Adjoint) // a top-level kernel, hoisted: declared before or after
 		b.fn(s.Params, s.Block, s.Body, true)
 	case *ast.FuncDecl:
 		b.typ(s.Result)
@@ -106,6 +107,9 @@ func (b *indexer) declStmt(s ast.Stmt) {
 		b.expr(s.Device)
 		b.block(s.Body)
 		b.declare(s.Name, "capture", s) // bound after its body
+	case *ast.TapeBlock:
+		b.block(s.Body)
+		b.declare(s.Name, "tape", s) // bound after its body, as capture's
 	}
 }
 

@@ -49,6 +49,41 @@ capture g {
     replay(g) ### "undefined: g"
 }
 ---
+// a tape is named after its block, and bound after it
+tape t {
+    print(t) ### "undefined: t"
+    let inside = 1
+}
+print(t, inside) ### "undefined: inside"
+---
+// names in a tape block resolve
+let x = 1
+tape t {
+    print(nope3, x) ### "undefined: nope3"
+}
+---
+// a tape block in a loop and a fn: break and return inside it
+fn f() {
+    for i in range(2) {
+        tape t {
+            if i == 1 {
+                break
+            }
+        }
+    }
+    tape u {
+        return 1
+    }
+}
+---
+// tape stays a name elsewhere
+let tape = 1
+tape = tape + 1
+tape t {
+    print(tape)
+}
+print(t)
+---
 // a kernel inside a fn
 fn f() {
     kernel k() {} ### "kernel k must be declared at top level"

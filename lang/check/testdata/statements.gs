@@ -80,6 +80,14 @@ kernel k() {
     launch j[1]() ### "launch not allowed in a kernel"
 }
 ---
+// tape in kernel and func
+kernel k() {
+    tape t {} ### "tape block not allowed in a kernel"
+}
+func f() {
+    tape t {} ### "tape block not allowed in a func"
+}
+---
 // keyword arg
 kernel k(a: f32) {
     let b = sqrt(a, x=1) ### "keyword arguments are not allowed"
