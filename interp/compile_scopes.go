@@ -203,6 +203,12 @@ func (th *Thread) declArray(s *ast.ArrayDecl, t dtype.Type, shape []int, devArg 
 			return nil, th.errorAt(s.Init.Start(), err)
 		}
 	}
+	if s.Grad {
+		if err := th.RequireGrad(a); err != nil {
+			a.Free()
+			return nil, th.errorAt(s.Pos, err)
+		}
+	}
 	return x, nil
 }
 

@@ -288,7 +288,7 @@ func scriptFiles(t *testing.T) []string {
 	return files
 }
 
-var contextual = []string{"adjoint", "allocator", "array", "block", "device", "fast", "grid", "tape"}
+var contextual = []string{"adjoint", "allocator", "array", "block", "device", "fast", "grid", "requires_grad", "tape"}
 
 func isKeywordScope(s string) bool {
 	return strings.Contains(s, "keyword.") || strings.Contains(s, "storage.") || strings.Contains(s, "constant.language")
@@ -389,14 +389,15 @@ func scopeOf(t *testing.T, g *grammar, line, word string) string {
 func TestGrammarWords(t *testing.T) {
 	g := loadGrammar(t)
 	ctx := map[string]string{
-		"array":     "array x: f32[4]",
-		"device":    `device "cpu" { }`,
-		"allocator": "allocator host { }",
-		"block":     "kernel k(x: array[f32]) block(64) { }",
-		"grid":      "launch k[grid(4)](x)",
-		"fast":      "kernel k(x: array[f32]) block(64) fast { }",
-		"tape":      "tape t { }",
-		"adjoint":   "kernel k(x: array[f32]) adjoint k_adj { }",
+		"array":         "array x: f32[4]",
+		"device":        `device "cpu" { }`,
+		"allocator":     "allocator host { }",
+		"block":         "kernel k(x: array[f32]) block(64) { }",
+		"grid":          "launch k[grid(4)](x)",
+		"fast":          "kernel k(x: array[f32]) block(64) fast { }",
+		"tape":          "tape t { }",
+		"adjoint":       "kernel k(x: array[f32]) adjoint k_adj { }",
+		"requires_grad": "array x: f32[4] = 0.0 requires_grad",
 	}
 	for _, k := range syntax.Keywords() {
 		line, ok := ctx[k]

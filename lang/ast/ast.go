@@ -232,6 +232,7 @@ type ArrayDecl struct {
 	Init      Expr // optional
 	Device    Expr // optional
 	Allocator Expr // optional: *Ident (allocator name) or a string expression
+	Grad      bool // requires_grad: the array gets a zero-filled gradient
 }
 
 // LaunchStmt is `launch Kernel[D0, ...](Args) [on Device]`, or with

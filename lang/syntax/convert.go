@@ -224,6 +224,7 @@ func (c *converter) array(a *pArray) ast.Stmt {
 		Init:      c.optExpr(a.Init),
 		Device:    c.optExpr(a.Device),
 		Allocator: c.optExpr(a.Allocator),
+		Grad:      a.Grad != nil,
 	}
 }
 

@@ -185,13 +185,14 @@ type pParam struct {
 }
 
 type pArray struct {
-	Kw        lexer.Token `parser:"@\"array\":Keyword"`
-	Name      *pIdent     `parser:"@@ \":\""`
-	DType     *pIdent     `parser:"@@ \"[\""`
-	Dims      []*pExpr    `parser:"@@ ( \",\" @@ )* \"]\""`
-	Init      *pExpr      `parser:"( \"=\" @@ )?"`
-	Device    *pExpr      `parser:"( \"on\" @@ )?"`
-	Allocator *pExpr      `parser:"( \"using\" @@ )?"`
+	Kw        lexer.Token  `parser:"@\"array\":Keyword"`
+	Name      *pIdent      `parser:"@@ \":\""`
+	DType     *pIdent      `parser:"@@ \"[\""`
+	Dims      []*pExpr     `parser:"@@ ( \",\" @@ )* \"]\""`
+	Init      *pExpr       `parser:"( \"=\" @@ )?"`
+	Device    *pExpr       `parser:"( \"on\" @@ )?"`
+	Allocator *pExpr       `parser:"( \"using\" @@ )?"`
+	Grad      *lexer.Token `parser:"@\"requires_grad\":Keyword?"`
 }
 
 // pBuffer is a shared or local array declaration; the checker says where

@@ -54,7 +54,7 @@ var keywords = map[string]bool{
 }
 
 // contextualKeywords are keywords only where promoteContextual makes them so.
-var contextualKeywords = []string{"array", "device", "allocator", "block", "grid", "fast", "tape", "adjoint"}
+var contextualKeywords = []string{"array", "device", "allocator", "block", "grid", "fast", "tape", "adjoint", "requires_grad"}
 
 // Keywords lists the language's keywords, the contextual ones (array,
 // device, allocator, block, grid, fast, tape, adjoint) included, sorted:
@@ -638,7 +638,7 @@ func promoteContextual(toks []lexer.Token) {
 		if t.Type != tIdent {
 			continue
 		}
-		if blockShapeAt(toks, i) || adjointAt(toks, i) || fastAt(toks, i) || gridAt(toks, i) {
+		if blockShapeAt(toks, i) || adjointAt(toks, i) || fastAt(toks, i) || gridAt(toks, i) || requiresGradAt(toks, i) {
 			t.Type = tKeyword
 			continue
 		}
@@ -697,6 +697,22 @@ func gridAt(toks []lexer.Token, i int) bool {
 		kw -= 2
 	}
 	return toks[kw].Type == tKeyword && toks[kw].Value == "launch"
+}
+
+// requiresGradAt reports whether token i is the requires_grad that ends an
+// array declaration (`array x: f32[n] = 0.0 requires_grad`): last in a
+// statement that the keyword array starts. Elsewhere requires_grad is a
+// name (the builtin requires_grad(a)).
+func requiresGradAt(toks []lexer.Token, i int) bool {
+	if toks[i].Value != "requires_grad" || i+1 >= len(toks) || toks[i+1].Type != tTerm {
+		return false
+	}
+	for j := i - 1; j >= 0; j-- {
+		if atStmtStart(toks, j) {
+			return toks[j].Type == tKeyword && toks[j].Value == "array"
+		}
+	}
+	return false
 }
 
 func isPunct(t lexer.Token, v string) bool { return t.Type == tPunct && t.Value == v }

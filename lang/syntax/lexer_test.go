@@ -122,6 +122,9 @@ func TestContextualKeywords(t *testing.T) {
 		{"x = f(adjoint) + adjoint", "x = f ( adjoint ) + adjoint $ EOF"},
 		{"x = f(y) adjoint", "x = f ( y ) adjoint $ EOF"},
 		{"kernel k() adjoint fast {}", "KW:kernel k ( ) KW:adjoint fast { } $ EOF"},
+		{"array x: f32[3] = 1.0 requires_grad", "KW:array x : f32 [ 3 ] = 1.0 KW:requires_grad $ EOF"},
+		{"array x: f32[3]\nrequires_grad(x)", "KW:array x : f32 [ 3 ] NL requires_grad ( x ) $ EOF"},
+		{"let requires_grad = 1\nx = requires_grad", "KW:let requires_grad = 1 NL x = requires_grad $ EOF"},
 	}
 	for _, tt := range tests {
 		s := scan("t.gs", []byte(tt.src))
