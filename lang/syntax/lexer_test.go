@@ -145,6 +145,7 @@ func TestKeywords(t *testing.T) {
 		"array": {"array x: f32[1]", 0}, "device": {"device d {}", 0}, "allocator": {"allocator a {}", 0},
 		"block": {"kernel k() block(32) {}", 4}, "grid": {"launch k[grid(1)]()", 3},
 		"fast": {"kernel k() fast {}", 4}, "tape": {"tape t {}", 0}, "adjoint": {"kernel k() adjoint a {}", 4},
+		"requires_grad": {"array x: f32[1] requires_grad", 7},
 	}
 	kws := Keywords()
 	if !slices.IsSorted(kws) || len(kws) != len(keywords)+len(contextualKeywords) {
