@@ -14,15 +14,26 @@ type Seed struct {
 }
 
 // Backward runs t's recorded ops in reverse from seeds, adding into the
-// gradients of the arrays that require them: backward(t, loss). An op
-// none of whose outputs has a gradient is skipped. An array that an op
-// read or wrote and that was written again after the op was recorded
-// fails the backward, naming the op and where it was recorded: its
-// backward would read the new values. Gradients accumulate across
-// backwards, as PyTorch's and Warp's do: zero_grad(t) clears them.
+// gradients of the arrays that require them: backward(t, loss). The
+// gradients of the arrays t's ops wrote (intermediates) are computed
+// anew by each backward, as PyTorch's non-leaf gradients are: they start
+// fresh, cleared or overwritten when first reached (GradArray,
+// AccumulateGrad), so a second backward of the same tape gives the same
+// intermediates and adds the same amount again into the leaves (arrays
+// no recorded op wrote), whose gradients accumulate across backwards as
+// in PyTorch and Warp: zero_grad(t) clears them. An op none of whose
+// outputs this backward reached is skipped. An array that an op read or
+// wrote and that was written again after the op was recorded fails the
+// backward, naming the op and where it was recorded: its backward would
+// read the new values.
 func (th *Thread) Backward(t *Tape, seeds []Seed) error {
 	if th.tape != nil {
 		return fmt.Errorf("backward inside a tape block: end the block first")
+	}
+	th.fresh = map[uint64]bool{}
+	defer func() { th.fresh = nil }()
+	for _, o := range t.outputs {
+		th.fresh[o.BufferID()] = true
 	}
 	for _, s := range seeds {
 		if !s.Out.RequiresGrad() {
@@ -34,7 +45,7 @@ func (th *Thread) Backward(t *Tape, seeds []Seed) error {
 	}
 	for i := len(t.ops) - 1; i >= 0; i-- {
 		r := &t.ops[i]
-		if !hasGrad(r.op.Outputs()) {
+		if !th.reached(r.op.Outputs()) {
 			continue
 		}
 		if err := r.check(t); err != nil {
@@ -47,9 +58,11 @@ func (th *Thread) Backward(t *Tape, seeds []Seed) error {
 	return nil
 }
 
-func hasGrad(xs []*mem.Array) bool {
+// reached reports whether this backward has added a gradient into one
+// of xs.
+func (th *Thread) reached(xs []*mem.Array) bool {
 	for _, x := range xs {
-		if x.Grad() != nil {
+		if x.Grad() != nil && !th.fresh[x.BufferID()] {
 			return true
 		}
 	}

@@ -131,6 +131,7 @@ type Thread struct {
 	launcher  launcher         // launch state (launcher.go)
 	capture   *mem.Capture     // the capture block recording, if any
 	tape      *Tape            // the tape block recording, if any (tape.go)
+	fresh     map[uint64]bool  // in a backward: the buffers whose gradients it has not reached yet
 	locals    map[any]any      // builtins' per-thread state (Local)
 	defDev    *mem.Device      // the default device, once resolved
 	steps     int64            // loop iterations and calls in this session

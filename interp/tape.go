@@ -27,6 +27,9 @@ type Tape struct {
 	// zero_grad clears their gradients, and a later op that writes over
 	// one of them is refused.
 	seen map[uint64][]*mem.Array
+	// outputs are the arrays the recorded ops wrote: the intermediates,
+	// whose gradients each backward computes anew (Thread.Backward).
+	outputs []*mem.Array
 }
 
 // recorded is an op on a tape with what backward checks before it runs
@@ -108,6 +111,7 @@ func (th *Thread) Record(op TapeOp) error {
 	for _, o := range op.Outputs() {
 		if o.DType().IsFloat() {
 			o.WantGrad()
+			t.outputs = append(t.outputs, o)
 		}
 	}
 	t.ops = append(t.ops, r)
@@ -174,9 +178,16 @@ func (th *Thread) allocGrad(a *mem.Array, zero bool) error {
 
 // GradArray is a's gradient, allocated zero-filled when a requires one
 // and has none yet: for a backward that adds into it itself (an atomic
-// scatter, matmul's beta = 1).
+// scatter, a kernel's adjoint, matmul's beta = 1). A gradient this
+// backward has not reached yet is cleared first (fresh).
 func (th *Thread) GradArray(a *mem.Array) (*mem.Array, error) {
 	if g := a.Grad(); g != nil {
+		if th.fresh[a.BufferID()] {
+			delete(th.fresh, a.BufferID())
+			if err := th.StoreArray(a.WholeGrad(), Int(0), CastUnsafe); err != nil {
+				return nil, err
+			}
+		}
 		return g, nil
 	}
 	if !a.RequiresGrad() {
@@ -185,13 +196,14 @@ func (th *Thread) GradArray(a *mem.Array) (*mem.Array, error) {
 	if err := th.allocGrad(a, true); err != nil {
 		return nil, err
 	}
+	delete(th.fresh, a.BufferID())
 	return a.Grad(), nil
 }
 
 // AccumulateGrad adds v (an array expression, an array or a number,
-// broadcast to a's shape) into a's gradient. The first addition into an
-// intermediate's gradient that covers its whole buffer stores v into
-// fresh memory instead of adding to zeros.
+// broadcast to a's shape) into a's gradient. Where a covers its buffer
+// and its gradient is fresh (an intermediate this backward has not
+// reached, or none allocated yet) v is stored instead of added to zeros.
 func (th *Thread) AccumulateGrad(a *mem.Array, v Value) error {
 	if !a.RequiresGrad() {
 		return nil
@@ -199,21 +211,26 @@ func (th *Thread) AccumulateGrad(a *mem.Array, v Value) error {
 	if arrayOps == nil {
 		return fmt.Errorf("array expressions are not available (no stdlib/fuse)")
 	}
-	if g := a.Grad(); g != nil {
-		sum, err := arrayOps.Binary(th, token.Add, &Array{A: g}, v)
-		if err != nil {
-			return err
+	g := a.Grad()
+	fresh := g == nil || th.fresh[a.BufferID()]
+	if fresh && a.CoversBuffer() {
+		if g == nil {
+			if err := th.allocGrad(a, false); err != nil {
+				return err
+			}
 		}
-		return arrayOps.Store(th, g, sum, CastUnsafe)
-	}
-	whole := a.IsContiguous() && a.NBytes() == a.BufferBytes()
-	if err := th.allocGrad(a, !whole); err != nil {
-		return err
-	}
-	if whole {
+		delete(th.fresh, a.BufferID())
 		return arrayOps.Store(th, a.Grad(), v, CastUnsafe)
 	}
-	return th.AccumulateGrad(a, v)
+	g, err := th.GradArray(a)
+	if err != nil {
+		return err
+	}
+	sum, err := arrayOps.Binary(th, token.Add, &Array{A: g}, v)
+	if err != nil {
+		return err
+	}
+	return arrayOps.Store(th, g, sum, CastUnsafe)
 }
 
 // runTape runs a tape block's body on a new tape named after the block,

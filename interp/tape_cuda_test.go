@@ -75,3 +75,40 @@ func TestTapeCUDAMatchesCPU(t *testing.T) {
 		}
 	}
 }
+
+// TestTapeCapture: a tape's forward and backward recorded inside a
+// capture block replay as one graph, adding the same gradient into the
+// leaves as an uncaptured step.
+func TestTapeCapture(t *testing.T) {
+	if mem.CUDADeviceCount() == 0 {
+		t.Skip("no CUDA device")
+	}
+	step := `
+fn step() {
+    loss[:] = 0.0
+    tape t {
+        launch spring[64](x, w, y, 9)
+        launch energy[64](y, loss)
+    }
+    backward(t, loss)
+}
+step()
+let once = array(w.grad)
+allocator mempool {
+    capture g {
+        step()
+    }
+}
+replay(g, 3)
+synchronize()
+let err = max(abs(w.grad - 4.0 * once)) / max(abs(once))
+`
+	in, _, err := tapeInterpOn(t, "cuda:0", tapeKernels+step, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, _ := in.Global("err")
+	if f, ok := v.(interp.Float); !ok || float64(f) > 1e-12 {
+		t.Fatalf("after a step and 3 replays w.grad is off 4x the step's by %v", v)
+	}
+}

@@ -92,6 +92,14 @@ func TestTapeLaunches(t *testing.T) {
 	if globalArray(t, in, "c").Grad() != nil {
 		t.Fatal("c got a gradient")
 	}
+	// A second backward computes the intermediates anew (y.grad stays 1)
+	// and adds as much again into the leaf x, as PyTorch's does.
+	if err := in.Backward(tp, interp.Seed{Out: loss.A, Grad: interp.Int(1)}); err != nil {
+		t.Fatal(err)
+	}
+	if g, yg := f64s(t, x.Grad()), f64s(t, globalArray(t, in, "y").Grad()); g[3] != 12 || yg[3] != 1 {
+		t.Fatalf("after two backwards x.grad = %v, y.grad = %v; want 4x and 1", g, yg)
+	}
 	if err := in.ZeroGrad(tp); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gscript-lang/gscript/lang/ad"
+	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
 )
@@ -181,11 +182,37 @@ func (o *launchOp) Backward(th *Thread) error {
 	return th.launchError(adj.Entry.Name, th.pos(), err)
 }
 
-// gradFor is the gradient array passed for IR param p.
+// gradFor is the gradient array passed for IR param p: a's gradient, or
+// for an array that requires none a scratch array the adjoint adds into
+// and nothing reads.
 func (o *launchOp) gradFor(th *Thread, p int) (*mem.Array, error) {
 	a := o.arrays[p]
 	if a.RequiresGrad() {
 		return th.GradArray(a)
 	}
-	return th.NewArray(a.DType(), a.Shape(), String(o.dev.String()), nil)
+	return th.scratchGrad(a)
+}
+
+// scratchKey names a thread's scratch gradient of one dtype, shape and
+// device.
+type scratchKey struct {
+	t     ir.Type
+	shape string
+	dev   mem.Device
+}
+
+// scratchGrad is a scratch array of a's dtype, shape and device, kept by
+// the thread and reused by every later backward: its values are never
+// read, and allocating none inside a capture lets a captured backward
+// replay.
+func (th *Thread) scratchGrad(a *mem.Array) (*mem.Array, error) {
+	key := scratchKey{a.DType(), ShapeString(a.Shape()), a.Device()}
+	if s, ok := th.Local(key).(*mem.Array); ok && !s.Freed() {
+		return s, nil
+	}
+	s, err := th.NewArrayUninit(a.DType(), a.Shape(), String(a.Device().String()), nil)
+	if err == nil {
+		th.SetLocal(key, s)
+	}
+	return s, err
 }

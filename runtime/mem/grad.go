@@ -1,6 +1,10 @@
 package mem
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/gscript-lang/gscript/lang/ir"
+)
 
 // Gradients (autodiff, interp's tapes). A buffer may carry a gradient: a
 // second buffer of the same byte size on the same device. Every view of
@@ -26,6 +30,20 @@ func (a *Array) Grad() *Array {
 	v.buf = g
 	return &v
 }
+
+// WholeGrad is the whole of a's buffer's gradient as bytes (u8), for
+// clearing it; nil when it has none.
+func (a *Array) WholeGrad() *Array {
+	g := a.buf.grad.Load()
+	if g == nil {
+		return nil
+	}
+	n := g.a.nbytes
+	return &Array{buf: g, dtype: ir.U8, shape: []int{n}, strides: []int{1}}
+}
+
+// CoversBuffer reports whether a is its buffer's every byte, in order.
+func (a *Array) CoversBuffer() bool { return a.IsContiguous() && a.off == 0 && a.NBytes() == a.buf.a.nbytes }
 
 // BufferBytes is the size of a's whole buffer, which a gradient buffer
 // must have.
