@@ -130,3 +130,30 @@ print("not reached")
 	// 3 fast no HOME
 	// status 3
 }
+
+// Record a script's launch on a tape from Go and read a gradient.
+func ExampleInterp_Record() {
+	in, _ := interp.New(interp.Options{Device: "cpu", Predeclared: stdlib.Universe()})
+	defer in.Close()
+	ctx := context.Background()
+	if err := in.Exec(ctx, "setup.gs", []byte(`
+kernel square(x: array[f64], y: array[f64]) {
+    let i = tid()
+    y[i] = x[i] * x[i]
+}
+let x = arange(4, dtype=f64, requires_grad=true)
+let y = zeros(4, dtype=f64)`)); err != nil {
+		panic(err)
+	}
+	t := interp.NewTape("t")
+	if err := in.Record(t, func() error { return in.Exec(ctx, "step.gs", []byte("launch square[4](x, y)")) }); err != nil {
+		panic(err)
+	}
+	y, _ := in.Global("y")
+	if err := in.Backward(t, interp.Seed{Out: y.(*interp.Array).A, Grad: interp.Float(1)}); err != nil {
+		panic(err)
+	}
+	x, _ := in.Global("x")
+	fmt.Println(t, x.(*interp.Array).Grad())
+	// Output: <tape t: 1 operations> [0.0, 2.0, 4.0, 6.0]
+}
