@@ -1,6 +1,7 @@
 package interp
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -70,6 +71,10 @@ func (th *Thread) touchWritten(k *Kernel, dev mem.Device, dims []int, vals []Val
 		return nil
 	}
 	if kad.err != nil {
+		var ae *ad.Error
+		if errors.As(kad.err, &ae) {
+			return fmt.Errorf("%s (at %s): a tape cannot record it", ae.Msg, ae.Pos)
+		}
 		return fmt.Errorf("kernel %s is not differentiable: %w", k.Name, kad.err)
 	}
 	op.dev, op.dims, op.vals, op.args = dev, slices.Clone(dims), slices.Clone(vals), slices.Clone(packed)
