@@ -25,11 +25,33 @@ type sink struct {
 // array adds sum into a's gradient: one fused kernel, after a reduction
 // over the axes a was broadcast along.
 func (s sink) array(a *mem.Array, sum *Expr) error {
+	a, err := unstretched(a)
+	if err != nil {
+		return err
+	}
 	v, err := s.sumTo(sum, a.Shape())
 	if err != nil {
 		return err
 	}
 	return s.th.AccumulateGrad(a, v)
+}
+
+// unstretched is a with each axis of stride 0 (a broadcast view's: every
+// element of it one element of the buffer) cut to extent 1, so that the
+// gradient is summed along it rather than stored over itself.
+func unstretched(a *mem.Array) (*mem.Array, error) {
+	sels := make([]mem.Sel, a.NDim())
+	cut := false
+	for i, n := range a.Shape() {
+		if a.Strides()[i] == 0 && n > 1 {
+			n, cut = 1, true
+		}
+		sels[i] = mem.Sel{Slice: true, Count: n, Step: 1}
+	}
+	if !cut {
+		return a, nil
+	}
+	return a.View(sels)
 }
 
 // sumTo is sum summed over the axes of full that shape (a leaf's)

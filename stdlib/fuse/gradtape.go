@@ -31,12 +31,17 @@ func (o *exprOp) Backward(th *interp.Thread) error {
 }
 
 // checkRecord refuses, before it runs, an expression a tape could not
-// differentiate, and a store over an array that requires a gradient: its
-// gradient buffer would hold both the new values' gradient and the old
-// ones' (y += x on a tape; docs: "Gradients of expressions").
+// differentiate, and a store whose destination is also a leaf of it that
+// requires a gradient (x += v for such an x): one gradient buffer would
+// have to hold the gradient of x's new values and, added to it, that of
+// its old ones (docs: "Gradients of expressions").
 func checkRecord(e *Expr, dst *mem.Array) error {
-	if dst != nil && dst.RequiresGrad() {
-		return fmt.Errorf("an array store on a tape writes over an array that requires a gradient (y += x, y[i] = v): write the result to a new array (y2 = y + x)")
+	if dst != nil {
+		for _, a := range Arrays(e) {
+			if a.DType().IsFloat() && a.RequiresGrad() && a.MayOverlap(dst) {
+				return fmt.Errorf("an array store on a tape writes over an operand that requires a gradient (x += v): write the result to a new array (x2 = x + v)")
+			}
+		}
 	}
 	return checkGrad(e, wantsNow)
 }
