@@ -82,7 +82,7 @@ func backwardExpr(th *interp.Thread, e *Expr, g interp.Value, wants func(*mem.Ar
 		return err
 	}
 	c := &collector{wants: wants}
-	if err := c.walk(e, ge); err != nil {
+	if err := c.walk(checked(e), ge); err != nil {
 		return err
 	}
 	s := sink{th: th, full: full, dev: e.dev}
@@ -99,7 +99,27 @@ func backwardExpr(th *interp.Thread, e *Expr, g interp.Value, wants func(*mem.Ar
 	return nil
 }
 
-// CheckGrad refuses, when the expression is recorded, an op on a path to
+// checked is e with its gather leaves marked checked: the backward's
+// kernels read indices the forward checked (gatherLeaf.checked).
+func checked(e *Expr) *Expr {
+	switch {
+	case !hasGather(e):
+		return e
+	case e.gat != nil:
+		gl, out := *e.gat, *e
+		gl.checked = true
+		out.gat = &gl
+		return &out
+	}
+	out := *e
+	out.args = make([]*Expr, len(e.args))
+	for i, a := range e.args {
+		out.args[i] = checked(a)
+	}
+	return &out
+}
+
+// checkGrad refuses, when the expression is recorded, an op on a path to
 // a leaf wants names that has no adjoint rule.
 func checkGrad(e *Expr, wants func(*mem.Array) bool) error {
 	if e.isLeaf() || !needsGrad(e, wants) {

@@ -2,6 +2,7 @@ package fuse_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -106,5 +107,25 @@ func TestGradBroadcast(t *testing.T) {
 	c := input{name: "c", shape: []int{2, 1}, vals: []float64{0.25, 0.75}}
 	for _, expr := range []string{"x + m", "x * m + m", "c * m - x", "exp(c) * x"} {
 		(&gradCheck{t: t, dev: "cpu", dt: ir.F64, ins: []input{m, x, c}, expr: expr}).run(1e-6)
+	}
+}
+
+// TestGradKernelsMatchHost: the cpu's gradients are the same bits through
+// the generated kernels as through the host path (what lets cuda:0's
+// match them, TestGPUGradMatchesCPU).
+func TestGradKernelsMatchHost(t *testing.T) {
+	cases := append(mathCases(t), operatorCases...)
+	for _, dt := range []ir.Type{ir.F64, ir.F32} {
+		for _, c := range cases {
+			host, _ := (&gradCheck{t: t, dev: "cpu", dt: dt, ins: c.ins, expr: c.expr}).grads()
+			restore := fuse.KernelsOnly()
+			kern, _ := (&gradCheck{t: t, dev: "cpu", dt: dt, ins: c.ins, expr: c.expr}).grads()
+			restore()
+			for name, g := range host {
+				if !slices.Equal(g, kern[name]) {
+					t.Errorf("%s %s: d/d%s through kernels %v, the host path %v", dt, c.expr, name, kern[name], g)
+				}
+			}
+		}
 	}
 }

@@ -100,7 +100,7 @@ func broadcastAxes(full, shape []int) []int {
 
 // gather adds sum, the gradient of take(src, ix, axis), into src's
 // gradient: add_at along axis (repeated indices accumulate), through
-// views that make axis the first, as Scatter takes it.
+// views that make axis the first, as scatterLaunch takes it.
 func (s sink) gather(e *Expr, sum *Expr) error {
 	gl := e.gat
 	v, err := s.sumTo(sum, e.shape)
@@ -112,7 +112,7 @@ func (s sink) gather(e *Expr, sum *Expr) error {
 		return err
 	}
 	if gl.axis == 0 {
-		return Scatter(s.th, g, gl.ix, v, true)
+		return s.scatterAdd(g, gl.ix, v)
 	}
 	m, k := gl.ix.NDim(), gl.axis
 	gperm := slices.Concat([]int{k}, seq(0, k), seq(k+1, gl.src.NDim()))
@@ -128,7 +128,18 @@ func (s sink) gather(e *Expr, sum *Expr) error {
 	if err != nil {
 		return err
 	}
-	return Scatter(s.th, g, gl.ix, &interp.Array{A: vp}, true)
+	return s.scatterAdd(g, gl.ix, &interp.Array{A: vp})
+}
+
+// scatterAdd is add_at(dst, ix, v) without Scatter's check kernel: the
+// forward's gather checked ix, which the tape keeps unchanged, so
+// nothing is read back and a capture can record the backward.
+func (s sink) scatterAdd(dst, ix *mem.Array, v interp.Value) error {
+	e, err := scatterValue(s.th, dst, ix, v, true)
+	if err != nil || ix.Size() == 0 {
+		return err
+	}
+	return scatterLaunch(s.th, dst, ix, nil, e, true)
 }
 
 // valueArray is v, of shape shape or broadcasting to it, computed into
