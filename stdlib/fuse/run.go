@@ -97,18 +97,18 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 			return err
 		}
 	}
+	taped := th.Taping() && RequiresGrad(e)
+	if taped {
+		if err := checkRecord(e, dst); err != nil {
+			return err
+		}
+	}
 	e, err := unalias(th, dst, e)
 	if err != nil {
 		return err
 	}
 	if err := th.TapeWrites("an array store", dst); err != nil {
 		return err
-	}
-	taped := th.Taping() && RequiresGrad(e)
-	if taped {
-		if err := checkRecord(e, dst); err != nil {
-			return err
-		}
 	}
 	dst.Touch()
 	if err := launch(th, dst, e); err != nil || !taped {
