@@ -105,8 +105,10 @@ func TestGradBroadcast(t *testing.T) {
 	m := input{name: "m", shape: []int{2, 3}, vals: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}}
 	x := input{name: "x", shape: []int{3}, vals: []float64{0.7, 0.8, 0.9}}
 	c := input{name: "c", shape: []int{2, 1}, vals: []float64{0.25, 0.75}}
-	for _, expr := range []string{"x + m", "x * m + m", "c * m - x", "exp(c) * x"} {
-		(&gradCheck{t: t, dev: "cpu", dt: ir.F64, ins: []input{m, x, c}, expr: expr}).run(1e-6)
+	for _, dt := range []ir.Type{ir.F64, ir.F32} {
+		for _, expr := range []string{"x + m", "x * m + m", "c * m - x", "exp(c) * x"} {
+			(&gradCheck{t: t, dev: "cpu", dt: dt, ins: []input{m, x, c}, expr: expr}).run(tolerance(dt))
+		}
 	}
 }
 

@@ -52,6 +52,10 @@ func TestGradNumberSeed(t *testing.T) {
 	in, err := taped(t, "cpu", setup, "let y = x * m + x\n", "y")
 	wantGrad(t, "x of x*m + x", gradOf(t, in, err, "x"), []float64{4, 4, 4})
 	wantGrad(t, "m of x*m + x", gradOf(t, in, err, "m"), []float64{1, 2, 3, 1, 2, 3})
+	in, err = taped(t, "cpu", setup, "let y = x * 2.0 + 1.0\n", "y")
+	wantGrad(t, "x of x*2 + 1 (a gradient without arrays)", gradOf(t, in, err, "x"), []float64{2, 2, 2})
+	in, err = taped(t, "cpu", setup, "let y = m - x * 2.0\n", "y")
+	wantGrad(t, "x of m - x*2 (a number's gradient summed)", gradOf(t, in, err, "x"), []float64{-4, -4, -4})
 }
 
 // TestGradGather: a[idx] and take along axis 1 add the gradient at each
@@ -66,11 +70,16 @@ func TestGradGather(t *testing.T) {
 }
 
 // TestGradGatherFD checks a gather inside an expression against finite
-// differences (a broadcast seed axis included).
+// differences, in f64 and f32: repeated and negative indices, an index
+// array of two axes, take along axis 1 broadcast against x.
 func TestGradGatherFD(t *testing.T) {
 	ix := input{name: "i", shape: []int{2, 3}, vals: []float64{3, 1, 3, 0, 3, 2}, dtype: "i64"}
-	for _, expr := range []string{"exp(x[i]) * z[i]", "sin(x[i]) + x[i]"} {
-		(&gradCheck{t: t, dev: "cpu", dt: ir.F64, ins: []input{vx, vz, ix}, expr: expr}).run(1e-6)
+	jx := input{name: "j", shape: []int{4}, vals: []float64{1, 1, 0, -1}, dtype: "i32"}
+	m := input{name: "m", shape: []int{3, 2}, vals: []float64{0.1, 0.2, 0.3, 0.4, 0.5, 0.6}}
+	for _, dt := range []ir.Type{ir.F64, ir.F32} {
+		for _, expr := range []string{"exp(x[i]) * z[i]", "sin(x[i]) + x[i]", "take(m, j, axis=1) * x"} {
+			(&gradCheck{t: t, dev: "cpu", dt: dt, ins: []input{vx, vz, m, ix, jx}, expr: expr}).run(tolerance(dt))
+		}
 	}
 }
 
