@@ -158,7 +158,11 @@
 //     (whose versions the tape checks), so the forward allocates nothing
 //     for the tape. One kernel per leaf: every path's contribution to a
 //     leaf (x * x: two) is summed into one expression, which
-//     Thread.AccumulateGrad adds to its gradient. A leaf broadcast along
+//     Thread.AccumulateGrad adds to its gradient. A gradient pushed down
+//     the tree that grows past 256 nodes (rules that use it twice, as
+//     minimum's and clip's, double it at each level of a chain of them)
+//     is computed into an array there, one kernel, and read as a leaf
+//     below. A leaf broadcast along
 //     axes (stretched, prepended, or a stride-0 view) gets that sum
 //     reduced over them first, through stdlib's fused axis reduction
 //     (SumAxes: one deterministic engine, so cpu and cuda agree bit for

@@ -81,7 +81,7 @@ func backwardExpr(th *interp.Thread, e *Expr, g interp.Value, wants func(*mem.Ar
 	if err != nil {
 		return err
 	}
-	c := &collector{wants: wants}
+	c := &collector{th: th, wants: wants}
 	if err := c.walk(checked(e), ge); err != nil {
 		return err
 	}

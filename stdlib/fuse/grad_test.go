@@ -131,3 +131,14 @@ func TestGradKernelsMatchHost(t *testing.T) {
 		}
 	}
 }
+
+// TestGradDeepChain: a chain of clips, whose rule uses the gradient
+// several times, stays correct (and small: the gradient is computed into
+// an array once it grows past a bound).
+func TestGradDeepChain(t *testing.T) {
+	expr := "x"
+	for i := range 12 {
+		expr = fmt.Sprintf("clip(%s * %g, lo, hi)", expr, 1.0+0.01*float64(i))
+	}
+	(&gradCheck{t: t, dev: "cpu", dt: ir.F64, ins: []input{vx, vlo, vhi}, expr: expr}).run(1e-6)
+}

@@ -12,6 +12,7 @@ import (
 // gradient (an expression) to its operands by the op's adjoint rule, and
 // sums what reaches each leaf that wants a gradient.
 type collector struct {
+	th      *interp.Thread // computes a gradient grown past maxTerms (nil: never)
 	wants   func(*mem.Array) bool
 	leaves  []contrib // array leaves, by *mem.Array: a leaf used twice sums both
 	gathers []contrib // gather leaves, by source, indices and axis
@@ -24,20 +25,23 @@ type contrib struct {
 }
 
 func (c *collector) walk(e *Expr, g *Expr) error {
+	var err error
 	switch {
 	case !needsGrad(e, c.wants):
 		return nil
 	case e.arr != nil:
-		var err error
 		c.leaves, err = add(c.leaves, e, g, func(x *Expr) bool { return x.arr == e.arr })
 		return err
 	case e.gat != nil:
-		var err error
 		c.gathers, err = add(c.gathers, e, g, func(x *Expr) bool { return *x.gat == *e.gat })
 		return err
 	case !e.t.IsFloat() || !e.in.IsFloat():
 		return nil
-	case e.op == ir.OpConvert:
+	}
+	if g, err = c.bound(g); err != nil {
+		return err
+	}
+	if e.op == ir.OpConvert {
 		ga, err := asType(g, e.in)
 		if err != nil {
 			return err
@@ -51,6 +55,35 @@ func (c *collector) walk(e *Expr, g *Expr) error {
 		return c.rule(e, g)
 	}
 	return fmt.Errorf("the gradient of %s is not supported", e.op)
+}
+
+// maxTerms bounds the nodes of a gradient pushed down the tree: rules
+// that use g twice (minimum and maximum's, clip's) would double it at
+// each level of a nested chain of them.
+const maxTerms = 256
+
+// bound is g, computed into an array when it has grown past maxTerms.
+func (c *collector) bound(g *Expr) (*Expr, error) {
+	if c.th == nil || g.dev == nil || size(g, maxTerms) < maxTerms {
+		return g, nil
+	}
+	a, err := Materialise(c.th, g)
+	if err != nil {
+		return nil, err
+	}
+	return Leaf(a)
+}
+
+// size is the number of e's nodes, counted up to limit.
+func size(e *Expr, limit int) int {
+	n := 1
+	for _, a := range e.args {
+		if n >= limit {
+			break
+		}
+		n += size(a, limit-n)
+	}
+	return n
 }
 
 // rule applies e's adjoint rule: the operands as terms of e's compute
