@@ -116,3 +116,26 @@ func TestGradStores(t *testing.T) {
 		t.Errorf("the refused store wrote: x = %v", got)
 	}
 }
+
+// TestGradRecomputeChecksLeaves: the backward recomputes from every leaf,
+// so one that needs no gradient but was overwritten after the tape
+// recorded it fails the backward instead of giving a wrong gradient.
+func TestGradRecomputeChecksLeaves(t *testing.T) {
+	in := newInterp(t, "cpu")
+	c := &gradCheck{t: t}
+	setup := "let x = array([1.0, 2.0], dtype=f64, requires_grad=true)\nlet k = array([3.0, 4.0], dtype=f64)\n"
+	if err := c.exec(in, setup); err != nil {
+		t.Fatal(err)
+	}
+	tp := interp.NewTape("t")
+	if err := in.Record(tp, func() error { return c.exec(in, "let y = x * k\n") }); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.exec(in, "k[0] = 100.0\n"); err != nil {
+		t.Fatal(err)
+	}
+	err := in.Backward(tp, interp.Seed{Out: global(t, in, "y").A, Grad: interp.Int(1)})
+	if err == nil || !strings.Contains(err.Error(), "written after tape t recorded it") {
+		t.Errorf("backward after k changed: got %v", err)
+	}
+}
