@@ -60,7 +60,8 @@ func needsGrad(e *Expr, wants func(*mem.Array) bool) bool {
 // BackwardExpr adds, into the gradient of each of e's array leaves that
 // requires one, the gradient of e's value given g, the gradient of that
 // value (an array or array expression broadcastable to e's shape, or a
-// number).
+// number). e must have been computed (Materialise, Store) with its
+// leaves' current values: its gathers' indices are not checked again.
 func BackwardExpr(th *interp.Thread, e *Expr, g interp.Value) error {
 	return backwardExpr(th, e, g, wantsNow)
 }
@@ -128,12 +129,11 @@ func checkGrad(e *Expr, wants func(*mem.Array) bool) error {
 	if !e.t.IsFloat() || !e.in.IsFloat() {
 		return nil // no gradient flows through int and bool values
 	}
-	switch e.op.Diff() {
-	case ir.DiffRule, ir.DiffNone:
-	default:
-		if e.op != ir.OpConvert {
-			return fmt.Errorf("the gradient of %s is not supported", e.op)
-		}
+	switch d := e.op.Diff(); {
+	case d == ir.DiffNone:
+		return nil // nothing flows to the operands
+	case d != ir.DiffRule && e.op != ir.OpConvert:
+		return fmt.Errorf("the gradient of %s is not supported", e.op)
 	}
 	for _, a := range e.args {
 		if err := checkGrad(a, wants); err != nil {
