@@ -264,6 +264,13 @@ func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.A
 	return axisReduce(th, args.Fn, k, axisInput{t: a.DType(), arrays: []*mem.Array{a}}, axes, keep)
 }
 
+// Gradients of broadcast operands sum over axes through this engine.
+func init() {
+	fuse.SumAxes = func(th *interp.Thread, e *fuse.Expr, axes []int) (interp.Value, error) {
+		return fusedAxisReduce(th, "sum", reduce.Sum, e, axes, false)
+	}
+}
+
 // fusedAxisReduce reduces the expression e along axes with e computed
 // inside the axis kernel: the output is the only new array.
 func fusedAxisReduce(th *interp.Thread, name string, k reduce.Kind, e *fuse.Expr, axes []int, keep bool) (interp.Value, error) {

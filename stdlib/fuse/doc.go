@@ -145,6 +145,46 @@
 //     round in any order, unlike NumPy's sequential np.add.at). v is any
 //     expression, broadcast to idx.shape + dst.shape[1:]; leaves (and idx)
 //     that share bytes with dst are copied first.
+//   - Gradients of expressions (grad*.go, issue 31). On a tape,
+//     Materialise and Store record an expression that reads a float array
+//     requiring a gradient as one TapeOp ("array expression"; outside a
+//     tape the cost is th.Taping(), one pointer test). Its backward is
+//     BackwardExpr: reverse mode over the tree, each node's operands
+//     getting g times their partials from the op's adjoint rule in the op
+//     table (ir.AdjointRule, the rules lang/ad applies to kernels, here
+//     through an ir.Deriv whose terms are sub-expressions). Recompute, not
+//     save: a node's result and operands in those rules are its own
+//     sub-trees, evaluated again by the backward kernels from the leaves
+//     (whose versions the tape checks), so the forward allocates nothing
+//     for the tape. One kernel per leaf: every path's contribution to a
+//     leaf (x * x: two) is summed into one expression, which
+//     Thread.AccumulateGrad adds to its gradient. A gradient pushed down
+//     the tree that grows past 256 nodes (rules that use it twice, as
+//     minimum's and clip's, double it at each level of a chain of them)
+//     is computed into an array there, one kernel, and read as a leaf
+//     below. A leaf broadcast along
+//     axes (stretched, prepended, or a stride-0 view) gets that sum
+//     reduced over them first, through stdlib's fused axis reduction
+//     (SumAxes: one deterministic engine, so cpu and cuda agree bit for
+//     bit), then reshaped to its shape. A gather leaf (a[idx], take) adds
+//     its contribution to the source's gradient by add_at along its axis
+//     (views put the axis first): repeated indices accumulate, with
+//     atomics, so their float sums may round in any order. Only float
+//     values carry gradients: int and bool sub-trees, comparisons and the
+//     DiffNone ops (floor, sign, ...) pass none; a conversion passes it
+//     converted back; a node at an int compute type passes none. An op
+//     without a rule on a path to a leaf needing a gradient is refused
+//     when recorded ("the gradient of shfl is not supported"); none of
+//     the ops scripts can build lacks one. The leaves that get gradients
+//     are those that required one when the op ran, so a store's
+//     destination, which requires one after it is recorded, gets none
+//     through its own expression (out += x * x gives x 2x, out nothing
+//     more). In place over a leaf that requires a gradient (x += v with x
+//     requiring one) is refused before it writes: x's one gradient buffer
+//     would hold both its new values' gradient and, added, its old ones'
+//     (PyTorch refuses an in-place op on a leaf that requires grad too);
+//     write x2 = x + v. A plain store over such an array (y[i] = v) is
+//     allowed: y's gradient is then that of the values it holds.
 //   - `a ** b` is pow's op (ir.OpPow) on floats; on ints (NumPy's dtype:
 //     int ** int stays int, wrapping) it is square-and-multiply over the
 //     exponent's bits (intpow.go). A negative host int exponent is NumPy's

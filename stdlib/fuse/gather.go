@@ -21,6 +21,10 @@ import (
 type gatherLeaf struct {
 	src, ix *mem.Array
 	axis    int
+	// checked: the indices were checked when the forward ran (a
+	// backward's gathers, grad.go): no error slot, so no read back, and a
+	// capture can record the kernel.
+	checked bool
 }
 
 // Gather is take(src, ix, axis=axis) as an expression leaf: ix an array
@@ -56,15 +60,22 @@ func ptr[T any](v T) *T { return &v }
 // and which axes of its shape have extent 1 (those read index 0 when
 // the expression broadcasts them).
 func (gl *gatherLeaf) writeKey(b *strings.Builder, n int, shape []int) {
-	fmt.Fprintf(b, "g%d.%d.%d.%d.%s.", n, gl.axis, gl.src.NDim(), gl.ix.NDim(), gl.ix.DType())
+	fmt.Fprintf(b, "g%d.%d.%d.%d.%s.%d.", n, gl.axis, gl.src.NDim(), gl.ix.NDim(), gl.ix.DType(), b2i(gl.checked))
 	for _, d := range shape {
 		b.WriteByte('0' + byte(b2i(d == 1)))
 	}
 }
 
+// checks reports whether a gather leaf's indices need checking: the
+// kernel then has an error slot.
+func (p *plan) checks() bool {
+	return slices.ContainsFunc(p.gathers, func(e *Expr) bool { return !e.gat.checked })
+}
+
 // gatherParams appends each gather leaf's parameters (src, ix and the
-// extent of src's indexed axis) and the kernel's error slot, and returns
-// the number of the first; none without gather leaves.
+// extent of src's indexed axis) and the kernel's error slot (where one
+// checks), and returns the number of the first; none without gather
+// leaves.
 func (p *plan) gatherParams(f *ir.Func) int {
 	first := len(f.Params)
 	for i, e := range p.gathers {
@@ -74,7 +85,7 @@ func (p *plan) gatherParams(f *ir.Func) int {
 			ir.Param{Name: "gi" + n, Elem: e.gat.ix.DType(), NDim: e.gat.ix.NDim()},
 			ir.Param{Name: "gn" + n, Elem: ir.I64})
 	}
-	if len(p.gathers) > 0 {
+	if p.checks() {
 		f.Params = append(f.Params, ir.Param{Name: "gerr", Elem: ir.I64, NDim: 1})
 	}
 	return first
@@ -95,7 +106,10 @@ func (p *plan) emitGather(g *gen, slot, first int, idx []ir.Reg) ir.Reg {
 	}
 	m := gl.ix.NDim()
 	srcP, ixP := first+3*slot, first+3*slot+1
-	errP := first + 3*len(p.gathers)
+	errP := -1
+	if p.checks() {
+		errP = first + 3*len(p.gathers)
+	}
 	j := g.F.NewReg(gl.ix.DType())
 	g.Emit(&ir.Inst{Op: ir.OpLoad, Dst: j, Param: ixP, Args: at[gl.axis : gl.axis+m]})
 	n := g.Param(first + 3*slot + 2)
@@ -128,7 +142,7 @@ func checkIndex(b *ir.Builder, j, n ir.Reg, errP int, tag int64) ir.Reg {
 }
 
 // gatherArgs appends the gather leaves' arguments and returns the error
-// slot, a zeroed i64[2] on dev (nil without gather leaves), for
+// slot, a zeroed i64[2] on dev (nil without leaves to check), for
 // readIndexError after the launch.
 func (p *plan) gatherArgs(th *interp.Thread, args *interp.KernelArgs, dev mem.Device) (*mem.Array, error) {
 	if len(p.gathers) == 0 {
@@ -140,6 +154,9 @@ func (p *plan) gatherArgs(th *interp.Thread, args *interp.KernelArgs, dev mem.De
 			return nil, mem.ErrFreed
 		}
 		args.Array(gl.src).Array(gl.ix).Int(int64(gl.src.Shape()[gl.axis]))
+	}
+	if !p.checks() {
+		return nil, nil
 	}
 	slot, err := newErrSlot(th, dev)
 	if err == nil {
@@ -202,8 +219,10 @@ func launchGathers(th *interp.Thread, dst *mem.Array, p *plan, k *ir.Kernel) err
 	if err != nil {
 		return err
 	}
-	if err := kernelError(th.LaunchLibrary(dst.Device(), dst.Shape(), args)); err != nil {
-		slot.Free()
+	if err := kernelError(th.LaunchLibrary(dst.Device(), dst.Shape(), args)); err != nil || slot == nil {
+		if slot != nil {
+			slot.Free()
+		}
 		return err
 	}
 	return readIndexError(slot, func(tag int) (int, int) {

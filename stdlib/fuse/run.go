@@ -45,12 +45,21 @@ func Materialise(th *interp.Thread, e *Expr) (*interp.Array, error) {
 	if e.dev == nil {
 		return nil, fmt.Errorf("an array expression without arrays") // Binary never builds one
 	}
+	taped := th.Taping() && RequiresGrad(e)
+	if taped {
+		if err := checkRecord(e, nil); err != nil {
+			return nil, err
+		}
+	}
 	out, err := th.NewArrayUninit(e.t, e.shape, interp.String(e.dev.String()), nil)
 	if err != nil {
 		return nil, err
 	}
 	if err := launch(th, out, e); err != nil {
 		return nil, err
+	}
+	if taped {
+		return &interp.Array{A: out}, record(th, e, out)
 	}
 	return &interp.Array{A: out}, nil
 }
@@ -88,6 +97,12 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 			return err
 		}
 	}
+	taped := th.Taping() && RequiresGrad(e)
+	if taped {
+		if err := checkRecord(e, dst); err != nil {
+			return err
+		}
+	}
 	e, err := unalias(th, dst, e)
 	if err != nil {
 		return err
@@ -96,7 +111,10 @@ func Store(th *interp.Thread, dst *mem.Array, e *Expr, cast interp.Cast) error {
 		return err
 	}
 	dst.Touch()
-	return launch(th, dst, e)
+	if err := launch(th, dst, e); err != nil || !taped {
+		return err
+	}
+	return record(th, e, dst)
 }
 
 // unalias replaces each array leaf of e that overlaps dst, other than dst
