@@ -93,6 +93,7 @@ func Universe() map[string]interp.Value {
 	for _, name := range gradConstructors {
 		fns[name] = withGradOption(fns[name])
 	}
+	guardTaped(fns)
 	u := make(map[string]interp.Value, len(fns))
 	operands := operandBuiltins()
 	for name, f := range fns {
