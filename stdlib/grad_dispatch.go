@@ -49,7 +49,10 @@ func guardTaped(fns map[string]fn) {
 		}
 	}
 	for name, f := range fns {
-		if !gradBuiltins[name] && !free[name] {
+		switch {
+		case gradRecorders[name] != nil:
+			fns[name] = gradRecorders[name](f)
+		case !gradBuiltins[name] && !free[name]:
 			fns[name] = refuseTaped(f)
 		}
 	}
