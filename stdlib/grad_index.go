@@ -153,4 +153,3 @@ func (o *maskSelectOp) Backward(th *interp.Thread) error {
 	}
 	return th.AccumulateGrad(o.a, &interp.Array{A: z})
 }
-
