@@ -26,6 +26,9 @@ func TestGradCopies(t *testing.T) {
 		{"let y = concatenate([z, x], axis=nil)", []string{"x", "z"}},
 		{"let y = stack([x, x])", []string{"x"}},
 		{"let y = stack([x, d, x], axis=-1)", []string{"x"}},
+		{"let y = cumsum(x)", []string{"x"}},
+		{"let y = cumsum(x, axis=0)", []string{"x"}},
+		{"let y = cumsum(x.T, axis=-1)", []string{"x"}},
 		{"let y = max(concatenate([x.T, z.T], axis=1), axis=0)", []string{"x", "z"}},
 	} {
 		t.Run(c.body, func(t *testing.T) {

@@ -21,7 +21,7 @@ import (
 var gradBuiltins = map[string]bool{
 	"sum": true, "mean": true, "max": true, "min": true, "matmul": true,
 	"array": true, "copy": true, "to": true, "reshape": true, "transpose": true,
-	"concatenate": true, "stack": true, "take": true, "add_at": true,
+	"concatenate": true, "stack": true, "take": true, "add_at": true, "cumsum": true,
 	"where": true, "clip": true, "minimum": true, "maximum": true, "power": true,
 }
 
