@@ -42,7 +42,7 @@ func recordCopy(f fn) fn {
 }
 
 // recordCopyInto is copy(dst, src): a write of dst (refused over an
-// array the tape recorded, and counted for backward's version check),
+// array the tape recorded or one that requires a gradient, tapedWrite),
 // recorded as a copy of src when src requires a gradient. dst's earlier
 // values get no gradient: they were overwritten.
 func recordCopyInto(f fn) fn {
@@ -51,7 +51,7 @@ func recordCopyInto(f fn) fn {
 		if !th.Taping() || !ok || len(args.Positional) != 2 {
 			return f(th, args)
 		}
-		if err := th.TapeWrites("copy", dst.A); err != nil {
+		if err := tapedWrite(th, "copy", dst.A); err != nil {
 			return nil, err
 		}
 		v, err := f(th, args)
