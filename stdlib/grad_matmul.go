@@ -78,7 +78,7 @@ func gradProduct(th *interp.Thread, v, v3, x, y *mem.Array) error {
 	}
 	reduced := v3.Shape()[0] == 1 && p.batch > 1
 	if !reduced && v.Grad() == nil && v.IsContiguous() && v.NBytes() == v.BufferBytes() {
-		g, err := th.GradArray(v)
+		g, err := freshGrad(th, v)
 		if err != nil {
 			return err
 		}
@@ -106,4 +106,19 @@ func gradProduct(th *interp.Thread, v, v3, x, y *mem.Array) error {
 		return fmt.Errorf("internal error: matmul's gradient of shape %v for an operand of shape %v", sum.(*interp.Array).A.Shape(), v.Shape())
 	}
 	return th.AccumulateGrad(v, &interp.Array{A: s})
+}
+
+// freshGrad gives v, contiguous over its whole buffer and without a
+// gradient, an uninitialised one that the caller writes entirely: no
+// zero fill for a GEMM to overwrite.
+func freshGrad(th *interp.Thread, v *mem.Array) (*mem.Array, error) {
+	g, err := th.NewArrayUninit(v.DType(), v.Shape(), interp.String(v.Device().String()), nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.SetGrad(g); err != nil { // a buffer of another size: the zero-filled one
+		g.Free()
+		return th.GradArray(v)
+	}
+	return v.Grad(), nil
 }
