@@ -38,8 +38,11 @@ func TestGradFreeBuiltins(t *testing.T) {
 	in := newGradInterp(t)
 	execGS(t, in, "let x = array([3.0, 1.0, 2.0], requires_grad=true)")
 	tp := interp.NewTape("t")
-	body := "let i = argmax(x)\nlet n = len(x)\nlet s = argsort(x)\nlet ok = allclose(x, x)\nprint(x)"
+	body := "let i = argmax(x)\nlet n = len(x)\nlet s = argsort(x)\nlet ok = allclose(x, x)\nprint(x)\nlet pos = sum(x > 1.0)"
 	if err := in.Record(tp, func() error { return in.Exec(context.Background(), "b.gs", []byte(body)) }); err != nil {
 		t.Fatal(err)
+	}
+	if tp.Len() != 0 {
+		t.Fatalf("recorded %d operations, want none", tp.Len())
 	}
 }

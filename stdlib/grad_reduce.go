@@ -28,7 +28,7 @@ func tapedOperand(th *interp.Thread, k reduce.Kind, a *mem.Array, e *fuse.Expr) 
 	case k != reduce.Sum && k != reduce.Mean && k != reduce.Max && k != reduce.Min:
 		return false
 	case e != nil:
-		return fuse.RequiresGrad(e)
+		return e.DType().IsFloat() && fuse.RequiresGrad(e) // sum(x > 0) counts: no gradient
 	}
 	return th.Records(a) && a.DType().IsFloat()
 }
