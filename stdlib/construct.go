@@ -266,6 +266,7 @@ func copyArray(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := th.CopyArray(dst.A, src.A); err != nil {
 		return nil, fmt.Errorf("copy: %v", err)
 	}
+	dst.A.Touch() // a write: a tape's backward checks versions
 	return interp.Nil, nil
 }
 

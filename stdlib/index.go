@@ -33,7 +33,11 @@ func (indexOps) Index(th *interp.Thread, x *interp.Array, idx interp.Value) (int
 		return nil, err
 	}
 	if ix.DType() == ir.Bool {
-		return maskSelect(th, src, ix)
+		v, err := maskSelect(th, src, ix)
+		if err != nil {
+			return nil, err
+		}
+		return v, recordMaskSelect(th, src, ix, v)
 	}
 	if src.NDim() == 0 {
 		return nil, fmt.Errorf("too many indices for a 0-D array: 1")
@@ -56,10 +60,18 @@ func (indexOps) SetIndex(th *interp.Thread, x *interp.Array, idx, v interp.Value
 			return err
 		}
 	}
-	if ix.DType() == ir.Bool {
-		return maskAssign(th, dst, ix, v)
+	if err := tapedWrite(th, "a[idx] = v", dst); err != nil {
+		return err
 	}
-	return fuse.Scatter(th, dst, ix, v, false)
+	if ix.DType() == ir.Bool {
+		err = maskAssign(th, dst, ix, v)
+	} else {
+		err = fuse.Scatter(th, dst, ix, v, false)
+	}
+	if err != nil {
+		return err
+	}
+	return recordWrite(th, "a[idx] = v", dst, ix, v)
 }
 
 // indexArg is an index value as an array on dev: an array (a computed
@@ -412,10 +424,13 @@ func addAt(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if ix.DType() == ir.Bool {
 		return nil, fmt.Errorf("add_at: the indices must be ints, not bool")
 	}
+	if err := tapedWrite(th, "add_at", a); err != nil {
+		return nil, err
+	}
 	if err := fuse.Scatter(th, a, ix, args.Positional[2], true); err != nil {
 		return nil, fmt.Errorf("add_at: %v", err)
 	}
-	return interp.Nil, nil
+	return interp.Nil, recordWrite(th, "add_at", a, ix, args.Positional[2])
 }
 
 // nonzero(a) is the indices of a's nonzero elements (true for bool), one

@@ -29,16 +29,27 @@ func matmul(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, err
 	}
 	if len(p.shape) == 0 {
+		if th.Records(a, b) {
+			return nil, fmt.Errorf("matmul of two vectors is a host number, which carries no gradient: write sum(a * b) inside a tape")
+		}
 		return p.scalar(th, args.Kwarg("out"))
 	}
 	out, err := p.output(th, args.Kwarg("out"))
 	if err != nil {
 		return nil, err
 	}
+	if args.Kwarg("out") != nil {
+		if err := th.TapeWrites("matmul", out); err != nil {
+			return nil, err
+		}
+	}
 	if slices.Contains(p.shape, 0) {
 		return &interp.Array{A: out}, nil
 	}
-	return &interp.Array{A: out}, p.run(th, out)
+	if err := p.run(th, out); err != nil {
+		return nil, err
+	}
+	return &interp.Array{A: out}, recordMatmul(th, p, a, b, out)
 }
 
 // operandNames are the names of matmul's operands in messages: the

@@ -252,6 +252,9 @@ func reduceOperand(th *interp.Thread, args *interp.Args, k reduce.Kind, a *mem.A
 	if err := reduce.CheckAxes(axes, ndim); err != nil {
 		return nil, fmt.Errorf("%s: %v", args.Fn, err)
 	}
+	if tapedOperand(th, k, a, e) {
+		return reduceTaped(th, args.Fn, k, a, e, axes, keep)
+	}
 	if len(axes) == ndim && !keep {
 		if e != nil {
 			return fusedReduce(th, args.Fn, k, []*fuse.Expr{e}, nil)

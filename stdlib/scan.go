@@ -36,6 +36,9 @@ func scanFn(k reduce.ScanKind) fn {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", args.Fn, err)
 		}
+		if k == reduce.CumSum && th.Taping() {
+			return &interp.Array{A: out}, recordCumsum(th, a, out, axis, flat)
+		}
 		return &interp.Array{A: out}, nil
 	}
 }

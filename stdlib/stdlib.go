@@ -21,6 +21,15 @@
 //     parts (torch's reduce_scatter_tensor), all_gather adds a leading
 //     axis. Alone each is a copy; send and recv then have no peer and
 //     fail. barrier is the host's: it does not wait for queued GPU work.
+//   - Gradients (docs/autodiff.md, "Library functions"): every builtin
+//     either records its backward on a tape (stdlib/grad_*.go), gives a
+//     result without a gradient (grad_dispatch.go's noGradBuiltins), or
+//     is refused while a tape records and one of its arguments requires
+//     a gradient ("<fn> is not differentiable yet"): refusal is the
+//     default, so a new builtin cannot give wrong gradients silently. On
+//     a tape a full reduction of such an array is a 1-element array, and
+//     writes (a[idx] = v, add_at, copy) into an array that requires a
+//     gradient are refused, as PyTorch's in-place writes on leaves.
 //   - help finds methods as "type.name" (help("list.append"), or
 //     help(l.append): the bound method has that name) and lists them
 //     after the builtins.
@@ -93,6 +102,7 @@ func Universe() map[string]interp.Value {
 	for _, name := range gradConstructors {
 		fns[name] = withGradOption(fns[name])
 	}
+	guardTaped(fns)
 	u := make(map[string]interp.Value, len(fns))
 	operands := operandBuiltins()
 	for name, f := range fns {
