@@ -60,6 +60,7 @@ var operatorCases = []opCase{
 	{"clip(x, lo, hi)", []input{vx, vlo, vhi}}, {"clip(x, 0.3, 0.7)", []input{vx}},
 	{"where(x > z, x * z, x - z)", []input{vx, vz}},
 	{"x * x + sin(x) * z", []input{vx, vz}},
+	{"floor(x * 3.0) * x + sign(x - z) + where(isnan(z), 0.0, z)", []input{vx, vz}}, // ops passing none
 	{"tanh(x * z) + exp(-x) / (1 + z * z)", []input{vx, vz}},
 	{"x * k.astype(x.dtype) + k", []input{vx, {name: "k", shape: []int{4}, vals: []float64{1, -2, 3, 0}, dtype: "i32"}}},
 }
