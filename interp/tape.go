@@ -146,8 +146,25 @@ func (th *Thread) RunTape(t *Tape, body func() error) error {
 		return fmt.Errorf("tape blocks do not nest (already recording tape %s)", th.tape.Name)
 	}
 	th.tape = t
-	defer func() { th.tape = nil }()
+	defer func() {
+		th.tape = nil
+		t.settle()
+	}()
 	return body()
+}
+
+// settle takes the versions of the recorded arrays as the tape ends:
+// every write to one of them inside the tape went through TapeWrites,
+// which refused it where it overlapped what an op recorded (a row stored
+// after another is not an overwrite), so only writes after the tape can
+// make a backward read new values.
+func (t *Tape) settle() {
+	for i := range t.ops {
+		r := &t.ops[i]
+		for j, a := range r.arrays {
+			r.versions[j] = a.Version()
+		}
+	}
 }
 
 // RequireGrad gives a a zero-filled gradient, allocated on a's device
@@ -200,6 +217,25 @@ func (th *Thread) GradArray(a *mem.Array) (*mem.Array, error) {
 	return a.Grad(), nil
 }
 
+// OverwriteGrad is a's gradient for a caller that writes every element
+// of it instead of adding (a GEMM's output, AccumulateGrad's first
+// store): where a covers its buffer and its gradient is fresh (none yet,
+// or one this backward has not reached), allocated without a fill if
+// needed. Otherwise it is nil, and the caller adds into GradArray.
+func (th *Thread) OverwriteGrad(a *mem.Array) (*mem.Array, error) {
+	g := a.Grad()
+	if !a.CoversBuffer() || g != nil && !th.fresh[a.BufferID()] {
+		return nil, nil
+	}
+	if g == nil {
+		if err := th.allocGrad(a, false); err != nil {
+			return nil, err
+		}
+	}
+	delete(th.fresh, a.BufferID())
+	return a.Grad(), nil
+}
+
 // AccumulateGrad adds v (an array expression, an array or a number,
 // broadcast to a's shape) into a's gradient. Where a covers its buffer
 // and its gradient is fresh (an intermediate this backward has not
@@ -211,18 +247,14 @@ func (th *Thread) AccumulateGrad(a *mem.Array, v Value) error {
 	if arrayOps == nil {
 		return fmt.Errorf("array expressions are not available (no stdlib/fuse)")
 	}
-	g := a.Grad()
-	fresh := g == nil || th.fresh[a.BufferID()]
-	if fresh && a.CoversBuffer() {
-		if g == nil {
-			if err := th.allocGrad(a, false); err != nil {
-				return err
-			}
-		}
-		delete(th.fresh, a.BufferID())
-		return arrayOps.Store(th, a.Grad(), v, CastUnsafe)
+	g, err := th.OverwriteGrad(a)
+	if err != nil {
+		return err
 	}
-	g, err := th.GradArray(a)
+	if g != nil {
+		return arrayOps.Store(th, g, v, CastUnsafe)
+	}
+	g, err = th.GradArray(a)
 	if err != nil {
 		return err
 	}

@@ -228,3 +228,26 @@ let n = t.len
 		t.Fatalf("x.grad[2] = %v, t.len = %v; want 3.0 (the declared adjoint) and 1", g, n)
 	}
 }
+
+// TestTapeRowStores: stores into disjoint rows of one array on a tape
+// are not overwrites; a write after the tape is.
+func TestTapeRowStores(t *testing.T) {
+	setup := "let x = arange(3, dtype=f64, requires_grad=true)\nlet w = zeros([2, 3], dtype=f64)\n"
+	in, tp, err := tapeInterp(t, setup, "w[1] = x * 2.0\nw[0] = x * x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := globalArray(t, in, "w")
+	if err := in.Backward(tp, interp.Seed{Out: w.A, Grad: interp.Int(1)}); err != nil {
+		t.Fatal(err)
+	}
+	if g := f64s(t, globalArray(t, in, "x").Grad()); g[2] != 6 {
+		t.Fatalf("x.grad = %v, want 2x + 2", g)
+	}
+	if err := in.Exec(context.Background(), "w.gs", []byte("w[0, 0] = 1.0")); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Backward(tp, interp.Seed{Out: w.A, Grad: interp.Int(1)}); err == nil || !strings.Contains(err.Error(), "written after") {
+		t.Fatalf("backward after w was written: %v", err)
+	}
+}
