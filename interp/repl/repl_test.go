@@ -348,7 +348,7 @@ func TestCompletion(t *testing.T) {
 		{"p.", []string{"mass", "pos"}, 0},
 		{"con", []string{"catenate", "fig", "st", "tinue"}, 3},
 		{"cou", []string{"nt_nonzero", "nter"}, 3},
-		{"let y = ze", []string{"ros"}, 2},
+		{"let y = ze", []string{"ro_grad", "ros"}, 2},
 		{"ker", []string{"nel"}, 3},
 		{"sha", []string{"red"}, 3},
 		{"loc", []string{"al", "al_rank", "al_world_size"}, 3},
