@@ -167,6 +167,16 @@ func (t *Tape) settle() {
 	}
 }
 
+// Untaped runs f with the recording tape paused: a library op that
+// records itself as one op runs the engines under it (the store engine's
+// copies) without their records.
+func (th *Thread) Untaped(f func() error) error {
+	t := th.tape
+	th.tape = nil
+	defer func() { th.tape = t }()
+	return f()
+}
+
 // RequireGrad gives a a zero-filled gradient, allocated on a's device
 // through the allocator scopes, unless it has one: requires_grad=true.
 func (th *Thread) RequireGrad(a *mem.Array) error {

@@ -21,6 +21,16 @@ var gradRecorders = map[string]func(fn) fn{
 	"concatenate": recordJoin(false), "stack": recordJoin(true),
 }
 
+// untaped runs builtin f with the tape paused (interp.Thread.Untaped):
+// the copies under it are recorded once, as the builtin's own op.
+func untaped(th *interp.Thread, f fn, args *interp.Args) (v interp.Value, err error) {
+	err = th.Untaped(func() error {
+		v, err = f(th, args)
+		return err
+	})
+	return v, err
+}
+
 // recordCopy records f's result as a copy of its first argument: array(a),
 // to(a, dev), reshape(a, shape) where a is not contiguous. A view of a,
 // a result of a dtype without gradients and array(a, requires_grad=true)
@@ -28,8 +38,11 @@ var gradRecorders = map[string]func(fn) fn{
 // recorded.
 func recordCopy(f fn) fn {
 	return func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-		v, err := f(th, args)
-		if err != nil || !th.Taping() || len(args.Positional) == 0 || slices.Contains(args.Names, "requires_grad") {
+		if !th.Taping() {
+			return f(th, args)
+		}
+		v, err := untaped(th, f, args)
+		if err != nil || len(args.Positional) == 0 || slices.Contains(args.Names, "requires_grad") {
 			return v, err
 		}
 		src, ok1 := args.Positional[0].(*interp.Array)
@@ -54,7 +67,7 @@ func recordCopyInto(f fn) fn {
 		if err := tapedWrite(th, "copy", dst.A); err != nil {
 			return nil, err
 		}
-		v, err := f(th, args)
+		v, err := untaped(th, f, args)
 		src, ok := args.Positional[1].(*interp.Array)
 		if err != nil || !ok || !th.Records(src.A) || !dst.A.DType().IsFloat() {
 			return v, err
@@ -100,8 +113,11 @@ func (o *copyOp) Backward(th *interp.Thread) error {
 func recordJoin(stacked bool) func(fn) fn {
 	return func(f fn) fn {
 		return func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
-			v, err := f(th, args)
-			if err != nil || !th.Taping() {
+			if !th.Taping() {
+				return f(th, args)
+			}
+			v, err := untaped(th, f, args)
+			if err != nil {
 				return v, err
 			}
 			as, err := arraysOf(args.Fn, args.Positional[0])

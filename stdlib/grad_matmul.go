@@ -12,10 +12,10 @@ import (
 // matrices (the plan's 3-D views) has dA = dC @ B^T and dB = A^T @ dC,
 // each one GEMM through the device's BLAS with the transposes as
 // transposed views (no copies), summed over the batch axis where the
-// operand was broadcast along it. A gradient that does not exist yet and
-// covers its buffer (an intermediate's) is written by the GEMM directly;
-// an existing one (a parameter's, which accumulates) gets the product
-// added by one elementwise kernel.
+// operand was broadcast along it. A fresh gradient that covers its buffer
+// (an intermediate's, interp.Thread.OverwriteGrad) is written by the GEMM
+// directly; one that accumulates (a parameter's) gets the product added
+// by one elementwise kernel.
 
 // recordMatmul records p's product out of a and b when a tape records.
 func recordMatmul(th *interp.Thread, p *matmulPlan, a, b, out *mem.Array) error {
@@ -77,16 +77,18 @@ func gradProduct(th *interp.Thread, v, v3, x, y *mem.Array) error {
 		return err
 	}
 	reduced := v3.Shape()[0] == 1 && p.batch > 1
-	if !reduced && v.Grad() == nil && v.IsContiguous() && v.NBytes() == v.BufferBytes() {
-		g, err := freshGrad(th, v)
+	if !reduced {
+		g, err := th.OverwriteGrad(v)
 		if err != nil {
 			return err
 		}
-		g3, err := g.Reshape(p.shape)
-		if err != nil {
-			return err
+		if g != nil {
+			g3, err := g.Reshape(p.shape)
+			if err != nil {
+				return err
+			}
+			return p.run(th, g3)
 		}
-		return p.run(th, g3)
 	}
 	prod, err := th.NewArrayUninit(p.dtype, p.shape, interp.String(p.dev.String()), nil)
 	if err != nil {
@@ -106,19 +108,4 @@ func gradProduct(th *interp.Thread, v, v3, x, y *mem.Array) error {
 		return fmt.Errorf("internal error: matmul's gradient of shape %v for an operand of shape %v", sum.(*interp.Array).A.Shape(), v.Shape())
 	}
 	return th.AccumulateGrad(v, &interp.Array{A: s})
-}
-
-// freshGrad gives v, contiguous over its whole buffer and without a
-// gradient, an uninitialised one that the caller writes entirely: no
-// zero fill for a GEMM to overwrite.
-func freshGrad(th *interp.Thread, v *mem.Array) (*mem.Array, error) {
-	g, err := th.NewArrayUninit(v.DType(), v.Shape(), interp.String(v.Device().String()), nil)
-	if err != nil {
-		return nil, err
-	}
-	if err := v.SetGrad(g); err != nil { // a buffer of another size: the zero-filled one
-		g.Free()
-		return th.GradArray(v)
-	}
-	return v.Grad(), nil
 }

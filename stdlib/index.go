@@ -63,11 +63,12 @@ func (indexOps) SetIndex(th *interp.Thread, x *interp.Array, idx, v interp.Value
 	if err := tapedWrite(th, "a[idx] = v", dst); err != nil {
 		return err
 	}
-	if ix.DType() == ir.Bool {
-		err = maskAssign(th, dst, ix, v)
-	} else {
-		err = fuse.Scatter(th, dst, ix, v, false)
-	}
+	err = th.Untaped(func() error { // recorded once, below
+		if ix.DType() == ir.Bool {
+			return maskAssign(th, dst, ix, v)
+		}
+		return fuse.Scatter(th, dst, ix, v, false)
+	})
 	if err != nil {
 		return err
 	}
@@ -427,7 +428,7 @@ func addAt(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := tapedWrite(th, "add_at", a); err != nil {
 		return nil, err
 	}
-	if err := fuse.Scatter(th, a, ix, args.Positional[2], true); err != nil {
+	if err := th.Untaped(func() error { return fuse.Scatter(th, a, ix, args.Positional[2], true) }); err != nil {
 		return nil, fmt.Errorf("add_at: %v", err)
 	}
 	return interp.Nil, recordWrite(th, "add_at", a, ix, args.Positional[2])

@@ -434,8 +434,8 @@ func TestCompleteInspect(t *testing.T) {
 		t.Errorf("complete %v", r)
 	}
 	// cursor_pos counts code points.
-	_, r = c.request(c.shell, "complete_request", map[string]any{"code": "let é = ze", "cursor_pos": 10})
-	if !slicesEqual(r["matches"], []string{"zeros"}) || r["cursor_start"] != 8.0 {
+	_, r = c.request(c.shell, "complete_request", map[string]any{"code": "let é = zer", "cursor_pos": 11})
+	if !slicesEqual(r["matches"], []string{"zero_grad", "zeros"}) || r["cursor_start"] != 8.0 {
 		t.Errorf("complete after é %v", r)
 	}
 	for _, c2 := range []struct{ code, want string }{
