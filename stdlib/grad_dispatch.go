@@ -19,7 +19,7 @@ import (
 // whose gradient the expression engine gives (the math family, where,
 // clip, minimum, maximum, power, take: a gather leaf).
 var gradBuiltins = map[string]bool{
-	"sum": true, "mean": true, "max": true, "min": true, "norm": true, "matmul": true,
+	"sum": true, "mean": true, "max": true, "min": true, "norm": true, "dot": true, "matmul": true,
 	"array": true, "copy": true, "to": true, "reshape": true, "transpose": true,
 	"concatenate": true, "stack": true, "take": true, "add_at": true, "cumsum": true,
 	"where": true, "clip": true, "minimum": true, "maximum": true, "power": true,

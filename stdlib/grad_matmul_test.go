@@ -24,6 +24,9 @@ func TestGradMatmul(t *testing.T) {
 		{"let y = a3 @ m2", []string{"a3", "m2"}},
 		{"let y = m2.T @ a3", []string{"a3", "m2"}},
 		{"let y = sum(a @ b, axis=0)", []string{"a", "b"}},
+		{"let y = dot(w, w)", []string{"w"}},
+		{"let y = dot(w, a[1])", []string{"w", "a"}}, // a[1] is a view of a: its gradient is a.grad's row
+		{"let y = dot(w, b[:, 0])", []string{"w", "b"}},
 		{"let h = a @ b\nlet y = h @ m2", []string{"a", "b", "m2"}}, // h's gradient is written by the GEMM
 	} {
 		t.Run(c.body, func(t *testing.T) {
