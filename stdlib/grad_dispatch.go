@@ -90,6 +90,12 @@ func valueRequiresGrad(v interp.Value) bool {
 	case fuse.Value:
 		return fuse.RequiresGrad(v.E)
 	case *interp.List:
+		if _, ok := v.Ints(); ok {
+			return false // a list of numbers, stored unboxed: nothing to box and test
+		}
+		if _, ok := v.Floats(); ok {
+			return false
+		}
 		for _, x := range v.Values() {
 			if valueRequiresGrad(x) {
 				return true
