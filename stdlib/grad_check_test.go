@@ -45,7 +45,7 @@ func execGS(t *testing.T, in *interp.Interp, src string) {
 	}
 }
 
-func globalArr(t *testing.T, in *interp.Interp, name string) *interp.Array {
+func globalArr(t testing.TB, in *interp.Interp, name string) *interp.Array {
 	t.Helper()
 	v, _ := in.Global(name)
 	a, ok := v.(*interp.Array)
