@@ -21,7 +21,7 @@ import (
 // (the math family, where, clip, minimum, maximum, power, take: a gather
 // leaf).
 var gradBuiltins = map[string]bool{
-	"sum": true, "mean": true, "max": true, "min": true, "norm": true, "dot": true, "matmul": true,
+	"sum": true, "mean": true, "max": true, "min": true, "norm": true, "prod": true, "dot": true, "matmul": true,
 	"array": true, "copy": true, "to": true, "reshape": true, "transpose": true, "flip": true, "split": true,
 	"concatenate": true, "stack": true, "take": true, "add_at": true, "cumsum": true,
 	"where": true, "clip": true, "minimum": true, "maximum": true, "power": true,

@@ -1,6 +1,8 @@
 package stdlib
 
 import (
+	"slices"
+
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/token"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -18,14 +20,14 @@ import (
 // operand.
 
 // tapedOperand reports whether reduction k of a (or of expression e) is
-// recorded: sum, mean, max, min and norm are; the others either give no
+// recorded: sum, mean, max, min, norm and prod are; the others either give no
 // gradient (argmax, any ...) or are refused by the builtins' dispatch
 // (grad_dispatch.go).
 func tapedOperand(th *interp.Thread, k reduce.Kind, a *mem.Array, e *fuse.Expr) bool {
 	switch {
 	case !th.Taping():
 		return false
-	case k != reduce.Sum && k != reduce.Mean && k != reduce.Max && k != reduce.Min && k != reduce.Norm:
+	case !slices.Contains([]reduce.Kind{reduce.Sum, reduce.Mean, reduce.Max, reduce.Min, reduce.Norm, reduce.Prod}, k):
 		return false
 	case e != nil:
 		return e.DType().IsFloat() && fuse.RequiresGrad(e) // sum(x > 0) counts: no gradient
@@ -83,7 +85,7 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-// reduceOp is a recorded sum, mean, max, min or norm of an array x or an
+// reduceOp is a recorded sum, mean, max, min, norm or prod of an array x or an
 // expression e.
 type reduceOp struct {
 	name string
@@ -119,7 +121,8 @@ func gradLeaves(e *fuse.Expr) []*mem.Array {
 
 // Backward adds g (sum), g / n (mean), g * tie / count(tie) with tie =
 // (x == out) (max and min: ties split evenly, as PyTorch's amax) or
-// g * x / out (norm) to the operand's gradient, g the output's gradient
+// g * x / out (norm), or the product of the other elements times g
+// (prod, prodShare) to the operand's gradient, g the output's gradient
 // with the kept axes.
 func (o *reduceOp) Backward(th *interp.Thread) error {
 	g, err := o.out.Grad().Reshape(o.kept)
@@ -134,6 +137,8 @@ func (o *reduceOp) Backward(th *interp.Thread) error {
 		gx, err = o.tieShare(th, gx)
 	case reduce.Norm:
 		gx, err = o.normShare(gx)
+	case reduce.Prod:
+		gx, err = o.prodShare(th, gx)
 	}
 	if err != nil {
 		return err
