@@ -49,7 +49,7 @@ func TestGradMaxTies(t *testing.T) {
 		want []float64
 	}{
 		{"let y = norm(z, axis=1)\nlet x = z", []float64{0, 0, 0, 0.6, 0.8, 0}}, // a zero norm: 0, not NaN
-		{"let y = prod(z, axis=1)\nlet x = z", []float64{0, 0, 0, 0, 0, 12}},   // zeros: the product of the others
+		{"let y = prod(z, axis=1)\nlet x = z", []float64{0, 0, 0, 0, 0, 12}},    // zeros: the product of the others
 		{"let y = prod(z2, axis=0)\nlet x = z2", []float64{3, 0, 0, 0, 0, 2}},
 		{"let y = max(x)", []float64{0.5, 0, 0.5, 0, 0, 0}},
 		{"let y = max(x, axis=1)", []float64{0.5, 0, 0.5, 1.0 / 3, 1.0 / 3, 1.0 / 3}},
