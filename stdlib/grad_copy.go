@@ -14,18 +14,12 @@ import (
 // reshape that needs no copy) record nothing: a view's gradient is the
 // same view of its buffer's gradient.
 
-// gradRecorders wrap the builtins whose result is a copy of their array
-// argument with the recording of it (concatenate and stack record in
-// shape.go, joinTaped).
+// gradRecorders wrap the builtins whose result is a copy or a join of
+// their array arguments with the recording of it.
 var gradRecorders = map[string]func(fn) fn{
 	"array": recordCopy, "to": recordCopy, "reshape": recordCopy, "copy": recordCopyInto,
+	"concatenate": recordJoin(false), "stack": recordJoin(true),
 }
-
-// engineCopied: a copy (interp.Thread.CopyArray) may run as a store of
-// the expression engine, which records stores of arrays that require
-// gradients itself; its destination then requires a gradient. A
-// destination that did not before (a new array, or one tapedWrite
-// checked) and does after was recorded, and is not recorded again here.
 
 // recordCopy records f's result as a copy of its first argument: array(a),
 // to(a, dev), reshape(a, shape) where a is not contiguous. A view of a,
@@ -40,8 +34,8 @@ func recordCopy(f fn) fn {
 		}
 		src, ok1 := args.Positional[0].(*interp.Array)
 		dst, ok2 := v.(*interp.Array)
-		if !ok1 || !ok2 || !th.Records(src.A) || dst.A.SameBuffer(src.A) || !dst.A.DType().IsFloat() || dst.A.RequiresGrad() {
-			return v, nil // dst requiring a gradient: the copy engine recorded the copy (engineCopied)
+		if !ok1 || !ok2 || !th.Records(src.A) || dst.A.SameBuffer(src.A) || !dst.A.DType().IsFloat() {
+			return v, nil
 		}
 		return v, th.Record(&copyOp{name: args.Fn, src: src.A, dst: dst.A})
 	}
@@ -62,8 +56,8 @@ func recordCopyInto(f fn) fn {
 		}
 		v, err := f(th, args)
 		src, ok := args.Positional[1].(*interp.Array)
-		if err != nil || !ok || !th.Records(src.A) || !dst.A.DType().IsFloat() || dst.A.RequiresGrad() {
-			return v, err // see engineCopied
+		if err != nil || !ok || !th.Records(src.A) || !dst.A.DType().IsFloat() {
+			return v, err
 		}
 		return v, th.Record(&copyOp{name: "copy", src: src.A, dst: dst.A})
 	}
@@ -101,48 +95,56 @@ func (o *copyOp) Backward(th *interp.Thread) error {
 	return th.AccumulateGrad(o.src, gv)
 }
 
-// joinTaped records op, a concatenate or stack that joined op.ins into
-// op.out, when a tape records and an input requires a gradient, for the
-// inputs whose copy the expression engine did not record itself: a copy
-// that ran as its store (stored) is recorded by it where it records
-// stores (op.out then requires a gradient), so recording it here too
-// would count its gradient twice.
-func joinTaped(th *interp.Thread, op *joinOp, stored []bool) error {
-	if !th.Records(op.ins...) || !op.out.DType().IsFloat() {
-		return nil
+// recordJoin records concatenate (stacked false) or stack: f's result
+// joins the arrays of its first argument along an axis.
+func recordJoin(stacked bool) func(fn) fn {
+	return func(f fn) fn {
+		return func(th *interp.Thread, args *interp.Args) (interp.Value, error) {
+			v, err := f(th, args)
+			if err != nil || !th.Taping() {
+				return v, err
+			}
+			as, err := arraysOf(args.Fn, args.Positional[0])
+			out, ok := v.(*interp.Array)
+			if err != nil || !ok || !th.Records(as...) || !out.A.DType().IsFloat() {
+				return v, nil
+			}
+			op := &joinOp{name: args.Fn, ins: as, out: out.A, stacked: stacked, flat: !stacked && args.Get(1, "axis") == interp.Nil}
+			if !op.flat {
+				nd := as[0].NDim()
+				if stacked {
+					nd++
+				}
+				if op.axis, err = axisOf(args, 1, 0, nd); err != nil {
+					return nil, err
+				}
+			}
+			return v, th.Record(op)
+		}
 	}
-	if op.out.RequiresGrad() {
-		op.skip = stored
-	}
-	return th.Record(op)
 }
 
 // joinOp is a recorded concatenate or stack of ins into out along axis
-// (flat: of the flattened ins, out 1-D; stack's ins are the arrays seen
-// with the new axis). The ins whose skip is true were recorded by the
-// expression engine.
+// (flat: of the flattened ins, out 1-D).
 type joinOp struct {
-	name string
-	ins  []*mem.Array
-	out  *mem.Array
-	axis int
-	flat bool
-	skip []bool
+	name          string
+	ins           []*mem.Array
+	out           *mem.Array
+	axis          int
+	stacked, flat bool
 }
 
 func (o *joinOp) Name() string { return o.name }
 
 func (o *joinOp) Inputs() []*mem.Array {
 	var in []*mem.Array
-	for i, a := range o.ins {
-		if a.RequiresGrad() && !o.skipped(i) {
+	for _, a := range o.ins {
+		if a.RequiresGrad() {
 			in = append(in, a)
 		}
 	}
 	return in
 }
-
-func (o *joinOp) skipped(i int) bool { return o.skip != nil && o.skip[i] }
 
 func (o *joinOp) Outputs() []*mem.Array { return []*mem.Array{o.out} }
 
@@ -151,14 +153,14 @@ func (o *joinOp) Outputs() []*mem.Array { return []*mem.Array{o.out} }
 func (o *joinOp) Backward(th *interp.Thread) error {
 	g := o.out.Grad()
 	at := 0
-	for i, a := range o.ins {
+	for _, a := range o.ins {
 		n := o.extent(a)
 		part, err := o.part(g, at, n, a.Shape())
 		if err != nil {
 			return err
 		}
 		at += n
-		if !a.RequiresGrad() || a.Size() == 0 || o.skipped(i) {
+		if !a.RequiresGrad() || a.Size() == 0 {
 			continue
 		}
 		if err := th.AccumulateGrad(a, &interp.Array{A: part}); err != nil {
@@ -170,17 +172,28 @@ func (o *joinOp) Backward(th *interp.Thread) error {
 
 // extent is how far a reaches along the joined axis.
 func (o *joinOp) extent(a *mem.Array) int {
-	if o.flat {
+	switch {
+	case o.flat:
 		return a.Size()
+	case o.stacked:
+		return 1
 	}
 	return a.Shape()[o.axis]
 }
 
 // part is g's entries at..at+n along the joined axis, in the shape of
-// the input they came from: a flattened input's part (contiguous: g is a
-// new array's) reshaped.
+// the input they came from: a stacked input's axis is indexed away, a
+// flattened input's part (contiguous: g is a new array's) reshaped.
 func (o *joinOp) part(g *mem.Array, at, n int, shape []int) (*mem.Array, error) {
-	p, err := axisView(g, o.axis, at, n, 1)
+	sels := make([]mem.Sel, o.axis+1)
+	for k := range o.axis {
+		sels[k] = mem.Sel{Slice: true, Count: g.Shape()[k], Step: 1}
+	}
+	sels[o.axis] = mem.Sel{Slice: true, Start: at, Count: n, Step: 1}
+	if o.stacked {
+		sels[o.axis] = mem.Sel{Start: at}
+	}
+	p, err := g.View(sels)
 	if err != nil || !o.flat {
 		return p, err
 	}

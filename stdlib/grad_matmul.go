@@ -13,8 +13,7 @@ import (
 // each one GEMM through the device's BLAS with the transposes as
 // transposed views (no copies), summed over the batch axis where the
 // operand was broadcast along it. A gradient that does not exist yet and
-// covers its buffer (an intermediate's) is written by the GEMM directly
-// (over the zeros GradArray fills it with, which marks it reached);
+// covers its buffer (an intermediate's) is written by the GEMM directly;
 // an existing one (a parameter's, which accumulates) gets the product
 // added by one elementwise kernel.
 
@@ -79,7 +78,7 @@ func gradProduct(th *interp.Thread, v, v3, x, y *mem.Array) error {
 	}
 	reduced := v3.Shape()[0] == 1 && p.batch > 1
 	if !reduced && v.Grad() == nil && v.IsContiguous() && v.NBytes() == v.BufferBytes() {
-		g, err := th.GradArray(v) // zero-filled, then overwritten: main's OverwriteGrad skips the fill
+		g, err := freshGrad(th, v)
 		if err != nil {
 			return err
 		}
@@ -107,4 +106,19 @@ func gradProduct(th *interp.Thread, v, v3, x, y *mem.Array) error {
 		return fmt.Errorf("internal error: matmul's gradient of shape %v for an operand of shape %v", sum.(*interp.Array).A.Shape(), v.Shape())
 	}
 	return th.AccumulateGrad(v, &interp.Array{A: s})
+}
+
+// freshGrad gives v, contiguous over its whole buffer and without a
+// gradient, an uninitialised one that the caller writes entirely: no
+// zero fill for a GEMM to overwrite.
+func freshGrad(th *interp.Thread, v *mem.Array) (*mem.Array, error) {
+	g, err := th.NewArrayUninit(v.DType(), v.Shape(), interp.String(v.Device().String()), nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := v.SetGrad(g); err != nil { // a buffer of another size: the zero-filled one
+		g.Free()
+		return th.GradArray(v)
+	}
+	return v.Grad(), nil
 }

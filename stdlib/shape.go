@@ -156,10 +156,8 @@ func concatenate(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	op := &joinOp{name: args.Fn, ins: slices.Clone(as)}
 	axis := 0
 	if v := args.Get(1, "axis"); v == interp.Nil {
-		op.flat = true
 		for i, a := range as {
 			if as[i], err = flat(th, a); err != nil {
 				return nil, err
@@ -173,49 +171,44 @@ func concatenate(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 			return nil, fmt.Errorf("%s: %v", args.Fn, err)
 		}
 	}
-	out, stored, err := join(th, args.Fn, as, axis)
+	out, err := join(th, args.Fn, as, axis)
 	if err != nil {
 		return nil, err
 	}
-	op.out, op.axis = out, axis
-	return &interp.Array{A: out}, joinTaped(th, op, stored)
+	return &interp.Array{A: out}, nil
 }
 
-// join is concatenate of arrays of one rank along axis. stored[i] says
-// whether array i's copy ran as a store of the expression engine (which
-// counts a write: out's version moved), for a tape's record (joinTaped).
-func join(th *interp.Thread, name string, as []*mem.Array, axis int) (out *mem.Array, stored []bool, err error) {
+// join is concatenate of arrays of one rank along axis.
+func join(th *interp.Thread, name string, as []*mem.Array, axis int) (*mem.Array, error) {
 	shape := slices.Clone(as[0].Shape())
 	t := as[0].DType()
 	for i, a := range as[1:] {
 		if err := joinable(as[0], a, i+1, axis); err != nil {
-			return nil, nil, fmt.Errorf("%s: %v", name, err)
+			return nil, fmt.Errorf("%s: %v", name, err)
 		}
 		shape[axis] += a.Shape()[axis]
 		t = ir.Promote(t, a.DType())
 	}
-	if out, err = newLike(th, as[0], t, shape); err != nil {
-		return nil, nil, err
+	out, err := newLike(th, as[0], t, shape)
+	if err != nil {
+		return nil, err
 	}
-	stored = make([]bool, len(as))
 	at := 0
-	for i, a := range as {
+	for _, a := range as {
 		n := a.Shape()[axis]
 		if n == 0 || a.Size() == 0 {
 			continue
 		}
 		dst, err := axisView(out, axis, at, n, 1)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		v := out.Version()
 		if err := th.CopyArray(dst, a); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", name, err)
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		stored[i] = out.Version() != v
 		at += n
 	}
-	return out, stored, nil
+	return out, nil
 }
 
 // joinable checks that array i matches the first in rank and in every
@@ -258,14 +251,11 @@ func stackFn(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 			return nil, err
 		}
 	}
-	out, stored, err := join(th, args.Fn, as, axis)
+	out, err := join(th, args.Fn, as, axis)
 	if err != nil {
 		return nil, err
 	}
-	// The inputs as joined are views of the arrays with the new axis: their
-	// gradients are views of the arrays' gradients.
-	op := &joinOp{name: args.Fn, ins: as, out: out, axis: axis}
-	return &interp.Array{A: out}, joinTaped(th, op, stored)
+	return &interp.Array{A: out}, nil
 }
 
 // split(a, sections, axis=0) is a list of views of a along axis: sections
