@@ -20,6 +20,8 @@ func TestGradCopies(t *testing.T) {
 		{"let y = reshape(x, [3, 2])", []string{"x"}},   // a view
 		{"let y = transpose(x, [1, 0])", []string{"x"}},
 		{"let y = x.T", []string{"x"}},
+		{"let y = flip(x, axis=1)", []string{"x"}},
+		{"let y = split(x, 3, axis=1)[1]", []string{"x"}},
 		{"copy(d, x)\nlet y = d", []string{"x"}},
 		{"let y = concatenate([x, z])", []string{"x", "z"}},
 		{"let y = concatenate([x, x.T.T], axis=-1)", []string{"x"}},

@@ -15,12 +15,14 @@ import (
 // gradient. The refusal is the default so that a builtin added later
 // without a backward fails loudly instead of giving wrong gradients.
 
-// gradBuiltins record a TapeOp (grad_*.go) or build an array expression
-// whose gradient the expression engine gives (the math family, where,
-// clip, minimum, maximum, power, take: a gather leaf).
+// gradBuiltins record a TapeOp (grad_*.go), return views (transpose,
+// flip, split: a view's gradient is the same view of the gradient), or
+// build an array expression whose gradient the expression engine gives
+// (the math family, where, clip, minimum, maximum, power, take: a gather
+// leaf).
 var gradBuiltins = map[string]bool{
-	"sum": true, "mean": true, "max": true, "min": true, "matmul": true,
-	"array": true, "copy": true, "to": true, "reshape": true, "transpose": true,
+	"sum": true, "mean": true, "max": true, "min": true, "norm": true, "prod": true, "dot": true, "matmul": true,
+	"array": true, "copy": true, "to": true, "reshape": true, "transpose": true, "flip": true, "split": true,
 	"concatenate": true, "stack": true, "take": true, "add_at": true, "cumsum": true,
 	"where": true, "clip": true, "minimum": true, "maximum": true, "power": true,
 }
@@ -31,7 +33,7 @@ var gradBuiltins = map[string]bool{
 var noGradBuiltins = []string{
 	"print", "len", "type", "str", "format", "show", "help", "save", "save_text", "save_image",
 	"argmin", "argmax", "nanargmin", "nanargmax", "any", "all", "count_nonzero", "allclose", "isclose",
-	"equal", "array_equal", "argsort", "searchsorted", "nonzero", "argwhere",
+	"equal", "array_equal", "argsort", "searchsorted", "nonzero", "argwhere", "bincount", "histogram",
 	"free", "synchronize", "prefetch", "advise", "explain_access", "mem_info", "can_access", "ipc_handle",
 	"backward", "zero_grad", "requires_grad",
 }
@@ -90,6 +92,12 @@ func valueRequiresGrad(v interp.Value) bool {
 	case fuse.Value:
 		return fuse.RequiresGrad(v.E)
 	case *interp.List:
+		if _, ok := v.Ints(); ok {
+			return false // a list of numbers, stored unboxed: nothing to box and test
+		}
+		if _, ok := v.Floats(); ok {
+			return false
+		}
 		for _, x := range v.Values() {
 			if valueRequiresGrad(x) {
 				return true

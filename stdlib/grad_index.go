@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/lang/ir"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib/fuse"
 	"github.com/gscript-lang/gscript/stdlib/reduce"
@@ -14,7 +15,8 @@ import (
 // engine differentiates them. The others record here:
 //   - a[mask] (a new array): a's gradient gets the result's gradient at
 //     the selected places (expanded into a zero array, then added: no
-//     atomics).
+//     atomics). The places (the mask's cumulative sum) are kept from the
+//     forward, so no backward here reads anything back.
 //   - a[idx] = v, a[mask] = v and add_at(a, idx, v): v's gradient is a's
 //     gradient read back at the places written (gathered, or selected by
 //     the mask), summed over the axes v was broadcast along. With
@@ -45,15 +47,25 @@ func recordWrite(th *interp.Thread, name string, dst, ix *mem.Array, v interp.Va
 	if !th.Taping() || !valueRequiresGrad(v) || !dst.DType().IsFloat() {
 		return nil
 	}
-	return th.Record(&writeOp{name: name, dst: dst, ix: ix, v: v})
+	op := &writeOp{name: name, dst: dst, ix: ix, v: v}
+	if ix.DType() == ir.Bool { // the mask's places, for a backward that reads nothing back
+		var err error
+		if op.cs, op.count, err = maskPlaces(th, ix); err != nil {
+			return err
+		}
+	}
+	return th.Record(op)
 }
 
 // writeOp is a recorded write of v (an array or array expression) into
-// dst at ix.
+// dst at ix; for a mask, cs holds the places of its count selected
+// elements (maskPlaces).
 type writeOp struct {
 	name    string
 	dst, ix *mem.Array
 	v       interp.Value
+	cs      *mem.Array
+	count   int
 }
 
 func (o *writeOp) Name() string { return o.name }
@@ -93,7 +105,11 @@ func (o *writeOp) readBack(th *interp.Thread) (interp.Value, error) {
 	if o.ix.DType().IsInt() {
 		return fuse.Gather(o.dst.Grad(), o.ix, 0)
 	}
-	return maskSelect(th, o.dst.Grad(), o.ix)
+	g, m, err := maskCheck(o.dst.Grad(), o.ix)
+	if err != nil {
+		return nil, err
+	}
+	return maskSelectAt(th, g, m, o.cs, o.count)
 }
 
 // sumTo is g summed over the axes along which shape broadcast to g's
@@ -126,30 +142,51 @@ func sumTo(th *interp.Thread, name string, g interp.Value, shape []int) (interp.
 	return &interp.Array{A: r}, nil
 }
 
-// recordMaskSelect records out = a[mask] when a requires a gradient.
-func recordMaskSelect(th *interp.Thread, a, mask *mem.Array, v interp.Value) error {
-	out, ok := v.(*interp.Array)
-	if !ok || !th.Records(a) || !a.DType().IsFloat() {
-		return nil
+// maskSelectTaped is a[mask] recorded: the mask's places (its cumulative
+// sum) are kept for the backward, which then reads nothing back.
+func maskSelectTaped(th *interp.Thread, a, mask *mem.Array) (interp.Value, error) {
+	av, m, err := maskCheck(a, mask)
+	if err != nil {
+		return nil, err
 	}
-	return th.Record(&maskSelectOp{a: a, mask: mask, out: out.A})
+	cs, count, err := maskPlaces(th, m)
+	if err != nil {
+		return nil, err
+	}
+	v, err := maskSelectAt(th, av, m, cs, count)
+	if err != nil {
+		return nil, err
+	}
+	out := v.(*interp.Array).A
+	return v, th.Record(&maskSelectOp{a: a, av: av, mask: m, cs: cs, out: out})
 }
 
-type maskSelectOp struct{ a, mask, out *mem.Array }
+// maskSelectOp is a recorded out = a[mask]; av and mask are as
+// maskCheck shaped them, cs the places of the mask's selected elements.
+type maskSelectOp struct{ a, av, mask, cs, out *mem.Array }
 
 func (o *maskSelectOp) Name() string          { return "a[mask]" }
 func (o *maskSelectOp) Inputs() []*mem.Array  { return []*mem.Array{o.a, o.mask} }
 func (o *maskSelectOp) Outputs() []*mem.Array { return []*mem.Array{o.out} }
 
 // Backward expands the result's gradient into a zero array of a's shape
-// at the selected places and adds that to a's gradient.
+// at the selected places (the forward's, kept: no host read) and adds
+// that to a's gradient.
 func (o *maskSelectOp) Backward(th *interp.Thread) error {
-	z, err := th.NewArray(o.a.DType(), o.a.Shape(), interp.String(o.a.Device().String()), nil)
+	if o.out.Size() == 0 {
+		return nil
+	}
+	z, err := th.NewArray(o.a.DType(), o.av.Shape(), interp.String(o.a.Device().String()), nil)
 	if err != nil {
 		return err
 	}
-	if err := maskAssign(th, z, o.mask, &interp.Array{A: o.out.Grad()}); err != nil {
+	g := o.out.Grad()
+	if err := maskLaunch(th, maskExpandMode, z.DType(), g.DType(), z.NDim(), o.mask, o.cs, z.Shape(), z, g); err != nil {
 		return err
 	}
-	return th.AccumulateGrad(o.a, &interp.Array{A: z})
+	zv, err := z.Reshape(o.a.Shape())
+	if err != nil {
+		return err
+	}
+	return th.AccumulateGrad(o.a, &interp.Array{A: zv})
 }

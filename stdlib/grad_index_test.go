@@ -42,11 +42,16 @@ func TestGradIndex(t *testing.T) {
 	}
 }
 
-// TestGradWriteLeafRefused: an assignment into an array that requires a
-// gradient is refused on a tape (its earlier values' gradient would be
-// lost), as a write over an array the tape recorded is.
+// TestGradWriteLeafRefused: an assignment, add_at, copy or matmul out=
+// into an array that requires a gradient is refused on a tape (its
+// earlier values' gradient would be lost), as a write over an array the
+// tape recorded is.
 func TestGradWriteLeafRefused(t *testing.T) {
-	for _, body := range []string{"x[idx] = v", "add_at(x, idx, row)", "let y = sum(v)\nv[idx] = row", "copy(x, x)", "let d = zeros([3, 3])\ncopy(d, x)\ncopy(d, x)"} {
+	for _, body := range []string{
+		"x[idx] = v", "add_at(x, idx, row)", "let y = sum(v)\nv[idx] = row", "copy(x, x)",
+		"let o = zeros([3, 3], dtype=f64, requires_grad=true)\nmatmul(x, x, out=o)",
+		"let d = zeros([3, 3])\ncopy(d, x)\ncopy(d, x)",
+	} {
 		in := newGradInterp(t)
 		execGS(t, in, strings.ReplaceAll(indexSetup, "DT", "f64")+"\nlet idx = array([2, 0])")
 		err := in.Record(interp.NewTape("t"), func() error { return in.Exec(context.Background(), "b.gs", []byte(body)) })

@@ -1,6 +1,8 @@
 package stdlib
 
 import (
+	"slices"
+
 	"github.com/gscript-lang/gscript/interp"
 	"github.com/gscript-lang/gscript/lang/token"
 	"github.com/gscript-lang/gscript/runtime/mem"
@@ -18,14 +20,14 @@ import (
 // operand.
 
 // tapedOperand reports whether reduction k of a (or of expression e) is
-// recorded: sum, mean, max and min are; the others either give no
+// recorded: sum, mean, max, min, norm and prod are; the others either give no
 // gradient (argmax, any ...) or are refused by the builtins' dispatch
 // (grad_dispatch.go).
 func tapedOperand(th *interp.Thread, k reduce.Kind, a *mem.Array, e *fuse.Expr) bool {
 	switch {
 	case !th.Taping():
 		return false
-	case k != reduce.Sum && k != reduce.Mean && k != reduce.Max && k != reduce.Min:
+	case !slices.Contains([]reduce.Kind{reduce.Sum, reduce.Mean, reduce.Max, reduce.Min, reduce.Norm, reduce.Prod}, k):
 		return false
 	case e != nil:
 		return e.DType().IsFloat() && fuse.RequiresGrad(e) // sum(x > 0) counts: no gradient
@@ -83,7 +85,7 @@ func containsInt(xs []int, x int) bool {
 	return false
 }
 
-// reduceOp is a recorded sum, mean, max or min of an array x or an
+// reduceOp is a recorded sum, mean, max, min, norm or prod of an array x or an
 // expression e.
 type reduceOp struct {
 	name string
@@ -117,9 +119,11 @@ func gradLeaves(e *fuse.Expr) []*mem.Array {
 	return out
 }
 
-// Backward adds g (sum), g / n (mean) or g * tie / count(tie) with tie =
-// (x == out) (max and min: ties split evenly, as PyTorch's amax) to the
-// operand's gradient, g the output's gradient with the kept axes.
+// Backward adds g (sum), g / n (mean), g * tie / count(tie) with tie =
+// (x == out) (max and min: ties split evenly, as PyTorch's amax) or
+// g * x / out (norm), or the product of the other elements times g
+// (prod, prodShare) to the operand's gradient, g the output's gradient
+// with the kept axes.
 func (o *reduceOp) Backward(th *interp.Thread) error {
 	g, err := o.out.Grad().Reshape(o.kept)
 	if err != nil {
@@ -131,6 +135,10 @@ func (o *reduceOp) Backward(th *interp.Thread) error {
 		gx, err = fuse.Binary(token.Quo, gx, interp.Float(float64(o.count())))
 	case reduce.Max, reduce.Min:
 		gx, err = o.tieShare(th, gx)
+	case reduce.Norm:
+		gx, err = o.normShare(gx)
+	case reduce.Prod:
+		gx, err = o.prodShare(th, gx)
 	}
 	if err != nil {
 		return err
@@ -189,6 +197,28 @@ func (o *reduceOp) tieShare(th *interp.Thread, g interp.Value) (interp.Value, er
 		return nil, err
 	}
 	return fuse.Binary(token.Quo, share, cnt)
+}
+
+// normShare is g * x / n, n the norm: 0 where n is 0 (the subgradient
+// PyTorch's norm backward gives there, not a NaN).
+func (o *reduceOp) normShare(g interp.Value) (interp.Value, error) {
+	n, err := o.out.Reshape(o.kept)
+	if err != nil {
+		return nil, err
+	}
+	nv := &interp.Array{A: n}
+	share, err := fuse.Binary(token.Mul, g, o.operand())
+	if err == nil {
+		share, err = fuse.Binary(token.Quo, share, nv)
+	}
+	if err != nil {
+		return nil, err
+	}
+	zero, err := fuse.Binary(token.Eql, nv, interp.Int(0))
+	if err != nil {
+		return nil, err
+	}
+	return fuse.Where(zero, interp.Int(0), share)
 }
 
 // accumulate adds gx, broadcast to the operand's shape, into the

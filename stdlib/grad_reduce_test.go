@@ -24,6 +24,12 @@ func TestGradReductions(t *testing.T) {
 		"let y = max(x, axis=0)",
 		"let y = min(x, axis=-1, keepdims=true)",
 		"let y = mean(x, axis=[0, 1])",
+		"let y = norm(x)",
+		"let y = norm(x, axis=0)",
+		"let y = norm(x, axis=-1, keepdims=true)",
+		"let y = prod(x)",
+		"let y = prod(x, axis=0)",
+		"let y = prod(x, axis=-1, keepdims=true)",
 	} {
 		t.Run(body, func(t *testing.T) {
 			checkBoth(t, gradCase{setup: xSetup, body: body, inputs: []string{"x"}, out: "y"})
@@ -32,13 +38,19 @@ func TestGradReductions(t *testing.T) {
 }
 
 // TestGradMaxTies: tied maxima share the gradient evenly (PyTorch's amax),
-// whole-array and along an axis.
+// whole-array and along an axis; and where finite differences cannot
+// look, a zero norm's gradient is 0 (x is the array checked).
 func TestGradMaxTies(t *testing.T) {
-	setup := "let x = array([[3.0, 1.0, 3.0], [2.0, 2.0, 2.0]], dtype=DT, requires_grad=true)"
+	setup := "let x = array([[3.0, 1.0, 3.0], [2.0, 2.0, 2.0]], dtype=DT, requires_grad=true)\n" +
+		"let z = array([[0.0, 0.0, 0.0], [3.0, 4.0, 0.0]], dtype=DT, requires_grad=true)\n" +
+		"let z2 = array([[0.0, 0.0, 2.0], [3.0, 0.0, 0.0]], dtype=DT, requires_grad=true)"
 	for _, c := range []struct {
 		body string
 		want []float64
 	}{
+		{"let y = norm(z, axis=1)\nlet x = z", []float64{0, 0, 0, 0.6, 0.8, 0}}, // a zero norm: 0, not NaN
+		{"let y = prod(z, axis=1)\nlet x = z", []float64{0, 0, 0, 0, 0, 12}},    // zeros: the product of the others
+		{"let y = prod(z2, axis=0)\nlet x = z2", []float64{3, 0, 0, 0, 0, 2}},
 		{"let y = max(x)", []float64{0.5, 0, 0.5, 0, 0, 0}},
 		{"let y = max(x, axis=1)", []float64{0.5, 0, 0.5, 1.0 / 3, 1.0 / 3, 1.0 / 3}},
 		{"let y = min(x, axis=0)", []float64{0, 1, 0, 1, 0, 1}},

@@ -33,11 +33,10 @@ func (indexOps) Index(th *interp.Thread, x *interp.Array, idx interp.Value) (int
 		return nil, err
 	}
 	if ix.DType() == ir.Bool {
-		v, err := maskSelect(th, src, ix)
-		if err != nil {
-			return nil, err
+		if th.Records(src) && src.DType().IsFloat() {
+			return maskSelectTaped(th, src, ix)
 		}
-		return v, recordMaskSelect(th, src, ix, v)
+		return maskSelect(th, src, ix)
 	}
 	if src.NDim() == 0 {
 		return nil, fmt.Errorf("too many indices for a 0-D array: 1")
@@ -250,6 +249,12 @@ func maskSelect(th *interp.Thread, a, mask *mem.Array) (interp.Value, error) {
 		return nil, err
 	}
 	defer cs.Free()
+	return maskSelectAt(th, a, mask, cs, count)
+}
+
+// maskSelectAt is a[mask] for a checked a and mask whose places cs
+// (count of them) maskPlaces gave.
+func maskSelectAt(th *interp.Thread, a, mask, cs *mem.Array, count int) (interp.Value, error) {
 	out, err := th.NewArrayUninit(a.DType(), slices.Concat([]int{count}, a.Shape()[mask.NDim():]), interp.String(a.Device().String()), nil)
 	if err != nil || count == 0 {
 		return &interp.Array{A: out}, err

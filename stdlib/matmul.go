@@ -39,7 +39,7 @@ func matmul(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 		return nil, err
 	}
 	if args.Kwarg("out") != nil {
-		if err := th.TapeWrites("matmul", out); err != nil {
+		if err := tapedWrite(th, "matmul out=", out); err != nil {
 			return nil, err
 		}
 	}

@@ -464,6 +464,16 @@ func dot(th *interp.Thread, args *interp.Args) (interp.Value, error) {
 	if err := args.Check(2, 2); err != nil {
 		return nil, err
 	}
+	if th.Taping() {
+		x, errx := exprArg(args, 0)
+		y, erry := exprArg(args, 1)
+		if errx == nil && erry == nil && tapedDot(th, x, y) {
+			if err := dotShapes(x.Shape(), y.Shape()); err != nil {
+				return nil, err
+			}
+			return dotTaped(th, args.Positional)
+		}
+	}
 	if x, y, ok, err := exprPair(args); ok || err != nil {
 		if err != nil {
 			return nil, err
