@@ -94,14 +94,15 @@ fn step() {
 }
 step()
 let once = array(w.grad)
+let err = nil
 allocator mempool {
     capture g {
         step()
     }
+    replay(g, 3)
+    synchronize()
+    err = max(abs(w.grad - 4.0 * once)) / max(abs(once))
 }
-replay(g, 3)
-synchronize()
-let err = max(abs(w.grad - 4.0 * once)) / max(abs(once))
 `
 	in, _, err := tapeInterpOn(t, "cuda:0", tapeKernels+step, "")
 	if err != nil {

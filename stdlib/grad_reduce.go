@@ -39,9 +39,24 @@ func tapedOperand(th *interp.Thread, k reduce.Kind, a *mem.Array, e *fuse.Expr) 
 func reduceTaped(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, e *fuse.Expr, axes []int, keep bool) (interp.Value, error) {
 	var v interp.Value
 	var err error
+	var shape []int
 	if e != nil {
-		v, err = fusedAxisReduce(th, name, k, e, axes, true)
+		shape = e.Shape()
 	} else {
+		shape = a.Shape()
+	}
+	rows := splitRows(shape, axes)
+	switch {
+	case rows > 1 && e != nil:
+		// materialised (and recorded) first: the split view needs an array
+		if v, err = (fuse.Value{E: e}).Materialise(th); err == nil {
+			return reduceTaped(th, name, k, v.(*interp.Array).A, nil, axes, keep)
+		}
+	case rows > 1:
+		v, err = splitReduce(th, name, k, a, rows)
+	case e != nil:
+		v, err = fusedAxisReduce(th, name, k, e, axes, true)
+	default:
 		v, err = axisReduce(th, name, k, axisInput{t: a.DType(), arrays: []*mem.Array{a}}, axes, true)
 	}
 	if err != nil {
@@ -59,6 +74,63 @@ func reduceTaped(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, e 
 		return nil, err
 	}
 	return &interp.Array{A: out}, nil
+}
+
+// splitMin is the size from which a full reduction on a tape runs in two
+// stages: the axis kernels give each output one block, so one row of
+// 2^26 elements would be one block's work (17 ms on the H200, against
+// 0.1 ms in two stages).
+const splitMin = 1 << 16
+
+// splitRows is how many rows a full reduction over shape splits into:
+// the largest power of two that divides the size, at most 8192, when
+// that leaves rows of at least 256; 1 (no split) otherwise, and for a
+// reduction over fewer axes.
+func splitRows(shape []int, axes []int) int {
+	n := 1
+	for _, d := range shape {
+		n *= d
+	}
+	if len(axes) != len(shape) || n < splitMin {
+		return 1
+	}
+	r := 1
+	for r < 8192 && n%(2*r) == 0 && n/(2*r) >= 256 {
+		r *= 2
+	}
+	if r < 16 {
+		return 1
+	}
+	return r
+}
+
+// splitReduce is the full reduction k of a as rows of a: along the rows,
+// then over their results, kept with a's rank (every extent 1). The
+// result differs from a one-stage reduction in the rounding of its sum.
+func splitReduce(th *interp.Thread, name string, k reduce.Kind, a *mem.Array, rows int) (interp.Value, error) {
+	c, err := contiguous(th, a)
+	if err != nil {
+		return nil, err
+	}
+	m, err := c.Reshape([]int{rows, a.Size() / rows})
+	if err != nil {
+		return nil, err
+	}
+	part, err := axisReduce(th, name, k, axisInput{t: a.DType(), arrays: []*mem.Array{m}}, []int{1}, false)
+	if err != nil {
+		return nil, err
+	}
+	p := part.(*interp.Array).A
+	whole, err := axisReduce(th, name, k, axisInput{t: p.DType(), arrays: []*mem.Array{p}}, []int{0}, true)
+	if err != nil {
+		return nil, err
+	}
+	ones := make([]int, a.NDim())
+	for i := range ones {
+		ones[i] = 1
+	}
+	w, err := whole.(*interp.Array).A.Reshape(ones)
+	return &interp.Array{A: w}, err
 }
 
 // droppedShape is the shape of a keepdims result without the reduced
