@@ -2,6 +2,7 @@ package interp_test
 
 import (
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/gscript-lang/gscript/interp"
@@ -109,7 +110,7 @@ allocator mempool {
 		t.Fatal(err)
 	}
 	v, _ := in.Global("err")
-	if f, ok := v.(interp.Float); !ok || float64(f) > 1e-12 {
+	if f, err := strconv.ParseFloat(v.String(), 64); err != nil || f > 1e-12 {
 		t.Fatalf("after a step and 3 replays w.grad is off 4x the step's by %v", v)
 	}
 }
