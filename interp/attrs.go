@@ -81,6 +81,9 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 			if err := args.Check(1, 1); err != nil {
 				return nil, err
 			}
+			if th.Taping() && a.RequiresGrad() {
+				return nil, fmt.Errorf("a.to(dev) on a tape: write to(a, dev), which records the copy's gradient")
+			}
 			return ArrayTo(th, x, args.Positional[0])
 		}}, nil
 	case "view":
@@ -93,6 +96,9 @@ func arrayAttr(th *Thread, x *Array, name string) (Value, error) {
 		return &Builtin{Name: "reshape", Fn: func(th *Thread, args *Args) (Value, error) {
 			if err := args.Check(1, 4); err != nil {
 				return nil, err
+			}
+			if th.Taping() && a.RequiresGrad() && !a.IsContiguous() {
+				return nil, fmt.Errorf("a.reshape(shape) of a strided array on a tape copies it: write reshape(a, shape), which records the copy's gradient")
 			}
 			return Reshape(th, x, args.Positional)
 		}}, nil

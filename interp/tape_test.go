@@ -251,3 +251,20 @@ func TestTapeRowStores(t *testing.T) {
 		t.Fatalf("backward after w was written: %v", err)
 	}
 }
+
+// TestTapeMethodCopies: the to and reshape methods, which do not record
+// a copy, are refused on a tape where they would copy an array that
+// requires a gradient; a reshape that is a view is not.
+func TestTapeMethodCopies(t *testing.T) {
+	setup := "let x = arange(64, dtype=f64, requires_grad=true)\n"
+	for body, want := range map[string]string{
+		"let y = x.reshape([8, 8]).T.reshape([64])": "write reshape(a, shape)",
+		`let y = x.to("cpu")`:                       "write to(a, dev)",
+		"let y = x.reshape([8, 8])":                 "",
+	} {
+		_, _, err := tapeInterp(t, setup, body)
+		if want == "" && err != nil || want != "" && (err == nil || !strings.Contains(err.Error(), want)) {
+			t.Errorf("%s: got %v, want %q", body, err, want)
+		}
+	}
+}
