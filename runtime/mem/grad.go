@@ -43,7 +43,9 @@ func (a *Array) WholeGrad() *Array {
 }
 
 // CoversBuffer reports whether a is its buffer's every byte, in order.
-func (a *Array) CoversBuffer() bool { return a.IsContiguous() && a.off == 0 && a.NBytes() == a.buf.a.nbytes }
+func (a *Array) CoversBuffer() bool {
+	return a.IsContiguous() && a.off == 0 && a.NBytes() == a.buf.a.nbytes
+}
 
 // BufferBytes is the size of a's whole buffer, which a gradient buffer
 // must have.
