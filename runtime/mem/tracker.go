@@ -35,6 +35,9 @@ type allocation struct {
 	owner   *Tracker
 	counted bool // nbytes count toward the tracker's Used and Limit
 	mustRun bool // Free runs even for zero bytes (external releasers)
+	// graph marks memory allocated while a capture recorded: a graph
+	// allocation node's, which the graph frees itself (free).
+	graph bool
 }
 
 // release frees the memory once; later calls do nothing. While the
@@ -50,9 +53,17 @@ func (a *allocation) release() error {
 }
 
 // free calls the allocator, in the owning context when it needs one.
+// Graph memory is left to its graph: instantiated with
+// AutoFreeOnLaunch, it frees what a launch allocated at the next launch,
+// and a free outside it before its first launch (an array dropped inside
+// the capture, freed as the capture ends) fails with
+// CUDA_ERROR_INVALID_VALUE.
 func (a *allocation) free() error {
 	if a.counted {
 		a.owner.used.Add(-int64(a.nbytes))
+	}
+	if a.graph {
+		return nil
 	}
 	err := a.callFree()
 	if err != nil {
@@ -218,6 +229,7 @@ func (t *Tracker) create(alloc Allocator, dev Device, dtype ir.Type, shape []int
 		// its kind says. Host access goes through staging copies.
 		buf.graphMem = true
 		buf.hostAcc.Store(2)
+		a.graph = true
 	}
 	t.track(buf)
 	return newArray(buf, dtype, shape), nil
