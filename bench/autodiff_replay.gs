@@ -3,6 +3,12 @@
 // captured into one graph and replayed, the median of 10 of each in ms.
 // The replay is the step's kernels alone: its time over the eager step's
 // is what the host's work between them costs.
+//
+//   gscript run bench/autodiff_replay.gs [replays]
+//
+// With replays, one eager step then 50 replays alone, for a profiler's
+// sum of the kernels (nsys profile --stats=true) beside the replays'
+// time.
 fn median(ts) {
     let s = sorted(ts)
     return (s[len(s) / 2 - 1] + s[len(s) / 2]) / 2.0
@@ -34,6 +40,15 @@ allocator mempool {
     synchronize()
     capture g {
         step()
+    }
+    if len(argv) > 1 && argv[1] == "replays" {
+        replay(g)
+        synchronize()
+        let t0 = time()
+        replay(g, 50)
+        synchronize()
+        print("autodiff_replay", device_info().device, "50 replays of the MLP training step:", round((time() - t0) / 50.0 * 1e5) / 100.0, "ms each;", str(g))
+        exit(0)
     }
     let te = []
     let tr = []
