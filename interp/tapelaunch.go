@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"github.com/gscript-lang/gscript/lang/ad"
@@ -19,15 +20,19 @@ import (
 // launches it with the forward's geometry and arguments, then one
 // gradient array per float array parameter.
 
-// kernelAD is what tapes need of a kernel, built once per kernel value.
+// kernelAD is what tapes need of a kernel, built once per kernel value:
+// the accesses on the first launch (every launch counts its writes), the
+// adjoint on the first launch a tape records (a kernel never recorded
+// never has one built).
 type kernelAD struct {
 	reads, writes []int // IR params read and written (ad.Accesses)
 	source        []int // by IR param, its source argument (sourceOf)
+	once          sync.Once
 	adj           *ad.Adjoint
 	err           error // why the kernel has no adjoint
 }
 
-// autodiff is k's kernelAD, built on first use.
+// autodiff is k's kernelAD, its accesses found on first use.
 func (k *Kernel) autodiff() *kernelAD {
 	if a := k.ad.Load(); a != nil {
 		return a
@@ -35,14 +40,21 @@ func (k *Kernel) autodiff() *kernelAD {
 	a := &kernelAD{}
 	a.reads, a.writes = ad.Accesses(k.IR)
 	a.source = k.sourceOf()
-	switch {
-	case k.Adjoint != nil:
-		a.adj = &ad.Adjoint{Kernel: k.Adjoint.IR, Grads: ad.GradParams(k.IR.Entry)}
-	default:
-		a.adj, a.err = ad.Kernel(k.IR)
-	}
 	k.ad.CompareAndSwap(nil, a)
 	return k.ad.Load()
+}
+
+// adjoint is k's adjoint kernel: the declared one, else lang/ad's,
+// built on first use.
+func (a *kernelAD) adjoint(k *Kernel) (*ad.Adjoint, error) {
+	a.once.Do(func() {
+		if k.Adjoint != nil {
+			a.adj = &ad.Adjoint{Kernel: k.Adjoint.IR, Grads: ad.GradParams(k.IR.Entry)}
+			return
+		}
+		a.adj, a.err = ad.Kernel(k.IR)
+	})
+	return a.adj, a.err
 }
 
 // kernelADCache is the field of Kernel that autodiff fills.
@@ -66,18 +78,19 @@ func (th *Thread) touchWritten(k *Kernel, dev mem.Device, dims []int, vals []Val
 	for p, s := range kad.source {
 		arrays[p] = argArray(vals, s)
 	}
-	op := &launchOp{k: k, kad: kad, arrays: arrays}
 	if !recordsLaunch(kad, arrays) {
 		return nil
 	}
-	if kad.err != nil {
+	adj, err := kad.adjoint(k)
+	if err != nil {
 		var ae *ad.Error
-		if errors.As(kad.err, &ae) {
+		if errors.As(err, &ae) {
 			return fmt.Errorf("%s (at %s): a tape cannot record it", ae.Msg, ae.Pos)
 		}
-		return fmt.Errorf("kernel %s is not differentiable: %w", k.Name, kad.err)
+		return fmt.Errorf("kernel %s is not differentiable: %w", k.Name, err)
 	}
-	op.dev, op.dims, op.vals, op.args = dev, slices.Clone(dims), slices.Clone(vals), slices.Clone(packed)
+	op := &launchOp{k: k, kad: kad, adj: adj, arrays: arrays, dev: dev, dims: slices.Clone(dims),
+		vals: slices.Clone(vals), args: slices.Clone(packed)}
 	return th.Record(op)
 }
 
@@ -138,6 +151,7 @@ func (k *Kernel) sourceOf() []int {
 type launchOp struct {
 	k      *Kernel
 	kad    *kernelAD
+	adj    *ad.Adjoint
 	dev    mem.Device
 	dims   []int
 	vals   []Value       // the arguments, kept alive for args' addresses
@@ -163,14 +177,14 @@ func (o *launchOp) pick(params []int) []*mem.Array {
 // Backward launches the adjoint: the forward's arguments, then each float
 // array's gradient (a zero scratch array for one that requires none).
 func (o *launchOp) Backward(th *Thread) error {
-	adj := o.kad.adj.Kernel
+	adj := o.adj.Kernel
 	prog, err := th.program(adj, o.dev, th.Config.FastMath)
 	if err != nil {
 		return err
 	}
 	args := slices.Clone(o.args)
 	nf := len(o.k.IR.Entry.Params)
-	for j, p := range o.kad.adj.Grads {
+	for j, p := range o.adj.Grads {
 		g, err := o.gradFor(th, p)
 		if err != nil {
 			return err
