@@ -82,15 +82,13 @@ func (r *recorded) check(t *Tape) error {
 	return nil
 }
 
-// ZeroGrad zeroes the gradients of every array t's ops read or wrote:
-// zero_grad(t).
+// ZeroGrad zeroes the gradients of every array t's ops read or wrote,
+// each buffer's whole gradient once: zero_grad(t).
 func (th *Thread) ZeroGrad(t *Tape) error {
 	for _, views := range t.seen {
-		for _, a := range views {
-			if g := a.Grad(); g != nil {
-				if err := th.StoreArray(g, Int(0), CastUnsafe); err != nil {
-					return err
-				}
+		if g := views[0].WholeGrad(); g != nil {
+			if err := th.StoreArray(g, Int(0), CastUnsafe); err != nil {
+				return err
 			}
 		}
 	}
@@ -119,7 +117,7 @@ func tapeAttr(th *Thread, t *Tape, name string) (Value, error) {
 			return Nil, th.Reset(t)
 		}}, nil
 	case "len":
-		return Int(len(t.ops)), nil
+		return Int(t.Len()), nil
 	}
 	return nil, fmt.Errorf("tape has no attribute %s (attributes: reset, len)", name)
 }
