@@ -136,6 +136,9 @@ func hostBlocks[T hostFloat](x []T, start, end, step int, sh sumShape, acc []flo
 		for u := range sh.unroll {
 			xs := x[base+u*step : base+u*step+nl]
 			a := accs[u][:len(xs)] // one length: no bounds checks in the loops
+			if addVec(a, xs, sh.square) {
+				continue
+			}
 			if sh.square {
 				for t, v := range xs {
 					y := float64(v)

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package cpu
+
+// addVec reports false: no vector loops but on amd64 (sumvec_amd64.s);
+// the caller runs its Go loop.
+func addVec[T hostFloat](a []float64, xs []T, square bool) bool { return false }
