@@ -129,7 +129,24 @@ func extremeFloat[T float32 | float64](x unsafe.Pointer, n int, isMax bool, canc
 }
 
 // floatExtreme is the min or max of xs (not empty) and whether a NaN is
-// among them: one compare per element in the common case (v within the
+// among them: the vector loops' (extremeVec) over a prefix, goExtreme's
+// over the rest.
+func floatExtreme[T float32 | float64](xs []T, isMax bool) (m T, nan bool) {
+	vm, vnan, n := extremeVec(xs, isMax)
+	switch {
+	case n == 0:
+		return goExtreme(xs, isMax)
+	case n == len(xs):
+		return vm, vnan
+	}
+	m, nan = goExtreme(xs[n:], isMax)
+	if isMax {
+		return max(m, vm), nan || vnan
+	}
+	return min(m, vm), nan || vnan
+}
+
+// goExtreme is floatExtreme with Go loops: one compare per element in the common case (v within the
 // bound so far), NaN failing both compares. Eight bounds, one for each
 // element of a group of eight, let the compares of a group run together
 // (one bound makes each compare wait on the last: BenchmarkHostLoops/max,
@@ -137,7 +154,7 @@ func extremeFloat[T float32 | float64](x unsafe.Pointer, n int, isMax bool, canc
 // with eight, no better with sixteen); which bound meets an element does
 // not change the extreme, and the zeros of both signs that could are
 // left to hasZeros.
-func floatExtreme[T float32 | float64](xs []T, isMax bool) (m T, nan bool) {
+func goExtreme[T float32 | float64](xs []T, isMax bool) (m T, nan bool) {
 	m = xs[0]
 	var b [8]T
 	for k := range b {
