@@ -41,7 +41,7 @@ func TestHostSumMatchesKernels(t *testing.T) {
 	if !ok {
 		t.Fatal("the cpu backend has no Summer")
 	}
-	sizes := []int{1, 2, 31, 255, 256, 257, 1000, 3*256 + 1, 4095, 16384, 16385, 65543, 256*64*5 + 77, 1<<20 + 13}
+	sizes := []int{1, 2, 15, 17, 31, 255, 256, 257, 1000, 3*256 + 1, 4095, 4096, 16384, 16385, 65543, 256*64*5 + 77, 1<<20 + 13}
 	for _, ty := range []ir.Type{ir.F32, ir.F64} {
 		for _, k := range []Kind{Sum, Mean, Norm} {
 			s := Spec{Kind: k, In: [2]ir.Type{ty}}
@@ -79,7 +79,7 @@ func TestHostRowSumsMatchKernels(t *testing.T) {
 	for _, ty := range []ir.Type{ir.F32, ir.F64} {
 		for _, k := range []Kind{Sum, Mean, Norm} {
 			s := Spec{Kind: k, In: [2]ir.Type{ty}}
-			for i, dims := range [][2]int{{1, 256}, {3, 257}, {17, 1000}, {5, 4101}, {2, 16385}} {
+			for i, dims := range [][2]int{{1, 256}, {3, 257}, {17, 1000}, {4, 4096}, {5, 4101}, {2, 16385}} {
 				m, kk := dims[0], dims[1]
 				flat := hostData(ty, m*kk, uint64(i), i%2 == 1)
 				x := newTensor(ty, []int{m, kk}, func(j int) uint64 { return mem.LoadBits(flat.buf, ty, j) })
