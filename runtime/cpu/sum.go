@@ -174,8 +174,10 @@ func hostBlocks[T hostFloat](x []T, start, end, step int, sh sumShape, acc []flo
 		if sh.unroll == 4 { // mergePairs's order for four, as one loop
 			a0, a1 := accs[0][b*sh.threads:][:len(v)], accs[1][b*sh.threads:][:len(v)]
 			a2, a3 := accs[2][b*sh.threads:][:len(v)], accs[3][b*sh.threads:][:len(v)]
-			for t := range v {
-				v[t] = (a0[t] + a1[t]) + (a2[t] + a3[t])
+			if !merge4Vec(v, a0, a1, a2, a3) {
+				for t := range v {
+					v[t] = (a0[t] + a1[t]) + (a2[t] + a3[t])
+				}
 			}
 			out[b] = blockSum(v)
 			continue

@@ -10,6 +10,7 @@ func addF32(a []float64, x []float32)
 func sqAddF32(a []float64, x []float32)
 func addF64(a []float64, x []float64)
 func sqAddF64(a []float64, x []float64)
+func merge4(v, a0, a1, a2, a3 *float64, n int)
 
 // addVec adds xs (squared when square) into a lane by lane with the
 // vector loops and reports true, or reports false without AVX, for the
@@ -32,5 +33,16 @@ func addVec[T hostFloat](a []float64, xs []T, square bool) bool {
 			addF64(a, x)
 		}
 	}
+	return true
+}
+
+// merge4Vec sets v[t] = (a0[t] + a1[t]) + (a2[t] + a3[t]) with the vector
+// loop and reports true, or reports false without AVX. The slices have
+// len(v) elements, a multiple of 8.
+func merge4Vec(v, a0, a1, a2, a3 []float64) bool {
+	if !useAVX || len(v)%8 != 0 {
+		return false
+	}
+	merge4(&v[0], &a0[0], &a1[0], &a2[0], &a3[0], len(v))
 	return true
 }

@@ -72,3 +72,37 @@ TEXT ·addF64(SB), NOSPLIT, $0-48
 // func sqAddF64(a []float64, x []float64)
 TEXT ·sqAddF64(SB), NOSPLIT, $0-48
 	ADDRUN(MOV64, MOV64S, SQ, SQS)
+
+// func merge4(v, a0, a1, a2, a3 *float64, n int)
+// v[t] = (a0[t] + a1[t]) + (a2[t] + a3[t]) for t below n, a multiple of
+// 8 (of ir.WarpSize here): hostBlocks's merge of four accumulators, the
+// same three adds a lane.
+TEXT ·merge4(SB), NOSPLIT, $0-48
+	MOVQ v+0(FP), DI
+	MOVQ a0+8(FP), R8
+	MOVQ a1+16(FP), R9
+	MOVQ a2+24(FP), R10
+	MOVQ a3+32(FP), R11
+	MOVQ n+40(FP), CX
+	SHLQ $3, CX
+	XORQ AX, AX
+	JMP  test
+merge:
+	VMOVUPD (R8)(AX*1), Y0
+	VMOVUPD 32(R8)(AX*1), Y1
+	VMOVUPD (R10)(AX*1), Y2
+	VMOVUPD 32(R10)(AX*1), Y3
+	VADDPD  (R9)(AX*1), Y0, Y0
+	VADDPD  32(R9)(AX*1), Y1, Y1
+	VADDPD  (R11)(AX*1), Y2, Y2
+	VADDPD  32(R11)(AX*1), Y3, Y3
+	VADDPD  Y2, Y0, Y0
+	VADDPD  Y3, Y1, Y1
+	VMOVUPD Y0, (DI)(AX*1)
+	VMOVUPD Y1, 32(DI)(AX*1)
+	ADDQ $64, AX
+test:
+	CMPQ AX, CX
+	JLO  merge
+	VZEROUPPER
+	RET

@@ -126,3 +126,29 @@ func TestHostSumsVecMatchGo(t *testing.T) {
 		}
 	}
 }
+
+// TestMerge4VecMatchesGo: the vector merge of four accumulators gives
+// the Go loop's bits, at every length of whole groups of 8 up to 1000,
+// with NaNs, infinities and signed zeros.
+func TestMerge4VecMatchesGo(t *testing.T) {
+	if !useAVX {
+		t.Skip("no AVX")
+	}
+	r := rand.New(rand.NewPCG(9, 10))
+	var a [4][]float64
+	for u := range a {
+		a[u] = oddFloats(r, 1000)
+	}
+	for n := 0; n <= 1000; n += 8 {
+		v := make([]float64, n)
+		if !merge4Vec(v, a[0][:n], a[1][:n], a[2][:n], a[3][:n]) {
+			t.Fatal("merge4Vec refused a multiple of 8")
+		}
+		for i := range v {
+			want := (a[0][i] + a[1][i]) + (a[2][i] + a[3][i])
+			if math.Float64bits(v[i]) != math.Float64bits(want) {
+				t.Fatalf("n=%d lane %d: %x, Go %x", n, i, math.Float64bits(v[i]), math.Float64bits(want))
+			}
+		}
+	}
+}
