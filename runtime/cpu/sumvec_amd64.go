@@ -1,6 +1,10 @@
 package cpu
 
-import "golang.org/x/sys/cpu"
+import (
+	"unsafe"
+
+	"golang.org/x/sys/cpu"
+)
 
 // useAVX says the processor and the OS run AVX, for the vector loops of
 // sumvec_amd64.s (a variable: tests compare them with the Go loops).
@@ -43,6 +47,7 @@ func merge4Vec(v, a0, a1, a2, a3 []float64) bool {
 	if !useAVX || len(v)%8 != 0 {
 		return false
 	}
-	merge4(&v[0], &a0[0], &a1[0], &a2[0], &a3[0], len(v))
+	d := func(s []float64) *float64 { return unsafe.SliceData(s) } // no index: v may be empty
+	merge4(d(v), d(a0), d(a1), d(a2), d(a3), len(v))
 	return true
 }
