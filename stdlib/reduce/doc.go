@@ -125,6 +125,31 @@
 //     2-core machine: 191 ms through the kernels, see bench/cpu/run.sh;
 //     the loops keep eight bounds (one per element of a group of eight,
 //     so that the compares do not wait on each other): 5.2 -> 3.3-3.6 ms.
+//   - SIMD for the host loops, in hand-written amd64 assembly
+//     (extreme_amd64.s here, runtime/cpu/sumvec_amd64.s for the sums),
+//     AVX only, detected with golang.org/x/sys/cpu; the Go loops stay as
+//     the fallback (no AVX, other architectures: the _other.go files) and
+//     as the reference the tests compare bit for bit. Why assembly: Go's
+//     compiler does not vectorise, a lane-major Go variant measured 2x
+//     slower, Go 1.26's simd package needs GOEXPERIMENT at build time,
+//     and avo is not available. The bits: the sums' vector loop is the
+//     Go loop's `a[t] += float64(x[t])` four lanes at once, each
+//     accumulator getting the same adds in the same order (VCVTPS2PD is
+//     exact; VADDPD and VMULPD round each lane as ADDSD and MULSD do; no
+//     FMA), and the merge of four accumulators likewise; block_sum's
+//     butterflies and the tails stay scalar. min and max take four
+//     vector bounds with VMAXPS/VMINPS and find NaNs with an unordered
+//     compare of each pair of loads (VMAXPS drops a NaN in one operand
+//     order, so its result alone cannot tell): with a NaN the result goes
+//     to the kernels as before; without one the extreme is one value in
+//     any order, but for a zero's sign, which hasZeros still settles.
+//     BenchmarkHostLoops (2^24 f32, 2-core machine): max 3.3-3.6 ->
+//     1.0-1.2 ms, sum 3.95 -> 2.1-2.3 ms, rows 5.5 -> 2.5 ms (with the
+//     tail's division per lane gone); bench/cpu/run.sh's table in
+//     docs/benchmarks.md. NaN payloads: when two NaNs of different
+//     payloads meet in an add, which one survives depends on the operand
+//     order, which Go's compiler does not fix either; the tests compare
+//     the bits of single NaNs, infinities and signed zeros.
 //   - NaN: min and max merge with a select that keeps a NaN once met
 //     (OpMin is fmin-like and drops it); argmin and argmax rank NaN above
 //     every number and break ties by the lower index, so both return the
