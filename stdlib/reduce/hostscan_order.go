@@ -25,9 +25,10 @@ func (j *scanJob[T]) comb(x, y T) T {
 // expression does not fix which operand the processor sees first (the
 // compiler may swap them), which decides the NaN that two NaNs give; so
 // the loops take this slower combine, "careful", wherever two NaNs of
-// different bits can meet: a run of elements holding a NaN, or a NaN
-// carry. Elsewhere every NaN is the processor's default one, and which
-// of two the combine keeps does not change the bits.
+// different bits can meet: a NaN carry, or a round (a run, a tile) with
+// a NaN input, which makes its total a NaN: such a round runs again
+// carefully. Elsewhere every NaN is the processor's default one, and
+// which of two the combine keeps does not change the bits.
 func (j *scanJob[T]) exact(x, y T) T {
 	r := j.comb(x, y)
 	switch {
@@ -51,40 +52,44 @@ func quiet[T scanAcc](x T) T {
 	return x
 }
 
-// hasNaN reports a NaN among xs (never for ints).
-func hasNaN[T scanAcc](xs []T) bool {
-	nan := false
-	for _, v := range xs {
-		nan = nan || v != v
-	}
-	return nan
-}
-
-// column is the Column kernel's row m: in sequence from the identity.
+// column is the Column kernel's row m: in sequence from the identity,
+// in runs of blockThreads elements; a run that ends in a NaN (maybe an
+// input's) runs again carefully.
 func (j *scanJob[T]) column(m int, buf *[blockThreads]T) {
 	acc := j.ident
 	for lo := 0; lo < j.p.K; lo += blockThreads {
 		run := buf[:min(blockThreads, j.p.K-lo)]
 		j.loadRun(m, lo, run)
-		switch {
-		case acc != acc || hasNaN(run):
-			for i, v := range run {
-				acc = j.exact(acc, v)
-				run[i] = acc
-			}
-		case j.mul:
-			for i, v := range run {
-				acc *= v
-				run[i] = acc
-			}
-		default:
-			for i, v := range run {
-				acc += v
-				run[i] = acc
-			}
+		from := acc
+		acc = j.columnRun(acc, run, from != from)
+		if acc != acc && from == from {
+			j.loadRun(m, lo, run)
+			acc = j.columnRun(from, run, true)
 		}
 		j.storeRun(m, lo, run)
 	}
+}
+
+// columnRun scans run in place from acc and returns the last value.
+func (j *scanJob[T]) columnRun(acc T, run []T, careful bool) T {
+	switch {
+	case careful:
+		for i, v := range run {
+			acc = j.exact(acc, v)
+			run[i] = acc
+		}
+	case j.mul:
+		for i, v := range run {
+			acc *= v
+			run[i] = acc
+		}
+	default:
+		for i, v := range run {
+			acc += v
+			run[i] = acc
+		}
+	}
+	return acc
 }
 
 // tile is the row kernel over elements [lo, hi) of row m from carry
@@ -99,8 +104,12 @@ func (j *scanJob[T]) tile(m, lo, hi int, init T, buf *[blockThreads]T) {
 		for i := n; i < blockThreads; i++ {
 			buf[i] = j.ident
 		}
-		careful := carry != carry || hasNaN(buf[:n])
+		careful := carry != carry
 		total := j.blockScan(buf[:], carry, false, careful)
+		if total != total && !careful { // a NaN in the round, maybe an input's
+			j.loadRun(m, base, buf[:n])
+			total = j.blockScan(buf[:], carry, false, true)
+		}
 		j.storeRun(m, base, buf[:n])
 		carry = j.exact(carry, total)
 	}
@@ -117,8 +126,12 @@ func (j *scanJob[T]) offsets(tots []T) {
 		for i := n; i < scanTotalsThreads; i++ {
 			buf[i] = j.ident
 		}
-		careful := carry != carry || hasNaN(buf[:n])
+		careful := carry != carry
 		total := j.blockScan(buf[:], carry, true, careful)
+		if total != total && !careful {
+			copy(buf[:], tots[base:base+n])
+			total = j.blockScan(buf[:], carry, true, true)
+		}
 		copy(tots[base:], buf[:n])
 		carry = j.exact(carry, total)
 	}
@@ -136,14 +149,14 @@ func (j *scanJob[T]) blockScan(v []T, carry T, excl, careful bool) T {
 	var slots [ir.WarpSize]T
 	for w := range nw {
 		l := (*[ir.WarpSize]T)(v[w*ir.WarpSize:])
-		j.ladder(l[:], careful)
+		j.ladder(l, ir.WarpSize, careful)
 		slots[w] = l[ir.WarpSize-1]
 		if excl {
 			copy(l[1:], l[:ir.WarpSize-1])
 			l[0] = j.ident
 		}
 	}
-	j.ladder(slots[:nw], careful)
+	j.ladder(&slots, nw, careful)
 	for w := range nw {
 		p := j.ident
 		if w > 0 {
@@ -168,25 +181,50 @@ func (j *scanJob[T]) blockScan(v []T, carry T, excl, careful bool) T {
 	return slots[nw-1]
 }
 
-// ladder is the inclusive scan of s's lanes in block_scan's order: for d
-// in 1, 2, 4, ... below len(s), every lane l >= d becomes s[l-d] op s[l]
-// (from the top down, so that s[l-d] is still the round before's).
-func (j *scanJob[T]) ladder(s []T, careful bool) {
-	for d := 1; d < len(s); d *= 2 {
+// ladder is the inclusive scan of s's first n lanes in block_scan's
+// order: for d in 1, 2, 4, ... below n, every lane l >= d becomes s[l-d]
+// op s[l] (from the top down, so that s[l-d] is still the round
+// before's). Lanes from n on are left alone.
+func (j *scanJob[T]) ladder(s *[ir.WarpSize]T, n int, careful bool) {
+	if n == ir.WarpSize && !careful && !j.mul {
+		warpLadderAdd(s)
+		return
+	}
+	for d := 1; d < n; d *= 2 {
 		switch {
 		case careful:
-			for l := len(s) - 1; l >= d; l-- {
+			for l := n - 1; l >= d; l-- {
 				s[l] = j.exact(s[l-d], s[l])
 			}
 		case j.mul:
-			for l := len(s) - 1; l >= d; l-- {
+			for l := n - 1; l >= d; l-- {
 				s[l] = s[l-d] * s[l]
 			}
 		default:
-			for l := len(s) - 1; l >= d; l-- {
+			for l := n - 1; l >= d; l-- {
 				s[l] = s[l-d] + s[l]
 			}
 		}
+	}
+}
+
+// warpLadderAdd is ladder's sum over a whole warp, each round's step a
+// constant (no bounds checks, the loop's adds independent).
+func warpLadderAdd[T scanAcc](s *[ir.WarpSize]T) {
+	for l := ir.WarpSize - 1; l >= 1; l-- {
+		s[l] = s[l-1] + s[l]
+	}
+	for l := ir.WarpSize - 1; l >= 2; l-- {
+		s[l] = s[l-2] + s[l]
+	}
+	for l := ir.WarpSize - 1; l >= 4; l-- {
+		s[l] = s[l-4] + s[l]
+	}
+	for l := ir.WarpSize - 1; l >= 8; l-- {
+		s[l] = s[l-8] + s[l]
+	}
+	for l := ir.WarpSize - 1; l >= 16; l-- {
+		s[l] = s[l-16] + s[l]
 	}
 }
 
@@ -194,8 +232,17 @@ func (j *scanJob[T]) ladder(s []T, careful bool) {
 // lane t's unroll accumulators in strided's order (element lo+t+q*256 of
 // round q into accumulator q%unroll while its main-loop iteration runs,
 // that is while lo+t+1024*(q/unroll) < hi-768, else into the first), merged
-// in pairs, then blockReduce's butterflies.
+// in pairs, then blockReduce's butterflies. A NaN total (any NaN
+// input's makes it one) is computed again carefully.
 func (j *scanJob[T]) total(m, lo, hi int, buf *[blockThreads]T) T {
+	if v := j.totalOf(m, lo, hi, buf, false); v == v {
+		return v
+	}
+	return j.totalOf(m, lo, hi, buf, true) // a NaN, maybe an input's
+}
+
+// totalOf is total, careful or not.
+func (j *scanJob[T]) totalOf(m, lo, hi int, buf *[blockThreads]T, careful bool) T {
 	var accs [unroll][blockThreads]T
 	for u := range accs {
 		for t := range accs[u] {
@@ -203,12 +250,10 @@ func (j *scanJob[T]) total(m, lo, hi int, buf *[blockThreads]T) T {
 		}
 	}
 	lim := hi - (unroll-1)*blockThreads
-	careful := false
 	for q := 0; lo+q*blockThreads < hi; q++ {
 		base := lo + q*blockThreads
 		run := buf[:min(blockThreads, hi-base)]
 		j.loadRun(m, base, run)
-		careful = careful || hasNaN(run)
 		main := min(len(run), max(0, lim-lo-unroll*blockThreads*(q/unroll)))
 		j.accumulate(accs[q%unroll][:main], run[:main], careful)
 		j.accumulate(accs[0][main:len(run)], run[main:], careful)
@@ -224,10 +269,7 @@ func (j *scanJob[T]) total(m, lo, hi int, buf *[blockThreads]T) T {
 	return j.butterfly0(slots[:])
 }
 
-// accumulate is acc[t] = acc[t] op x[t] (careful: exact's op). An
-// accumulator is a NaN only after a NaN input (whose round is careful)
-// or the processor's default NaN, so rounds before the first NaN input
-// need no care.
+// accumulate is acc[t] = acc[t] op x[t] (careful: exact's op).
 func (j *scanJob[T]) accumulate(acc, x []T, careful bool) {
 	acc = acc[:len(x)]
 	switch {
