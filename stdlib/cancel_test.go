@@ -16,11 +16,15 @@ import (
 
 // TestLongCPUCallsStopAtDeadline runs each long cpu call under an
 // embedder's 100 ms deadline, after a setup without one: the call must
-// return the interruption within 3 s of the deadline, where running to
-// the end takes far longer on any machine (a 6000^3 product: 216e9
-// multiply-adds; 2^30 kernel threads; 2^26 elements through eight
-// transcendental functions (the kernels) or through 200 arithmetic ops
-// (fuse's host path); a 16M-line CSV).
+// return the interruption (not run to the end, which takes far longer
+// than 100 ms on any machine: a 6000^3 product, 216e9 multiply-adds;
+// 2^30 kernel threads; 2^26 elements through eight transcendental
+// functions (the kernels) or through 200 arithmetic ops (fuse's host
+// path); a 16M-line CSV; a sort of 2^26 distinct f32, four full radix
+// passes) and do so within stopSlack of the deadline. The calls poll
+// every few milliseconds (docs/benchmarks.md quotes how soon they stop:
+// under 100 ms on the idle 2-core machine); the slack is for a loaded
+// 2-core CI machine, where timing is not the test's to judge.
 func TestLongCPUCallsStopAtDeadline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("allocates and computes for a while")
@@ -40,7 +44,7 @@ array y: f32[1024] = 0.0`, "launch spin[1 << 30](y)"},
 		{"expression", "array x: f32[1 << 26] = 0.5", "let z = sin(cos(sin(cos(sin(cos(exp(sqrt(x))))))))"},
 		{"host expression", "array x: f32[1 << 26] = 0.5", "let z = x" + strings.Repeat(" + x * 2.0", 100)},
 		{"load_text", fmt.Sprintf("let path = %q", csv), "let t = load_text(path)"},
-		{"sort", "array x: f32[1 << 26] = 0.5", "let s = sort(x)"}, // 1.6 s on the 2-core machine
+		{"sort", "let x = rand(1 << 26)", "let s = sort(x)"}, // 1.6 s on the 2-core machine
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, err := interp.New(interp.Options{Stdout: io.Discard, Device: "cpu", Predeclared: stdlib.Universe(), Files: interp.AllFiles()})
@@ -55,12 +59,16 @@ array y: f32[1024] = 0.0`, "launch spin[1 << 30](y)"},
 			defer cancel()
 			err = in.Exec(ctx, "long.gs", []byte(tc.long))
 			late := time.Since(deadline(ctx))
-			if err == nil || !strings.Contains(err.Error(), "interrupted") || late > 3*time.Second {
+			if err == nil || !strings.Contains(err.Error(), "interrupted") || late > stopSlack {
 				t.Fatalf("%s: %v, %v after the deadline", tc.name, err, late)
 			}
+			t.Logf("%s: stopped %v after the deadline", tc.name, late)
 		})
 	}
 }
+
+// stopSlack bounds how late after its deadline a long call may return.
+const stopSlack = 10 * time.Second
 
 func deadline(ctx context.Context) time.Time {
 	d, _ := ctx.Deadline()

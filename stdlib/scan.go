@@ -1,9 +1,13 @@
 package stdlib
 
 import (
+	"errors"
 	"fmt"
+	"runtime"
+	"unsafe"
 
 	"github.com/gscript-lang/gscript/interp"
+	"github.com/gscript-lang/gscript/runtime/backend"
 	"github.com/gscript-lang/gscript/runtime/mem"
 	"github.com/gscript-lang/gscript/stdlib/reduce"
 )
@@ -76,11 +80,14 @@ func scanInto(th *interp.Thread, s reduce.ScanSpec, a *mem.Array, axis int, flat
 	if err != nil {
 		return nil, err
 	}
-	launches, err := reduce.ScanKernels(s, plan)
+	views, err := viewsOf(plan.View, a, shaped)
 	if err != nil {
 		return nil, err
 	}
-	views, err := viewsOf(plan.View, a, shaped)
+	if done, err := hostScan(th, s, plan, views); done || err != nil {
+		return out, err
+	}
+	launches, err := reduce.ScanKernels(s, plan)
 	if err != nil {
 		return nil, err
 	}
@@ -92,4 +99,33 @@ func scanInto(th *interp.Thread, s reduce.ScanSpec, a *mem.Array, axis int, flat
 		}
 	}
 	return out, nil
+}
+
+// hostScan is the scan of views[0] into views[1] (the plan's views) on
+// the cpu by Go loops in host memory (reduce.HostScan): the kernels' bits
+// at memory speed. done is false where the kernels must run: another
+// device, a capture block (which records the kernels), or scanned axes
+// that do not merge.
+func hostScan(th *interp.Thread, s reduce.ScanSpec, plan reduce.ScanPlan, views []*mem.Array) (done bool, err error) {
+	x, out := views[0], views[1]
+	dev := x.Device()
+	if dev.Type != mem.CPU || th.Capturing(dev) || !x.HostAccessible() || !out.HostAccessible() {
+		return false, nil
+	}
+	xb, err := x.ReadHost()
+	if err != nil {
+		return false, err
+	}
+	ob, err := out.ReadHost() // waits for earlier work on a reused output
+	if err != nil {
+		return false, err
+	}
+	xp := unsafe.Pointer(&xb[x.HostOrigin()*x.DType().Size()])
+	op := unsafe.Pointer(&ob[out.HostOrigin()*out.DType().Size()])
+	done, err = reduce.HostScan(s, plan, xp, op, x.Strides(), out.Strides(), th.Canceled)
+	runtime.KeepAlive(views) // xb and ob are their memory
+	if errors.Is(err, backend.ErrCanceled) {
+		return true, errInterrupted
+	}
+	return done, err
 }

@@ -133,12 +133,18 @@ type rowSorter[K radixKey] struct {
 
 // sort leaves the keys of row (and with arg its indices) in r.keys (and
 // r.vals), sorted: an LSD radix sort of 8-bit digits that skips a digit
-// every key shares. It polls th's cancellation before each pass (a row
-// of 2^26 f32 takes 1.6 s on the 2-core machine, a pass a few hundred ms)
+// every key shares. It polls th's cancellation every sortPoll keys of
+// each loop (a row of 2^26 f32 takes 1.6 s on the 2-core machine, a pass
+// a few hundred ms: polling between passes only stopped it that late)
 // and reports false when canceled.
 func (r *rowSorter[K]) sort(th *interp.Thread, row []K) bool {
-	for i, x := range row {
-		r.keys[i] = K(hostKey(r.t, r.arg, uint64(x), r.bits))
+	ok := polled(th, len(row), func(lo, hi int) {
+		for i, x := range row[lo:hi] {
+			r.keys[lo+i] = K(hostKey(r.t, r.arg, uint64(x), r.bits))
+		}
+	})
+	if !ok {
+		return false
 	}
 	if r.arg {
 		for i := range r.vals {
@@ -146,44 +152,73 @@ func (r *rowSorter[K]) sort(th *interp.Thread, row []K) bool {
 		}
 	}
 	for shift := 0; shift < r.bits; shift += 8 {
+		if !r.pass(th, uint(shift)) {
+			return false
+		}
+	}
+	return true
+}
+
+// sortPoll is the keys a sort's loop handles between polls: a few
+// milliseconds at most.
+const sortPoll = 1 << 18
+
+// polled runs f over [lo, hi) chunks of n in order, polling th's
+// cancellation before each; false: canceled.
+func polled(th *interp.Thread, n int, f func(lo, hi int)) bool {
+	for lo := 0; lo < n; lo += sortPoll {
 		if th.Canceled() {
 			return false
 		}
-		r.pass(uint(shift))
+		f(lo, min(n, lo+sortPoll))
 	}
 	return true
 }
 
 // pass is one stable counting pass on the digit at shift (none when every
-// key has the same digit there).
-func (r *rowSorter[K]) pass(shift uint) {
+// key has the same digit there), polling as sort does; false: canceled.
+func (r *rowSorter[K]) pass(th *interp.Thread, shift uint) bool {
 	r.count = [256]int{}
-	for _, key := range r.keys {
-		r.count[key>>shift&255]++
-	}
-	if r.count[r.keys[0]>>shift&255] == len(r.keys) {
-		return
+	ok := polled(th, len(r.keys), func(lo, hi int) {
+		for _, key := range r.keys[lo:hi] {
+			r.count[key>>shift&255]++
+		}
+	})
+	if !ok || r.count[r.keys[0]>>shift&255] == len(r.keys) {
+		return ok
 	}
 	at := 0
 	for d, c := range r.count {
 		r.count[d] = at
 		at += c
 	}
+	ok = polled(th, len(r.keys), func(lo, hi int) { r.scatter(shift, lo, hi) })
+	if !ok {
+		return false
+	}
 	if r.arg {
-		for i, key := range r.keys {
-			d := key >> shift & 255
-			r.kb[r.count[d]], r.vb[r.count[d]] = key, r.vals[i]
-			r.count[d]++
-		}
 		r.vals, r.vb = r.vb, r.vals
-	} else {
-		for _, key := range r.keys {
-			d := key >> shift & 255
-			r.kb[r.count[d]] = key
-			r.count[d]++
-		}
 	}
 	r.keys, r.kb = r.kb, r.keys
+	return true
+}
+
+// scatter moves keys [lo, hi) (and with arg their indices) to their
+// places in the other buffers, by the running counts.
+func (r *rowSorter[K]) scatter(shift uint, lo, hi int) {
+	if r.arg {
+		for i, key := range r.keys[lo:hi] {
+			d := key >> shift & 255
+			r.kb[r.count[d]], r.vb[r.count[d]] = key, r.vals[lo+i]
+			r.count[d]++
+		}
+		return
+	}
+	for _, key := range r.keys[lo:hi] {
+		d := key >> shift & 255
+		r.kb[r.count[d]] = key
+		r.count[d]++
+	}
 }
 
 // hostKey is the kernels' toKey (stdlib/reduce/sort.go) on raw bits of

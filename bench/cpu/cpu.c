@@ -36,6 +36,10 @@ static void sum_axis1(void) {
 		row[r] = s;
 	}
 }
+static void cumsum(void) {
+	float s = 0;
+	for (int i = 0; i < N; i++) s += x[i], z[i] = s;
+}
 static void saxpy(void) { float a = 0.5f; for (int i = 0; i < N; i++) y[i] = a * x[i] + y[i]; }
 static void jacobi(void) {
 	for (int i = 1; i < SIDE - 1; i++)
@@ -67,6 +71,7 @@ int main(void) {
 	bench("sum", sum);
 	bench("max", max);
 	bench("sum_axis1", sum_axis1);
+	bench("cumsum", cumsum);
 	bench("saxpy", saxpy);
 	bench("jacobi", jacobi);
 	return 0;

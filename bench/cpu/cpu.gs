@@ -67,6 +67,9 @@ fn w_max() {
 fn w_sum_axis1() {
     z = sum(x2, axis=1)
 }
+fn w_cumsum() {
+    z = cumsum(x)
+}
 fn w_saxpy() {
     launch saxpy[n](x, y, a)
 }
@@ -85,6 +88,7 @@ best("where_store", w_where_store)
 best("sum", w_sum)
 best("max", w_max)
 best("sum_axis1", w_sum_axis1)
+best("cumsum", w_cumsum)
 best("saxpy", w_saxpy)
 best("jacobi", w_jacobi)
 best("matmul", w_matmul)

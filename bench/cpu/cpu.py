@@ -45,6 +45,7 @@ work = [
     ("sum", lambda: x.sum()),
     ("max", lambda: x.max()),
     ("sum_axis1", lambda: x2.sum(axis=1)),
+    ("cumsum", lambda: np.cumsum(x)),
     ("jacobi", jacobi),
     ("matmul", lambda: m1 @ m1),
 ]

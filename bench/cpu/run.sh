@@ -43,6 +43,7 @@ where_store|`z[:] = where(x > 0, x, 0)`, 2^24 f32|(no goal: the row above withou
 sum|`sum(x)`, 2^24 f32|>= 1.0x C and NumPy
 max|`max(x)`, 2^24 f32|>= 1.0x C and NumPy
 sum_axis1|`sum(x, axis=1)`, 4096 x 4096 f32|>= 1.0x C and NumPy
+cumsum|`cumsum(x)`, 2^24 f32 (a new array, as NumPy; C into an existing one)|within 1.5x C (issue 27's cpuscan brief)
 saxpy|saxpy user kernel, 2^24 f32|>= 0.5x C
 jacobi|jacobi-2d user kernel, 4096^2 f32|>= 0.5x C
 matmul|`matmul` 1024^2 f32|>= 0.9x NumPy

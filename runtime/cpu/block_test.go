@@ -454,7 +454,7 @@ func TestZeroLocalsStops(t *testing.T) {
 		stop.Store(canceled)
 		ln := p.take()
 		ln.start([]int{1}, []Arg{slice(make([]int32, 64))}, Options{Cancel: &stop})
-		fr := p.frames.Get().(*frame)
+		fr := p.getFrame()
 		fr.ln = ln
 		for i := range fr.bufMem {
 			fr.bufMem[i] = ^uint64(0)
@@ -465,7 +465,7 @@ func TestZeroLocalsStops(t *testing.T) {
 			t.Errorf("canceled %v: begin = %v, last word %x", canceled, done, last)
 		}
 		fr.ln = nil
-		p.frames.Put(fr)
+		p.putFrame(fr)
 		p.release(ln)
 	}
 }

@@ -3,7 +3,6 @@ package cpu
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"sync/atomic"
 
 	"github.com/gscript-lang/gscript/lang/ir"
@@ -20,7 +19,7 @@ type Program struct {
 	nflags int       // loop mark vectors per frame
 	setup  []instFn  // hoisted uniform instructions, run once per launch and frame
 	body   stmtFn
-	frames sync.Pool
+	frames frameStore
 	spare  atomic.Pointer[launch] // the last launch's state, for the next (cpu.go)
 
 	// width is the lanes of a block: a block kernel's threads, else lanes
@@ -131,7 +130,7 @@ func Compile(k *ir.Kernel, opts backend.Options) (prog *Program, err error) {
 	p := c.p
 	p.body = body
 	p.entryLocals = ctx.locals
-	p.frames.New = func() any { return newFrame(p) }
+	p.initFrames()
 	return p, nil
 }
 

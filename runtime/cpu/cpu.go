@@ -208,13 +208,14 @@ func (p *Program) release(ln *launch) {
 }
 
 // work runs blocks taken from the shared counter until none are left or the
-// launch stops. Each worker has its own frame from the program's pool.
+// launch stops. Each worker has its own frame, kept by the program between launches
+// (framestore.go).
 func (ln *launch) work() {
-	fr := ln.p.frames.Get().(*frame)
+	fr := ln.p.getFrame()
 	defer func() {
 		fr.ln = nil // do not keep the launch's arrays alive from the pool
 		fr.ownAll() // nor point into them (zero-copy loads)
-		ln.p.frames.Put(fr)
+		ln.p.putFrame(fr)
 	}()
 	defer func() {
 		if r := recover(); r != nil {

@@ -44,7 +44,12 @@ const extremeChunk = 1 << 16
 // chunked runs f over [lo, hi) chunks of n elements on every core (one
 // below two chunks) and reports false when canceled stopped it.
 func chunked(n int, canceled func() bool, f func(lo, hi int)) bool {
-	chunks := (n + extremeChunk - 1) / extremeChunk
+	return chunkedBy(n, extremeChunk, canceled, f)
+}
+
+// chunkedBy is chunked with chunks of size elements (or rows, or tiles).
+func chunkedBy(n, size int, canceled func() bool, f func(lo, hi int)) bool {
+	chunks := (n + size - 1) / size
 	workers := min(runtime.GOMAXPROCS(0), chunks)
 	var next atomic.Int64
 	var stop atomic.Bool
@@ -59,7 +64,7 @@ func chunked(n int, canceled func() bool, f func(lo, hi int)) bool {
 				stop.Store(true)
 				return
 			}
-			f(c*extremeChunk, min(n, (c+1)*extremeChunk))
+			f(c*size, min(n, (c+1)*size))
 		}
 	}
 	wg.Add(workers - 1)

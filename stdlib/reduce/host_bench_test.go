@@ -48,3 +48,25 @@ func BenchmarkHostLoops(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkHostScan runs HostScan's cumsum of 2^24 f32 (the plan of the
+// 2-core machine: tiles of 4096) into an existing output.
+func BenchmarkHostScan(b *testing.B) {
+	n := 1 << 24
+	x, out := make([]float32, n), make([]float32, n)
+	for i := range x {
+		x[i] = float32(i%7) - 3
+	}
+	s := ScanSpec{Kind: CumSum, In: ir.F32}
+	p, err := PlanScan(Layout{Shape: []int{n}, Strides: []int{1}}, 0, true, Target{Workers: 2})
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := []int{1}
+	b.SetBytes(int64(8 * n))
+	for b.Loop() {
+		if _, err := HostScan(s, p, unsafe.Pointer(&x[0]), unsafe.Pointer(&out[0]), st, st, never); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
