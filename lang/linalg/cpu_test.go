@@ -2,6 +2,7 @@ package linalg_test
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"testing"
 	"unsafe"
 
@@ -61,7 +62,12 @@ func check(t *testing.T, r *rand.Rand, c linalgtest.Combo, prog *cpu.Program, rt
 	if !ok {
 		return // an integer division by zero: the kernel fails too
 	}
+	// Pinned, so on the heap: a small make may live on the goroutine's
+	// stack, which moves while the kernel writes through the uintptr.
 	buf := make([]uint64, len(want))
+	var pin runtime.Pinner
+	pin.Pin(&buf[0])
+	defer pin.Unpin()
 	launch = append(launch, cpu.Arg{Array: cpu.ArrayArg{Data: uintptr(unsafe.Pointer(&buf[0])), Shape: [4]int{len(buf)}, Strides: [4]int{1}}})
 	if err := prog.Launch([]int{1}, launch, cpu.Options{}); err != nil {
 		t.Fatalf("%v: %v", c, err)
