@@ -89,7 +89,11 @@
 //     the Go GC would not run for it): 256 MiB of host memory, 4 GiB of a
 //     CUDA device's, where a collection costs more than writing a GiB and
 //     the failing allocation's collect-and-retry bounds what dropped
-//     arrays hold.
+//     arrays hold. Host memory is collected sooner, after 16 MiB, where
+//     twenty times the last collection's duration has passed since it
+//     (gcpace.go): a loop's dropped results come back to the host block
+//     cache before it maps 256 MiB of fresh pages, and collections take
+//     at most a twentieth of the time.
 //     mem_info reports the cache (PoolCached: reserved minus used memory
 //     of the default pool).
 //   - Custom allocators cannot take a built-in name; re-registering a custom

@@ -45,7 +45,7 @@ func HoldHost[T any](t *Tracker, obj *T, nbytes int) error {
 // reserveHost is reserve for a host value: it counts toward the next
 // collection and collects once before it refuses.
 func (t *Tracker) reserveHost(nbytes int) error {
-	if t.sinceGC.Add(int64(nbytes)) > t.gcThreshold(DefaultGCThreshold) {
+	if t.hostCollectDue(t.sinceGC.Add(int64(nbytes))) {
 		t.collect()
 	}
 	if t.tryReserveHost(nbytes) {

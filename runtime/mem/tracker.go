@@ -128,6 +128,8 @@ type Tracker struct {
 	used        atomic.Int64
 	sinceGC     atomic.Int64 // tracked host bytes allocated since the last collect
 	sinceGCDev  atomic.Int64 // tracked CUDA device bytes, likewise
+	collected   atomic.Int64 // when the last collect's Go collection ended (Unix ns; gcpace.go)
+	gcTook      atomic.Int64 // how long it took (ns)
 	host        []hostHold   // large host values counted in used (HoldHost)
 
 	prefetchOff atomic.Bool // config.prefetch = "off" (prefetch.go)
@@ -147,6 +149,7 @@ type Tracker struct {
 // DefaultGCThreshold is GCThreshold's default: 256 MiB of arrays
 // allocated between collections keeps the cost of a GC (about a
 // millisecond for a small heap) far below that of touching the memory.
+// Host memory is collected sooner where time allows (gcpace.go).
 const DefaultGCThreshold = 256 << 20
 
 // DefaultDeviceGCThreshold is GCThreshold's default for memory on a CUDA
@@ -239,11 +242,11 @@ func (t *Tracker) create(alloc Allocator, dev Device, dtype ir.Type, shape []int
 // the arrays nothing refers to any more and tries once more; every
 // GCThreshold bytes it collects anyway.
 func (t *Tracker) reserve(alloc Allocator, dev Device, nbytes int) error {
-	since, def := &t.sinceGC, int64(DefaultGCThreshold)
 	if dev.IsCUDA() {
-		since, def = &t.sinceGCDev, DefaultDeviceGCThreshold
-	}
-	if since.Add(int64(nbytes)) > t.gcThreshold(def) {
+		if t.sinceGCDev.Add(int64(nbytes)) > t.gcThreshold(DefaultDeviceGCThreshold) {
+			t.collect()
+		}
+	} else if t.hostCollectDue(t.sinceGC.Add(int64(nbytes))) {
 		t.collect()
 	}
 	if err := t.tryReserve(alloc, dev, nbytes); err == nil {
@@ -274,7 +277,7 @@ func (t *Tracker) gcThreshold(def int64) int64 {
 func (t *Tracker) collect() {
 	t.sinceGC.Store(0)
 	t.sinceGCDev.Store(0)
-	runtime.GC()
+	t.timeCollection(runtime.GC)
 	var dead []*allocation
 	t.mu.Lock()
 	for id, e := range t.live {
