@@ -93,9 +93,7 @@
 //     twenty times the last collection's duration has passed since it
 //     (gcpace.go): a loop's dropped results come back to the host block
 //     cache before it maps 256 MiB of fresh pages, and collections take
-//     at most a twentieth of the time. CUDA device memory likewise after
-//     1 GiB (a loop's results then come from the pool's freed blocks, not
-//     from new physical memory).
+//     at most a twentieth of the time.
 //     mem_info reports the cache (PoolCached: reserved minus used memory
 //     of the default pool).
 //   - Custom allocators cannot take a built-in name; re-registering a custom

@@ -19,19 +19,11 @@ import "time"
 // the arrays, and a loop's garbage returns to the cache after some 16 MiB
 // instead of 256. A collection of the interpreter's small heap takes
 // 0.7-3 ms there (the longer while OpenBLAS's threads spin after a call).
-// Device memory is paced the same way from MinDeviceGCThreshold: until a
-// collection, each result of a loop such as `g = x[idx]` grows the
-// stream-ordered pool with new physical memory where CuPy's pool hands
-// back the block freed a statement before. An explicit GCThreshold keeps
-// its fixed count of bytes alone.
+// An explicit GCThreshold keeps its fixed count of bytes alone.
 
-// MinGCThreshold and MinDeviceGCThreshold are the host and CUDA device
-// memory allocated before a collection that the time since the last one
-// allows (collectDue).
-const (
-	MinGCThreshold       = 16 << 20
-	MinDeviceGCThreshold = 1 << 30
-)
+// MinGCThreshold is the host memory allocated before a collection that
+// the time since the last one allows (collectDue).
+const MinGCThreshold = 16 << 20
 
 // gcTimeShare is the inverse of the share of time collections may take.
 const gcTimeShare = 20
@@ -39,21 +31,10 @@ const gcTimeShare = 20
 // hostCollectDue reports whether since host bytes allocated after the
 // last collection call for one now.
 func (t *Tracker) hostCollectDue(since int64) bool {
-	return t.collectDue(since, DefaultGCThreshold, MinGCThreshold)
-}
-
-// deviceCollectDue is hostCollectDue for CUDA device memory.
-func (t *Tracker) deviceCollectDue(since int64) bool {
-	return t.collectDue(since, DefaultDeviceGCThreshold, MinDeviceGCThreshold)
-}
-
-// collectDue: past the threshold (def unless GCThreshold or Limit say
-// otherwise) always; from least on where time allows.
-func (t *Tracker) collectDue(since, def, least int64) bool {
-	if since > t.gcThreshold(def) {
+	if since > t.gcThreshold(DefaultGCThreshold) {
 		return true
 	}
-	if t.GCThreshold > 0 || since < least {
+	if t.GCThreshold > 0 || since < MinGCThreshold {
 		return false
 	}
 	return time.Now().UnixNano()-t.collected.Load() >= gcTimeShare*t.gcTook.Load()

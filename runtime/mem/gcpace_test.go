@@ -29,11 +29,8 @@ func TestHostCollectDue(t *testing.T) {
 	if !tr.hostCollectDue(MinGCThreshold) {
 		t.Error("not due twenty collections' time later")
 	}
-	if tr.deviceCollectDue(MinDeviceGCThreshold-1) || !tr.deviceCollectDue(MinDeviceGCThreshold) {
-		t.Error("device memory is not paced from MinDeviceGCThreshold")
-	}
 	tr.GCThreshold = 64 * mib
-	if tr.hostCollectDue(32*mib) || !tr.hostCollectDue(64*mib+1) || tr.deviceCollectDue(32*mib) {
+	if tr.hostCollectDue(32*mib) || !tr.hostCollectDue(64*mib+1) {
 		t.Error("an explicit GCThreshold does not decide alone")
 	}
 }

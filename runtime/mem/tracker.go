@@ -243,7 +243,7 @@ func (t *Tracker) create(alloc Allocator, dev Device, dtype ir.Type, shape []int
 // GCThreshold bytes it collects anyway.
 func (t *Tracker) reserve(alloc Allocator, dev Device, nbytes int) error {
 	if dev.IsCUDA() {
-		if t.deviceCollectDue(t.sinceGCDev.Add(int64(nbytes))) {
+		if t.sinceGCDev.Add(int64(nbytes)) > t.gcThreshold(DefaultDeviceGCThreshold) {
 			t.collect()
 		}
 	} else if t.hostCollectDue(t.sinceGC.Add(int64(nbytes))) {
