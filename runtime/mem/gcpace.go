@@ -10,7 +10,7 @@ import "time"
 // memory that virtual machine had never touched, which its host faults in
 // too. With a collection only every 256 MiB, a loop of `z = matmul(m, m)`
 // over 1024^2 f32 made 64 fresh results before it reused one, and its
-// best time of 11 was 9.1-10 ms in one process in two, against 6.6 ms into
+// best time of 15 was 9.2-10.4 ms in one process in two or three, against 6.6 ms into
 // an existing array (NumPy frees the old result as it is replaced).
 //
 // So a collection also comes once MinGCThreshold bytes were allocated and
@@ -18,7 +18,7 @@ import "time"
 // collections then take at most a twentieth of the time, however small
 // the arrays, and a loop's garbage returns to the cache after some 16 MiB
 // instead of 256. A collection of the interpreter's small heap takes
-// 0.7-3 ms there (the longer while OpenBLAS's threads spin after a call).
+// 0.7-5 ms there (the longer while OpenBLAS's threads spin after a call).
 // An explicit GCThreshold keeps its fixed count of bytes alone.
 
 // MinGCThreshold is the host memory allocated before a collection that

@@ -240,13 +240,11 @@ func (t *Tracker) create(alloc Allocator, dev Device, dtype ir.Type, shape []int
 
 // reserve counts nbytes against the limit. Past the limit it collects
 // the arrays nothing refers to any more and tries once more; every
-// GCThreshold bytes it collects anyway.
+// GCThreshold bytes it collects anyway (host memory sooner: gcpace.go).
 func (t *Tracker) reserve(alloc Allocator, dev Device, nbytes int) error {
-	if dev.IsCUDA() {
-		if t.sinceGCDev.Add(int64(nbytes)) > t.gcThreshold(DefaultDeviceGCThreshold) {
-			t.collect()
-		}
-	} else if t.hostCollectDue(t.sinceGC.Add(int64(nbytes))) {
+	due := dev.IsCUDA() && t.sinceGCDev.Add(int64(nbytes)) > t.gcThreshold(DefaultDeviceGCThreshold) ||
+		!dev.IsCUDA() && t.hostCollectDue(t.sinceGC.Add(int64(nbytes)))
+	if due {
 		t.collect()
 	}
 	if err := t.tryReserve(alloc, dev, nbytes); err == nil {
