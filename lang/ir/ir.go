@@ -376,6 +376,13 @@ type Kernel struct {
 	// axis, as many as len(Block), and are never coarsened. TidDims is 0
 	// or len(Block).
 	Block []int
+	// MinBlocks, for a block kernel, asks that each multiprocessor hold
+	// that many of its blocks at once: CUDA's __launch_bounds__ second
+	// argument, which caps a thread's registers at the register file
+	// over MinBlocks*BlockThreads (64 for 4 blocks of 256). 0 leaves the
+	// compiler its choice; the cpu has no registers to budget and ignores
+	// it.
+	MinBlocks int
 	// Shared are the block-scoped arrays of a block kernel (SpaceShared).
 	Shared []Buffer
 	// FastMath allows the float shortcuts of doc.go's "Fast math"; false

@@ -58,8 +58,8 @@ var blockLimits = [3]int{1024, 1024, 64}
 // verifyBlock checks a block kernel's shape and shared arrays.
 func verifyBlock(k *Kernel) error {
 	if !k.IsBlock() {
-		if k.Block != nil || len(k.Shared) > 0 {
-			return fmt.Errorf("shared arrays or an empty block shape in a flat kernel")
+		if k.Block != nil || len(k.Shared) > 0 || k.MinBlocks != 0 {
+			return fmt.Errorf("shared arrays, blocks a multiprocessor or an empty block shape in a flat kernel")
 		}
 		return nil
 	}
@@ -75,11 +75,18 @@ func verifyBlock(k *Kernel) error {
 	if n := k.BlockThreads(); n > MaxBlockThreads {
 		return fmt.Errorf("block shape %v has %d threads, at most %d", k.Block, n, MaxBlockThreads)
 	}
+	if k.MinBlocks < 0 || k.MinBlocks*k.BlockThreads() > maxSMThreads {
+		return fmt.Errorf("%d blocks of %d threads a multiprocessor: want 0..%d threads", k.MinBlocks, k.BlockThreads(), maxSMThreads)
+	}
 	if k.TidDims != 0 && k.TidDims != r {
 		return fmt.Errorf("tid dimensions %d in a kernel with a %d-D block", k.TidDims, r)
 	}
 	return verifyBuffers(k.Shared, "shared")
 }
+
+// maxSMThreads bounds the threads a multiprocessor holds at once (2048
+// on every CUDA architecture gscript targets), which MinBlocks asks for.
+const maxSMThreads = 2048
 
 // maxBufferBytes bounds one shared or local array, far above any device's
 // limit, so that sizes never overflow.

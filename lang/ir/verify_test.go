@@ -161,6 +161,11 @@ func TestVerifyBlockKernel(t *testing.T) {
 	if err := Verify(blockSum()); err != nil {
 		t.Fatal(err)
 	}
+	full := blockSum()
+	full.MinBlocks = 32 // 2048 threads: a multiprocessor's all
+	if err := Verify(full); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name   string
 		mutate func(k *Kernel)
@@ -172,6 +177,9 @@ func TestVerifyBlockKernel(t *testing.T) {
 		{"too many threads", func(k *Kernel) { k.Block = []int{2, 1024} }, "has 2048 threads"},
 		{"z limit", func(k *Kernel) { k.Block = []int{65, 1, 1} }, "axis 0 is 65, want 1..64"},
 		{"tid dims", func(k *Kernel) { k.TidDims = 2 }, "tid dimensions 2 in a kernel with a 1-D block"},
+		{"min blocks", func(k *Kernel) { k.MinBlocks = 33 }, "33 blocks of 64 threads a multiprocessor: want 0..2048 threads"},
+		{"negative min blocks", func(k *Kernel) { k.MinBlocks = -1 }, "-1 blocks of 64 threads"},
+		{"flat min blocks", func(k *Kernel) { k.Block, k.Shared, k.MinBlocks = nil, nil, 2 }, "blocks a multiprocessor"},
 		{"shared index", func(k *Kernel) { inst(k, 3).Param = 1 }, "shared array 1 out of range"},
 		{"local type", func(k *Kernel) { inst(k, 7).Args[1] = 0 }, "value 0 has type i32, array acc holds f32"},
 		{"shared extents", func(k *Kernel) { k.Shared[0].Dims = []int{0} }, "shared array 0 (tile)"},

@@ -117,8 +117,13 @@ func (a *Array) Free() error {
 		if err := g.a.release(); err != nil {
 			return err
 		}
+		g.a.owner.unpace(g.a)
 	}
-	return a.buf.a.release()
+	if err := a.buf.a.release(); err != nil {
+		return err
+	}
+	a.buf.a.owner.unpace(a.buf.a)
+	return nil
 }
 
 // Ptr is the address of element [0, ...] (0 for a zero-size array).

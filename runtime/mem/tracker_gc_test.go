@@ -109,3 +109,45 @@ func TestDeviceArraysCollectLess(t *testing.T) {
 	}
 	tr.FreeAll()
 }
+
+// TestFreedArraysDoNotDriveCollection: an array freed by its owner gives
+// its bytes back to the count since the last collection, so a loop whose
+// temporaries are all freed (a sort's) never pays a collection; dropped
+// arrays still count.
+func TestFreedArraysDoNotDriveCollection(t *testing.T) {
+	tr := NewTracker(nil)
+	dev := Device{Type: CUDA}
+	f := newFake(CUDADevice)
+	const n = 1 << 30
+	for i := range 12 {
+		a, err := tr.New(f, dev, ir.U8, []int{n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := a.Free(); err != nil {
+			t.Fatal(err)
+		}
+		if got := tr.collected.Load(); got != 0 {
+			t.Fatalf("after %d freed GiB arrays: a collection ran", i+1)
+		}
+	}
+	if got := tr.sinceGCDev.Load(); got != 0 {
+		t.Errorf("%d bytes since the last collection after freeing everything, want 0", got)
+	}
+	kept, err := tr.New(f, dev, ir.U8, []int{n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dropped, err := tr.New(f, dev, ir.U8, []int{n})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_ = dropped
+	if err := kept.Free(); err != nil {
+		t.Fatal(err)
+	}
+	if got := tr.sinceGCDev.Load(); got != n {
+		t.Errorf("one GiB array dropped, one freed: %d bytes since the last collection, want %d", got, n)
+	}
+	tr.FreeAll()
+}

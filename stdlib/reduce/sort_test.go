@@ -165,13 +165,14 @@ func onesweepOnCPU(t *testing.T, s SortSpec, x []uint64, k int) []uint64 {
 // infinities.
 func TestOnesweepRowsAndTiles(t *testing.T) {
 	tile := SortTile(ir.U32, false, false)
+	argTile := SortTile(ir.F32, true, false) // argsort's: 12 a thread, not 16
 	cases := []struct {
 		t    ir.Type
 		rows int
 		k    int
 	}{
 		{ir.U32, 1, tile - 1}, {ir.U32, 1, tile}, {ir.U32, 1, tile + 1}, {ir.I32, 2, 3*tile + 77},
-		{ir.F32, 1, 2*tile + 5}, {ir.U8, 3, 5000}, {ir.I32, 40, 33}, {ir.F64, 2, 1500}, {ir.Bool, 1, 700},
+		{ir.F32, 1, 2*tile + 5}, {ir.F32, 1, argTile}, {ir.F32, 2, argTile + 1}, {ir.U8, 3, 5000}, {ir.I32, 40, 33}, {ir.F64, 2, 1500}, {ir.Bool, 1, 700},
 	}
 	rng := rand.New(rand.NewPCG(7, 26))
 	for _, c := range cases {

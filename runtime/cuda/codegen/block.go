@@ -63,7 +63,8 @@ func cudaAxis(r, a int) string { return [...]string{"x", "y", "z"}[r-1-a] }
 // per CUDA thread, with the script's block as CUDA's block and its grid
 // as CUDA's grid; there is no coarsening loop and no gs_launch parameter.
 // __launch_bounds__ is exact (the launcher always uses Kernel.Block), so
-// it only lets ptxas budget registers for the real block.
+// it only lets ptxas budget registers for the real block; with
+// Kernel.MinBlocks it also carries that many blocks a multiprocessor.
 func (g *gen) blockEntry() (string, error) {
 	sig, err := g.entrySig()
 	if err != nil {

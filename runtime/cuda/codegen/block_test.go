@@ -80,6 +80,10 @@ func TestBlockGeometry(t *testing.T) {
 	src = mustSource(t, geometryKernel([]int{64}), Options{})
 	wantAll(t, src, `int gs_tid0 = \(int\)\(blockIdx\.x \* 64u \+ threadIdx\.x\);`, `int gs_thread = \(int\)threadIdx\.x;`)
 
+	k := geometryKernel([]int{64})
+	k.MinBlocks = 4
+	wantAll(t, mustSource(t, k, Options{}), `__launch_bounds__\(64, 4\) gs_geo\(`)
+
 	if got := ParamLayout(geometryKernel([]int{64})); len(got) != 1 || got[0].Class != ParamArray {
 		t.Errorf("block kernel layout %v, want the array alone", got)
 	}

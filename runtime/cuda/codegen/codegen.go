@@ -365,7 +365,11 @@ func (g *gen) entrySig() (string, error) {
 		return "", err
 	}
 	if g.k.IsBlock() {
-		return fmt.Sprintf("extern \"C\" __global__ void __launch_bounds__(%d) %s(%s)", g.k.BlockThreads(), EntryName(g.k),
+		bounds := strconv.Itoa(g.k.BlockThreads())
+		if g.k.MinBlocks > 0 {
+			bounds += ", " + strconv.Itoa(g.k.MinBlocks)
+		}
+		return fmt.Sprintf("extern \"C\" __global__ void __launch_bounds__(%s) %s(%s)", bounds, EntryName(g.k),
 			strings.Join(ps, ", ")), nil
 	}
 	ps = append(ps, "gs_launch gs_dims")
