@@ -40,7 +40,8 @@
 // A kernel with ir.Kernel.Block set (COOPERATIVE.md) is printed for the
 // exact geometry the script gives, never coarsened: its __global__ entry
 // holds the body itself (no gs_launch parameter, no loop over launch
-// threads) and carries __launch_bounds__ of the block's thread count. The
+// threads) and carries __launch_bounds__ of the block's thread count
+// (with ir.Kernel.MinBlocks, when set, as its second argument). The
 // launcher passes Kernel.Block as CUDA's block and the launch's extents
 // (blocks per axis) as CUDA's grid, both mapped the same way: the IR's
 // axes are C order, so the last axis is x, the one before y, the first of
