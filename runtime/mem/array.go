@@ -114,16 +114,11 @@ func (a *Array) Free() error {
 		return ErrFreed
 	}
 	if g := a.buf.grad.Load(); g != nil && !g.a.freed.Load() {
-		if err := g.a.release(); err != nil {
+		if err := g.a.freeNow(); err != nil {
 			return err
 		}
-		g.a.owner.unpace(g.a)
 	}
-	if err := a.buf.a.release(); err != nil {
-		return err
-	}
-	a.buf.a.owner.unpace(a.buf.a)
-	return nil
+	return a.buf.a.freeNow()
 }
 
 // Ptr is the address of element [0, ...] (0 for a zero-size array).

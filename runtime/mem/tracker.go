@@ -52,6 +52,16 @@ func (a *allocation) release() error {
 	return a.free()
 }
 
+// freeNow is release for a buffer its owner frees (Array.Free): its bytes
+// also leave the count since the last collection (Tracker.unpace).
+func (a *allocation) freeNow() error {
+	if err := a.release(); err != nil {
+		return err
+	}
+	a.owner.unpace(a)
+	return nil
+}
+
 // free calls the allocator, in the owning context when it needs one.
 // Graph memory is left to its graph: instantiated with
 // AutoFreeOnLaunch, it frees what a launch allocated at the next launch,
