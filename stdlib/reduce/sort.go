@@ -42,7 +42,7 @@ import (
 // caller zeroes the first's, the tickets and hist.
 //
 // The ordering, stable (onesweep's comment says how): a tile sits in
-// registers, 16 keys a thread for 4-byte keys, and each warp ranks its
+// registers, 24 keys a thread for a sort of 4-byte keys, and each warp ranks its
 // part by digit with shared-memory counts of its own, its lanes finding
 // their peers (the lanes of their digit) with a shared atomic per key;
 // the block then orders the tile in shared memory and writes it out,
@@ -73,6 +73,13 @@ func SortTile(t ir.Type, arg, wide bool) int {
 		bytes += SortIndex(wide).Size()
 	}
 	switch {
+	case bytes == 4 && !arg && !wide:
+		// sort of 4-byte keys: 24 a thread (6144 a tile, 43 KiB of
+		// shared memory, with onesweepBlocks' 3 blocks an SM) sorted 2^28
+		// f32 in 7.30 ms on the H200 against 8.05 with 16 (4 blocks): a
+		// tile's chain of memory round trips (ticket, keys, look-back) is
+		// the pass's cost, and a larger tile pays it for more keys.
+		return 24 * blockThreads
 	case bytes <= 4:
 		return 16 * blockThreads
 	case bytes == 8 && arg && !wide:
@@ -269,11 +276,23 @@ func SortCountKernel(s SortSpec, wide bool) (*ir.Kernel, error) {
 		hi := g.bin(ir.OpMin, g.bin(ir.OpAdd, lo, tile), g.bin(ir.OpAdd, start, k))
 		i := g.vars([]ir.Reg{g.bin(ir.OpAdd, lo, g.Conv(ix, d))})[0]
 		g.While(func() ir.Reg { return g.test(ir.OpLt, i, hi) }, func() {
-			key := g.loadKey(i)
-			for p := range passes {
-				g.atomicAdd(ir.SpaceShared, cnt, ir.NoReg, slot(p, g.digit(key, g.i32(p*digitBits))), g.i32(1))
+			// countLoads keys at a time, loaded first: their round trips
+			// overlap.
+			keys, valid := make([]ir.Reg, countLoads), make([]ir.Reg, countLoads)
+			for u := range countLoads {
+				j := g.bin(ir.OpAdd, i, g.Const(ix, int64(u*blockThreads)))
+				valid[u] = g.test(ir.OpLt, j, hi)
+				keys[u] = g.vars([]ir.Reg{g.Const(g.kt, int64(0))})[0]
+				g.If(valid[u], func() { g.set(keys[u], g.loadKey(j)) })
 			}
-			g.advance(i, g.Const(ix, int64(blockThreads)))
+			for u := range countLoads {
+				g.If(valid[u], func() {
+					for p := range passes {
+						g.atomicAdd(ir.SpaceShared, cnt, ir.NoReg, slot(p, g.digit(keys[u], g.i32(p*digitBits))), g.i32(1))
+					}
+				})
+			}
+			g.advance(i, g.Const(ix, int64(countLoads*blockThreads)))
 		})
 		g.sync()
 		first := g.bin(ir.OpMul, row, g.Const(ix, int64(passes*digits)))
@@ -287,6 +306,10 @@ func SortCountKernel(s SortSpec, wide bool) (*ir.Kernel, error) {
 		return g.k, ir.Verify(g.k)
 	})
 }
+
+// countLoads is the keys a thread of the count kernel loads at once: 4
+// took it from 484 to 427 us for 2^28 f32 keys on the H200.
+const countLoads = 4
 
 // SortOnesweepKernel is one pass of the sort: it moves each tile's keys
 // (and with s.Arg their indices) to their places for the digit at shift.
@@ -311,18 +334,22 @@ func SortOnesweepKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
 }
 
 // onesweepBlocks is the blocks a multiprocessor a onesweep kernel asks
-// for (ir.Kernel.MinBlocks). A sort of 4-byte keys held 16 keys a thread
-// in 80 registers, so an H200 multiprocessor ran 3 blocks where its
-// shared memory fits 6: 2.0 ms a pass of 2^28 f32 keys. Four blocks (64
-// registers, no spills) ran 1.80-1.91 ms, the whole sort 8.50 -> 7.99 ms
-// (u32 8.43 -> 7.76; docs/benchmarks.md). Argsort's 12 keys and indices
-// a thread were measured with the same bound. Other key sizes were not
-// measured, so they keep the compiler's choice.
+// for (ir.Kernel.MinBlocks). A sort of 4-byte keys with 16 keys a thread
+// held them in 80 registers, so an H200 multiprocessor ran 3 blocks where
+// its shared memory fits 6 (2.0 ms a pass of 2^28 f32 keys); four blocks
+// (64 registers, no spills) ran 1.80-1.91 ms. Its tile of 24 keys a
+// thread (SortTile) fits 3 blocks' shared memory, and the bound of 3 gives
+// them 85 registers. Argsort's 12 keys and indices a thread were measured
+// with 4 (docs/benchmarks.md). Other key sizes were not measured, so they
+// keep the compiler's choice.
 func onesweepBlocks(s SortSpec, wide bool) int {
-	if SortKey(s.In) == ir.U32 && !wide {
+	switch {
+	case SortKey(s.In) != ir.U32 || wide:
+		return 0
+	case s.Arg:
 		return 4
 	}
-	return 0
+	return 3
 }
 
 // sortGen builds the sort's kernels.
@@ -488,6 +515,12 @@ func (g *sortGen) onesweep() {
 	if g.next >= 0 {
 		g.store(ir.SpaceParam, g.next, g.Const(g.ft, int64(0)), me)
 	}
+	// Digit d0's count in the row, read now so that its round trip
+	// overlaps the keys' (after the ranking it was one more on the
+	// tile's critical path: 8.24 -> 8.05 ms a sort of 2^28 f32).
+	h := g.bin(ir.OpAdd, g.bin(ir.OpMul, g.bin(ir.OpAdd, g.bin(ir.OpMul, row, g.Const(g.ix, int64(SortPasses(g.t)))),
+		g.Conv(g.ix, pass)), g.Const(g.ix, int64(digits))), g.Conv(g.ix, d0))
+	count := g.load(ir.SpaceParam, g.hist, g.ix, h)
 	w, lane := g.index(ir.OpWarpId), g.index(ir.OpLaneId)
 	bit := g.bin(ir.OpShl, g.Const(ir.U32, int64(1)), lane)
 	before := g.bin(ir.OpSub, bit, g.Const(ir.U32, int64(1)))
@@ -548,9 +581,7 @@ func (g *sortGen) onesweep() {
 		g.store(ir.SpaceShared, whist, at, s)
 		at = g.bin(ir.OpAdd, at, n)
 	}
-	h := g.bin(ir.OpAdd, g.bin(ir.OpMul, g.bin(ir.OpAdd, g.bin(ir.OpMul, row, g.Const(g.ix, int64(SortPasses(g.t)))),
-		g.Conv(g.ix, pass)), g.Const(g.ix, int64(digits))), g.Conv(g.ix, d0))
-	rowAt := g.Op(ir.OpBlockScanExcl, g.ix, g.load(ir.SpaceParam, g.hist, g.ix, h))
+	rowAt := g.Op(ir.OpBlockScanExcl, g.ix, count)
 	g.sync()
 	for _, it := range its {
 		g.If(it.valid, func() {
