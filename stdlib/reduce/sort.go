@@ -42,14 +42,16 @@ import (
 // caller zeroes the first's, the tickets and hist.
 //
 // The ordering, stable (onesweep's comment says how): a tile sits in
-// registers, 24 keys a thread for a sort of 4-byte keys, and each warp ranks its
-// part by digit with shared-memory counts of its own, its lanes finding
-// their peers (the lanes of their digit) with a shared atomic per key;
-// the block then orders the tile in shared memory and writes it out,
-// thread j element j: each digit's elements go to consecutive places, so
-// neighbouring threads write neighbouring memory (a tile's run of one
-// digit is 16 elements long on average for uniform keys). A few barriers
-// a tile, and no ballots: the ranking was the pass's cost.
+// registers (28 keys a thread for a sort of 4-byte keys), and each warp
+// ranks its part by digit with shared-memory counts of its own, its
+// lanes finding their peers (the lanes of their digit) with a shared
+// atomic per key; the block then orders the tile in shared memory and
+// writes it out, thread j element j: each digit's elements go to
+// consecutive places, so neighbouring threads write neighbouring memory
+// (a tile's run of one digit is 28 elements long on average for uniform
+// keys). A few barriers a tile, and no ballots or match_any: CUB's
+// ranking by __match_any_sync, tried, took a pass of 2^28 f32 keys on
+// the H200 from 1.78 to 2.50 ms (docs/benchmarks.md).
 //
 // The first pass reads the elements and makes their keys (toKey) and,
 // for argsort, their indices (32-bit where the kernels are not wide: half
@@ -74,19 +76,21 @@ func SortTile(t ir.Type, arg, wide bool) int {
 	}
 	switch {
 	case bytes == 4 && !arg && !wide:
-		// sort of 4-byte keys: 24 a thread (6144 a tile, 43 KiB of
+		// sort of 4-byte keys: 28 a thread (7168 a tile, 47 KiB of
 		// shared memory, with onesweepBlocks' 3 blocks an SM) sorted 2^28
-		// f32 in 7.30 ms on the H200 against 8.05 with 16 (4 blocks): a
-		// tile's chain of memory round trips (ticket, keys, look-back) is
-		// the pass's cost, and a larger tile pays it for more keys.
-		return 24 * blockThreads
+		// f32 in 7.09 ms on the H200, against 8.05 with 16 (4 blocks), 7.99
+		// with 20 and 7.41 with 24: a tile's chain of memory round trips
+		// (ticket, keys, look-back) is much of a pass, and a larger tile
+		// pays it for more keys.
+		return 28 * blockThreads
 	case bytes <= 4:
 		return 16 * blockThreads
 	case bytes == 8 && arg && !wide:
-		// argsort of 4-byte keys: 12 keys and indices a thread (3072 a
-		// tile, 42 KiB of shared memory) sorted 2^26 f32 in 3.1 ms on
-		// the H200 against 3.8 with 8 (onesweepBlocks).
-		return 12 * blockThreads
+		// argsort of 4-byte keys: 14 keys and indices a thread (3584 a
+		// tile, 47 KiB of shared memory) sorted 2^26 f32 in 2.87 ms on
+		// the H200, against 3.8 with 8, 3.45 with 10 and 3.00 with 12
+		// (onesweepBlocks).
+		return 14 * blockThreads
 	case bytes <= 8:
 		return 8 * blockThreads
 	}
@@ -339,8 +343,9 @@ func SortOnesweepKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
 // its shared memory fits 6 (2.0 ms a pass of 2^28 f32 keys); four blocks
 // (64 registers, no spills) ran 1.80-1.91 ms. Its tile of 24 keys a
 // thread (SortTile) fits 3 blocks' shared memory, and the bound of 3 gives
-// them 85 registers. Argsort's 12 keys and indices a thread were measured
-// with 4 (docs/benchmarks.md). Other key sizes were not measured, so they
+// them 85 registers (2 blocks with more registers: 7.09 -> 8.48 ms a sort
+// of 2^28 f32). Argsort's 14 keys and indices a thread were measured with
+// 4 (docs/benchmarks.md). Other key sizes were not measured, so they
 // keep the compiler's choice.
 func onesweepBlocks(s SortSpec, wide bool) int {
 	switch {

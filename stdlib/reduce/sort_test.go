@@ -165,7 +165,7 @@ func onesweepOnCPU(t *testing.T, s SortSpec, x []uint64, k int) []uint64 {
 // infinities.
 func TestOnesweepRowsAndTiles(t *testing.T) {
 	tile := SortTile(ir.U32, false, false)
-	argTile := SortTile(ir.F32, true, false) // argsort's: 12 a thread, not 16
+	argTile := SortTile(ir.F32, true, false) // argsort's: 14 a thread, not 28
 	cases := []struct {
 		t    ir.Type
 		rows int
