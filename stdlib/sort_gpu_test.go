@@ -9,7 +9,7 @@ import (
 )
 
 // largeSorts are the sorts TestGPUSortLarge checks: 2^28 keys (the
-// benchmark's size, 65536 onesweep tiles, so the look-back chains across
+// benchmark's size, 37450 onesweep tiles, so the look-back chains across
 // many resident blocks), many rows of several tiles, and 64-bit keys.
 var largeSorts = []struct{ name, make string }{
 	{"f32 2^28", "let x = rand(1 << 28, seed=1)\nx[5] = nan\nx[7] = -0.0\nx[9] = 0.0\nx[11] = -inf"},

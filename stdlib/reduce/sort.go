@@ -286,8 +286,7 @@ func SortCountKernel(s SortSpec, wide bool) (*ir.Kernel, error) {
 			for u := range countLoads {
 				j := g.bin(ir.OpAdd, i, g.Const(ix, int64(u*blockThreads)))
 				valid[u] = g.test(ir.OpLt, j, hi)
-				keys[u] = g.vars([]ir.Reg{g.Const(g.kt, int64(0))})[0]
-				g.If(valid[u], func() { g.set(keys[u], g.loadKey(j)) })
+				keys[u] = g.loadKey(j, valid[u])
 			}
 			for u := range countLoads {
 				g.If(valid[u], func() {
@@ -410,10 +409,16 @@ func (g *sortGen) elemOf(end bool) ir.Type {
 	return g.kt
 }
 
-// loadKey is the key of element i of kin: made from the element in the
-// first pass.
-func (g *sortGen) loadKey(i ir.Reg) ir.Reg {
-	x := g.load(ir.SpaceParam, g.kin, g.elemOf(g.pass.First), i)
+// loadKey is the key of element i of kin where valid, else of a zero
+// element: made from the element in the first pass. Only the load is
+// conditional, so that a thread's loads go out back to back; with the
+// conversion inside the condition too a sort of 2^28 f32 on the H200
+// took 7.07 ms against 6.46 without it (its first pass 2.03 ms against
+// 1.39 for the others).
+func (g *sortGen) loadKey(i, valid ir.Reg) ir.Reg {
+	t := g.elemOf(g.pass.First)
+	x := g.vars([]ir.Reg{g.Const(t, int64(0))})[0]
+	g.If(valid, func() { g.set(x, g.load(ir.SpaceParam, g.kin, t, i)) })
 	if g.pass.First {
 		return toKey(g.fb, g.s, x)
 	}
@@ -440,11 +445,10 @@ func (g *sortGen) shared(name string, t ir.Type, n int) int {
 	return len(g.k.Shared) - 1
 }
 
-// digitOf loads the key of element i where valid (else 0) and gives its
-// digit at shift (i32).
+// digitOf loads the key of element i (loadKey) and gives its digit at
+// shift (i32).
 func (g *sortGen) digitOf(i, valid ir.Reg) (key, d ir.Reg) {
-	key = g.vars([]ir.Reg{g.Const(g.kt, int64(0))})[0]
-	g.If(valid, func() { g.set(key, g.loadKey(i)) })
+	key = g.loadKey(i, valid)
 	return key, g.digit(key, g.shift)
 }
 
