@@ -59,10 +59,7 @@ func installedKernel(t *testing.T) (dir string, env []string) {
 		t.Skip("Debian's python3-nbclient and python3-jupyter-client are not installed (apt-get install python3-nbclient python3-jupyter-client): the notebook end-to-end tests skip")
 	}
 	dir = t.TempDir()
-	bin := filepath.Join(dir, "gscript")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := buildCommand(t, dir)
 	if out, err := exec.Command(bin, "--device", "cpu", "jupyter", "install", "--prefix", dir).CombinedOutput(); err != nil {
 		t.Fatalf("install: %v\n%s", err, out)
 	}

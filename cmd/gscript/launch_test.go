@@ -43,6 +43,7 @@ func binary(t *testing.T) string {
 	if runtime.GOOS != "linux" {
 		t.Skip("the launcher's tests signal processes as Linux does")
 	}
+	goTool(t)
 	built.once.Do(func() {
 		if built.dir, built.err = os.MkdirTemp("", "gscript-launch"); built.err != nil {
 			return
@@ -224,6 +225,7 @@ func TestKilledRank(t *testing.T) {
 
 // TestTwoNodes: two launchers on 127.0.0.1 as two nodes of two ranks.
 func TestTwoNodes(t *testing.T) {
+	binary(t) // built (or skipped) here: the nodes run in goroutines
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

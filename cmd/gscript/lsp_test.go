@@ -36,10 +36,7 @@ func TestNeovim(t *testing.T) {
 		t.Skip("nvim is not installed (apt-get install neovim): the editor end-to-end test skips")
 	}
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "gscript")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	buildCommand(t, dir) // nvim finds it on PATH
 	script := filepath.Join(dir, "err.gs")
 	if err := os.WriteFile(script, []byte("fn double(v) {\n    return v * 2\n}\nprint(double( 3))\nprint(y)\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -83,10 +80,7 @@ func TestNeovim(t *testing.T) {
 // status 0 while its stdin is still open (a client need not close it;
 // a read of a real pipe cannot be interrupted by closing it).
 func TestLSPExitsOnExit(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "gscript")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildCommand(t, t.TempDir())
 	cmd := exec.Command(bin, "lsp")
 	stdin, err := cmd.StdinPipe()
 	if err != nil {

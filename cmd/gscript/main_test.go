@@ -294,15 +294,32 @@ func TestSecondInterruptExits(t *testing.T) {
 	}
 }
 
+// goTool skips a test that builds the command when the go tool is not on
+// PATH: the GPU machine runs this package's test binary without Go.
+func goTool(t *testing.T) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go tool is not on PATH: the tests of the built command skip")
+	}
+}
+
+// buildCommand builds the command into dir and returns its path.
+func buildCommand(t *testing.T, dir string) string {
+	t.Helper()
+	goTool(t)
+	bin := filepath.Join(dir, "gscript")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
 // TestInterruptSubprocess runs the built command on an endless loop and
 // interrupts it once: the script ends with the interrupted error and
 // status 130, the process is not killed. (Whether a second SIGINT comes before the
 // script has stopped is a race here; TestSecondInterruptExits covers it.)
 func TestInterruptSubprocess(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "gscript")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildCommand(t, t.TempDir())
 	script := filepath.Join(t.TempDir(), "loop.gs")
 	if err := os.WriteFile(script, []byte("print(\"ready\")\nwhile true { }\n"), 0o644); err != nil {
 		t.Fatal(err)
