@@ -340,7 +340,7 @@ func SortOnesweepKernel(s SortSpec, p SortPass, wide bool) (*ir.Kernel, error) {
 // for (ir.Kernel.MinBlocks). A sort of 4-byte keys with 16 keys a thread
 // held them in 80 registers, so an H200 multiprocessor ran 3 blocks where
 // its shared memory fits 6 (2.0 ms a pass of 2^28 f32 keys); four blocks
-// (64 registers, no spills) ran 1.80-1.91 ms. Its tile of 24 keys a
+// (64 registers, no spills) ran 1.80-1.91 ms. Its tile of 28 keys a
 // thread (SortTile) fits 3 blocks' shared memory, and the bound of 3 gives
 // them 85 registers (2 blocks with more registers: 7.09 -> 8.48 ms a sort
 // of 2^28 f32). Argsort's 14 keys and indices a thread were measured with
